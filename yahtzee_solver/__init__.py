@@ -1,0 +1,63 @@
+"""Exact optimal strategy for solitaire Yahtzee and Yacht.
+
+Quick start::
+
+    from yahtzee_solver import Advisor, parse_card
+    adv = Advisor("yahtzee")                  # loads the shipped value table
+    card = parse_card("sixes=18,fours=12,chance=22,yahtzee=50")
+    adv.keep_options(card, "22555", rolls_left=2)[0]   # best keep
+    adv.box_options(card, "22555")[0]                  # best box
+    adv.expected_final()                               # 254.5877... from the empty card
+"""
+
+__version__ = "0.1.0"
+
+from .advisor import Advisor, BoxOption, KeepOption
+from .build import BuildResult, build_values
+from .dice import format_dice, parse_dice
+from .errors import (
+    CategoryError,
+    DiceError,
+    IllegalMoveError,
+    RuleSetError,
+    ScoreCardError,
+    TableError,
+    UsageError,
+    YahtzeeError,
+)
+from .rules import RULESETS, YACHT, YAHTZEE, YAHTZEE_FREE_JOKER, CategorySpec, RuleSet, get_rules
+from .state import ScoreCard, StateKey, parse_card
+from .table import ValueTable, default_table_path, load_table, save_table
+
+__all__ = [
+    "__version__",
+    "Advisor",
+    "BoxOption",
+    "KeepOption",
+    "BuildResult",
+    "build_values",
+    "format_dice",
+    "parse_dice",
+    "YahtzeeError",
+    "UsageError",
+    "DiceError",
+    "CategoryError",
+    "ScoreCardError",
+    "RuleSetError",
+    "IllegalMoveError",
+    "TableError",
+    "RULESETS",
+    "YAHTZEE",
+    "YAHTZEE_FREE_JOKER",
+    "YACHT",
+    "CategorySpec",
+    "RuleSet",
+    "get_rules",
+    "ScoreCard",
+    "StateKey",
+    "parse_card",
+    "ValueTable",
+    "load_table",
+    "save_table",
+    "default_table_path",
+]

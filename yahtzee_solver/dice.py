@@ -1,0 +1,181 @@
+"""Dice multisets: the 252 distinct rolls and the 462 keeps, with their transition tables.
+
+The solver never looks at the 7,776 ordered outcomes of five dice.  A *keep* is a
+multiset of 0 to 5 dice; a *roll* is a keep of exactly five dice.  Keeps are
+indexed by size first (index 0 is the empty keep, 1..6 the single dice, ...,
+``ROLL_OFFSET``..461 the 252 rolls), and lexicographically by sorted faces within
+a size.  So a roll with index ``r`` (0..251) is keep ``ROLL_OFFSET + r``.
+
+Tables (all plain numpy arrays, read-only, used by the kernels):
+
+``KEEP_COUNTS``   (462, 6) int64  how many dice of each face 1..6 a keep holds
+``KEEP_SIZE``     (462,)   int64  number of dice in a keep
+``CHILD``         (210, 6) int32  keep index of ``k`` plus one die of face ``f+1`` (k < ROLL_OFFSET)
+``SUB``           (462, 6) int32  keep index of ``k`` minus one die of face ``f+1``, -1 if none
+``ROLL_PROB``     (252,)   float64 probability of each roll from five fresh dice
+``ROLL_FACE``     (252,)   int64  face of a five-alike roll (1..6), 0 otherwise
+``ROLL_SUBKEEPS`` (252, 32) int32 the distinct keeps contained in a roll, padded with -1
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .errors import DiceError
+
+__all__ = [
+    "N_KEEPS",
+    "N_ROLLS",
+    "ROLL_OFFSET",
+    "KEEPS",
+    "ROLLS",
+    "keep_index",
+    "roll_index",
+    "parse_dice",
+    "format_dice",
+]
+
+N_DICE = 5
+N_FACES = 6
+
+
+def _multisets(size: int) -> list[tuple[int, ...]]:
+    return list(itertools.combinations_with_replacement(range(1, N_FACES + 1), size))
+
+
+#: Every keep as a sorted tuple of faces, in index order (size first).
+KEEPS: tuple[tuple[int, ...], ...] = tuple(
+    keep for size in range(N_DICE + 1) for keep in _multisets(size)
+)
+N_KEEPS = len(KEEPS)  # 462
+ROLL_OFFSET = N_KEEPS - math.comb(N_DICE + N_FACES - 1, N_DICE)  # 210
+#: Every roll (five dice) as a sorted tuple, in index order.
+ROLLS: tuple[tuple[int, ...], ...] = KEEPS[ROLL_OFFSET:]
+N_ROLLS = len(ROLLS)  # 252
+
+_KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEPS)}
+
+
+def _build_tables():
+    counts = np.zeros((N_KEEPS, N_FACES), dtype=np.int64)
+    for i, keep in enumerate(KEEPS):
+        for face in keep:
+            counts[i, face - 1] += 1
+    size = counts.sum(axis=1)
+
+    child = np.full((ROLL_OFFSET, N_FACES), -1, dtype=np.int32)
+    sub = np.full((N_KEEPS, N_FACES), -1, dtype=np.int32)
+    for i, keep in enumerate(KEEPS):
+        for f in range(1, N_FACES + 1):
+            if len(keep) < N_DICE:
+                child[i, f - 1] = _KEEP_INDEX[tuple(sorted(keep + (f,)))]
+            if f in keep:
+                rest = list(keep)
+                rest.remove(f)
+                sub[i, f - 1] = _KEEP_INDEX[tuple(rest)]
+
+    prob = np.empty(N_ROLLS, dtype=np.float64)
+    face = np.zeros(N_ROLLS, dtype=np.int64)
+    subkeeps = np.full((N_ROLLS, 2**N_DICE), -1, dtype=np.int32)
+    for r, roll in enumerate(ROLLS):
+        c = counts[ROLL_OFFSET + r]
+        ways = math.factorial(N_DICE)
+        for n in c:
+            ways //= math.factorial(int(n))
+        prob[r] = ways / N_FACES**N_DICE
+        if c.max() == N_DICE:
+            face[r] = roll[0]
+        distinct = sorted(
+            {tuple(sorted(s)) for n in range(N_DICE + 1) for s in itertools.combinations(roll, n)},
+            key=_KEEP_INDEX.__getitem__,
+        )
+        subkeeps[r, : len(distinct)] = [_KEEP_INDEX[s] for s in distinct]
+    for a in (counts, size, child, sub, prob, face, subkeeps):
+        a.setflags(write=False)
+    return counts, size, child, sub, prob, face, subkeeps
+
+
+KEEP_COUNTS, KEEP_SIZE, CHILD, SUB, ROLL_PROB, ROLL_FACE, ROLL_SUBKEEPS = _build_tables()
+
+
+def keep_index(dice: Iterable[int]) -> int:
+    """Index (0..461) of the keep holding ``dice`` (any order, 0 to 5 faces in 1..6).
+
+    Raises
+    ------
+    DiceError
+        If a face is outside 1..6 or there are more than five dice.
+    """
+    key = tuple(sorted(int(d) for d in dice))
+    try:
+        return _KEEP_INDEX[key]
+    except KeyError:
+        raise DiceError(f"invalid keep {format_dice(key)!r}: want 0 to 5 dice with faces 1-6") from None
+
+
+def roll_index(dice: Iterable[int]) -> int:
+    """Index (0..251) of the roll showing ``dice`` (exactly five faces in 1..6, any order).
+
+    Raises
+    ------
+    DiceError
+        If there are not exactly five dice or a face is outside 1..6.
+    """
+    key = tuple(sorted(int(d) for d in dice))
+    if len(key) != N_DICE or key not in _KEEP_INDEX:
+        raise DiceError(f"invalid dice {format_dice(key)!r}: want exactly five dice with faces 1-6")
+    return _KEEP_INDEX[key] - ROLL_OFFSET
+
+
+_SEPARATED = re.compile(r"[\s,]+")
+
+
+def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:
+    """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
+
+    Parameters
+    ----------
+    text : str or sequence of int
+        The dice.  A sequence of ints is validated the same way.
+    n : int or None
+        Required number of dice (default 5); ``None`` accepts 0 to 5 (a keep).
+
+    Returns
+    -------
+    tuple of int
+        The faces, sorted ascending.
+
+    Raises
+    ------
+    DiceError
+        On a face outside 1..6, a non-digit, or the wrong number of dice.
+    """
+    if isinstance(text, str):
+        s = text.strip()
+        parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
+        faces = []
+        for p in parts:
+            if not p.isdigit() or not 1 <= int(p) <= N_FACES:
+                raise DiceError(f"invalid die {p!r} in {text!r}: faces are 1-6")
+            faces.append(int(p))
+    else:
+        faces = [int(d) for d in text]
+        for d in faces:
+            if not 1 <= d <= N_FACES:
+                raise DiceError(f"invalid die {d} in {format_dice(faces)!r}: faces are 1-6")
+    if n is not None and len(faces) != n:
+        raise DiceError(f"invalid dice {text!r}: want exactly {n} dice, got {len(faces)}")
+    if n is None and len(faces) > N_DICE:
+        raise DiceError(f"invalid keep {text!r}: at most {N_DICE} dice")
+    return tuple(sorted(faces))
+
+
+def format_dice(dice: Iterable[int]) -> str:
+    """Dice as the compact string players type, e.g. ``(2, 2, 5, 5, 5)`` -> ``'22555'``; ``'-'`` for none."""
+    s = "".join(str(int(d)) for d in dice)
+    return s or "-"

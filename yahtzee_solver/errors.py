@@ -1,0 +1,57 @@
+"""Exception hierarchy.
+
+Every error the library raises on bad input derives from :class:`YahtzeeError`
+and from the matching builtin, so callers may catch either.  Messages are one
+lowercase line that quotes the bad value.
+
+``UsageError`` subclasses mean the *input* was wrong (the CLI exits 2);
+``TableError`` means a value-table file is missing, corrupt or foreign (exit 1).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "YahtzeeError",
+    "UsageError",
+    "DiceError",
+    "CategoryError",
+    "ScoreCardError",
+    "RuleSetError",
+    "IllegalMoveError",
+    "TableError",
+]
+
+
+class YahtzeeError(Exception):
+    """Base class of all yahtzee_solver errors."""
+
+
+class UsageError(YahtzeeError, ValueError):
+    """The caller passed an invalid value (CLI exit code 2)."""
+
+
+class DiceError(UsageError):
+    """Dice or a keep that cannot be: a face outside 1-6 or the wrong number of dice."""
+
+
+class CategoryError(UsageError, KeyError):
+    """An unknown or repeated category (box) name."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ScoreCardError(UsageError):
+    """A scorecard that cannot occur: impossible box value, full card, bonus without 50, ..."""
+
+
+class RuleSetError(UsageError):
+    """An unknown rule-set name."""
+
+
+class IllegalMoveError(UsageError):
+    """A move the rules forbid in the current position (e.g. a box the Joker rule closes)."""
+
+
+class TableError(YahtzeeError, OSError):
+    """A value table that is missing, truncated, corrupt or built for other rules (exit code 1)."""

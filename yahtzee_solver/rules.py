@@ -1,0 +1,384 @@
+"""Rule sets as data: categories (boxes), Joker convention, upper bonus and Yahtzee bonus.
+
+The authority is ``shared/RULES.md``.  A :class:`RuleSet` is a frozen value; a new
+variant is a new instance, not a new code path.  What the kernels need is packed
+by :meth:`RuleSet.arrays` into plain numpy arrays:
+
+* ``score``  (252, C) int64 -- points of each roll in each box under the ordinary rules;
+* ``joker``  (252, C) int64 -- points of a five-alike roll in each box when it is
+  played as a Joker (Full House 25, Small Straight 30, Large Straight 40 in
+  ``yahtzee``; otherwise the ordinary score);
+* ``params`` (8,) int64 -- see the ``P_*`` index constants.
+
+How one roll scores in one box *in a given position* (Joker constraints, the
++100 Yahtzee bonus, the upper bonus) is decided in exactly one place,
+:func:`yahtzee_solver.kernels.box_points`, shared by the DP, the advisor and the game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .dice import KEEP_COUNTS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLLS
+from .errors import CategoryError, RuleSetError
+
+__all__ = [
+    "CategorySpec",
+    "RuleSet",
+    "RULESETS",
+    "YAHTZEE",
+    "YAHTZEE_FREE_JOKER",
+    "YACHT",
+    "get_rules",
+    "score_roll",
+    "JOKER_NONE",
+    "JOKER_FORCED",
+    "JOKER_FREE",
+]
+
+JOKER_NONE, JOKER_FORCED, JOKER_FREE = 0, 1, 2
+_JOKER_NAMES = {"none": JOKER_NONE, "forced": JOKER_FORCED, "free": JOKER_FREE}
+
+# Indices into RuleSet.arrays()["params"].
+P_NCAT, P_YAHTZEE_CAT, P_JOKER, P_YAHTZEE_BONUS, P_THRESHOLD, P_UPPER_BONUS, P_NFLAGS, P_NUPPER = range(8)
+
+N_UPPER = 6  # Ones..Sixes are always categories 0..5
+
+
+@dataclass(frozen=True)
+class CategorySpec:
+    """One box of the scorecard.
+
+    Attributes
+    ----------
+    name : str
+        Canonical English name (``"Full House"``).
+    key : str
+        Rule-set independent key used for aliases (``"full-house"``).
+    kind : str
+        ``upper`` (face count x face), ``of_a_kind`` (sum of all dice if at least
+        ``n`` show one face), ``full_house`` (three of one face and two of another),
+        ``straight`` (``n`` consecutive faces), ``five_alike`` or ``chance``.
+    face : int
+        The face for ``upper`` boxes, else 0.
+    n : int
+        Dice needed for ``of_a_kind`` / ``straight``, else 0.
+    points : int or None
+        Fixed points when the pattern is present; ``None`` scores the sum of the dice.
+    joker_points : int or None
+        Fixed points when a five-alike roll is played here as a Joker
+        (RULES.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
+        scores as usual.
+    """
+
+    name: str
+    key: str
+    kind: str
+    face: int = 0
+    n: int = 0
+    points: int | None = None
+    joker_points: int | None = None
+
+
+def score_roll(dice, spec: CategorySpec) -> int:
+    """Points of five dice in one box under the ordinary rules (no Joker, no bonus).
+
+    Parameters
+    ----------
+    dice : sequence of int
+        Five faces 1..6.
+    spec : CategorySpec
+
+    Returns
+    -------
+    int
+        Points (RULES.md tables).
+    """
+    counts = [0] * 7
+    for d in dice:
+        counts[d] += 1
+    total = sum(dice)
+    kind = spec.kind
+    if kind == "upper":
+        return counts[spec.face] * spec.face
+    if kind == "chance":
+        return total
+    if kind == "of_a_kind":
+        hit = max(counts) >= spec.n
+    elif kind == "full_house":
+        hit = sorted(c for c in counts if c) == [2, 3]
+    elif kind == "straight":
+        run = best = 0
+        for f in range(1, 7):
+            run = run + 1 if counts[f] else 0
+            best = max(best, run)
+        hit = best >= spec.n
+    elif kind == "five_alike":
+        hit = max(counts) == 5
+    else:  # pragma: no cover - guarded by RuleSet.__post_init__
+        raise ValueError(f"unknown category kind {kind!r}")
+    if not hit:
+        return 0
+    return total if spec.points is None else spec.points
+
+
+_KINDS = {"upper", "of_a_kind", "full_house", "straight", "five_alike", "chance"}
+
+_UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+#: Names users type (RULES.md), mapped to category keys.  Case-insensitive;
+#: ``_`` and spaces count as ``-``.
+ALIASES: dict[str, str] = {}
+for _i, _key in enumerate(_UPPER_KEYS):
+    ALIASES[_key] = _key
+    ALIASES[f"{_i + 1}s"] = _key
+ALIASES["aces"] = "ones"
+for _alias, _key in {
+    "3k": "three-of-a-kind", "three-of-a-kind": "three-of-a-kind", "toak": "three-of-a-kind",
+    "3-of-a-kind": "three-of-a-kind",
+    "4k": "four-of-a-kind", "four-of-a-kind": "four-of-a-kind", "four-dice": "four-of-a-kind",
+    "foak": "four-of-a-kind", "4-of-a-kind": "four-of-a-kind",
+    "fh": "full-house", "full-house": "full-house",
+    "ss": "small-straight", "sm-straight": "small-straight", "small-straight": "small-straight",
+    "s-straight": "small-straight",
+    "ls": "large-straight", "lg-straight": "large-straight", "large-straight": "large-straight",
+    "l-straight": "large-straight",
+    "y": "yahtzee", "yahtzee": "yahtzee", "yacht": "yahtzee",
+    "c": "chance", "chance": "chance", "choice": "chance",
+}.items():
+    ALIASES[_alias] = _key
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A complete rule set (RULES.md).  Immutable; compare and hash by value.
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``yahtzee``, ``yahtzee-free-joker``, ``yacht``).
+    title : str
+        Human-readable title.
+    categories : tuple of CategorySpec
+        The boxes; category ``i`` is bit ``i`` of a filled mask.  Ones..Sixes
+        must be categories 0..5.
+    joker : str
+        ``none``, ``forced`` (official rules) or ``free`` (Verhoeff's solver).
+    yahtzee_bonus : int
+        Points for each further five-alike while the Yahtzee box holds 50 (0: none).
+    upper_threshold, upper_bonus : int
+        Upper bonus: ``upper_bonus`` points once Ones..Sixes add up to
+        ``upper_threshold`` (63 -> +35).
+    reference_value : float or None
+        Published optimal expected final score from the empty card (RULES.md),
+        used for verification only, never by the solver.
+    """
+
+    name: str
+    title: str
+    categories: tuple[CategorySpec, ...]
+    joker: str = "none"
+    yahtzee_bonus: int = 0
+    upper_threshold: int = 63
+    upper_bonus: int = 35
+    reference_value: float | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.joker not in _JOKER_NAMES:
+            raise ValueError(f"unknown joker convention {self.joker!r}")
+        for i, c in enumerate(self.categories):
+            if c.kind not in _KINDS:
+                raise ValueError(f"unknown category kind {c.kind!r}")
+            if (i < N_UPPER) != (c.kind == "upper") or (c.kind == "upper" and c.face != i + 1):
+                raise ValueError("Ones..Sixes must be categories 0..5")
+        if self.joker != "none" and self.yahtzee_category < 0:
+            raise ValueError("a Joker needs a five-alike (Yahtzee) box")
+
+    # -- derived facts -------------------------------------------------
+    @property
+    def n_categories(self) -> int:
+        """Number of boxes (13 or 12) = number of turns."""
+        return len(self.categories)
+
+    @property
+    def full_mask(self) -> int:
+        """Filled mask of a complete card."""
+        return (1 << self.n_categories) - 1
+
+    @property
+    def yahtzee_category(self) -> int:
+        """Index of the five-alike box (Yahtzee / Yacht), -1 if none."""
+        for i, c in enumerate(self.categories):
+            if c.kind == "five_alike":
+                return i
+        return -1
+
+    @property
+    def n_flags(self) -> int:
+        """2 when the Yahtzee-bonus flag is part of the state, else 1."""
+        return 2 if self.yahtzee_bonus else 1
+
+    @property
+    def lower_mask(self) -> int:
+        """Mask of the lower-section boxes."""
+        return self.full_mask & ~((1 << N_UPPER) - 1)
+
+    def category_index(self, name: str) -> int:
+        """Index of the box named ``name`` (canonical name, key or alias, case-insensitive).
+
+        Raises
+        ------
+        CategoryError
+            If no box of this rule set has that name.
+        """
+        norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
+        key = ALIASES.get(norm, norm)
+        for i, c in enumerate(self.categories):
+            if c.key == key or re.sub(r"\s+", "-", c.name.lower()) == norm:
+                return i
+        names = ", ".join(c.key for c in self.categories)
+        raise CategoryError(f"unknown category {name!r} for rules {self.name!r} (boxes: {names})")
+
+    @cached_property
+    def possible_points(self) -> tuple[frozenset[int], ...]:
+        """For each box, every number of points it can hold (0 included).
+
+        Derived from the score tables over all 252 rolls (Joker scores included),
+        so it is exactly what a real game can write in that box.
+        """
+        a = self.arrays()
+        out = []
+        for c in range(self.n_categories):
+            vals = {0} | set(a["score"][:, c].tolist())
+            if self.joker != "none":
+                vals |= set(a["joker"][ROLL_FACE > 0, c].tolist())
+            out.append(frozenset(int(v) for v in vals))
+        return tuple(out)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64 and ``params`` (8,) int64."""
+        return _arrays(self)
+
+    def to_dict(self) -> dict:
+        """Full definition as plain data (stored in table files)."""
+        d = asdict(self)
+        d["categories"] = [asdict(c) for c in self.categories]
+        return d
+
+    def to_json(self) -> str:
+        """Canonical JSON of :meth:`to_dict` (sorted keys)."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+
+_ARRAY_CACHE: dict[RuleSet, dict[str, np.ndarray]] = {}
+
+
+def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
+    if rules in _ARRAY_CACHE:
+        return _ARRAY_CACHE[rules]
+    C = rules.n_categories
+    score = np.zeros((N_ROLLS, C), dtype=np.int64)
+    joker = np.zeros((N_ROLLS, C), dtype=np.int64)
+    for r, roll in enumerate(ROLLS):
+        for c, spec in enumerate(rules.categories):
+            score[r, c] = score_roll(roll, spec)
+            joker[r, c] = score[r, c]
+            if ROLL_FACE[r] and spec.joker_points is not None and rules.joker != "none":
+                joker[r, c] = spec.joker_points
+    params = np.zeros(8, dtype=np.int64)
+    params[P_NCAT] = C
+    params[P_YAHTZEE_CAT] = rules.yahtzee_category
+    params[P_JOKER] = _JOKER_NAMES[rules.joker]
+    params[P_YAHTZEE_BONUS] = rules.yahtzee_bonus
+    params[P_THRESHOLD] = rules.upper_threshold
+    params[P_UPPER_BONUS] = rules.upper_bonus
+    params[P_NFLAGS] = rules.n_flags
+    params[P_NUPPER] = N_UPPER
+    out = {"score": score, "joker": joker, "params": params}
+    for a in out.values():
+        a.setflags(write=False)
+    _ARRAY_CACHE[rules] = out
+    return out
+
+
+def _upper(i: int, name: str) -> CategorySpec:
+    return CategorySpec(name, _UPPER_KEYS[i], "upper", face=i + 1)
+
+
+_UPPER_NAMES = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes")
+
+_YAHTZEE_CATEGORIES = tuple(_upper(i, n) for i, n in enumerate(_UPPER_NAMES)) + (
+    CategorySpec("Three of a Kind", "three-of-a-kind", "of_a_kind", n=3),
+    CategorySpec("Four of a Kind", "four-of-a-kind", "of_a_kind", n=4),
+    CategorySpec("Full House", "full-house", "full_house", points=25, joker_points=25),
+    CategorySpec("Small Straight", "small-straight", "straight", n=4, points=30, joker_points=30),
+    CategorySpec("Large Straight", "large-straight", "straight", n=5, points=40, joker_points=40),
+    CategorySpec("Yahtzee", "yahtzee", "five_alike", n=5, points=50),
+    CategorySpec("Chance", "chance", "chance"),
+)
+
+#: Official rules, forced Joker, +100 Yahtzee bonus (the default).
+YAHTZEE = RuleSet(
+    name="yahtzee",
+    title="Yahtzee (official rules, forced Joker)",
+    categories=_YAHTZEE_CATEGORIES,
+    joker="forced",
+    yahtzee_bonus=100,
+    reference_value=254.5877287,
+)
+
+#: Verhoeff's convention: a Joker may go in any open box (RULES.md).
+YAHTZEE_FREE_JOKER = RuleSet(
+    name="yahtzee-free-joker",
+    title="Yahtzee (free Joker, as in Verhoeff's optimal solver)",
+    categories=_YAHTZEE_CATEGORIES,
+    joker="free",
+    yahtzee_bonus=100,
+    reference_value=254.5896095,
+)
+
+#: The 12-category Yacht game: no Yahtzee bonus, no Joker.
+YACHT = RuleSet(
+    name="yacht",
+    title="Yacht (12 categories)",
+    categories=tuple(
+        _upper(i, n) for i, n in enumerate(("Aces", "Twos", "Threes", "Fours", "Fives", "Sixes"))
+    )
+    + (
+        CategorySpec("Choice", "chance", "chance"),
+        CategorySpec("Four Dice", "four-of-a-kind", "of_a_kind", n=4),
+        CategorySpec("Full House", "full-house", "full_house"),
+        CategorySpec("Small Straight", "small-straight", "straight", n=4, points=15),
+        CategorySpec("Large Straight", "large-straight", "straight", n=5, points=30),
+        CategorySpec("Yacht", "yahtzee", "five_alike", n=5, points=50),
+    ),
+)
+
+#: Every rule set by name.
+RULESETS: dict[str, RuleSet] = {r.name: r for r in (YAHTZEE, YAHTZEE_FREE_JOKER, YACHT)}
+
+
+def get_rules(rules: str | RuleSet = "yahtzee") -> RuleSet:
+    """The rule set called ``rules`` (or ``rules`` itself if it is a RuleSet).
+
+    Raises
+    ------
+    RuleSetError
+        For an unknown name.
+    """
+    if isinstance(rules, RuleSet):
+        return rules
+    try:
+        return RULESETS[str(rules).strip().lower()]
+    except KeyError:
+        raise RuleSetError(
+            f"unknown rules {rules!r} (choose from {', '.join(RULESETS)})"
+        ) from None
+
+
+assert KEEP_COUNTS.shape[0] - ROLL_OFFSET == N_ROLLS

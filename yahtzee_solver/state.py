@@ -1,0 +1,302 @@
+"""Scorecards and turn-start states.
+
+A :class:`ScoreCard` is what is written on a paper card: points per box
+(``None`` = open) and the Yahtzee bonus points.  Its :attr:`ScoreCard.key` is
+the solver's :class:`StateKey` ``(filled, upper, yahtzee_bonus)`` (RULES.md,
+"State of a solitaire game at the start of a turn").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from .errors import CategoryError, ScoreCardError
+from .rules import N_UPPER, RuleSet, get_rules
+
+__all__ = ["StateKey", "ScoreCard", "parse_card"]
+
+_BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
+
+
+class StateKey(NamedTuple):
+    """A turn-start state: the index of a value-table entry.
+
+    Attributes
+    ----------
+    filled : int
+        Bit mask of filled boxes (bit i = category i).
+    upper : int
+        Upper-section subtotal capped at the threshold (0..63).
+    yahtzee_bonus : int
+        1 when the Yahtzee box holds 50 under a rule set with a Yahtzee bonus, else 0.
+    """
+
+    filled: int
+    upper: int
+    yahtzee_bonus: int
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """A scorecard: points per box and Yahtzee bonus points.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    boxes : tuple of (int or None)
+        Points written in each box, in category order; ``None`` for an open box.
+    yahtzee_bonus : int
+        Yahtzee bonus points already earned (a multiple of the bonus, e.g. 100).
+
+    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
+    these validate, the plain constructor validates too.
+
+    Raises
+    ------
+    ScoreCardError
+        For a value no roll can score in that box, a Yahtzee bonus without 50
+        in the Yahtzee box, or more bonuses than turns played.
+    """
+
+    rules: RuleSet
+    boxes: tuple
+    yahtzee_bonus: int = 0
+
+    def __post_init__(self):
+        r = self.rules
+        if len(self.boxes) != r.n_categories:
+            raise ScoreCardError(f"a {r.name} card has {r.n_categories} boxes, got {len(self.boxes)}")
+        for c, v in enumerate(self.boxes):
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) or v not in r.possible_points[c]:
+                ok = ", ".join(str(p) for p in sorted(r.possible_points[c]))
+                if len(ok) > 60:
+                    ok = ok[:57] + "..."
+                raise ScoreCardError(
+                    f"impossible score {v!r} for {r.categories[c].key} (possible: {ok})"
+                )
+        b = self.yahtzee_bonus
+        if isinstance(b, bool) or not isinstance(b, int) or b < 0:
+            raise ScoreCardError(f"invalid yahtzee-bonus {b!r}: want a multiple of 100 points")
+        if b:
+            if not r.yahtzee_bonus:
+                raise ScoreCardError(f"rules {r.name!r} have no yahtzee bonus (got yahtzee-bonus={b})")
+            if b % r.yahtzee_bonus:
+                raise ScoreCardError(f"invalid yahtzee-bonus {b}: want a multiple of {r.yahtzee_bonus}")
+            y = r.yahtzee_category
+            if self.boxes[y] != 50:
+                raise ScoreCardError(
+                    f"yahtzee-bonus={b} needs 50 in the {r.categories[y].key} box "
+                    f"(it holds {self.boxes[y]!r})"
+                )
+            later = sum(v is not None for v in self.boxes) - 1
+            if b // r.yahtzee_bonus > later:
+                raise ScoreCardError(
+                    f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
+                )
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def empty(cls, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+        """A new card with every box open."""
+        rules = get_rules(rules)
+        return cls(rules, (None,) * rules.n_categories, 0)
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+        """A card from ``{box name: points}`` (names or aliases; ``None`` = open).
+
+        The key ``yahtzee-bonus`` (or ``bonus``) gives the Yahtzee bonus points.
+
+        Raises
+        ------
+        CategoryError
+            Unknown or repeated box name.
+        ScoreCardError
+            Impossible values (see the class).
+        """
+        rules = get_rules(rules)
+        boxes: list = [None] * rules.n_categories
+        seen: dict[int, str] = {}
+        bonus = 0
+        bonus_seen = False
+        for name, value in mapping.items():
+            norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
+            if norm in _BONUS_KEYS:
+                if bonus_seen:
+                    raise CategoryError(f"repeated category {name!r}")
+                bonus_seen = True
+                bonus = _as_points(value, name)
+                continue
+            c = rules.category_index(name)
+            if c in seen:
+                raise CategoryError(f"repeated category {name!r} (already given as {seen[c]!r})")
+            seen[c] = str(name)
+            boxes[c] = None if value is None else _as_points(value, name)
+        return cls(rules, tuple(boxes), bonus if bonus is not None else 0)
+
+    # -- derived ----------------------------------------------------------
+    @property
+    def filled(self) -> int:
+        """Bit mask of filled boxes."""
+        m = 0
+        for c, v in enumerate(self.boxes):
+            if v is not None:
+                m |= 1 << c
+        return m
+
+    @property
+    def upper_subtotal(self) -> int:
+        """Sum of the upper boxes (points, uncapped)."""
+        return sum(v for v in self.boxes[:N_UPPER] if v is not None)
+
+    @property
+    def upper_bonus(self) -> int:
+        """Upper bonus earned so far (35 or 0 points)."""
+        return self.rules.upper_bonus if self.upper_subtotal >= self.rules.upper_threshold else 0
+
+    @property
+    def total(self) -> int:
+        """Points on the card: boxes + upper bonus + Yahtzee bonuses."""
+        return sum(v for v in self.boxes if v is not None) + self.upper_bonus + self.yahtzee_bonus
+
+    @property
+    def is_full(self) -> bool:
+        """True when every box is filled (game over)."""
+        return all(v is not None for v in self.boxes)
+
+    @property
+    def open_categories(self) -> tuple[int, ...]:
+        """Indices of the open boxes."""
+        return tuple(c for c, v in enumerate(self.boxes) if v is None)
+
+    @property
+    def key(self) -> StateKey:
+        """The turn-start state of this card."""
+        r = self.rules
+        y = r.yahtzee_category
+        yb = int(r.n_flags == 2 and y >= 0 and self.boxes[y] == 50)
+        return StateKey(self.filled, min(self.upper_subtotal, r.upper_threshold), yb)
+
+    def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
+        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
+        if self.boxes[category] is not None:
+            raise ScoreCardError(f"box {self.rules.categories[category].key} is already filled")
+        boxes = list(self.boxes)
+        boxes[category] = int(points)
+        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
+
+    def box_points(self, dice) -> tuple[list[int], list[bool], int]:
+        """How five final ``dice`` would score in each box of this card.
+
+        Uses the rules' single definition (:func:`yahtzee_solver.kernels.box_points`):
+        Joker constraints, Joker points and the Yahtzee bonus.
+
+        Parameters
+        ----------
+        dice : str or sequence of int
+            Five faces 1..6.
+
+        Returns
+        -------
+        points : list of int
+            Points each box would hold (C,).
+        legal : list of bool
+            Whether each box may take the roll now (open and allowed by the Joker rule).
+        yahtzee_bonus : int
+            Bonus points this roll earns whatever box it goes in (100 or 0).
+
+        Raises
+        ------
+        DiceError
+            Bad dice.
+        """
+        import numpy as np
+
+        from . import kernels
+        from .dice import parse_dice, roll_index
+
+        r = roll_index(parse_dice(dice))
+        k = self.key
+        a = self.rules.arrays()
+        pts = np.empty(self.rules.n_categories, np.int64)
+        legal = np.empty(self.rules.n_categories, np.int8)
+        bonus = kernels.box_points(k.filled, k.upper, k.yahtzee_bonus, r, a["score"], a["joker"], a["params"], pts, legal)
+        return [int(p) for p in pts], [bool(x) for x in legal], int(bonus)
+
+    def to_dict(self) -> dict:
+        """``{box key: points or None, ..., "yahtzee-bonus": points}`` (round-trips through :meth:`from_mapping`)."""
+        d = {c.key: v for c, v in zip(self.rules.categories, self.boxes)}
+        if self.rules.yahtzee_bonus:
+            d["yahtzee-bonus"] = self.yahtzee_bonus
+        return d
+
+    def format(self) -> str:
+        """The card as ``key=points,...`` (filled boxes only), as the CLI's ``--card`` takes it."""
+        parts = [f"{c.key}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
+        if self.yahtzee_bonus:
+            parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
+        return ",".join(parts)
+
+
+def _as_points(value, name) -> int:
+    if isinstance(value, bool):
+        raise ScoreCardError(f"invalid points {value!r} for {name}")
+    if isinstance(value, int):
+        return value
+    s = str(value).strip()
+    if re.fullmatch(r"[+-]?\d+", s):
+        return int(s)
+    raise ScoreCardError(f"invalid points {value!r} for {name}: want a whole number")
+
+
+def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+    """Parse a card as typed on the command line.
+
+    Parameters
+    ----------
+    text : str or None
+        ``sixes=18,fours=12,chance=22,yahtzee=50`` (names or aliases, ``,`` or
+        ``;`` or spaces between entries), ``@card.json`` for a JSON object of the
+        same pairs, or ``None``/empty for the empty card.
+    rules : str or RuleSet
+
+    Raises
+    ------
+    ScoreCardError, CategoryError
+        On syntax errors, unknown or repeated names, impossible values, or an
+        unreadable file.
+    """
+    rules = get_rules(rules)
+    if text is None or not str(text).strip():
+        return ScoreCard.empty(rules)
+    text = str(text).strip()
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ScoreCardError(f"cannot read card file {str(path)!r}: {e.strerror or e}") from None
+        except ValueError as e:
+            raise ScoreCardError(f"card file {str(path)!r} is not valid JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise ScoreCardError(f"card file {str(path)!r} must hold a JSON object of box: points")
+        return ScoreCard.from_mapping(data, rules)
+    pairs: dict = {}
+    for item in re.split(r"[,;\s]+", text):
+        if not item:
+            continue
+        if "=" not in item and ":" not in item:
+            raise ScoreCardError(f"invalid card entry {item!r}: want box=points, e.g. sixes=18")
+        name, _, value = item.replace(":", "=", 1).partition("=")
+        norm = name.strip().lower()
+        if norm in pairs:
+            raise CategoryError(f"repeated category {name!r}")
+        pairs[norm] = value if value.strip() not in ("", "-", "none", "open") else None
+    return ScoreCard.from_mapping(pairs, rules)
