@@ -264,7 +264,8 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     text : str or None
         ``sixes=18,fours=12,chance=22,yahtzee=50`` (names or aliases, ``,`` or
         ``;`` or spaces between entries), ``@card.json`` for a JSON object of the
-        same pairs, or ``None``/empty for the empty card.
+        same pairs (or ``{"rules": name, "boxes": {...}, "yahtzee-bonus": n}``),
+        or ``None``/empty for the empty card.
     rules : str or RuleSet
 
     Raises
@@ -287,6 +288,10 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
             raise ScoreCardError(f"card file {str(path)!r} is not valid JSON: {e}") from None
         if not isinstance(data, dict):
             raise ScoreCardError(f"card file {str(path)!r} must hold a JSON object of box: points")
+        if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
+            if data.get("rules", rules.name) != rules.name:
+                raise ScoreCardError(f"card file {str(path)!r} is for rules {data['rules']!r}, not {rules.name!r}")
+            data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
         return ScoreCard.from_mapping(data, rules)
     pairs: dict = {}
     for item in re.split(r"[,;\s]+", text):

@@ -27,6 +27,20 @@ table_option = click.option(
     help="Value table file (default: the one shipped for --rules).",
 )
 
+card_option = click.option(
+    "--card",
+    "-c",
+    "card_text",
+    metavar="CARD",
+    default=None,
+    help=(
+        "Scorecard before this turn's score: filled boxes as box=points pairs, "
+        "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "
+        "ss, ls, y, c; yahtzee-bonus=100 for bonuses already earned), or @FILE.json.  "
+        "Default: the empty card."
+    ),
+)
+
 
 def echo_json(data) -> None:
     """Print ``data`` as indented JSON."""

@@ -1,0 +1,410 @@
+"""The query commands (hint, keep, fill, value) through click's CliRunner.
+
+Expected numbers come from the library (:class:`Advisor` on the shipped
+tables) or from RULES.md reference values, never typed in.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from yahtzee_solver import Advisor, ScoreCard, parse_card
+from yahtzee_solver.cli import COMMANDS, main
+from yahtzee_solver.cli.query import DEFAULT_KEEP_TOP
+from yahtzee_solver.dice import format_dice
+from yahtzee_solver.rules import RULESETS
+from yahtzee_solver.table import default_table_path
+
+CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="yahtzee-solve")
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def assert_clean_error(result, code: int, *needles: str) -> None:
+    """A one-line ``Error: ...`` message quoting the bad value, exit ``code``, no traceback."""
+    assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ")
+    message = lines[0][len("Error: "):]
+    assert message[0] == message[0].lower()
+    for needle in needles:
+        assert needle in message, (needle, message)
+
+
+def assert_click_usage_error(result, *needles: str) -> None:
+    """An error click itself reports (bad option value): exit 2, value quoted, no traceback."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "Error:" in result.output
+    for needle in needles:
+        assert needle in result.output, (needle, result.output)
+
+
+def table_rows(output: str) -> list[str]:
+    """The option rows of a ranked table (between its header line and the footer)."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if "expected" in line and "vs best" in line) + 1
+    rows = []
+    for line in lines[start:]:
+        if line.startswith(("(", "best:")):
+            break
+        rows.append(line)
+    return rows
+
+
+def full_card(rules: str) -> ScoreCard:
+    card = ScoreCard.empty(rules)
+    for c in range(card.rules.n_categories):
+        card = card.with_box(c, min(card.rules.possible_points[c]))
+    return card
+
+
+@pytest.fixture(scope="module")
+def adv() -> Advisor:
+    return Advisor("yahtzee", jit=False)
+
+
+# -- help and version -------------------------------------------------------------------
+
+
+def _module_exists(target: str) -> bool:
+    module = target.split(":")[0]
+    return importlib.util.find_spec(f"yahtzee_solver.cli.{module}") is not None
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_has_help(name):
+    if not _module_exists(COMMANDS[name]):
+        pytest.skip(f"command module for {name!r} not written yet")
+    for flag in ("--help", "-h"):
+        result = run(name, flag)
+        assert result.exit_code == 0, result.output
+        assert f"Usage: yahtzee-solve {name}" in result.output
+        # a real description, not just the option list
+        assert len(result.output.split("Options:")[0].strip().splitlines()) >= 2
+
+
+def test_group_help_and_version():
+    from yahtzee_solver import __version__
+
+    result = run("--version")
+    assert result.exit_code == 0 and __version__ in result.output
+    if not all(_module_exists(t) for t in COMMANDS.values()):
+        pytest.skip("some command modules are not written yet")
+    result = run("-h")
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert name in result.output
+
+
+# -- hint / keep -----------------------------------------------------------------------
+
+
+def test_hint_best_keep_matches_advisor(adv):
+    card = parse_card(CARD)
+    options = adv.keep_options(card, "22555", 2)
+    result = run("hint", "22555", "--card", CARD)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # header: card total, upper subtotal vs 63, state key
+    assert f"card total {card.total}" in lines[0]
+    assert f"upper {card.upper_subtotal}/63" in lines[0]
+    assert f"{card.key.filled:#06x}:{card.key.upper}:{card.key.yahtzee_bonus}" in lines[0]
+    rows = [row.split() for row in table_rows(result.output)]
+    assert len(rows) == min(DEFAULT_KEEP_TOP, len(options))
+    # the best is marked, with its keep, reroll and expected final total
+    assert rows[0] == ["*", format_dice(options[0].keep), format_dice(options[0].reroll), f"{options[0].expected:.2f}", "best"]
+    # every alternative shows its loss against the best, in points
+    for row, opt in zip(rows[1:], options[1:]):
+        assert row[0] == format_dice(opt.keep)
+        assert row[-2] == f"{opt.expected:.2f}"
+        assert row[-1] == f"-{opt.loss:.2f}"
+    assert lines[-1].endswith(f"expected final total {options[0].expected:.2f}")
+
+
+def test_hint_json_round_trips(adv):
+    card = parse_card(CARD)
+    for rolls in (1, 2):
+        data = run_json("hint", "22555", "-r", str(rolls), "--card", CARD)
+        options = adv.keep_options(card, "22555", rolls)
+        assert data["kind"] == "keep"
+        assert data["rolls_left"] == rolls
+        assert data["dice"] == "22555"
+        assert data["n_options"] == len(options)
+        assert data["options"] == [o.to_dict() for o in options]
+        assert data["state"] == card.key._asdict()
+        assert data["card_total"] == card.total
+        assert ScoreCard.from_mapping(data["card"]) == card
+
+
+@pytest.mark.parametrize("dice", [("22555",), ("2 2 5 5 5",), ("2,2,5,5,5",), ("5", "2", "5", "2", "5"), ("2, 5 2,5 5",)])
+def test_dice_forms(dice):
+    data = run_json("hint", *dice, "--card", CARD)
+    assert data["dice"] == "22555"
+    assert data == run_json("hint", "22555", "--card", CARD)
+
+
+def test_keep_equals_hint():
+    for rolls in ("1", "2"):
+        assert run_json("keep", "13456", "-r", rolls) == run_json("hint", "13456", "-r", rolls)
+
+
+def test_default_rolls_left_is_two():
+    assert run_json("hint", "13456") == run_json("hint", "13456", "--rolls-left", "2")
+    assert run_json("keep", "13456") == run_json("keep", "13456", "--rolls-left", "2")
+
+
+def test_top_limits_keep_lists(adv):
+    n = len(adv.keep_options(None, "12345", 2))
+    assert n > DEFAULT_KEEP_TOP
+    default = run("hint", "12345").output
+    assert f"({DEFAULT_KEEP_TOP} of {n} keeps shown" in default
+    assert len(table_rows(default)) == DEFAULT_KEEP_TOP
+    assert len(table_rows(run("hint", "12345", "--top", "3").output)) == 3
+    everything = run("hint", "12345", "--top", "0").output
+    assert len(table_rows(everything)) == n
+    assert "keeps shown" not in everything
+    assert len(run_json("hint", "12345")["options"]) == n
+    assert len(run_json("hint", "12345", "--top", "3")["options"]) == 3
+    assert_click_usage_error(run("hint", "12345", "--top", "-1"), "-1")
+
+
+# -- fill / hint -r 0 -----------------------------------------------------------------
+
+
+def test_fill_matches_advisor_and_hint_zero(adv):
+    card = parse_card(CARD)
+    data = run_json("fill", "22555", "--card", CARD)
+    assert data["kind"] == "box"
+    assert data["options"] == [o.to_dict() for o in adv.box_options(card, "22555")]
+    assert data == run_json("hint", "22555", "-r", "0", "--card", CARD)
+    text = run("fill", "22555", "--card", CARD).output
+    best = adv.box_options(card, "22555")[0]
+    star = next(line for line in text.splitlines() if line.startswith("*"))
+    assert best.name in star and f"{best.expected:.2f}" in star
+
+
+def test_fill_yahtzee_bonus_and_joker_notes(adv):
+    card = "yahtzee=50,fives=15"
+    options = adv.box_options(parse_card(card), "55555")
+    assert all(o.yahtzee_bonus == 100 and o.joker for o in options)  # premise
+    text = run("fill", "55555", "--card", card).output
+    rows = table_rows(text)
+    assert len(rows) == len(options)
+    for row in rows:
+        assert "+100 Yahtzee bonus" in row and "Joker" in row
+    assert f"score {options[0].gain} in {options[0].name}" in text
+
+
+def test_fill_upper_bonus_note(adv):
+    card = "sixes=24,fives=20,fours=16"  # 60 in the upper section
+    options = {o.name: o for o in adv.box_options(parse_card(card), "33345")}
+    assert options["Threes"].upper_bonus == 35 and options["Chance"].upper_bonus == 0
+    text = run("fill", "33345", "--card", card).output
+    threes = next(line for line in text.splitlines() if "Threes" in line)
+    assert "+35 upper bonus" in threes
+    chance = next(line for line in text.splitlines() if "Chance" in line)
+    assert "upper bonus" not in chance
+
+
+def test_forced_joker_closes_boxes(adv):
+    # Yahtzee box filled, Fives open: the forced Joker sends 55555 to Fives only.
+    card = "yahtzee=0"
+    data = run_json("fill", "55555", "--card", card)
+    assert [o["category"] for o in data["options"]] == ["Fives"]
+    assert data["options"] == [o.to_dict() for o in adv.box_options(parse_card(card), "55555")]
+
+
+def test_yacht_rules():
+    yacht = Advisor("yacht", jit=False)
+    data = run_json("fill", "22555", "--rules", "yacht")
+    assert data["rules"] == "yacht"
+    assert data["options"] == [o.to_dict() for o in yacht.box_options(None, "22555")]
+    assert "state" in run("hint", "22555", "--rules", "YACHT").output
+
+
+# -- value -------------------------------------------------------------------------------
+
+
+def test_value_empty_card_is_reference_value(adv):
+    data = run_json("value")
+    assert data["expected_final"] == adv.expected_final()
+    assert data["expected_final"] == pytest.approx(RULESETS["yahtzee"].reference_value, abs=5e-8)
+    assert data["card_total"] == 0 and data["game_over"] is False
+    assert f"{adv.expected_final():.4f}" in run("value").output
+
+
+def test_value_of_a_card(adv):
+    card = parse_card(CARD)
+    data = run_json("value", "--card", CARD)
+    assert data["expected_final"] == adv.expected_final(card)
+    assert data["expected_to_come"] == pytest.approx(adv.expected_final(card) - card.total, abs=1e-12)
+    assert data["state"] == card.key._asdict()
+
+
+def test_value_of_a_full_card():
+    card = full_card("yacht")
+    data = run_json("value", "--rules", "yacht", "--card", card.format())
+    assert data["game_over"] is True and data["expected_final"] == card.total
+    assert "the card is full" in run("value", "--rules", "yacht", "--card", card.format()).output
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_value_with_table_option(rules):
+    path = default_table_path(rules)
+    a = run_json("value", "--rules", rules)
+    b = run_json("value", "--rules", rules, "--table", str(path))
+    assert a == b and a["rules"] == rules
+
+
+# -- card files ----------------------------------------------------------------------
+
+
+def test_card_file_forms(tmp_path):
+    expected = run_json("hint", "22555", "--card", CARD)
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps(parse_card(CARD).to_dict()))
+    nested = tmp_path / "nested.json"
+    nested.write_text(json.dumps({"rules": "yahtzee", "boxes": {"6s": 18, "fours": 12, "c": 22, "y": 50}}))
+    assert run_json("hint", "22555", "--card", f"@{flat}") == expected
+    assert run_json("hint", "22555", "--card", f"@{nested}") == expected
+    assert_clean_error(run("hint", "22555", "--rules", "yacht", "--card", f"@{nested}"), 2, "'yahtzee'", "'yacht'")
+
+
+# -- bad input: usage errors (exit 2) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["hint", "22557"], ["'7'"]),
+        (["hint", "02555"], ["'0'"]),
+        (["hint", "2255"], ["'2255'", "5 dice"]),
+        (["hint", "225556"], ["'225556'"]),
+        (["hint", "2", "2", "5", "5"], ["'2 2 5 5'"]),
+        (["hint", "52", "525"], ["'52'"]),
+        (["hint", "22x55"], ["'x'"]),
+        (["fill", "7 2 5 5 5"], ["'7'"]),
+        (["keep", "2,2,5,5,9"], ["'9'"]),
+        (["hint", "22555", "--card", "foo=3"], ["'foo'"]),
+        (["hint", "22555", "--card", "sixes=18,6s=12"], ["repeated", "'6s'"]),
+        (["hint", "22555", "--card", "sixes=18,sixes=12"], ["repeated", "'sixes'"]),
+        (["hint", "22555", "--card", "fours=13"], ["13", "fours"]),
+        (["hint", "22555", "--card", "full-house=20"], ["20", "full-house"]),
+        (["hint", "22555", "--card", "yahtzee=40"], ["40", "yahtzee"]),
+        (["hint", "22555", "--card", "sixes=abc"], ["'abc'"]),
+        (["hint", "22555", "--card", "sixes"], ["'sixes'"]),
+        (["hint", "22555", "--rules", "yacht", "--card", "fh=6"], ["6", "full-house"]),
+        (["hint", "22555", "--card", "yahtzee-bonus=100"], ["yahtzee-bonus=100", "50"]),
+        (["hint", "22555", "--card", "yahtzee=0,sixes=18,yahtzee-bonus=100"], ["yahtzee-bonus=100"]),
+        (["value", "--card", "chance=400"], ["400", "chance"]),
+        (["hint", "22555", "--card", "@/nonexistent/card.json"], ["'/nonexistent/card.json'"]),
+    ],
+)
+def test_usage_errors(args, needles):
+    assert_clean_error(run(*args), 2, *needles)
+
+
+def test_full_card_is_an_error():
+    card = full_card("yahtzee")
+    for cmd in (["hint", "22555"], ["hint", "22555", "-r", "0"], ["keep", "22555"], ["fill", "22555"]):
+        assert_clean_error(run(*cmd, "--card", card.format()), 2, "full")
+
+
+def test_bad_card_file_json(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert_clean_error(run("value", "--card", f"@{bad}"), 2, str(bad))
+    listing = tmp_path / "list.json"
+    listing.write_text("[1, 2]")
+    assert_clean_error(run("value", "--card", f"@{listing}"), 2, str(listing))
+
+
+@pytest.mark.parametrize(
+    "args, needles",
+    [
+        (["hint", "22555", "--rolls-left", "3"], ["3"]),
+        (["hint", "22555", "-r", "-1"], ["-1"]),
+        (["hint", "22555", "-r", "two"], ["'two'"]),
+        (["keep", "22555", "--rolls-left", "0"], ["0"]),
+        (["keep", "22555", "--rolls-left", "3"], ["3"]),
+        (["hint", "22555", "--rules", "poker"], ["'poker'"]),
+        (["hint"], ["DICE"]),
+    ],
+)
+def test_option_errors(args, needles):
+    assert_click_usage_error(run(*args), *needles)
+
+
+# -- bad tables (exit 1) -----------------------------------------------------------------
+
+
+def _shipped(tmp_path, rules="yacht"):
+    p = tmp_path / f"{rules}.h5"
+    shutil.copyfile(default_table_path(rules), p)
+    return p
+
+
+def _assert_table_error(tmp_path, table, *needles, rules="yacht"):
+    before = sorted(tmp_path.iterdir())
+    for cmd in (["hint", "22555"], ["hint", "22555", "-r", "0"], ["keep", "22555"], ["fill", "22555"], ["value"]):
+        assert_clean_error(run(*cmd, "--rules", rules, "--table", str(table)), 1, str(table), *needles)
+    assert sorted(tmp_path.iterdir()) == before  # nothing written
+
+
+def test_missing_table(tmp_path):
+    _assert_table_error(tmp_path, tmp_path / "none.h5", "not found", "yahtzee-solve build --rules yacht")
+
+
+def test_truncated_table(tmp_path):
+    p = _shipped(tmp_path)
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    _assert_table_error(tmp_path, p, "cannot read value table")
+
+
+def test_not_hdf5(tmp_path):
+    p = tmp_path / "table.h5"
+    p.write_text("hello\n")
+    _assert_table_error(tmp_path, p, "cannot read value table")
+
+
+def test_foreign_hdf5(tmp_path):
+    p = tmp_path / "foreign.h5"
+    with h5py.File(p, "w") as f:
+        f["values"] = np.zeros(3)
+    _assert_table_error(tmp_path, p, "not a yahtzee_solver value table")
+
+
+def test_table_of_other_rules(tmp_path):
+    p = _shipped(tmp_path, "yacht")
+    _assert_table_error(tmp_path, p, "'yacht'", "'yahtzee'", rules="yahtzee")
+
+
+def test_corrupt_table_fails_checksum(tmp_path):
+    p = _shipped(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f["values"][0, 0, 0] += 1.0
+    _assert_table_error(tmp_path, p, "checksum")
+
+
+def test_directory_as_table(tmp_path):
+    assert_click_usage_error(run("value", "--table", str(tmp_path)), str(tmp_path))

@@ -1,0 +1,250 @@
+"""The table commands (build, info) through click's CliRunner.
+
+One real build of the smallest rule set (yacht, a few seconds with the JIT)
+is shared by the module; failure paths replace the DP with the shipped table
+so they run instantly.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import yahtzee_solver.build as build_module
+import yahtzee_solver.table as table_module
+from yahtzee_solver import Advisor
+from yahtzee_solver.build import BuildResult
+from yahtzee_solver.cli import main
+from yahtzee_solver.rules import RULESETS, get_rules
+from yahtzee_solver.table import checksum, default_table_path, load_table
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="yahtzee-solve")
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def assert_clean_error(result, code: int, *needles: str) -> None:
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, result.output
+    for needle in needles:
+        assert needle in errors[0], (needle, errors[0])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A yacht table freshly built by ``yahtzee-solve build`` into an empty folder."""
+    folder = tmp_path_factory.mktemp("built")
+    out = folder / "yacht.h5"
+    result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+@pytest.fixture
+def instant_build(monkeypatch):
+    """Replace the DP by the shipped table (for failure paths that must not wait for a build)."""
+    calls = []
+
+    def fake(rules, **kwargs):
+        calls.append(rules)
+        t = load_table(rules)
+        return BuildResult(get_rules(rules), np.array(t.values), 0.0, 0.0, int(t.meta["n_states"]))
+
+    monkeypatch.setattr(build_module, "build_values", fake)
+    return calls
+
+
+# -- build ----------------------------------------------------------------------------
+
+
+def test_build_writes_a_valid_table(built):
+    out, output = built
+    assert sorted(p.name for p in out.parent.iterdir()) == ["yacht.h5"]  # no temp file left
+    table = load_table("yacht", out)  # validates format, rules, shape, checksum
+    shipped = load_table("yacht")
+    np.testing.assert_allclose(table.values, shipped.values, rtol=0, atol=1e-9, equal_nan=True)
+    assert f"wrote {out}" in output
+    assert f"{table.empty_value:.10f}" in output
+    assert f"{table.meta['n_states']:,} states" in output
+
+
+def test_info_and_value_on_built_table(built):
+    out, _ = built
+    table = load_table("yacht", out)
+    data = run_json("info", "--rules", "yacht", "--table", str(out))
+    assert data["checksum_ok"] is True
+    assert data["checksum"] == checksum(table.values)
+    assert data["path"] == str(out.resolve())
+    assert data["size_bytes"] == out.stat().st_size
+    assert data["rules"] == "yacht" and data["empty_value"] == table.empty_value
+    assert data["n_states"] == int(table.meta["n_states"])
+    assert data["reference_value"] is None and data["reference_match"] is None
+    text = run("info", "--rules", "yacht", "--table", str(out))
+    assert text.exit_code == 0 and "verified" in text.output and "no reference value" in text.output
+    value = run_json("value", "--rules", "yacht", "--table", str(out))
+    assert value["expected_final"] == table.empty_value
+    hint = run_json("hint", "22555", "--rules", "yacht", "--table", str(out))
+    assert hint["options"] == [o.to_dict() for o in Advisor("yacht", table, jit=False).keep_options(None, "22555")]
+
+
+def test_build_shows_progress_bar_on_request(tmp_path, instant_build, monkeypatch):
+    seen = {}
+
+    def fake(rules, progress=False, **kwargs):
+        seen["progress"] = progress
+        t = load_table(rules)
+        return BuildResult(get_rules(rules), np.array(t.values), 0.0, 0.0, int(t.meta["n_states"]))
+
+    monkeypatch.setattr(build_module, "build_values", fake)
+    assert run("build", "--rules", "yacht", "--out", str(tmp_path / "a.h5")).exit_code == 0
+    assert seen["progress"] is True
+    assert run("build", "--rules", "yacht", "--out", str(tmp_path / "b.h5"), "--no-progress").exit_code == 0
+    assert seen["progress"] is False
+
+
+def test_build_default_out_is_shipped_path(tmp_path, instant_build, monkeypatch):
+    target = tmp_path / "data" / "yacht.h5"
+    monkeypatch.setattr("yahtzee_solver.cli.tables.default_table_path", lambda rules: target)
+    result = run("build", "--rules", "yacht", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert instant_build == [get_rules("yacht")]
+    assert load_table("yacht", target).empty_value == load_table("yacht").empty_value
+
+
+def test_build_into_unwritable_default_fails_fast(tmp_path, instant_build, monkeypatch):
+    blocker = tmp_path / "site-packages"
+    blocker.write_text("a file where the folder should be")
+    target = blocker / "yahtzee_solver" / "data" / "yacht.h5"
+    monkeypatch.setattr("yahtzee_solver.cli.tables.default_table_path", lambda rules: target)
+    result = run("build", "--rules", "yacht")
+    assert_clean_error(result, 1, "cannot write table", str(target), "--out")
+    assert instant_build == []  # failed before the DP
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site-packages"]
+
+
+def test_build_into_unwritable_out(tmp_path, instant_build):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = blocker / "yacht.h5"
+    assert_clean_error(run("build", "--rules", "yacht", "--out", str(out)), 1, "cannot write table", str(out))
+    assert instant_build == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_build_out_is_a_folder(tmp_path, instant_build):
+    result = run("build", "--rules", "yacht", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert str(tmp_path) in result.output
+    assert instant_build == [] and list(tmp_path.iterdir()) == []
+
+
+def test_build_unknown_rules(instant_build):
+    result = run("build", "--rules", "poker")
+    assert result.exit_code == 2 and "'poker'" in result.output
+    assert instant_build == []
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, OSError])
+def test_failed_overwrite_keeps_old_table_and_leaves_no_temp_file(tmp_path, instant_build, monkeypatch, failure):
+    out = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), out)
+    before = out.read_bytes()
+
+    saw_temp_file = []
+
+    def boom(values):  # called by save_table while the temp file is being written
+        saw_temp_file.append(any(p.name.endswith(".tmp") for p in tmp_path.iterdir()))
+        raise failure("disk full")
+
+    monkeypatch.setattr(table_module, "checksum", boom)
+    result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
+    assert saw_temp_file == [True]
+    if failure is OSError:
+        assert_clean_error(result, 1, "cannot write table", str(out))
+    else:
+        assert result.exit_code == 1 and "Aborted" in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"]
+    assert out.read_bytes() == before
+
+
+# -- info --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_info_on_shipped_tables(rules):
+    rs = get_rules(rules)
+    path = default_table_path(rs)
+    if not path.exists():
+        pytest.skip(f"no shipped table for {rules}")
+    table = load_table(rs)
+    data = run_json("info", "--rules", rules)
+    assert data["checksum_ok"] is True
+    assert data["format_version"] == table_module.FORMAT_VERSION
+    assert data["package_version"] == table.meta["package_version"]
+    assert data["empty_value"] == table.empty_value
+    assert data["shape"] == list(table.values.shape)
+    if rs.reference_value is not None:  # RULES.md goldens
+        assert data["reference_value"] == rs.reference_value
+        assert data["reference_match"] is True
+        assert table.empty_value == pytest.approx(rs.reference_value, abs=5e-8)
+    text = run("info", "--rules", rules).output
+    for needle in (str(path), f"version {table_module.FORMAT_VERSION}", rs.title, f"{table.empty_value:.10f}", "verified"):
+        assert needle in text
+
+
+def test_info_reports_checksum_mismatch(tmp_path):
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        f["values"][5, 0, 0] += 0.5
+    result = run("info", "--rules", "yacht", "--table", str(p))
+    assert "MISMATCH" in result.output
+    assert_clean_error(result, 1, "checksum", str(p))
+    data = json.loads(run("info", "--rules", "yacht", "--table", str(p), "--json").output.split("\nError:")[0])
+    assert data["checksum_ok"] is False
+
+
+def test_info_reference_mismatch_is_flagged(tmp_path):
+    # a yahtzee table whose values are off: consistent checksum, wrong empty-card value
+    p = tmp_path / "yahtzee.h5"
+    shutil.copyfile(default_table_path("yahtzee"), p)
+    with h5py.File(p, "r+") as f:
+        v = f["values"][...]
+        v[0, 0, 0] += 1e-3
+        f["values"][...] = v
+        f.attrs["checksum"] = checksum(v)
+    data = run_json("info", "--table", str(p))
+    assert data["checksum_ok"] is True and data["reference_match"] is False
+    assert "DIFFERS" in run("info", "--table", str(p)).output
+
+
+@pytest.mark.parametrize(
+    "make, needles",
+    [
+        (lambda p: None, ["not found", "yahtzee-solve build --rules yacht"]),
+        (lambda p: p.write_text("not hdf5"), ["cannot read value table"]),
+        (lambda p: p.write_bytes(default_table_path("yacht").read_bytes()[:100_000]), ["cannot read value table"]),
+        (lambda p: h5py.File(p, "w").close(), ["not a yahtzee_solver value table"]),
+        (lambda p: shutil.copyfile(default_table_path("yahtzee"), p), ["'yahtzee'", "'yacht'"]),
+    ],
+    ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules"],
+)
+def test_info_bad_tables(tmp_path, make, needles):
+    p = tmp_path / "t.h5"
+    make(p)
+    before = sorted(tmp_path.iterdir())
+    assert_clean_error(run("info", "--rules", "yacht", "--table", str(p)), 1, str(p), *needles)
+    assert sorted(tmp_path.iterdir()) == before

@@ -1,0 +1,310 @@
+"""The query commands: ``hint``, ``keep``, ``fill`` and ``value``.
+
+Each parses its input (dice, scorecard), asks :class:`~yahtzee_solver.advisor.Advisor`
+and prints a ranked table (or ``--json``).  Library errors propagate and are
+turned into exit codes once, in :mod:`yahtzee_solver.cli`.
+
+These commands answer one question from a cold shell, so they run the
+*interpreted* kernel (``Advisor(..., jit=False)``, a few milliseconds) and never
+import numba, tqdm or the game.  The value table is loaded with full SHA-256
+verification (about 10 ms on top of the read).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..advisor import Advisor, BoxOption, KeepOption
+from ..dice import format_dice, parse_dice
+from ..state import ScoreCard, parse_card
+from ..table import load_table
+from .options import card_option, echo_json, json_option, rules_option, table_option
+
+__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP"]
+
+#: Keeps listed by default in text output (a roll has up to 32 distinct keeps).
+DEFAULT_KEEP_TOP = 10
+
+_ROLLS_HELP = "Rerolls still allowed this turn: 2 after the first roll, 1 after the second"
+
+top_option = click.option(
+    "--top",
+    "-n",
+    "top",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help=(
+        f"List only the N best options; 0 lists all.  Default: the {DEFAULT_KEEP_TOP} best "
+        "keeps and every box in text, everything with --json."
+    ),
+)
+
+
+def dice_argument(f):
+    """The DICE argument: ``22555``, ``"2 2 5 5 5"``, ``2,2,5,5,5`` or five separate words."""
+    return click.argument("dice", nargs=-1, required=True, metavar="DICE")(f)
+
+
+# -- plumbing -------------------------------------------------------------------
+
+
+def _advisor(rules: str, table_path: str | None) -> Advisor:
+    """The advisor on the verified table for ``rules`` (``--table`` or the shipped one)."""
+    return Advisor(rules, load_table(rules, table_path), jit=False)
+
+
+def _position(dice: tuple[str, ...], card_text: str | None, rules: str) -> tuple[ScoreCard, tuple[int, ...]]:
+    """Parse the scorecard and the dice (usage errors surface before the table is read)."""
+    card = parse_card(card_text, rules)
+    faces = parse_dice(" ".join(dice))
+    return card, faces
+
+
+def _limit(options: list, top: int | None, default: int | None, as_json: bool) -> list:
+    n = top if top is not None else (None if as_json else default)
+    return options if not n else options[:n]
+
+
+# -- text output ------------------------------------------------------------------
+
+
+def describe_card(card: ScoreCard) -> str:
+    """One line: rule set, turn, card total, upper subtotal vs the bonus threshold, state key."""
+    r = card.rules
+    n = r.n_categories
+    n_filled = n - len(card.open_categories)
+    turn = "game over" if card.is_full else f"turn {n_filled + 1} of {n}"
+    up, thr = card.upper_subtotal, r.upper_threshold
+    upper = f"upper {up}/{thr}" + (f" (+{r.upper_bonus} bonus)" if up >= thr else "")
+    parts = [f"card total {card.total}", upper]
+    y = r.yahtzee_category
+    if r.yahtzee_bonus and y >= 0:
+        if card.boxes[y] == 50:
+            parts.append(f"{r.categories[y].name} bonus on")
+        elif card.boxes[y] == 0:
+            parts.append(f"{r.categories[y].name} box scratched")
+    k = card.key
+    flag = f":{k.yahtzee_bonus}" if r.n_flags == 2 else ""
+    return f"{r.name}, {turn}: {', '.join(parts)}  [state {k.filled:#06x}:{k.upper}{flag}]"
+
+
+def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
+    """Align ``rows`` under ``headers``; columns in ``right`` are right-aligned."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+
+    def line(cells):
+        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(out).rstrip()
+
+    return [line(headers)] + [line(row) for row in rows]
+
+
+def _loss(option, best: bool) -> str:
+    if best:
+        return "best"
+    return "tie" if option.loss < 5e-10 else f"-{option.loss:.2f}"
+
+
+def _keep_lines(options: list[KeepOption], shown: list[KeepOption]) -> list[str]:
+    rows = [
+        ["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll), f"{o.expected:.2f}", _loss(o, i == 0)]
+        for i, o in enumerate(shown)
+    ]
+    lines = _render(["", "keep", "reroll", "expected", "vs best"], rows, {3, 4})
+    if len(shown) < len(options):
+        lines.append(f"({len(shown)} of {len(options)} keeps shown; --top 0 lists all)")
+    b = options[0]
+    lines.append(
+        f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
+        f" -> expected final total {b.expected:.2f}"
+    )
+    return lines
+
+
+def _box_note(o: BoxOption, rules) -> str:
+    notes = []
+    if o.yahtzee_bonus:
+        notes.append(f"+{o.yahtzee_bonus} {rules.categories[rules.yahtzee_category].name} bonus")
+    if o.upper_bonus:
+        notes.append(f"+{o.upper_bonus} upper bonus")
+    if o.joker:
+        notes.append("Joker")
+    return ", ".join(notes)
+
+
+def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules) -> list[str]:
+    rows = [
+        ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0), _box_note(o, rules)]
+        for i, o in enumerate(shown)
+    ]
+    lines = _render(["", "box", "points", "expected", "vs best", "note"], rows, {2, 3, 4})
+    if len(shown) < len(options):
+        lines.append(f"({len(shown)} of {len(options)} boxes shown; --top 0 lists all)")
+    b = options[0]
+    lines.append(f"best: score {b.gain} in {b.name} -> expected final total {b.expected:.2f}")
+    return lines
+
+
+# -- output (text or JSON) ----------------------------------------------------------------
+
+
+def _state_dict(card: ScoreCard) -> dict:
+    k = card.key
+    return {
+        "rules": card.rules.name,
+        "card": card.to_dict(),
+        "card_total": card.total,
+        "upper_subtotal": card.upper_subtotal,
+        "state": {"filled": k.filled, "upper": k.upper, "yahtzee_bonus": k.yahtzee_bonus},
+    }
+
+
+def _report(card, faces, rolls_left, options, top, as_json) -> None:
+    """Print ranked keep (``rolls_left`` 1, 2) or box (0) options."""
+    is_keep = rolls_left > 0
+    shown = _limit(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
+    if as_json:
+        echo_json(
+            {
+                **_state_dict(card),
+                "dice": format_dice(faces),
+                "rolls_left": rolls_left,
+                "kind": "keep" if is_keep else "box",
+                "n_options": len(options),
+                "options": [o.to_dict() for o in shown],
+            }
+        )
+        return
+    click.echo(describe_card(card))
+    if is_keep:
+        s = "s" if rolls_left > 1 else ""
+        click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice?")
+        lines = _keep_lines(options, shown)
+    else:
+        click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box?")
+        lines = _box_lines(options, shown, card.rules)
+    click.echo("\n".join(lines))
+
+
+# -- commands -----------------------------------------------------------------------
+
+
+@click.command()
+@dice_argument
+@click.option(
+    "--rolls-left",
+    "-r",
+    type=click.IntRange(0, 2),
+    default=2,
+    show_default=True,
+    help=_ROLLS_HELP + ", 0 to choose a box.",
+)
+@card_option
+@rules_option
+@table_option
+@top_option
+@json_option
+def hint(dice, rolls_left, card_text, rules, table_path, top, as_json):
+    """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
+
+    \b
+    DICE is 22555, "2 2 5 5 5" or 2,2,5,5,5.  The default --rolls-left 2 is the
+    position right after the first roll of a turn.  Every option shows the
+    expected final total of the game with optimal play afterwards and its loss
+    against the best option, in points.
+
+    \b
+    Examples:
+      yahtzee-solve hint 22555
+      yahtzee-solve hint 13456 -r 1 --card sixes=18,fours=12,chance=22,yahtzee=50
+      yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
+    """
+    card, faces = _position(dice, card_text, rules)
+    options = _advisor(rules, table_path).hint(card, faces, rolls_left)
+    _report(card, faces, rolls_left, options, top, as_json)
+
+
+@click.command()
+@dice_argument
+@click.option(
+    "--rolls-left",
+    "-r",
+    type=click.IntRange(1, 2),
+    default=2,
+    show_default=True,
+    help=_ROLLS_HELP + ".",
+)
+@card_option
+@rules_option
+@table_option
+@top_option
+@json_option
+def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
+    """Ranked keeps of DICE before a reroll (keeping all five = standing pat).
+
+    \b
+    Example:
+      yahtzee-solve keep 22555 --rolls-left 1 --card sixes=18,fours=12
+    """
+    card, faces = _position(dice, card_text, rules)
+    options = _advisor(rules, table_path).keep_options(card, faces, rolls_left)
+    _report(card, faces, rolls_left, options, top, as_json)
+
+
+@click.command()
+@dice_argument
+@card_option
+@rules_option
+@table_option
+@top_option
+@json_option
+def fill(dice, card_text, rules, table_path, top, as_json):
+    """Ranked boxes to score the final DICE in (the Joker rule decides which are open).
+
+    Points now include the Yahtzee bonus (+100) and the upper bonus (+35)
+    when this score completes it.
+
+    \b
+    Example:
+      yahtzee-solve fill 22555 --card sixes=18,fours=12
+    """
+    card, faces = _position(dice, card_text, rules)
+    options = _advisor(rules, table_path).box_options(card, faces)
+    _report(card, faces, 0, options, top, as_json)
+
+
+@click.command()
+@card_option
+@rules_option
+@table_option
+@json_option
+def value(card_text, rules, table_path, as_json):
+    """Expected final score of a turn-start CARD under optimal play.
+
+    The empty card (the default) gives the optimal expected score of a game.
+
+    \b
+    Example:
+      yahtzee-solve value --card sixes=18,fours=12,chance=22,yahtzee=50
+    """
+    card = parse_card(card_text, rules)
+    expected = _advisor(rules, table_path).expected_final(card)
+    if as_json:
+        echo_json(
+            {
+                **_state_dict(card),
+                "game_over": card.is_full,
+                "expected_final": expected,
+                "expected_to_come": expected - card.total,
+            }
+        )
+        return
+    click.echo(describe_card(card))
+    if card.is_full:
+        click.echo(f"the card is full: final total {card.total}")
+    else:
+        click.echo(
+            f"expected final total {expected:.4f} "
+            f"({card.total} on the card + {expected - card.total:.4f} to come, optimal play)"
+        )

@@ -1,0 +1,190 @@
+"""The value-table commands: ``build`` (run the DP, write the HDF5 file) and ``info``.
+
+``build`` uses the numba-compiled kernels and a tqdm progress bar (on stderr);
+it checks that the output folder is writable *before* the minutes of work, and
+the file is written atomically by :func:`yahtzee_solver.table.save_table`
+(temp file in the same folder, then rename), so an interrupted or failed build
+leaves the previous table and no temp file behind.
+
+``info`` reads a table's metadata and re-verifies its SHA-256 checksum.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import TableError
+from ..rules import get_rules
+from ..table import FORMAT_VERSION, checksum, default_table_path, load_table
+from .options import echo_json, json_option, rules_option, table_option
+
+__all__ = ["build", "info", "REFERENCE_TOLERANCE"]
+
+#: RULES.md quotes the reference values to 7 decimals.
+REFERENCE_TOLERANCE = 5e-8
+
+
+def check_writable(path: Path, *, hint: str = "") -> None:
+    """Fail early, without writing anything, if ``path`` cannot be written.
+
+    Creates and removes a probe file when the folder exists; otherwise checks
+    that the nearest existing ancestor is a writable folder.
+
+    Raises
+    ------
+    TableError
+        If ``path`` is a folder, or its folder cannot hold a new file.
+    """
+    def fail(reason: str) -> TableError:
+        return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
+
+    if path.is_dir():
+        raise fail("it is a folder")
+    folder = path.parent
+    if folder.is_dir():
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as e:
+            raise fail(e.strerror or str(e)) from None
+        return
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise fail(f"{str(ancestor)!r} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise fail(f"folder {str(ancestor)!r} is not writable")
+
+
+def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | None]:
+    """The RULES.md reference value of ``rules`` and whether ``empty_value`` matches it.
+
+    Returns
+    -------
+    reference : float or None
+        Optimal expected final score published in RULES.md (points), ``None`` if none.
+    matches : bool or None
+        ``abs(empty_value - reference) <= REFERENCE_TOLERANCE``; ``None`` without a reference.
+    """
+    ref = rules.reference_value
+    if ref is None:
+        return None, None
+    return ref, abs(empty_value - ref) <= REFERENCE_TOLERANCE
+
+
+def _reference_text(ref, ok, empty_value) -> str:
+    if ref is None:
+        return "no reference value in RULES.md"
+    verdict = "matches" if ok else "DIFFERS from"
+    return f"{verdict} RULES.md reference {ref} (difference {empty_value - ref:+.1e})"
+
+
+@click.command()
+@rules_option
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="File to write (default: the table shipped with the package for --rules).",
+)
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
+def build(rules, out, progress):
+    """Solve every turn-start state of a rule set and write its value table (HDF5).
+
+    Uses the numba-compiled kernels on every core: a few seconds, plus the
+    time to compile the kernels on first use.  An existing file is replaced
+    only once the new one is completely written.
+
+    \b
+    Example:
+      yahtzee-solve build --rules yacht --out yacht.h5
+    """
+    from ..build import build_values
+    from ..table import ValueTable, save_table
+
+    rs = get_rules(rules)
+    path = Path(out) if out is not None else default_table_path(rs)
+    hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
+    check_writable(path, hint=hint)
+    result = build_values(rs, progress=progress)
+    try:
+        save_table(ValueTable(rs, result.values), path, n_states=result.n_states)
+    except TableError as e:
+        raise TableError(f"{e}{hint}") from None
+    ref, ok = compare_reference(rs, result.empty_value)
+    click.echo(f"wrote {path}")
+    click.echo(
+        f"{rs.name}: {result.n_states:,} states in {result.seconds:.1f} s "
+        f"(+{result.compile_seconds:.1f} s setting up states and kernels)"
+    )
+    click.echo(
+        f"empty-card value {result.empty_value:.10f}, "
+        f"{_reference_text(ref, ok, result.empty_value)}"
+    )
+
+
+@click.command()
+@rules_option
+@table_option
+@json_option
+def info(rules, table_path, as_json):
+    """Metadata of a value table, with a full checksum verification.
+
+    Shows the file, format version, rule set, the package version that built
+    it, the optimal expected score of the empty card against the RULES.md
+    reference value and the number of states.  Exits 1 if the SHA-256 checksum
+    does not match the values.
+    """
+    rs = get_rules(rules)
+    table = load_table(rs, table_path, verify=False)  # structure checked; checksum below
+    meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
+    stored = str(meta.get("checksum", ""))
+    ok_sum = checksum(table.values) == stored
+    empty = table.empty_value
+    ref, ok_ref = compare_reference(rs, empty)
+    size = table.path.stat().st_size
+    from .. import __version__
+
+    data = {
+        "path": str(table.path.resolve()),
+        "size_bytes": size,
+        "format_version": int(meta.get("format_version", FORMAT_VERSION)),
+        "rules": rs.name,
+        "rules_title": rs.title,
+        "package_version": str(meta.get("package_version", "")),
+        "running_version": __version__,
+        "empty_value": empty,
+        "reference_value": ref,
+        "reference_match": ok_ref,
+        "n_states": int(meta.get("n_states", 0)),
+        "shape": list(table.values.shape),
+        "checksum": stored,
+        "checksum_ok": ok_sum,
+    }
+    if as_json:
+        echo_json(data)
+    else:
+        rows = [
+            ("file", f"{data['path']} ({size / 2**20:.1f} MiB, {size:,} bytes)"),
+            ("format", f"{meta.get('format', '?')}, version {data['format_version']}"),
+            ("rules", f"{rs.name}: {rs.title}"),
+            ("built by", f"yahtzee_solver {data['package_version']} (running {__version__})"),
+            ("empty card", f"{empty:.10f}, {_reference_text(ref, ok_ref, empty)}"),
+            ("states", f"{data['n_states']:,} reachable, array {' x '.join(map(str, data['shape']))} float64"),
+            ("checksum", f"{stored} {'verified' if ok_sum else 'MISMATCH'}"),
+        ]
+        w = max(len(k) for k, _ in rows)
+        for k, v in rows:
+            click.echo(f"{k.ljust(w)}  {v}")
+    if not ok_sum:
+        raise TableError(
+            f"value table {str(table.path)!r} fails its checksum (corrupt); "
+            f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
+        )
