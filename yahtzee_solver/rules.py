@@ -246,15 +246,16 @@ class RuleSet:
 
     @cached_property
     def possible_points(self) -> tuple[frozenset[int], ...]:
-        """For each box, every number of points it can hold (0 included).
+        """For each box, every number of points it can hold.
 
         Derived from the score tables over all 252 rolls (Joker scores included),
-        so it is exactly what a real game can write in that box.
+        so it is exactly what a real game can write in that box (0 only where
+        some roll scores 0: never in Chance / Choice).
         """
         a = self.arrays()
         out = []
         for c in range(self.n_categories):
-            vals = {0} | set(a["score"][:, c].tolist())
+            vals = set(a["score"][:, c].tolist())
             if self.joker != "none":
                 vals |= set(a["joker"][ROLL_FACE > 0, c].tolist())
             out.append(frozenset(int(v) for v in vals))
