@@ -138,6 +138,8 @@ _SEPARATED = re.compile(r"[\s,]+")
 def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:
     """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
 
+    ``-`` means no dice (an empty keep), as :func:`format_dice` writes it.
+
     Parameters
     ----------
     text : str or sequence of int
@@ -157,10 +159,13 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     """
     if isinstance(text, str):
         s = text.strip()
-        parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
+        if s == "-":  # no dice, as format_dice writes an empty keep
+            parts = []
+        else:
+            parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
         faces = []
         for p in parts:
-            if not p.isdigit() or not 1 <= int(p) <= N_FACES:
+            if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= N_FACES:
                 raise DiceError(f"invalid die {p!r} in {text!r}: faces are 1-6")
             faces.append(int(p))
     else:

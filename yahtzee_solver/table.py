@@ -164,6 +164,15 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
     return path
 
 
+def _plain(v):
+    """An HDF5 attribute as plain Python (str, int, float), so messages and ``meta`` show ``2``, not ``np.int64(2)``."""
+    if isinstance(v, bytes):
+        return v.decode()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
 _TABLE_CACHE: dict[tuple[str, str, int, int], ValueTable] = {}
 
 
@@ -213,7 +222,7 @@ def load_table(
 
     try:
         with h5py.File(p, "r") as f:
-            attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
+            attrs = {k: _plain(v) for k, v in f.attrs.items()}
             if attrs.get("format") != FORMAT or "values" not in f:
                 raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {hint}")
             if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
@@ -223,7 +232,9 @@ def load_table(
                 )
             if attrs.get("rules") != rules.name:
                 raise TableError(
-                    f"{str(p)!r} holds rules {attrs.get('rules')!r}, not {rules.name!r}; {hint}"
+                    f"{str(p)!r} holds rules {attrs.get('rules')!r}, not {rules.name!r}; "
+                    f"pass --rules {attrs.get('rules')} to use it, or build a {rules.name} table with: "
+                    f"yahtzee-solve build --rules {rules.name} --out OTHER.h5"
                 )
             try:
                 stored = json.loads(attrs.get("rules_json", ""))

@@ -1,0 +1,217 @@
+"""Shared fixtures for the solver-core tests.
+
+* :func:`built` -- one fresh DP build per rule set per test session (a build takes
+  a few seconds plus numba compilation), so every test that needs exact values
+  uses numbers computed in this run, never numbers typed into the tests.
+* :func:`ref` -- an independent, deliberately plain implementation of the
+  scoring and Joker rules written from ``shared/RULES.md`` (it does not call
+  :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.kernels.box_points`), used
+  as the oracle by the scoring, scorecard, advisor and brute-force tests.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+
+from yahtzee_solver.build import build_values
+from yahtzee_solver.table import ValueTable
+
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+
+
+# -- fresh builds ------------------------------------------------------------
+@pytest.fixture(scope="session")
+def built():
+    """``built(name)`` -> :class:`BuildResult` of a build done in this session (cached, read-only)."""
+    cache = {}
+
+    def get(name: str):
+        if name not in cache:
+            result = build_values(name)
+            result.values.setflags(write=False)
+            cache[name] = result
+        return cache[name]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def fresh_table(built):
+    """``fresh_table(name)`` -> in-memory :class:`ValueTable` from the session build."""
+    cache = {}
+
+    def get(name: str) -> ValueTable:
+        if name not in cache:
+            r = built(name)
+            cache[name] = ValueTable(r.rules, r.values)
+        return cache[name]
+
+    return get
+
+
+# -- independent rules reference (RULES.md) ----------------------------------
+#: Box names in RULES.md order; box i is bit i of the filled mask.
+REF_NAMES = {
+    "yahtzee": (
+        "Ones", "Twos", "Threes", "Fours", "Fives", "Sixes",
+        "Three of a Kind", "Four of a Kind", "Full House", "Small Straight",
+        "Large Straight", "Yahtzee", "Chance",
+    ),
+    "yacht": (
+        "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
+        "Choice", "Four Dice", "Full House", "Small Straight", "Large Straight", "Yacht",
+    ),
+}
+REF_NAMES["yahtzee-free-joker"] = REF_NAMES["yahtzee"]
+
+_FACE_OF = {"Ones": 1, "Aces": 1, "Twos": 2, "Threes": 3, "Fours": 4, "Fives": 5, "Sixes": 6}
+#: RULES.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
+_JOKER_FIXED = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}
+YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of RULES.md
+UPPER_THRESHOLD, UPPER_BONUS, YAHTZEE_BONUS = 63, 35, 100
+
+
+def ref_score(game: str, box: int, dice) -> int:
+    """Ordinary points of five ``dice`` in box ``box`` of ``game`` (no Joker, no bonus)."""
+    name = REF_NAMES[game][box]
+    dice = sorted(dice)
+    assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
+    counts = Counter(dice)
+    most = max(counts.values())
+    total = sum(dice)
+    faces = set(dice)
+    yacht = game == "yacht"
+    if name in _FACE_OF:
+        return _FACE_OF[name] * counts[_FACE_OF[name]]
+    if name in ("Chance", "Choice"):
+        return total
+    if name == "Three of a Kind":
+        return total if most >= 3 else 0
+    if name in ("Four of a Kind", "Four Dice"):
+        return total if most >= 4 else 0
+    if name == "Full House":
+        is_fh = sorted(counts.values()) == [2, 3]
+        return (total if yacht else 25) if is_fh else 0
+    if name == "Small Straight":
+        hit = any(set(range(a, a + 4)) <= faces for a in (1, 2, 3))
+        return (15 if yacht else 30) if hit else 0
+    if name == "Large Straight":
+        hit = faces in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+        return (30 if yacht else 40) if hit else 0
+    if name in ("Yahtzee", "Yacht"):
+        return 50 if len(faces) == 1 else 0
+    raise AssertionError(name)
+
+
+def ref_moves(game: str, open_boxes, yahtzee_box, dice) -> dict[int, tuple[int, int]]:
+    """Every box where five final ``dice`` may be scored, per RULES.md.
+
+    Parameters
+    ----------
+    game : str
+        Rule-set name.
+    open_boxes : iterable of int
+        The open boxes.
+    yahtzee_box : None, 0 or 50
+        What the Yahtzee box holds (``None`` = open).
+    dice : sequence of int
+
+    Returns
+    -------
+    dict
+        ``{box: (points written in the box, Yahtzee bonus earned)}`` for the legal boxes.
+    """
+    open_boxes = set(open_boxes)
+    assert (yahtzee_box is None) == (YAHTZEE_BOX in open_boxes)
+    five_alike = len(set(dice)) == 1
+    if game == "yacht" or not five_alike or yahtzee_box is None:
+        return {c: (ref_score(game, c, dice), 0) for c in open_boxes}
+    face = dice[0]
+    own = face - 1  # the upper box of that face
+    bonus = YAHTZEE_BONUS if yahtzee_box == 50 else 0
+    names = REF_NAMES[game]
+    if game == "yahtzee":  # forced Joker
+        if own in open_boxes:
+            return {own: (5 * face, bonus)}
+        lower = [c for c in open_boxes if c >= 6]
+        if lower:
+            return {c: (_JOKER_FIXED.get(names[c], ref_score(game, c, dice)), bonus) for c in lower}
+        return {c: (0, bonus) for c in open_boxes}
+    assert game == "yahtzee-free-joker"
+    out = {}
+    for c in open_boxes:
+        pts = ref_score(game, c, dice)
+        if own not in open_boxes and names[c] in _JOKER_FIXED:
+            pts = _JOKER_FIXED[names[c]]
+        out[c] = (pts, bonus)
+    return out
+
+
+@pytest.fixture(scope="session")
+def ref():
+    """The independent rules reference: ``ref.score``, ``ref.moves``, ``ref.names`` and constants."""
+    return SimpleNamespace(
+        score=ref_score,
+        moves=ref_moves,
+        names=REF_NAMES,
+        yahtzee_box=YAHTZEE_BOX,
+        threshold=UPPER_THRESHOLD,
+        upper_bonus=UPPER_BONUS,
+        yahtzee_bonus=YAHTZEE_BONUS,
+        rule_names=RULE_NAMES,
+    )
+
+
+# -- Joker cases (RULES.md), checked through ScoreCard.box_points and Advisor.box_options --
+_LOWER_DONE = "3k=20,4k=0,fh=25,ss=30,ls=0,chance=22"
+_ALL_13_ON_55555 = {
+    "ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0,
+    "3k": 25, "4k": 25, "fh": 0, "ss": 0, "ls": 0, "yahtzee": 50, "chance": 25,
+}
+_JOKER_LOWER = {"3k": 25, "4k": 25, "fh": 25, "ss": 30, "ls": 40, "chance": 25}
+_UPPER_ZERO_BUT_FIVES = {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "sixes": 0}
+
+#: (id, rules, card, dice, {box: points} of exactly the legal boxes, Yahtzee bonus earned, is a Joker)
+JOKER_CASES = [
+    # forced Joker (official rules)
+    ("forced-own-upper-open", "yahtzee", "yahtzee=50", "55555", {"fives": 25}, 100, True),
+    ("forced-own-upper-open-box-0", "yahtzee", "yahtzee=0", "55555", {"fives": 25}, 0, True),
+    ("forced-lower-open", "yahtzee", "yahtzee=50,fives=15", "55555", _JOKER_LOWER, 100, True),
+    ("forced-lower-open-box-0", "yahtzee", "yahtzee=0,fives=15", "55555", _JOKER_LOWER, 0, True),
+    ("forced-some-lower-open", "yahtzee", "yahtzee=50,fives=25,fh=25,chance=20", "55555",
+     {"3k": 25, "4k": 25, "ss": 30, "ls": 40}, 100, True),
+    ("forced-lower-full", "yahtzee", f"yahtzee=50,fives=15,{_LOWER_DONE}", "55555", _UPPER_ZERO_BUT_FIVES, 100, True),
+    ("forced-lower-full-box-0", "yahtzee", f"yahtzee=0,fives=15,ones=3,twos=6,threes=9,{_LOWER_DONE}", "55555",
+     {"fours": 0, "sixes": 0}, 0, True),
+    ("forced-yahtzee-open", "yahtzee", "", "55555", _ALL_13_ON_55555, 0, False),
+    ("forced-not-five-alike", "yahtzee", "yahtzee=50", "22555",
+     {"ones": 0, "twos": 4, "threes": 0, "fours": 0, "fives": 15, "sixes": 0,
+      "3k": 19, "4k": 0, "fh": 25, "ss": 0, "ls": 0, "chance": 19}, 0, False),
+    # free Joker (Verhoeff): any open box; FH/SS/LS fixed only once the own upper box is filled
+    ("free-own-upper-open", "yahtzee-free-joker", "yahtzee=50", "55555",
+     {k: v for k, v in _ALL_13_ON_55555.items() if k != "yahtzee"}, 100, True),
+    ("free-own-upper-filled", "yahtzee-free-joker", "yahtzee=50,fives=15", "55555",
+     {**_UPPER_ZERO_BUT_FIVES, **_JOKER_LOWER}, 100, True),
+    ("free-own-upper-filled-box-0", "yahtzee-free-joker", "yahtzee=0,fives=15", "55555",
+     {**_UPPER_ZERO_BUT_FIVES, **_JOKER_LOWER}, 0, True),
+    ("free-lower-full", "yahtzee-free-joker", f"yahtzee=50,fives=15,{_LOWER_DONE}", "55555",
+     _UPPER_ZERO_BUT_FIVES, 100, True),
+    ("free-yahtzee-open", "yahtzee-free-joker", "", "55555", _ALL_13_ON_55555, 0, False),
+    # Yacht: no Joker, no bonus; five alike is Four Dice but not Full House
+    ("yacht-box-filled", "yacht", "yacht=50", "55555",
+     {"aces": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0,
+      "choice": 25, "four-dice": 25, "fh": 0, "ss": 0, "ls": 0}, 0, False),
+    ("yacht-box-open", "yacht", "fives=25", "55555",
+     {"aces": 0, "twos": 0, "threes": 0, "fours": 0, "sixes": 0,
+      "choice": 25, "four-dice": 25, "fh": 0, "ss": 0, "ls": 0, "yacht": 50}, 0, False),
+]
+
+
+@pytest.fixture(params=JOKER_CASES, ids=[c[0] for c in JOKER_CASES])
+def joker_case(request):
+    """One Joker situation: ``SimpleNamespace(rules, card, dice, legal, bonus, joker)``."""
+    _, rules, card, dice, legal, bonus, joker = request.param
+    return SimpleNamespace(rules=rules, card=card, dice=dice, legal=legal, bonus=bonus, joker=joker)

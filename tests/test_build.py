@@ -1,0 +1,131 @@
+"""The layered DP: published optimal values, shipped tables = fresh build, reachable states."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from yahtzee_solver.build import reachable_upper, state_arrays
+from yahtzee_solver.rules import get_rules
+from yahtzee_solver.table import default_table_path, load_table
+
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+
+#: RULES.md: optimal expected final score from the empty card.
+PUBLISHED = {"yahtzee": 254.5877287, "yahtzee-free-joker": 254.5896095}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_empty_card_value_matches_rules_md(name, built):
+    result = built(name)
+    assert result.empty_value == pytest.approx(PUBLISHED[name], abs=1e-6)
+    assert result.values[0, 0, 0] == result.empty_value
+    assert result.rules.reference_value == PUBLISHED[name]
+
+
+def test_the_joker_conventions_give_different_tables(built):
+    a, b = built("yahtzee").values, built("yahtzee-free-joker").values
+    assert np.array_equal(np.isnan(a), np.isnan(b))
+    assert not np.array_equal(a, b, equal_nan=True)
+    assert b[0, 0, 0] > a[0, 0, 0]  # the free Joker gives the player more choice
+
+
+@pytest.mark.parametrize("name", RULE_NAMES)
+def test_shipped_table_equals_a_fresh_build(name, built):
+    shipped = load_table(name)
+    assert shipped.path == default_table_path(name)
+    fresh = built(name)
+    assert shipped.values.shape == fresh.values.shape
+    assert np.array_equal(np.isnan(shipped.values), np.isnan(fresh.values))
+    assert np.array_equal(shipped.values, fresh.values, equal_nan=True)  # bit for bit, no tolerance
+    assert shipped.meta["n_states"] == fresh.n_states
+    assert shipped.meta["empty_value"] == fresh.empty_value
+
+
+def _brute_reachable(mask6: int) -> set[int]:
+    boxes = [i for i in range(6) if (mask6 >> i) & 1]
+    return {min(63, sum((i + 1) * n for i, n in zip(boxes, ns))) for ns in itertools.product(range(6), repeat=len(boxes))}
+
+
+def test_reachable_upper_subtotals():
+    reach = reachable_upper(get_rules("yahtzee"))
+    assert reach.shape == (64, 64) and reach.dtype == bool
+    for m in range(64):
+        assert set(np.flatnonzero(reach[m])) == _brute_reachable(m), m
+    # examples: Sixes alone can make 0, 6, ..., 30; nothing makes 1 without Ones
+    assert set(np.flatnonzero(reach[0b100000])) == {0, 6, 12, 18, 24, 30}
+    assert not reach[0b111110, 1]
+
+
+@pytest.mark.parametrize("name", RULE_NAMES)
+def test_nan_exactly_at_unreachable_states(name, built):
+    rules = get_rules(name)
+    result = built(name)
+    V = result.values
+    C = rules.n_categories
+    assert V.shape == (1 << C, 64, rules.n_flags) and V.dtype == np.float64
+    reach = np.array([sorted(_brute_reachable(m)) for m in range(64)], dtype=object)
+    expected = np.zeros(V.shape, dtype=bool)
+    for mask in range(1 << C):
+        ups = reach[mask & 63]
+        expected[mask, ups, 0] = True
+        if rules.n_flags == 2 and (mask >> 11) & 1:  # the flag needs a filled Yahtzee box
+            expected[mask, ups, 1] = True
+    assert np.array_equal(~np.isnan(V), expected)
+    assert result.n_states == int(expected.sum())
+    assert np.all(V[rules.full_mask][expected[rules.full_mask]] == 0.0)
+
+
+@pytest.mark.parametrize("name", RULE_NAMES)
+def test_value_invariants(name, built):
+    """Values are >= 0; a higher upper subtotal and the Yahtzee-bonus flag never hurt; filling costs."""
+    V = built(name).values
+    rules = get_rules(name)
+    ok = ~np.isnan(V)
+    assert np.all(V[ok] >= 0)
+    # monotone in the upper subtotal below 63; at 63 the bonus is already scored,
+    # so the future is worth at least the others minus the 35 points collected
+    checked = 0
+    for mask in range(0, 1 << rules.n_categories, 37):
+        for y in range(rules.n_flags):
+            row = V[mask, :63, y]
+            row = row[~np.isnan(row)]
+            assert np.all(np.diff(row) >= -1e-9), (mask, y)
+            if row.size and not np.isnan(V[mask, 63, y]):
+                assert row[-1] <= V[mask, 63, y] + 35 + 1e-9, (mask, y)
+                checked += 1
+    assert checked > 10
+    if rules.n_flags == 2:
+        both = ok[:, :, 0] & ok[:, :, 1]
+        assert np.all(V[:, :, 1][both] >= V[:, :, 0][both] - 1e-9)
+        assert np.any(V[:, :, 1][both] > V[:, :, 0][both] + 1)
+    # filling any box in the first turn leaves less to come than the empty card
+    for c in range(rules.n_categories):
+        v_next = V[1 << c, :, 0]
+        assert np.nanmax(v_next) < V[0, 0, 0]
+
+
+@pytest.mark.parametrize("name", RULE_NAMES)
+def test_state_arrays_list_each_layer(name, built):
+    rules = get_rules(name)
+    V = built(name).values
+    reachable = np.argwhere(~np.isnan(V))
+    popcount = np.array([bin(m).count("1") for m in range(1 << rules.n_categories)])
+    for p in (0, 1, rules.n_categories - 2, rules.n_categories):
+        masks, ups, ybs = state_arrays(rules, p)
+        assert masks.dtype == ups.dtype == ybs.dtype == np.int64
+        assert all(bin(int(m)).count("1") == p for m in masks)
+        keys = list(zip(masks.tolist(), ups.tolist(), ybs.tolist()))
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        layer = {tuple(k) for k in reachable[popcount[reachable[:, 0]] == p].tolist()}
+        assert set(keys) == layer
+    assert state_arrays(rules, 0)[0].tolist() == [0]
+
+
+def test_build_result_fields(built):
+    r = built("yacht")
+    assert r.rules.name == "yacht"
+    assert r.seconds > 0 and r.compile_seconds >= 0
+    assert r.empty_value == r.values[0, 0, 0] > 0

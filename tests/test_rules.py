@@ -1,0 +1,202 @@
+"""Rule sets as data: every box on every roll against the RULES.md reference, names, params."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from yahtzee_solver import rules as R
+from yahtzee_solver.dice import ROLL_FACE, ROLLS
+from yahtzee_solver.errors import CategoryError, RuleSetError, UsageError
+from yahtzee_solver.rules import RULESETS, YACHT, YAHTZEE, YAHTZEE_FREE_JOKER, get_rules, score_roll
+
+ALL = pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yacht"])
+
+
+@ALL
+def test_categories_are_the_rules_md_tables(name, ref):
+    rules = get_rules(name)
+    assert tuple(c.name for c in rules.categories) == ref.names[name]
+    assert rules.n_categories == len(ref.names[name])
+    assert rules.full_mask == (1 << rules.n_categories) - 1
+    assert rules.yahtzee_category == ref.yahtzee_box
+    assert rules.lower_mask == rules.full_mask & ~0b111111
+
+
+@ALL
+def test_every_box_on_every_roll_matches_the_reference(name, ref):
+    rules = get_rules(name)
+    score = rules.arrays()["score"]
+    assert score.shape == (252, rules.n_categories) and score.dtype == np.int64
+    for r, roll in enumerate(ROLLS):
+        for c, spec in enumerate(rules.categories):
+            want = ref.score(name, c, roll)
+            assert score[r, c] == want, (roll, spec.name)
+            assert score_roll(roll, spec) == want
+
+
+@ALL
+def test_joker_points_table(name, ref):
+    """Joker points differ from ordinary points only for FH/SS/LS on five alike (Yahtzee rules)."""
+    rules = get_rules(name)
+    a = rules.arrays()
+    for r, roll in enumerate(ROLLS):
+        for c in range(rules.n_categories):
+            cname = ref.names[name][c]
+            if ROLL_FACE[r] and name != "yacht" and cname in ("Full House", "Small Straight", "Large Straight"):
+                want = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}[cname]
+            else:
+                want = ref.score(name, c, roll)
+            assert a["joker"][r, c] == want, (roll, cname)
+
+
+def test_five_alike_scoring_per_rule_set():
+    for r, roll in enumerate(ROLLS):
+        if not ROLL_FACE[r]:
+            continue
+        s = sum(roll)
+        y = YAHTZEE.arrays()["score"][r]
+        assert (y[8], y[9], y[10], y[11], y[6], y[7], y[12]) == (0, 0, 0, 50, s, s, s)
+        # Yacht: five alike counts for Four Dice but not for Full House
+        a = YACHT.arrays()["score"][r]
+        assert (a[7], a[8], a[11], a[6]) == (s, 0, 50, s)
+
+
+def test_yacht_full_house_and_straights():
+    def pts(dice, box):
+        return score_roll(dice, YACHT.categories[YACHT.category_index(box)])
+
+    assert pts((2, 2, 5, 5, 5), "full-house") == 19
+    assert pts((6, 6, 6, 6, 5), "full-house") == 0
+    assert pts((1, 2, 3, 4, 6), "small-straight") == 15
+    assert pts((2, 3, 4, 5, 6), "large-straight") == 30
+    assert pts((6, 6, 6, 6, 5), "four-dice") == 29
+
+
+def test_params_arrays():
+    for rules in RULESETS.values():
+        p = rules.arrays()["params"]
+        assert p.dtype == np.int64 and p.shape == (8,)
+        assert p[R.P_NCAT] == rules.n_categories
+        assert p[R.P_YAHTZEE_CAT] == rules.yahtzee_category
+        assert p[R.P_THRESHOLD] == 63 and p[R.P_UPPER_BONUS] == 35 and p[R.P_NUPPER] == 6
+    y = YAHTZEE.arrays()["params"]
+    assert (y[R.P_JOKER], y[R.P_YAHTZEE_BONUS], y[R.P_NFLAGS]) == (R.JOKER_FORCED, 100, 2)
+    f = YAHTZEE_FREE_JOKER.arrays()["params"]
+    assert (f[R.P_JOKER], f[R.P_YAHTZEE_BONUS], f[R.P_NFLAGS]) == (R.JOKER_FREE, 100, 2)
+    a = YACHT.arrays()["params"]
+    assert (a[R.P_JOKER], a[R.P_YAHTZEE_BONUS], a[R.P_NFLAGS]) == (R.JOKER_NONE, 0, 1)
+
+
+def test_arrays_are_read_only():
+    for a in YAHTZEE.arrays().values():
+        with pytest.raises(ValueError):
+            a[0] = 0
+
+
+# -- names -------------------------------------------------------------------
+ALIASES = {
+    0: ["ones", "aces", "1s", "ONES", "Aces"],
+    1: ["twos", "2s"],
+    2: ["threes", "3s"],
+    3: ["fours", "4s", "Fours"],
+    4: ["fives", "5s"],
+    5: ["sixes", "6s", "SIXES"],
+    6: ["3k", "three-of-a-kind", "toak", "Three of a Kind", "three_of_a_kind", "3K"],
+    7: ["4k", "four-of-a-kind", "four-dice", "foak", "FOAK"],
+    8: ["fh", "full-house", "Full House", "FH"],
+    9: ["ss", "sm-straight", "small-straight", "s-straight", "Small Straight"],
+    10: ["ls", "lg-straight", "large-straight", "l-straight", "LS"],
+    11: ["y", "yahtzee", "yacht", "Yahtzee", "YACHT"],
+    12: ["c", "chance", "choice", "Chance"],
+}
+
+
+@pytest.mark.parametrize("c, names", sorted(ALIASES.items()))
+def test_yahtzee_aliases(c, names):
+    for n in names:
+        assert YAHTZEE.category_index(n) == c, n
+        assert YAHTZEE_FREE_JOKER.category_index(n) == c, n
+
+
+def test_yacht_aliases():
+    where = {"aces": 0, "ones": 0, "6s": 5, "choice": 6, "chance": 6, "c": 6, "four-dice": 7, "4k": 7,
+             "Four Dice": 7, "fh": 8, "ss": 9, "ls": 10, "yacht": 11, "y": 11, "yahtzee": 11}
+    for n, c in where.items():
+        assert YACHT.category_index(n) == c, n
+
+
+def test_yacht_has_no_three_of_a_kind():
+    with pytest.raises(CategoryError) as info:
+        YACHT.category_index("3k")
+    msg = str(info.value)
+    assert "'3k'" in msg and "yacht" in msg and msg == msg.lower() and "\n" not in msg
+
+
+@pytest.mark.parametrize("bad", ["sevens", "", "full house house", "7s"])
+def test_unknown_category(bad):
+    with pytest.raises(CategoryError) as info:
+        YAHTZEE.category_index(bad)
+    assert repr(bad) in str(info.value)
+    assert isinstance(info.value, UsageError)
+
+
+def test_get_rules():
+    assert get_rules("yahtzee") is YAHTZEE
+    assert get_rules(" YACHT ") is YACHT
+    assert get_rules(YAHTZEE_FREE_JOKER) is YAHTZEE_FREE_JOKER
+    assert get_rules() is YAHTZEE
+    with pytest.raises(RuleSetError, match="unknown rules 'poker'"):
+        get_rules("poker")
+
+
+# -- rule sets as values -------------------------------------------------------
+def test_rule_sets_are_frozen_values():
+    assert YAHTZEE != YAHTZEE_FREE_JOKER
+    assert YAHTZEE.categories == YAHTZEE_FREE_JOKER.categories
+    assert hash(YAHTZEE) == hash(dataclasses.replace(YAHTZEE))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        YAHTZEE.joker = "free"  # type: ignore[misc]
+    assert YAHTZEE.reference_value == 254.5877287  # RULES.md
+    assert YAHTZEE_FREE_JOKER.reference_value == 254.5896095  # RULES.md
+
+
+def test_json_definition():
+    for rules in RULESETS.values():
+        d = json.loads(rules.to_json())
+        assert d["name"] == rules.name
+        assert [c["name"] for c in d["categories"]] == [c.name for c in rules.categories]
+        rebuilt = R.RuleSet(**{**d, "categories": tuple(R.CategorySpec(**c) for c in d["categories"])})
+        assert rebuilt == rules
+
+
+def test_invalid_rule_sets_are_rejected():
+    with pytest.raises(ValueError, match="joker"):
+        dataclasses.replace(YAHTZEE, joker="sometimes")
+    with pytest.raises(ValueError, match="Ones..Sixes"):
+        dataclasses.replace(YAHTZEE, categories=YAHTZEE.categories[1:] + YAHTZEE.categories[:1])
+    no_yahtzee = tuple(c for c in YAHTZEE.categories if c.kind != "five_alike")
+    with pytest.raises(ValueError, match="Joker"):
+        dataclasses.replace(YAHTZEE, categories=no_yahtzee)
+    with pytest.raises(ValueError, match="kind"):
+        dataclasses.replace(YAHTZEE, categories=YAHTZEE.categories + (R.CategorySpec("X", "x", "pairs"),))
+
+
+def test_possible_points():
+    pp = YAHTZEE.possible_points
+    assert pp[3] == frozenset({0, 4, 8, 12, 16, 20})
+    assert pp[8] == frozenset({0, 25})
+    assert pp[9] == frozenset({0, 30})
+    assert pp[10] == frozenset({0, 40})
+    assert pp[11] == frozenset({0, 50})
+    assert pp[12] == frozenset(range(5, 31))  # Chance never holds 0
+    assert pp[6] == frozenset({0} | set(range(5, 31)))
+    # Yacht Full House: sums 3a + 2b with a != b, never 6 or 5*a alone
+    fh = {3 * a + 2 * b for a in range(1, 7) for b in range(1, 7) if a != b}
+    assert YACHT.possible_points[8] == frozenset({0} | fh)
+    assert 6 not in YACHT.possible_points[8]
+    assert YACHT.possible_points[9] == frozenset({0, 15})
+    assert YACHT.possible_points[6] == frozenset(range(5, 31))

@@ -1,0 +1,261 @@
+"""Scorecards: parsing, validation, totals, state keys and how a roll scores on a card."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from yahtzee_solver.errors import CategoryError, DiceError, ScoreCardError, UsageError
+from yahtzee_solver.rules import get_rules
+from yahtzee_solver.state import ScoreCard, StateKey, parse_card
+
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+
+
+def boxes(card: ScoreCard) -> dict[str, int]:
+    return {c.key: v for c, v in zip(card.rules.categories, card.boxes) if v is not None}
+
+
+def assert_one_line(err: Exception, *fragments):
+    msg = str(err)
+    assert "\n" not in msg and not msg[0].isupper()
+    for f in fragments:
+        assert f in msg, (f, msg)
+
+
+# -- construction and parsing ----------------------------------------------------
+def test_empty_card():
+    card = ScoreCard.empty()
+    assert card.rules.name == "yahtzee"
+    assert card.key == StateKey(0, 0, 0) and card.total == 0 and not card.is_full
+    assert card.open_categories == tuple(range(13))
+    assert parse_card(None) == parse_card("") == parse_card("   ") == card
+    assert ScoreCard.empty("yacht").boxes == (None,) * 12
+
+
+def test_parse_card_with_aliases_case_insensitive():
+    card = parse_card("6s=18,FOURS=12,C=22,y=50,Full_House=25,sm-straight:30,toak=17")
+    assert boxes(card) == {
+        "sixes": 18, "fours": 12, "chance": 22, "yahtzee": 50, "full-house": 25,
+        "small-straight": 30, "three-of-a-kind": 17,
+    }
+    assert card == parse_card("sixes=18; fours=12 chance=22,,yahtzee=50 fh=25 ss=30 3k=17")
+
+
+def test_open_markers():
+    card = parse_card("sixes=18,fours=-,chance=open,ones=none")
+    assert boxes(card) == {"sixes": 18}
+
+
+def test_yacht_names():
+    card = parse_card("aces=3,choice=22,four-dice=24,yacht=50,fh=19", "yacht")
+    assert boxes(card) == {"ones": 3, "chance": 22, "four-of-a-kind": 24, "yahtzee": 50, "full-house": 19}
+    assert card.key.yahtzee_bonus == 0  # Yacht has no bonus flag
+
+
+@pytest.mark.parametrize("text", ["sixes=18,6s=12", "sixes=18,SIXES=12", "c=20,chance=20", "fh=25,full_house=25"])
+def test_repeated_names(text):
+    with pytest.raises(CategoryError) as info:
+        parse_card(text)
+    assert_one_line(info.value, "repeated category")
+
+
+def test_repeated_bonus():
+    with pytest.raises(CategoryError, match="repeated"):
+        ScoreCard.from_mapping({"yahtzee": 50, "sixes": 6, "twos": 4, "bonus": 100, "yahtzee-bonus": 100})
+
+
+@pytest.mark.parametrize(
+    "rules, text, quoted",
+    [
+        ("yahtzee", "fours=13", "13"),
+        ("yahtzee", "full-house=20", "20"),
+        ("yahtzee", "yahtzee=40", "40"),
+        ("yahtzee", "chance=0", "0"),
+        ("yahtzee", "chance=31", "31"),
+        ("yahtzee", "sixes=-6", "-6"),
+        ("yahtzee", "ss=40", "40"),
+        ("yahtzee", "3k=4", "4"),
+        ("yacht", "full-house=6", "6"),
+        ("yacht", "fh=25", "25"),
+        ("yacht", "ss=30", "30"),
+    ],
+)
+def test_impossible_values(rules, text, quoted):
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(text, rules)
+    assert_one_line(info.value, "impossible score", quoted)
+    assert isinstance(info.value, UsageError)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("sixes", "invalid card entry 'sixes'"),
+        ("sixes=abc", "'abc'"),
+        ("sixes=18.0", "'18.0'"),
+        ("sevens=7", "unknown category 'sevens'"),
+        ("yahtzee-bonus=100", "needs 50"),
+        ("yahtzee=0,sixes=6,yahtzee-bonus=100", "needs 50"),
+        ("yahtzee=50,yahtzee-bonus=100", "more than one bonus per box"),
+        ("yahtzee=50,sixes=6,yahtzee-bonus=200", "more than one bonus per box"),
+        ("yahtzee=50,sixes=6,yahtzee-bonus=50", "multiple of 100"),
+        ("yahtzee=50,sixes=6,yahtzee-bonus=-100", "yahtzee-bonus"),
+    ],
+)
+def test_invalid_cards(text, fragment):
+    with pytest.raises(UsageError) as info:
+        parse_card(text)
+    assert_one_line(info.value, fragment)
+
+
+def test_yacht_has_no_yahtzee_bonus():
+    with pytest.raises(ScoreCardError, match="no yahtzee bonus"):
+        parse_card("yacht=50,sixes=6,yahtzee-bonus=100", "yacht")
+
+
+def test_constructor_validates():
+    r = get_rules("yahtzee")
+    with pytest.raises(ScoreCardError, match="13 boxes"):
+        ScoreCard(r, (None,) * 12)
+    with pytest.raises(ScoreCardError, match="impossible score True"):
+        ScoreCard(r, (True,) + (None,) * 12)
+    with pytest.raises(ScoreCardError):
+        ScoreCard(r, (1.0,) + (None,) * 12)
+
+
+# -- @file.json -----------------------------------------------------------------------
+def test_card_from_json_file(tmp_path):
+    p = tmp_path / "card.json"
+    p.write_text(json.dumps({"Sixes": 18, "4s": "12", "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
+    card = parse_card(f"@{p}")
+    assert boxes(card) == {"sixes": 18, "fours": 12, "yahtzee": 50}
+    assert card.yahtzee_bonus == 100
+    assert card.total == 18 + 12 + 50 + 100
+
+
+def test_card_file_errors(tmp_path):
+    missing = tmp_path / "missing.json"
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{missing}")
+    assert_one_line(info.value, "cannot read card file", str(missing))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{sixes: 18")
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{bad}")
+    assert_one_line(info.value, "is not valid JSON", str(bad))
+    lst = tmp_path / "list.json"
+    lst.write_text("[18, 12]")
+    with pytest.raises(ScoreCardError, match="must hold a JSON object"):
+        parse_card(f"@{lst}")
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"sixes": 19}))
+    with pytest.raises(ScoreCardError, match="impossible score 19"):
+        parse_card(f"@{wrong}")
+
+
+# -- totals and keys ------------------------------------------------------------------
+def test_totals_and_upper_bonus():
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")  # exactly 63
+    assert card.upper_subtotal == 63 and card.upper_bonus == 35
+    assert card.total == 63 + 35
+    assert card.key == StateKey(0b111111, 63, 0)
+    short = parse_card("ones=2,twos=6,threes=9,fours=12,fives=15,sixes=18")
+    assert short.upper_subtotal == 62 and short.upper_bonus == 0 and short.total == 62
+    big = parse_card("fours=20,fives=25,sixes=30,chance=30,yahtzee=50,ones=5,3k=30,yahtzee-bonus=100")
+    assert big.upper_subtotal == 80 and big.key.upper == 63  # capped
+    assert big.total == 80 + 35 + 30 + 50 + 30 + 100
+    assert big.key.yahtzee_bonus == 1
+
+
+def test_state_key_flag():
+    assert parse_card("yahtzee=50").key == StateKey(1 << 11, 0, 1)
+    assert parse_card("yahtzee=0").key == StateKey(1 << 11, 0, 0)
+    assert parse_card("yahtzee=50", "yahtzee-free-joker").key.yahtzee_bonus == 1
+    assert parse_card("yacht=50", "yacht").key == StateKey(1 << 11, 0, 0)
+
+
+def test_with_box():
+    card = parse_card("sixes=18")
+    nxt = card.with_box(11, 50)
+    assert nxt.boxes[11] == 50 and card.boxes[11] is None
+    again = nxt.with_box(4, 25, 100)
+    assert again.yahtzee_bonus == 100 and again.total == 18 + 50 + 25 + 100
+    with pytest.raises(ScoreCardError, match="already filled"):
+        again.with_box(5, 12)
+    with pytest.raises(ScoreCardError, match="impossible"):
+        card.with_box(0, 7)
+
+
+def test_full_card():
+    text = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=0,fh=25,ss=30,ls=40,yahtzee=0,chance=22"
+    card = parse_card(text)
+    assert card.is_full and card.open_categories == ()
+    assert card.total == 63 + 35 + 20 + 25 + 30 + 40 + 22
+
+
+# -- round trips (hypothesis) -----------------------------------------------------------
+@st.composite
+def cards(draw, rules_name=None):
+    rules = get_rules(rules_name or draw(st.sampled_from(RULE_NAMES)))
+    bx = []
+    for c in range(rules.n_categories):
+        filled = draw(st.booleans())
+        bx.append(draw(st.sampled_from(sorted(rules.possible_points[c]))) if filled else None)
+    bonus = 0
+    y = rules.yahtzee_category
+    later = sum(v is not None for v in bx) - 1
+    if rules.yahtzee_bonus and bx[y] == 50 and later > 0:
+        bonus = rules.yahtzee_bonus * draw(st.integers(0, later))
+    return ScoreCard(rules, tuple(bx), bonus)
+
+
+@given(cards())
+def test_card_text_round_trip(card):
+    assert parse_card(card.format(), card.rules) == card
+
+
+@given(cards())
+def test_card_mapping_and_json_round_trip(card):
+    assert ScoreCard.from_mapping(card.to_dict(), card.rules) == card
+    assert ScoreCard.from_mapping(json.loads(json.dumps(card.to_dict())), card.rules) == card
+
+
+@given(cards())
+def test_card_derived_fields(card):
+    r = card.rules
+    filled = [c for c, v in enumerate(card.boxes) if v is not None]
+    upper = sum(card.boxes[c] for c in filled if c < 6)
+    assert card.filled == sum(1 << c for c in filled)
+    assert card.total == sum(card.boxes[c] for c in filled) + (35 if upper >= 63 else 0) + card.yahtzee_bonus
+    assert card.key == (card.filled, min(upper, 63), int(r.n_flags == 2 and card.boxes[11] == 50))
+    assert set(card.open_categories) | set(filled) == set(range(r.n_categories))
+
+
+# -- how a roll scores on a card ---------------------------------------------------------
+def test_box_points_joker_cases(joker_case, ref):
+    case = joker_case
+    card = parse_card(case.card, case.rules)
+    rules = card.rules
+    points, legal, bonus = card.box_points(case.dice)
+    assert len(points) == len(legal) == rules.n_categories
+    want = {rules.category_index(k): v for k, v in case.legal.items()}
+    assert {c for c in range(rules.n_categories) if legal[c]} == set(want)
+    assert {c: points[c] for c in want} == want
+    assert bonus == case.bonus
+    # the hand-written case agrees with the RULES.md reference of conftest
+    y = card.boxes[11]
+    ref_moves = ref.moves(case.rules, card.open_categories, y, tuple(int(d) for d in case.dice))
+    assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}
+
+
+def test_box_points_accepts_typed_dice_and_rejects_bad_dice():
+    card = parse_card("yahtzee=50")
+    assert card.box_points("5 5 5 5 5") == card.box_points([5, 5, 5, 5, 5]) == card.box_points("55555")
+    with pytest.raises(DiceError):
+        card.box_points("5555")
+    with pytest.raises(DiceError):
+        card.box_points("55557")

@@ -1,0 +1,234 @@
+"""HDF5 value tables: round trip, atomic write, and one test per load error."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import h5py
+import numpy as np
+import pytest
+
+from yahtzee_solver import table as table_mod
+from yahtzee_solver.errors import TableError
+from yahtzee_solver.rules import get_rules
+from yahtzee_solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
+
+
+@pytest.fixture
+def yacht_file(fresh_table, tmp_path):
+    """A valid yacht table written to a fresh file."""
+    return save_table(fresh_table("yacht"), tmp_path / "yacht.h5")
+
+
+def _leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def _assert_clear(err: TableError, *fragments):
+    msg = str(err)
+    assert "\n" not in msg and "Traceback" not in msg
+    assert not msg[0].isupper()
+    for f in fragments:
+        assert f in msg, (f, msg)
+
+
+# -- round trip ------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["yacht", "yahtzee"])
+def test_save_load_round_trip(name, fresh_table, built, tmp_path):
+    t = fresh_table(name)
+    path = save_table(t, tmp_path / "sub" / f"{name}.h5", n_states=built(name).n_states)
+    assert path.exists() and _leftovers(path.parent) == []
+    loaded = load_table(name, path)
+    assert loaded.rules == t.rules and loaded.path == path
+    assert np.array_equal(loaded.values, t.values, equal_nan=True)
+    assert not loaded.values.flags.writeable
+    m = loaded.meta
+    assert m["format"] == table_mod.FORMAT and m["format_version"] == FORMAT_VERSION
+    assert m["rules"] == name and json.loads(m["rules_json"]) == json.loads(t.rules.to_json())
+    assert m["empty_value"] == t.values[0, 0, 0]
+    assert m["n_states"] == built(name).n_states == int(np.count_nonzero(~np.isnan(t.values)))
+    assert m["checksum"] == checksum(t.values)
+    assert loaded.empty_value == t.empty_value
+
+
+def test_load_is_cached_until_the_file_changes(yacht_file, fresh_table):
+    a = load_table("yacht", yacht_file)
+    assert load_table("yacht", yacht_file) is a
+    save_table(fresh_table("yacht"), yacht_file)  # rewritten: new mtime
+    os.utime(yacht_file, ns=(1, 1))
+    assert load_table("yacht", yacht_file) is not a
+
+
+def test_checksum_depends_on_every_value():
+    v = np.zeros((4, 2, 1))
+    w = v.copy()
+    w[3, 1, 0] = 1e-300
+    assert checksum(v) != checksum(w)
+    assert checksum(v).startswith("sha256:") and len(checksum(v)) == 7 + 64
+
+
+# -- atomic write -------------------------------------------------------------------
+def test_failed_write_leaves_the_old_file_and_no_temp(fresh_table, yacht_file, monkeypatch):
+    before = yacht_file.read_bytes()
+
+    def broken(values):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(table_mod, "checksum", broken)
+    with pytest.raises(TableError) as info:
+        save_table(fresh_table("yacht"), yacht_file)
+    _assert_clear(info.value, "cannot write table", str(yacht_file))
+    assert yacht_file.read_bytes() == before
+    assert _leftovers(yacht_file.parent) == []
+
+
+def test_interrupted_write_leaves_no_temp(fresh_table, tmp_path, monkeypatch):
+    def interrupted(values):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(table_mod, "checksum", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        save_table(fresh_table("yacht"), tmp_path / "t.h5")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_folder(fresh_table, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    with pytest.raises(TableError) as info:
+        save_table(fresh_table("yacht"), blocker / "t.h5")
+    _assert_clear(info.value, "cannot write table")
+
+
+def test_written_file_is_readable_by_others(yacht_file):
+    umask = os.umask(0)
+    os.umask(umask)
+    assert yacht_file.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# -- load errors ---------------------------------------------------------------------
+def test_missing_file(tmp_path):
+    p = tmp_path / "nope.h5"
+    with pytest.raises(TableError) as info:
+        load_table("yahtzee", p)
+    _assert_clear(info.value, "not found", str(p), "yahtzee-solve build --rules yahtzee")
+    assert isinstance(info.value, OSError)
+
+
+def test_truncated_file(yacht_file):
+    data = yacht_file.read_bytes()
+    yacht_file.write_bytes(data[: len(data) // 2])
+    with pytest.raises(TableError) as info:
+        load_table("yacht", yacht_file)
+    _assert_clear(info.value, "cannot read value table", str(yacht_file), "rebuild")
+
+
+def test_not_an_hdf5_file(tmp_path):
+    p = tmp_path / "card.h5"
+    p.write_text('{"sixes": 18}\n')
+    with pytest.raises(TableError) as info:
+        load_table("yahtzee", p)
+    _assert_clear(info.value, "cannot read value table", str(p))
+
+
+def test_hdf5_without_our_schema(tmp_path):
+    p = tmp_path / "other.h5"
+    with h5py.File(p, "w") as f:
+        f.create_dataset("data", data=np.arange(10))
+    with pytest.raises(TableError) as info:
+        load_table("yahtzee", p)
+    _assert_clear(info.value, "is not a yahtzee_solver value table", str(p))
+
+
+def test_format_attribute_without_values(tmp_path):
+    p = tmp_path / "empty.h5"
+    with h5py.File(p, "w") as f:
+        f.attrs["format"] = table_mod.FORMAT
+    with pytest.raises(TableError, match="is not a yahtzee_solver value table"):
+        load_table("yahtzee", p)
+
+
+def test_wrong_rules(yacht_file):
+    with pytest.raises(TableError) as info:
+        load_table("yahtzee", yacht_file)
+    _assert_clear(info.value, "holds rules 'yacht', not 'yahtzee'", "--rules yahtzee")
+
+
+def test_same_name_other_definition(yacht_file):
+    with h5py.File(yacht_file, "r+") as f:
+        d = json.loads(f.attrs["rules_json"])
+        d["upper_bonus"] = 50
+        f.attrs["rules_json"] = json.dumps(d)
+    with pytest.raises(TableError) as info:
+        load_table("yacht", yacht_file)
+    _assert_clear(info.value, "different definition of rules 'yacht'")
+
+
+def test_wrong_format_version(yacht_file):
+    with h5py.File(yacht_file, "r+") as f:
+        f.attrs["format_version"] = FORMAT_VERSION + 1
+    with pytest.raises(TableError) as info:
+        load_table("yacht", yacht_file)
+    _assert_clear(info.value, f"format version {FORMAT_VERSION + 1}", f"reads {FORMAT_VERSION}")
+
+
+def test_wrong_shape(tmp_path, fresh_table):
+    p = save_table(fresh_table("yacht"), tmp_path / "t.h5")
+    with h5py.File(p, "r+") as f:
+        del f["values"]
+        f.create_dataset("values", data=np.zeros((4, 64, 1)))
+    with pytest.raises(TableError) as info:
+        load_table("yacht", p)
+    _assert_clear(info.value, "shape (4, 64, 1)")
+
+
+def test_flipped_value_fails_the_checksum(yacht_file):
+    with h5py.File(yacht_file, "r+") as f:
+        v = f["values"][1, 3, 0]  # Ones = 3: a reachable state
+        f["values"][1, 3, 0] = v + 1e-9  # rewritten chunk: Fletcher-32 stays valid
+    with pytest.raises(TableError) as info:
+        load_table("yacht", yacht_file)
+    _assert_clear(info.value, "fails its checksum", str(yacht_file), "rebuild")
+    # verify=False skips only the SHA-256 (and then sees the changed value)
+    t = load_table("yacht", yacht_file, verify=False)
+    assert t.values[1, 3, 0] == v + 1e-9
+
+
+def test_flipped_byte_in_a_stored_chunk(yacht_file):
+    with h5py.File(yacht_file, "r") as f:
+        info = f["values"].id.get_chunk_info(0)
+    data = bytearray(yacht_file.read_bytes())
+    data[info.byte_offset + info.size // 2] ^= 0xFF
+    yacht_file.write_bytes(bytes(data))
+    with pytest.raises(TableError) as err:
+        load_table("yacht", yacht_file, verify=False)
+    _assert_clear(err.value, "cannot read value table", str(yacht_file))
+
+
+def test_unknown_rules_name():
+    from yahtzee_solver.errors import RuleSetError
+
+    with pytest.raises(RuleSetError):
+        load_table("poker")
+
+
+# -- ValueTable ------------------------------------------------------------------------
+def test_value_table_checks_shape():
+    with pytest.raises(TableError, match="does not fit rules 'yacht'"):
+        ValueTable(get_rules("yacht"), np.zeros((1 << 13, 64, 2)))
+    with pytest.raises(TableError, match="float64"):
+        ValueTable(get_rules("yacht"), np.zeros((1 << 12, 64, 1), dtype=np.float32))
+
+
+def test_value_lookup(fresh_table):
+    t = fresh_table("yahtzee")
+    assert t.value(0, 0, 0) == t.empty_value == t.values[0, 0, 0]
+    with pytest.raises(ValueError, match="out of range"):
+        t.value(1 << 13, 0, 0)
+    with pytest.raises(ValueError, match="out of range"):
+        t.value(0, 64, 0)
+    with pytest.raises(ValueError, match="cannot occur"):
+        t.value(0, 5, 0)  # no upper box filled, subtotal 5
+    with pytest.raises(ValueError, match="cannot occur"):
+        t.value(0, 0, 1)  # bonus flag without a filled Yahtzee box
