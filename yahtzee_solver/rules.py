@@ -262,7 +262,14 @@ class RuleSet:
         return tuple(out)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64 and ``params`` (8,) int64."""
+        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64 and ``params`` (8,) int64.
+
+        Computed once per instance; the arrays are read-only.
+        """
+        return self._kernel_arrays
+
+    @cached_property
+    def _kernel_arrays(self) -> dict[str, np.ndarray]:
         return _arrays(self)
 
     def to_dict(self) -> dict:
@@ -276,12 +283,7 @@ class RuleSet:
         return json.dumps(self.to_dict(), sort_keys=True)
 
 
-_ARRAY_CACHE: dict[RuleSet, dict[str, np.ndarray]] = {}
-
-
 def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
-    if rules in _ARRAY_CACHE:
-        return _ARRAY_CACHE[rules]
     C = rules.n_categories
     score = np.zeros((N_ROLLS, C), dtype=np.int64)
     joker = np.zeros((N_ROLLS, C), dtype=np.int64)
@@ -303,7 +305,6 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     out = {"score": score, "joker": joker, "params": params}
     for a in out.values():
         a.setflags(write=False)
-    _ARRAY_CACHE[rules] = out
     return out
 
 
