@@ -1,0 +1,569 @@
+"""``yahtzee-solve play`` and ``yahtzee-solve records`` driven by CliRunner input scripts.
+
+The scripts are written by replaying the same seeded game with the engine
+(:mod:`yahtzee_solver.game`) and the same CPU strategy, so the test knows the
+dice the CLI will show and checks that the CLI ends exactly where the engine does.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections import Counter
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from yahtzee_solver.cli import main
+from yahtzee_solver.cli.play import PromptError, Session, parse_command, render_board, render_dice
+from yahtzee_solver.game import MAX_ROLLS, GameState, Hold, Roll, Score, cpu_actions, new_game, positions_of
+from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
+from yahtzee_solver.i18n_text import MESSAGES
+from yahtzee_solver.players import LEVELS, make_strategy
+from yahtzee_solver.records import HOME_ENV, RecordBook, save_game
+from yahtzee_solver.rules import get_rules
+from yahtzee_solver.state import ScoreCard
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def run(args, lines=(), **kw):
+    text = "".join(f"{line}\n" for line in lines)
+    return CliRunner().invoke(main, args, input=text, **kw)
+
+
+ERRORS = ("unknown command", "please answer", "Traceback", "invalid", "cannot keep")
+
+
+def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en"):
+    """Play a seeded game with the engine; return it and the lines a player types for the same moves.
+
+    The player keeps the most common face (by faces on odd turns, by
+    positions on even turns), rolls up to three times, and scores the legal
+    box with the most points, naming it by number, alias or local name in
+    turn; it confirms when that writes a 0 while another box scores.
+    """
+    tr = Translator(lang)
+    g = new_game(rules, opponent, first, seed)
+    cpu = make_strategy(opponent, g.rules, rng=g.cpu_rng, jit=False) if opponent != "none" else None
+    lines = []
+    aliases = ["1s", "2s", "3s", "4s", "5s", "6s", "3k", "4k", "fh", "ss", "ls", "y", "c"]
+    while not g.is_terminal():
+        if g.is_cpu_turn:
+            for a in cpu_actions(g, cpu):
+                g.apply_action(a)
+            continue
+        lines.append("r")
+        g.apply_action(Roll())
+        while g.rolls_used < MAX_ROLLS:
+            count = Counter(g.dice)
+            face = max(count, key=lambda f: (count[f], f))
+            keep = (face,) * count[face]
+            if len(keep) == 5:
+                break
+            held = positions_of(g.dice, keep, g.held)
+            if g.round % 2:
+                lines.append("k " + ("=" if len(keep) == 1 else "") + "".join(map(str, keep)))
+            else:
+                flip = [str(i + 1) for i in range(5) if held[i] != g.held[i]]
+                if flip:
+                    lines.append("k " + " ".join(flip))
+            if held != g.held:
+                g.apply_action(Hold(held))
+            lines.append("r")
+            g.apply_action(Roll())
+        pts, legal, _ = g.preview()
+        c = max((i for i in range(len(pts)) if legal[i]), key=lambda i: (pts[i], -i))
+        how = g.round % 3
+        if how == 0:
+            lines.append(f"s {c + 1}")
+        elif how == 1 and not (g.rules.name == "yacht" and c in (6, 7)):
+            lines.append(f"s {aliases[c]}")
+        else:
+            lines.append(f"s {tr.box(g.rules, c)}")
+        if g.zero_warning(c):
+            lines.append("y")
+        g.apply_action(Score(c))
+    return g, lines
+
+
+def assert_clean(output: str):
+    for e in ERRORS:
+        assert e not in output, e
+
+
+# -- whole games --------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
+def test_full_solo_game(rules, home):
+    g, lines = scripted_game(rules, seed=101)
+    res = run(["play", "--rules", rules, "--seed", "101", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    assert_clean(res.output)
+    total = g.cards[0].total
+    assert f"Final score: {total}." in res.output
+    assert "Seed 101" in res.output
+    assert not (home / "game.json").exists()
+    rec = RecordBook.load().get(rules, "solo")
+    assert (rec.games, rec.best) == (1, total)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_full_game_against_each_level(level, home):
+    g, lines = scripted_game("yahtzee", level, "random", seed=202)
+    res = run(["play", "--vs", level, "--first", "random", "--seed", "202", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    assert_clean(res.output)
+    me, cpu = g.totals()
+    name = f"CPU ({level})"
+    if me > cpu:
+        assert f"You win, {me} to {cpu}!" in res.output
+        outcome = "wins"
+    elif me < cpu:
+        assert f"{name} wins, {cpu} to {me}." in res.output
+        outcome = "losses"
+    else:
+        assert f"A draw: {me} each." in res.output
+        outcome = "draws"
+    # The CPU's turns are shown step by step.
+    assert f"{name} rolls" in res.output and f"{name} scored" in res.output
+    rec = RecordBook.load().get("yahtzee", level)
+    assert rec.games == 1 and getattr(rec, outcome) == 1 and rec.best == me
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_full_game_in_chinese_and_japanese(lang, home):
+    g, lines = scripted_game("yacht" if lang == "ja" else "yahtzee", "normal", "cpu", seed=303, lang=lang)
+    rules = g.rules.name
+    res = run(["play", "--rules", rules, "--vs", "normal", "--first", "cpu", "--seed", "303", "--fast",
+               "--lang", lang], lines)
+    assert res.exit_code == 0, res.output
+    assert_clean(res.output)
+    tr = Translator(lang)
+    assert tr("end.title") in res.output
+    for c in range(g.rules.n_categories):
+        assert tr.box(g.rules, c) in res.output
+    assert "Ones" not in res.output and "Your turn" not in res.output
+    if lang == "ja":
+        assert "ヨット" in res.output and "チョイス" in res.output
+    else:
+        assert "葫芦" in res.output and "快艇" in res.output
+
+
+def test_same_seed_same_game(home):
+    _, lines = scripted_game(seed=404)
+    a = run(["play", "--seed", "404", "--fast"], lines)
+    b = run(["play", "--seed", "404", "--fast"], lines)
+    assert a.exit_code == b.exit_code == 0
+    assert "Game over." in a.output
+    assert a.output.split("Game over.")[0] == b.output.split("Game over.")[0]
+
+
+# -- resume ---------------------------------------------------------------------------------------------
+def _saved(home) -> dict:
+    return json.loads((home / "game.json").read_text())
+
+
+def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
+    # Uninterrupted: roll, keep dice 1 and 2, reroll, reroll, score Chance, roll again.
+    straight = ["r", "k 1 2", "r", "r", "s c", "r", "q"]
+    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], straight)
+    assert res.exit_code == 0, res.output
+    full = _saved(home)
+    (home / "game.json").unlink()
+    # The same moves with a quit after the second roll.
+    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k 1 2", "r", "q"])
+    assert res.exit_code == 0 and "Game saved" in res.output
+    mid = _saved(home)
+    assert mid["rolls_used"] == 2 and mid["held"][:2] == [True, True]
+    res = run(["play", "--resume", "--fast"], ["q"])
+    assert res.exit_code == 0
+    shown = " ".join(f"[{d}]" if h else str(d) for d, h in zip(mid["dice"], mid["held"]))
+    dice_line = [ln for ln in res.output.splitlines() if ln.startswith("Dice")][-1]
+    assert " ".join(dice_line.split()[1:3 + 3]) == shown
+    assert "roll 2 of 3" in res.output
+    res = run(["play", "--resume", "--fast"], ["r", "s c", "r", "q"])
+    assert res.exit_code == 0, res.output
+    assert _saved(home)["log"] == full["log"]
+    assert _saved(home)["rng"] == full["rng"] and _saved(home)["cpu_rng"] == full["cpu_rng"]
+
+
+def test_quit_and_resume_never_gives_a_fresh_roll(home):
+    res = run(["play", "--seed", "9", "--fast"], ["r", "r", "r", "q"])
+    assert res.exit_code == 0
+    dice = _saved(home)["dice"]
+    res = run(["play", "--resume", "--fast"], ["r", "k 1", "q"])
+    assert "no rolls left this turn" in res.output
+    assert "the dice are locked after the third roll" in res.output
+    assert _saved(home)["dice"] == dice and _saved(home)["rolls_used"] == 3
+
+
+def test_end_of_input_keeps_the_game_saved(home):
+    res = run(["play", "--seed", "9", "--fast"], ["r"])
+    assert res.exit_code == 1
+    assert "The game is saved" in res.output
+    assert _saved(home)["rolls_used"] == 1
+
+
+def test_resume_errors(home):
+    res = run(["play", "--resume"])
+    assert res.exit_code == 2 and "no saved game to resume" in res.output
+    run(["play", "--seed", "1", "--fast"], ["q"])
+    res = run(["play", "--resume", "--seed", "3"])
+    assert res.exit_code == 2 and "drop --seed" in res.output
+    res = run(["play", "--resume", "--vs", "expert"])
+    assert res.exit_code == 2 and "drop --vs" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_corrupt_save_is_reported_and_set_aside(home):
+    home.mkdir(parents=True)
+    (home / "game.json").write_text('{"format": "yahtzee_solver saved game", "version": 1, "cards": 3}')
+    res = run(["play", "--resume"])
+    assert res.exit_code == 1
+    assert "cannot be restored" in res.output and "moved to" in res.output
+    assert "Traceback" not in res.output
+    assert len(list(home.glob("game.json.corrupt-*"))) == 1
+    # A corrupt save found when starting a new game: warned, set aside, new game starts.
+    (home / "game.json").write_text("garbage")
+    res = run(["play", "--seed", "1", "--fast"], ["q"])
+    assert res.exit_code == 0 and "Warning" in res.output and "Game saved" in res.output
+    assert len(list(home.glob("game.json.corrupt-*"))) == 2
+
+
+def test_new_game_over_a_saved_one_asks_first(home):
+    run(["play", "--seed", "1", "--vs", "normal", "--fast"], ["r", "q"])
+    before = _saved(home)
+    res = run(["play", "--seed", "2", "--fast"], ["n"])
+    assert res.exit_code == 0 and "saved game is kept" in res.output
+    assert _saved(home) == before
+    res = run(["play", "--seed", "2", "--fast"], ["y", "q"])
+    assert res.exit_code == 0
+    assert _saved(home)["config"]["seed"] == 2
+    assert RecordBook.load().get("yahtzee", "normal").abandoned == 1
+
+
+# -- Joker and zero confirmation ----------------------------------------------------------------------
+def _position(home, card: ScoreCard, dice, rolls_used=1):
+    g = new_game(card.rules, "none", "me", 77)
+    g.cards = [card]
+    g.round = bin(card.filled).count("1") + 1
+    g.dice = tuple(dice)
+    g.rolls_used = rolls_used
+    GameState.from_dict(g.to_dict())  # consistent
+    save_game(g, home / "game.json")
+    return g
+
+
+def test_forced_joker_is_enforced_and_explained(home):
+    _position(home, ScoreCard.from_mapping({"yahtzee": 50}), (4,) * 5)
+    res = run(["play", "--resume", "--fast"], ["s fh", "s 4", "q"])
+    assert res.exit_code == 0, res.output
+    assert "Joker: five 4s with the Yahtzee box filled must go in the open Fours box." in res.output
+    assert "joker: five 4s must go in the Fours box while it is open" in res.output
+    assert "Yahtzee bonus: +100 whichever box you choose." in res.output
+    assert "You scored 20 in Fours (Joker)." in res.output
+    assert "Yahtzee bonus +100!" in res.output
+    card = _saved(home)["cards"][0]
+    assert card["fours"] == 20 and card["yahtzee-bonus"] == 100
+
+
+def test_forced_joker_lower_box_scores_fixed_points(home):
+    _position(home, ScoreCard.from_mapping({"yahtzee": 0, "fours": 12}), (4,) * 5)
+    res = run(["play", "--resume", "--fast"], ["s 1", "s ls", "q"])
+    assert res.exit_code == 0, res.output
+    assert "so five 4s go in any open lower box (Full House 25, Small Straight 30, Large Straight 40)" in res.output
+    assert "joker: the Fours box is filled, so five 4s go in an open lower box" in res.output
+    assert _saved(home)["cards"][0]["large-straight"] == 40
+
+
+def test_zero_needs_confirmation_only_when_another_box_scores(home):
+    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    res = run(["play", "--resume", "--fast"], ["s y", "n", "s y", "maybe", "y", "q"])
+    assert res.exit_code == 0, res.output
+    assert res.output.count("Score 0 in Yahtzee? Small Straight would score 30.") == 3
+    assert "Not scored." in res.output and "please answer y or n" in res.output
+    assert _saved(home)["cards"][0]["yahtzee"] == 0
+    # Only boxes that cannot score are open: no question.
+    zeros = {k: 0 for k in ("ones", "twos", "threes", "fours", "fives", "sixes", "three-of-a-kind",
+                            "four-of-a-kind", "full-house", "small-straight", "large-straight")}
+    (home / "game.json").unlink()
+    _position(home, ScoreCard.from_mapping({**zeros, "chance": 20}), (1, 2, 3, 4, 6))
+    res = run(["play", "--resume", "--fast"], ["s y"])
+    assert res.exit_code == 0, res.output
+    assert "Score 0" not in res.output and "You scored 0 in Yahtzee." in res.output
+    assert "Game over." in res.output
+
+
+# -- bad commands ---------------------------------------------------------------------------------------
+def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
+    bad_before_roll = [("k 1", "roll the dice first"), ("s 1", "roll the dice first"), ("h x", "takes no arguments")]
+    bad_after_roll = [
+        ("xyzzy", "unknown command 'xyzzy'"),
+        ("k", "say which dice"),
+        ("k 9", "invalid die '9'"),
+        ("k 1 1", "die 1 is given twice"),
+        ("k 7x", "invalid face '7'"),
+        ("k =", "say which dice"),
+        ("s", "say which box"),
+        ("s nope", "unknown box 'nope'"),
+        ("s 99", "unknown box '99'"),
+        ("r 1", "takes no arguments"),
+        ("q now", "takes no arguments"),
+    ]
+    lines = [b for b, _ in bad_before_roll] + ["r"] + [b for b, _ in bad_after_roll] + ["k 1 2 3 4 5", "r", "q"]
+    res = run(["play", "--seed", "5", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    for _, msg in bad_before_roll + bad_after_roll:
+        assert msg in res.output, msg
+    assert "every die is kept: release some" in res.output
+    assert res.output.count("\n> ") + res.output.startswith("> ") >= len(lines) - 1
+    assert "Game saved" in res.output
+
+
+def test_keep_by_faces_that_are_not_showing(home):
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    res = run(["play", "--resume", "--fast"], ["k 55", "k =6", "k -", "q"])
+    assert "cannot keep 55: the dice show 1 2 3 4 6" in res.output
+    assert g.dice == tuple(_saved(home)["dice"]) and not any(_saved(home)["held"])
+
+
+def test_filled_box_is_refused(home):
+    _position(home, ScoreCard.from_mapping({"chance": 20}), (1, 2, 3, 4, 6))
+    res = run(["play", "--resume", "--fast"], ["s chance", "q"])
+    assert "the Chance box is already filled" in res.output
+
+
+# -- hints, rules, help ------------------------------------------------------------------------------------
+def test_hint_before_and_after_rolling(home):
+    res = run(["play", "--seed", "8", "--fast"], ["h", "r", "h", "r", "r", "h", "q"])
+    assert res.exit_code == 0, res.output
+    assert "Roll the dice (r). Expected final score from here: 254.59" in res.output
+    assert res.output.count("Hint (expected final score with best play from here):") == 2
+    assert "best" in res.output and "keep" in res.output
+
+
+def test_hint_numbers_come_from_the_advisor(home):
+    from yahtzee_solver.advisor import Advisor
+
+    g = _position(home, ScoreCard.empty(), (2, 2, 5, 5, 5), rolls_used=1)
+    res = run(["play", "--resume", "--fast"], ["h", "q"])
+    best = Advisor("yahtzee", jit=False).keep_options(g.card, g.dice, 2)
+    assert f"{best[0].expected:8.2f}" in res.output
+    assert f"-{best[1].loss:.2f}" in res.output
+
+
+def test_rules_pages_in_each_language(home):
+    for lang in LANGS:
+        tr = Translator(lang)
+        res = run(["play", "--seed", "1", "--fast", "--lang", lang], ["?", "", "", "q", "help", "q"])
+        assert res.exit_code == 0, res.output
+        pages = tr.rules_pages(get_rules("yahtzee"))
+        assert pages[0].splitlines()[0] in res.output
+        assert tr("rules.pager", page=3, pages=5) in res.output
+        assert tr("rules.pager", page=4, pages=5) not in res.output  # q went back to the game
+        (home / "game.json").unlink()
+
+
+def test_rules_text_follows_the_rule_set():
+    en = Translator("en")
+    yacht = "\n".join(en.rules_pages(get_rules("yacht")))
+    assert "Four Dice: sum of all five dice if at least 4 show one face (five alike counts)" in yacht
+    assert "Full House: sum of all five dice for three of one face and two of another (five alike does not count)" in yacht
+    assert "Small Straight: 15 for 4 consecutive faces" in yacht and "no Joker" in yacht
+    free = "\n".join(en.rules_pages(get_rules("yahtzee-free-joker")))
+    assert "Joker (free)" in free and "Joker (forced)" not in free
+    forced = "\n".join(en.rules_pages(get_rules("yahtzee")))
+    assert "+100 for each further five alike" in forced and "Upper bonus: +35" in forced
+
+
+# -- parsing and drawing, directly ------------------------------------------------------------------------
+def test_parse_command_keeps_by_position_and_by_face():
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    g.dice = (2, 5, 2, 5, 5)
+    assert parse_command("k 1 3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k 225", g, tr).arg == (True, True, True, False, False)
+    assert parse_command("k225", g, tr).arg == (True, True, True, False, False)
+    assert parse_command("k 1,3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k =5", g, tr).arg == (False, True, False, False, False)
+    assert parse_command("K -", g, tr).arg == (False,) * 5
+    assert parse_command("s full house", g, tr).arg == 8
+    assert parse_command("s9", g, tr).arg == 8
+    assert parse_command("  ", g, tr).verb == "redraw"
+    with pytest.raises(PromptError) as e:
+        parse_command("k 0 1", g, tr)
+    assert e.value.key == "err.bad_position"
+    zh = Translator("zh")
+    assert parse_command("s 葫芦", g, zh).arg == 8
+    ja = Translator("ja")
+    assert parse_command("s Sストレート", g, ja).arg == 9
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht"])
+def test_board_columns_line_up_in_every_language(lang, rules):
+    tr = Translator(lang)
+    g = new_game(rules, "expert", "me", seed=3)
+    g.apply_action(Roll())
+    lines = [click.unstyle(x) for x in render_board(g, tr)]
+    rows = [x for x in lines[1:] if "|" in x]
+    assert len(rows) >= 9
+    cut = {display_width(x[: x.index("|")]) for x in rows}
+    assert len(cut) == 1, lines
+    widths = {display_width(x) for x in rows[:1] + rows[2:]}
+    assert len(widths) == 1, lines
+    dice = [click.unstyle(x) for x in render_dice(g, tr)]
+    pos, faces = dice[1], dice[2]
+    digits = [k for k, ch in enumerate(faces) if ch.isdigit()][:5]
+    for i in range(5):  # each die sits under its position number, in terminal cells
+        assert display_width(faces[: digits[i]]) == pos.index(str(i + 1))
+
+
+def test_preview_highlights_zero_and_joker_closed_boxes():
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.cards = [ScoreCard.from_mapping({"yahtzee": 50})]
+    g.round = 2
+    g.apply_action(Roll())
+    g.dice = (6,) * 5
+    text = "\n".join(click.unstyle(x) for x in render_board(g, tr))
+    assert "(30)" in text           # Sixes must take it
+    assert "--" in text             # the other boxes are closed by the Joker
+    assert "0+100" in text          # the Yahtzee bonus this roll earns
+    styled = "\n".join(render_board(g, tr))
+    g.dice = (1, 2, 3, 4, 6)
+    styled = "\n".join(render_board(g, tr))
+    assert "\x1b[" in styled        # colours when asked to style (stripped by click.echo off a tty)
+
+
+def test_session_on_a_terminal_redraws_and_keeps_messages(monkeypatch, capsys, home):
+    g = new_game("yacht", "beginner", "cpu", seed=6)
+    answers = iter(["r", "h", "s 7", "q"])
+    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
+    monkeypatch.setattr(click, "clear", lambda: print("<CLEAR>"))
+    pauses = []
+    s = Session(g, Translator("en"), fast=False, game_file=home / "game.json",
+                records_file=home / "records.json", sleep=pauses.append, tty=True)
+    assert s.run() == "quit"
+    out = capsys.readouterr().out
+    assert out.count("<CLEAR>") >= 5
+    assert "CPU (beginner) rolls" in out and "Hint" in out and "You scored" in out
+    assert pauses and all(p > 0 for p in pauses)
+
+
+# -- records command -------------------------------------------------------------------------------------
+def test_records_command_table_json_and_reset(home):
+    res = run(["records"])
+    assert res.exit_code == 0 and "No games recorded yet." in res.output
+    book = RecordBook.load()
+    book.add_game("yahtzee", "expert", 230, "win")
+    book.add_game("yahtzee", "expert", 210, "loss")
+    book.add_game("yacht", "solo", 190)
+    book.save()
+    res = run(["records"])
+    assert res.exit_code == 0
+    row = [ln for ln in res.output.splitlines() if "CPU (expert)" in ln][0].split()
+    assert row[-7:] == ["2", "230", "220.0", "1", "1", "0", "0"]
+    res = run(["records", "--json"])
+    data = json.loads(res.output)
+    (y,) = [r for r in data["records"] if r["rules"] == "yahtzee"]
+    assert (y["games"], y["best"], y["average"], y["wins"], y["losses"]) == (2, 230, 220.0, 1, 1)
+    res = run(["records", "--lang", "ja"])
+    assert "上級" in res.output and "最高" in res.output
+    res = run(["records", "--reset"], ["n"])
+    assert RecordBook.load().records
+    res = run(["records", "--reset"], ["y"])
+    assert res.exit_code == 0 and "Records deleted." in res.output
+    assert not RecordBook.load().records
+    res = run(["records", "--reset", "--yes"])
+    assert res.exit_code == 0
+
+
+def test_corrupt_records_file_during_a_game(home):
+    home.mkdir(parents=True)
+    (home / "records.json").write_text("{broken")
+    res = run(["records"])
+    assert res.exit_code == 0 and "Warning" in res.output and "moved to" in res.output
+    (home / "records.json").write_text("{broken again")
+    g, lines = scripted_game("yacht", seed=11)
+    res = run(["play", "--rules", "yacht", "--seed", "11", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    assert "Warning" in res.output and "records file" in res.output
+    assert len(list(home.glob("records.json.corrupt-*"))) == 2
+    assert RecordBook.load().get("yacht", "solo").games == 1
+
+
+def test_new_record_notice(home):
+    book = RecordBook.load()
+    book.add_game("yahtzee", "solo", 5)
+    book.save()
+    g, lines = scripted_game(seed=12)
+    res = run(["play", "--seed", "12", "--fast"], lines)
+    assert f"New record for Yahtzee (official rules, forced Joker), solo: {g.cards[0].total} (previous best 5)!" \
+        in res.output
+
+
+def test_commands_have_help():
+    for cmd in ("play", "records"):
+        res = run([cmd, "--help"])
+        assert res.exit_code == 0 and "Usage" in res.output
+
+
+# -- translations -------------------------------------------------------------------------------------------
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_every_language_has_every_message_with_the_same_fields():
+    en = MESSAGES["en"]
+    for lang in LANGS:
+        m = MESSAGES[lang]
+        assert set(m) == set(en), (lang, set(en) ^ set(m))
+        for k in en:
+            assert _fields(m[k]) == _fields(en[k]), (lang, k)
+
+
+def test_box_names_players_use():
+    zh, ja = Translator("zh"), Translator("ja")
+    y, yacht = get_rules("yahtzee"), get_rules("yacht")
+    assert [zh.box(y, c) for c in range(13)] == [
+        "一点", "二点", "三点", "四点", "五点", "六点", "三条", "四条", "葫芦", "小顺", "大顺", "快艇", "机会"]
+    assert [ja.box(yacht, c) for c in range(12)] == [
+        "エース", "デュース", "トレイ", "フォー", "ファイブ", "シックス", "チョイス", "フォーダイス",
+        "フルハウス", "S・ストレート", "L・ストレート", "ヨット"]
+
+
+def test_display_width_counts_wide_characters():
+    assert display_width("abc") == 3
+    assert display_width("葫芦") == 4
+    assert display_width("S・ストレート") == 13
+    assert display_width("e\u0301") == 1
+    assert pad("快艇", 6) == "快艇  " and pad("快艇", 6, ">") == "  快艇" and pad("ab", 5, "^") == " ab  "
+
+
+def test_every_engine_problem_is_translated():
+    from yahtzee_solver.game import PROBLEMS
+
+    for lang in LANGS:
+        for key, text in PROBLEMS.items():
+            assert f"problem.{key}" in MESSAGES[lang], (lang, key)
+            assert _fields(MESSAGES[lang][f"problem.{key}"]) == _fields(text), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_wrap_fits_the_width_in_terminal_cells(lang):
+    from yahtzee_solver.i18n import wrap
+
+    tr = Translator(lang)
+    for page in tr.rules_pages(get_rules("yahtzee"), tr("help", n=13, aliases=tr.aliases(get_rules("yahtzee")))):
+        for width in (40, 60, 79):
+            out = wrap(page, width)
+            assert all(display_width(line) <= width for line in out.splitlines())
+            assert "".join(out.split()) == "".join(page.split())  # nothing lost, only line breaks
+            assert not any(line.lstrip()[:1] in "，。、）" for line in out.splitlines() if line.strip())

@@ -1,0 +1,77 @@
+"""``yahtzee-solve records``: the player's records per rule set and opponent."""
+
+from __future__ import annotations
+
+import click
+
+from ..i18n import LANGS, Translator, display_width, pad
+from ..records import RecordBook, records_path
+from ..rules import get_rules
+from .options import echo_json, json_option
+
+__all__ = ["records"]
+
+_COLUMNS = ("games", "best", "average", "wins", "losses", "draws", "abandoned")
+
+
+def _table(rows: list[dict], tr: Translator) -> list[str]:
+    head = [tr("rec.rules"), tr("rec.opponent")] + [tr(f"rec.{c}") for c in _COLUMNS]
+    body = []
+    for r in rows:
+        solo = r["opponent"] == "solo"
+        cells = [tr.title(get_rules(r["rules"])), tr.opponent(r["opponent"])]
+        for c in _COLUMNS:
+            v = r[c]
+            if c in ("wins", "losses", "draws") and solo:
+                cells.append("-")
+            elif v is None:
+                cells.append("-")
+            elif c == "average":
+                cells.append(f"{v:.1f}")
+            else:
+                cells.append(str(v))
+        body.append(cells)
+    widths = [max(display_width(row[i]) for row in [head] + body) for i in range(len(head))]
+    out = []
+    for n, row in enumerate([head] + body):
+        text = "  ".join(pad(v, w, "<" if i < 2 else ">") for i, (v, w) in enumerate(zip(row, widths)))
+        out.append(click.style(text, bold=True) if n == 0 else text)
+    return out
+
+
+@click.command()
+@json_option
+@click.option("--reset", is_flag=True, help="Delete all records (asks first).")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default="en", show_default=True,
+              help="Interface language: English, Chinese, Japanese.")
+def records(as_json, reset, yes, lang):
+    """Show your game records: games, best, average, wins, losses, draws.
+
+    Kept per rule set and opponent (solo or a CPU level) in records.json in
+    the data directory ($YAHTZEE_SOLVER_HOME, else the platform's app folder).
+    An unreadable file is reported and moved aside, never silently lost.
+    """
+    tr = Translator(lang.lower())
+    path = records_path()
+    book = RecordBook.load(path)
+    if book.problem:
+        click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
+    if reset:
+        if not book.records and not path.exists():
+            click.echo(tr("rec.reset_none"))
+            return
+        if not yes and not click.confirm(tr("rec.reset_confirm", path=str(path)), default=False):
+            return
+        book.records.clear()
+        book.save()
+        click.echo(tr("rec.reset_done"))
+        return
+    rows = book.to_list()
+    if as_json:
+        echo_json({"path": str(path), "records": rows})
+        return
+    if not rows:
+        click.echo(tr("rec.none"))
+        return
+    click.echo("\n".join(_table(rows, tr)))

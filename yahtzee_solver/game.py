@@ -1,0 +1,768 @@
+"""The game engine: solitaire or against one CPU player, with no I/O.
+
+In the spirit of OpenSpiel, a game is an immutable :class:`GameConfig` plus a
+mutable :class:`GameState` that lists its :meth:`~GameState.legal_actions`,
+takes one action at a time (:meth:`~GameState.apply_action`), knows when it
+:meth:`~GameState.is_terminal`, and round-trips through
+:meth:`~GameState.to_dict` / :meth:`GameState.from_dict` (the saved game).
+
+A turn (RULES.md): roll all five dice; between rolls hold any dice and reroll
+the rest, at most three rolls in all; after any roll, but not before the
+first, score the dice in one legal box.  After the third roll the dice are
+locked and only scoring is possible.  The actions are
+
+* :class:`Roll` -- roll the dice that are not held (all five on the first roll);
+* :class:`Hold` -- set which of the five dice (by position) are held;
+* :class:`Score` -- write the dice in a box; the turn passes to the next player.
+
+Chance is not an action: the dice come from a ``numpy.random.Generator``
+owned by the state (seeded from the config's ``seed``), whose
+``bit_generator.state`` is saved with the game, so a restored game rolls
+exactly the dice the original would have rolled.  The beginner CPU draws from
+a second generator, also saved.
+
+How dice score is decided only by :meth:`ScoreCard.box_points
+<yahtzee_solver.state.ScoreCard.box_points>` (the single definition of the
+rules, Joker and Yahtzee bonus included) and written with
+:meth:`ScoreCard.with_box <yahtzee_solver.state.ScoreCard.with_box>`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import CategoryError, IllegalMoveError, ScoreCardError, YahtzeeError
+from .rules import N_UPPER, RULESETS, RuleSet, get_rules
+from .state import ScoreCard
+
+__all__ = [
+    "N_DICE",
+    "MAX_ROLLS",
+    "OPPONENTS",
+    "HUMAN",
+    "CPU",
+    "GameConfig",
+    "GameState",
+    "Roll",
+    "Hold",
+    "Score",
+    "Event",
+    "JokerInfo",
+    "SavedGameError",
+    "new_game",
+    "joker_info",
+    "cpu_actions",
+    "positions_of",
+    "PROBLEMS",
+]
+
+N_DICE = 5
+MAX_ROLLS = 3
+HUMAN, CPU = 0, 1
+#: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.players.LEVELS`).
+OPPONENTS = ("none", "beginner", "normal", "expert")
+
+SAVE_FORMAT = "yahtzee_solver saved game"
+SAVE_VERSION = 1
+
+#: Keys of the reasons an action is illegal (:meth:`GameState.problem`).  The
+#: English text is here; :mod:`yahtzee_solver.i18n` translates the same keys.
+PROBLEMS = {
+    "game_over": "the game is over",
+    "roll_first": "roll the dice first",
+    "no_rolls_left": "no rolls left this turn: score the dice",
+    "all_held": "every die is kept: release some to reroll, or score",
+    "locked": "the dice are locked after the third roll: score them",
+    "bad_hold": "invalid hold {held!r}: want five true/false values",
+    "bad_box": "invalid box {box!r}",
+    "box_filled": "the {box} box is already filled",
+    "joker_upper": "joker: five {face}s must go in the {box} box while it is open",
+    "joker_lower": "joker: the {box} box is filled, so five {face}s go in an open lower box",
+    "joker_upper_zero": "joker: every lower box is filled, so five {face}s go in an open upper box for 0",
+}
+
+
+class SavedGameError(YahtzeeError, ValueError):
+    """A saved game that cannot be restored: foreign, corrupt or inconsistent data."""
+
+
+# -- actions ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Roll:
+    """Roll the dice that are not held (the first roll of a turn rolls all five)."""
+
+    def to_dict(self) -> dict:
+        return {"action": "roll"}
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Hold exactly the dice at the positions where ``held`` is true (the rest will be rerolled).
+
+    Attributes
+    ----------
+    held : tuple of bool
+        Five flags, one per die position (0..4).
+    """
+
+    held: tuple[bool, ...]
+
+    def to_dict(self) -> dict:
+        return {"action": "hold", "held": list(self.held)}
+
+
+@dataclass(frozen=True)
+class Score:
+    """Score the dice in box ``category`` (index in the rule set)."""
+
+    category: int
+
+    def to_dict(self) -> dict:
+        return {"action": "score", "category": self.category}
+
+
+Action = Roll | Hold | Score
+
+
+@dataclass(frozen=True)
+class Event:
+    """What an action did (for display and the game log).
+
+    Attributes
+    ----------
+    kind : str
+        ``roll``, ``hold`` or ``score``.
+    player : int
+        Index of the player who acted (0 = the human, 1 = the CPU).
+    dice : tuple of int
+        The five dice in position order after the action.
+    held : tuple of bool
+        Held positions after the action (all false after a score).
+    roll : int
+        Rolls used this turn after the action (1..3); for ``score``, the rolls used before it.
+    category : int
+        Box scored (``score`` only, else -1).
+    points : int
+        Points written in the box (``score``).
+    yahtzee_bonus : int
+        Yahtzee bonus points earned (100 or 0, ``score``).
+    upper_bonus : int
+        Upper bonus completed by this score (35 or 0, ``score``).
+    joker : bool
+        The roll was scored as a Joker (``score``).
+    """
+
+    kind: str
+    player: int
+    dice: tuple
+    held: tuple
+    roll: int
+    category: int = -1
+    points: int = 0
+    yahtzee_bonus: int = 0
+    upper_bonus: int = 0
+    joker: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind, "player": self.player, "dice": list(self.dice),
+            "held": list(self.held), "roll": self.roll, "category": self.category,
+            "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
+            "upper_bonus": self.upper_bonus, "joker": self.joker,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Event:
+        return cls(
+            str(d["kind"]), int(d["player"]), tuple(int(x) for x in d["dice"]),
+            tuple(bool(x) for x in d["held"]), int(d["roll"]), int(d["category"]),
+            int(d["points"]), int(d["yahtzee_bonus"]), int(d["upper_bonus"]), bool(d["joker"]),
+        )
+
+
+# -- configuration --------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameConfig:
+    """The fixed facts of a game.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    opponent : str
+        ``none`` (solitaire) or a CPU level (``beginner``, ``normal``, ``expert``).
+    first : int
+        Player who starts each round: 0 = the human, 1 = the CPU.
+    seed : int
+        Root seed (non-negative): the dice, the CPU's random choices and a
+        random first player all derive from ``numpy.random.SeedSequence(seed)``.
+
+    Raises
+    ------
+    UsageError
+        For an unknown opponent, a CPU first player in a solitaire game or a negative seed.
+    """
+
+    rules: RuleSet
+    opponent: str = "none"
+    first: int = HUMAN
+    seed: int = 0
+
+    def __post_init__(self):
+        from .errors import UsageError
+
+        if self.opponent not in OPPONENTS:
+            raise UsageError(f"unknown opponent {self.opponent!r} (choose from {', '.join(OPPONENTS)})")
+        if self.first not in (HUMAN, CPU) or (self.first == CPU and self.opponent == "none"):
+            raise UsageError(f"invalid first player {self.first!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise UsageError(f"invalid seed {self.seed!r}: want a whole number >= 0")
+
+    @property
+    def n_players(self) -> int:
+        """1 (solitaire) or 2 (against the CPU)."""
+        return 1 if self.opponent == "none" else 2
+
+    @property
+    def n_turns(self) -> int:
+        """Turns per player: the number of boxes (13, or 12 in Yacht)."""
+        return self.rules.n_categories
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules.name, "opponent": self.opponent, "first": self.first, "seed": self.seed}
+
+
+def _generators(seed: int) -> tuple[np.random.Generator, np.random.Generator, np.random.Generator]:
+    """Dice, CPU and first-player generators derived from one root seed."""
+    dice, cpu, first = np.random.SeedSequence(seed).spawn(3)
+    return np.random.default_rng(dice), np.random.default_rng(cpu), np.random.default_rng(first)
+
+
+def new_game(
+    rules: str | RuleSet = "yahtzee",
+    opponent: str = "none",
+    first: str = "me",
+    seed: int | None = None,
+) -> GameState:
+    """Start a game.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    opponent : str
+        ``none`` or a CPU level.
+    first : str
+        ``me``, ``cpu`` or ``random`` (drawn from the seed); ignored in solitaire.
+    seed : int, optional
+        Root seed (>= 0); ``None`` draws fresh entropy (kept in ``config.seed``
+        so the game can be replayed).
+
+    Raises
+    ------
+    RuleSetError, UsageError
+        Unknown rules, opponent or first player; a negative seed.
+    """
+    from .errors import UsageError
+
+    rules = get_rules(rules)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UsageError(f"invalid seed {seed!r}: want a whole number >= 0")
+    dice_rng, cpu_rng, first_rng = _generators(seed)
+    if first not in ("me", "cpu", "random"):
+        raise UsageError(f"invalid first player {first!r} (choose from me, cpu, random)")
+    who = HUMAN
+    if opponent != "none":
+        who = CPU if first == "cpu" else HUMAN
+        if first == "random":
+            who = int(first_rng.integers(0, 2))
+    config = GameConfig(rules, opponent, who, seed)
+    return GameState(config, dice_rng, cpu_rng)
+
+
+# -- the Joker, explained -------------------------------------------------------------------
+@dataclass(frozen=True)
+class JokerInfo:
+    """Which Joker rule applies to five alike (RULES.md), for explaining the legal boxes.
+
+    Attributes
+    ----------
+    case : str
+        Forced Joker: ``upper`` (rule 1: the open upper box of that face must
+        take it), ``lower`` (rule 2: any open lower box, Full House 25 /
+        Small Straight 30 / Large Straight 40), ``upper_zero`` (rule 3: an
+        open upper box for 0).  Free Joker: ``free_fixed`` (any open box; the
+        fixed-point boxes score their value because the upper box of that
+        face is filled) or ``free`` (any open box, scored as usual).
+    face : int
+        The face of the five alike (1..6).
+    category : int
+        The upper box of that face (``face - 1``).
+    yahtzee_bonus : int
+        Bonus this roll earns (100 or 0 points).
+    """
+
+    case: str
+    face: int
+    category: int
+    yahtzee_bonus: int
+
+
+def joker_info(card: ScoreCard, dice) -> JokerInfo | None:
+    """The Joker rule that applies to final ``dice`` on ``card``, or ``None``.
+
+    A Joker applies when five alike are scored while the five-alike box is
+    already filled (with 50 or 0) under a rule set with a Joker.  Legality and
+    points still come from :meth:`ScoreCard.box_points`; this only names the
+    case so the interface can explain it.
+    """
+    rules = card.rules
+    y = rules.yahtzee_category
+    faces = tuple(dice)
+    if rules.joker == "none" or y < 0 or len(faces) != N_DICE or len(set(faces)) != 1:
+        return None
+    if card.boxes[y] is None:
+        return None
+    face = faces[0]
+    _, _, bonus = card.box_points(faces)
+    upper_open = card.boxes[face - 1] is None
+    if rules.joker == "forced":
+        if upper_open:
+            case = "upper"
+        elif any(card.boxes[c] is None for c in range(N_UPPER, rules.n_categories)):
+            case = "lower"
+        else:
+            case = "upper_zero"
+    else:
+        case = "free" if upper_open else "free_fixed"
+    return JokerInfo(case, face, face - 1, bonus)
+
+
+#: The 32 ways to hold dice, in mask order.
+_HOLDS = tuple(Hold(tuple(bool((m >> i) & 1) for i in range(N_DICE))) for m in range(1 << N_DICE))
+
+
+# -- the state ---------------------------------------------------------------------------------
+def _bit_generator_state(rng: np.random.Generator) -> dict:
+    return _plain(rng.bit_generator.state)
+
+
+def _plain(x):
+    """numpy scalars/arrays in a bit-generator state -> JSON-safe Python values."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, np.ndarray):
+        return [_plain(v) for v in x.tolist()]
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
+
+
+def _restore_generator(state) -> np.random.Generator:
+    if not isinstance(state, dict) or state.get("bit_generator") not in _BIT_GENERATORS:
+        raise SavedGameError("saved game has an invalid random generator state")
+    bg = getattr(np.random, state["bit_generator"])()
+    try:
+        st = dict(state)
+        if st["bit_generator"] == "MT19937":
+            st["state"] = dict(st["state"])
+            st["state"]["key"] = np.asarray(st["state"]["key"], dtype=np.uint32)
+        bg.state = st
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
+        raise SavedGameError(f"saved game has an invalid random generator state ({e})") from None
+    return np.random.Generator(bg)
+
+
+@dataclass
+class GameState:
+    """A game in progress (mutable).
+
+    Parameters
+    ----------
+    config : GameConfig
+    rng : numpy.random.Generator
+        Source of the dice.
+    cpu_rng : numpy.random.Generator, optional
+        Source of the CPU's random choices (the beginner level); default: a
+        generator derived from ``config.seed``.
+
+    Attributes
+    ----------
+    cards : list of ScoreCard
+        One per player: index 0 is the human, 1 the CPU.
+    current : int
+        The player to move.
+    round : int
+        Turn number, 1..``config.n_turns`` (each player plays once per round).
+    dice : tuple of int or None
+        The five dice in position order; ``None`` before the first roll of a turn.
+    held : tuple of bool
+        Which positions are held (kept) for the next reroll.
+    rolls_used : int
+        Rolls made this turn (0..3).
+    log : list of Event
+        Every action of the game so far.
+    """
+
+    config: GameConfig
+    rng: np.random.Generator
+    cpu_rng: np.random.Generator | None = None
+    cards: list | None = None
+    current: int = -1
+    round: int = 1
+    dice: tuple | None = None
+    held: tuple = (False,) * N_DICE
+    rolls_used: int = 0
+    log: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.cpu_rng is None:
+            self.cpu_rng = _generators(self.config.seed)[1]
+        if self.cards is None:
+            self.cards = [ScoreCard.empty(self.config.rules) for _ in range(self.config.n_players)]
+        if self.current < 0:
+            self.current = self.config.first
+
+    # -- queries ----------------------------------------------------------------------
+    @property
+    def rules(self) -> RuleSet:
+        return self.config.rules
+
+    @property
+    def card(self) -> ScoreCard:
+        """The scorecard of the player to move."""
+        return self.cards[self.current]
+
+    @property
+    def is_cpu_turn(self) -> bool:
+        """True when the CPU is to move."""
+        return self.current == CPU
+
+    @property
+    def rerolls_left(self) -> int:
+        """Rerolls still allowed this turn (2 after the first roll, 0 after the third)."""
+        return MAX_ROLLS - self.rolls_used if self.rolls_used else MAX_ROLLS - 1
+
+    @property
+    def sorted_dice(self) -> tuple[int, ...] | None:
+        """The dice as a sorted multiset (what the solver and the CPU look at)."""
+        return None if self.dice is None else tuple(sorted(self.dice))
+
+    def is_terminal(self) -> bool:
+        """True when every card is full."""
+        return all(c.is_full for c in self.cards)
+
+    def totals(self) -> tuple[int, ...]:
+        """Points on each player's card (boxes + upper bonus + Yahtzee bonuses)."""
+        return tuple(c.total for c in self.cards)
+
+    def winner(self) -> int | None:
+        """At the end of a game against the CPU: 0 (human), 1 (CPU) or ``None`` for a draw.
+
+        Raises
+        ------
+        IllegalMoveError
+            If the game is not over or is solitaire.
+        """
+        if not self.is_terminal() or self.config.n_players != 2:
+            raise IllegalMoveError("there is no winner: the game is not over or has one player")
+        a, b = self.totals()
+        return None if a == b else (HUMAN if a > b else CPU)
+
+    def preview(self) -> tuple[tuple[int, ...], tuple[bool, ...], int] | None:
+        """How the current dice would score on the mover's card: ``(points, legal, yahtzee_bonus)``.
+
+        Points per box (C,), whether each box may take the dice now (C,), and
+        the Yahtzee bonus points the roll earns.  ``None`` before the first
+        roll.  From :meth:`ScoreCard.box_points` (memoised per card and dice).
+        """
+        if self.dice is None or self.is_terminal():
+            return None
+        card, dice = self.card, self.dice
+        memo = self.__dict__.get("_preview")
+        if memo is None or memo[0] is not card or memo[1] != dice:
+            points, legal, bonus = card.box_points(dice)
+            memo = (card, dice, (tuple(points), tuple(legal), bonus))
+            self.__dict__["_preview"] = memo
+        return memo[2]
+
+    def joker(self) -> JokerInfo | None:
+        """The Joker rule the current dice fall under, if any (see :func:`joker_info`)."""
+        if self.dice is None or self.is_terminal():
+            return None
+        return joker_info(self.card, self.dice)
+
+    def zero_warning(self, category: int) -> bool:
+        """True when scoring ``category`` now writes 0 while another legal box would score points."""
+        p = self.preview()
+        if p is None:
+            return False
+        points, legal, _ = p
+        return points[category] == 0 and any(pt > 0 and ok for pt, ok in zip(points, legal))
+
+    def problem(self, action: Action) -> tuple[str, dict] | None:
+        """Why ``action`` is illegal now, as ``(key, params)`` of :data:`PROBLEMS`, or ``None`` if legal."""
+        if self.is_terminal():
+            return "game_over", {}
+        if isinstance(action, Roll):
+            if self.rolls_used >= MAX_ROLLS:
+                return "no_rolls_left", {}
+            if self.rolls_used and all(self.held):
+                return "all_held", {}
+            return None
+        if isinstance(action, Hold):
+            h = action.held
+            if not isinstance(h, tuple) or len(h) != N_DICE or not all(isinstance(x, bool) for x in h):
+                return "bad_hold", {"held": h}
+            if self.rolls_used == 0:
+                return "roll_first", {}
+            if self.rolls_used >= MAX_ROLLS:
+                return "locked", {}
+            return None
+        if isinstance(action, Score):
+            c = action.category
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < self.rules.n_categories:
+                return "bad_box", {"box": c}
+            if self.rolls_used == 0:
+                return "roll_first", {}
+            box = self.rules.categories[c].key
+            if self.card.boxes[c] is not None:
+                return "box_filled", {"box": box}
+            _, legal, _ = self.preview()
+            if not legal[c]:
+                j = self.joker()
+                face = j.face if j else 0
+                upper = self.rules.categories[face - 1].key if j else box
+                key = {"upper": "joker_upper", "upper_zero": "joker_upper_zero"}.get(
+                    j.case if j else "", "joker_lower")
+                return key, {"face": face, "box": upper}
+            return None
+        return "bad_box", {"box": action}
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action: Roll, the 32 holds (between rolls), the legal boxes (after a roll)."""
+        if self.is_terminal():
+            return []
+        out: list = []
+        if self.problem(Roll()) is None:
+            out.append(Roll())
+        if 0 < self.rolls_used < MAX_ROLLS:
+            out.extend(_HOLDS)
+        if self.rolls_used:
+            _, legal, _ = self.preview()
+            out.extend(Score(c) for c in range(self.rules.n_categories) if legal[c])
+        return out
+
+    # -- acting --------------------------------------------------------------------------
+    def apply_action(self, action: Action) -> Event:
+        """Play ``action`` for the player to move.
+
+        Returns
+        -------
+        Event
+            What happened (the new dice, or the points scored).
+
+        Raises
+        ------
+        IllegalMoveError
+            If the action is not legal now (message from :data:`PROBLEMS`).
+        """
+        why = self.problem(action)
+        if why is not None:
+            key, params = why
+            raise IllegalMoveError(PROBLEMS[key].format(**params))
+        player = self.current
+        if isinstance(action, Roll):
+            dice = list(self.dice) if self.dice is not None else [0] * N_DICE
+            held = self.held if self.rolls_used else (False,) * N_DICE
+            free = [i for i in range(N_DICE) if not held[i]]
+            new = self.rng.integers(1, 7, size=len(free))
+            for i, f in zip(free, new):
+                dice[i] = int(f)
+            self.dice = tuple(dice)
+            self.held = held
+            self.rolls_used += 1
+            ev = Event("roll", player, self.dice, self.held, self.rolls_used)
+        elif isinstance(action, Hold):
+            self.held = tuple(action.held)
+            ev = Event("hold", player, self.dice, self.held, self.rolls_used)
+        else:
+            c = action.category
+            card = self.card
+            points, _, bonus = card.box_points(self.dice)
+            j = joker_info(card, self.dice)
+            new = card.with_box(c, points[c], bonus)
+            ub = new.upper_bonus - card.upper_bonus
+            self.cards[player] = new
+            ev = Event("score", player, self.dice, (False,) * N_DICE, self.rolls_used, c,
+                       points[c], bonus, ub, j is not None)
+            self._next_turn()
+        self.log.append(ev)
+        return ev
+
+    def _next_turn(self) -> None:
+        self.dice = None
+        self.held = (False,) * N_DICE
+        self.rolls_used = 0
+        if self.config.n_players == 2:
+            self.current = 1 - self.current
+            if self.current != self.config.first:
+                return
+        if not self.is_terminal():
+            self.round += 1
+
+    def clone(self) -> GameState:
+        """An independent copy (generators included)."""
+        return copy.deepcopy(self)
+
+    # -- persistence -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The whole game as JSON-safe data, generator states included (see :meth:`from_dict`)."""
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "config": self.config.to_dict(),
+            "cards": [c.to_dict() for c in self.cards],
+            "current": self.current,
+            "round": self.round,
+            "dice": None if self.dice is None else list(self.dice),
+            "held": list(self.held),
+            "rolls_used": self.rolls_used,
+            "rng": _bit_generator_state(self.rng),
+            "cpu_rng": _bit_generator_state(self.cpu_rng),
+            "log": [e.to_dict() for e in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data) -> GameState:
+        """Restore a game written by :meth:`to_dict`, checking that it is whole and consistent.
+
+        Raises
+        ------
+        SavedGameError
+            For data of another format or version, unknown rules or opponent,
+            impossible cards, dice or counters, or a bad generator state.
+        """
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SavedGameError("not a yahtzee_solver saved game")
+        if data.get("version") != SAVE_VERSION:
+            raise SavedGameError(
+                f"saved game format version {data.get('version')!r}, this version reads {SAVE_VERSION}"
+            )
+        try:
+            cfg = data["config"]
+            if cfg["rules"] not in RULESETS:
+                raise SavedGameError(f"saved game has unknown rules {cfg['rules']!r}")
+            config = GameConfig(get_rules(cfg["rules"]), cfg["opponent"], cfg["first"], cfg["seed"])
+            rules = config.rules
+            cards = [ScoreCard.from_mapping(c, rules) for c in data["cards"]]
+            current, rnd, rolls = data["current"], data["round"], data["rolls_used"]
+            dice = data["dice"]
+            held = data["held"]
+            state = cls(
+                config, _restore_generator(data["rng"]), _restore_generator(data["cpu_rng"]),
+                cards, current, rnd,
+                None if dice is None else tuple(dice), tuple(held), rolls,
+                [Event.from_dict(e) for e in data["log"]],
+            )
+        except SavedGameError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, ScoreCardError, CategoryError) as e:
+            raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {e})") from None
+        state._check()
+        return state
+
+    def _check(self) -> None:
+        cfg = self.config
+
+        def bad(what):
+            raise SavedGameError(f"saved game is inconsistent: {what}")
+
+        if len(self.cards) != cfg.n_players:
+            bad(f"{len(self.cards)} cards for {cfg.n_players} player(s)")
+        if any(c.rules != cfg.rules for c in self.cards):
+            bad("a card of other rules")
+        for name in ("current", "round", "rolls_used"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                bad(f"{name} {v!r}")
+        if self.current not in range(cfg.n_players):
+            bad(f"player {self.current!r} to move")
+        if not 0 <= self.rolls_used <= MAX_ROLLS:
+            bad(f"rolls used {self.rolls_used!r}")
+        if len(self.held) != N_DICE or not all(isinstance(h, bool) for h in self.held):
+            bad(f"held dice {list(self.held)!r}")
+        if self.rolls_used == 0:
+            if self.dice is not None or any(self.held):
+                bad("dice before the first roll")
+        elif (
+            self.dice is None
+            or len(self.dice) != N_DICE
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in self.dice)
+        ):
+            bad(f"dice {self.dice!r}")
+        # Boxes filled: players who have already played this round have one more.
+        n = [bin(c.filled).count("1") for c in self.cards]
+        if self.is_terminal():
+            return
+        if not 1 <= self.round <= cfg.n_turns:
+            bad(f"round {self.round!r}")
+        if cfg.n_players == 1:
+            want = [self.round - 1]
+        else:
+            want = [self.round - 1] * 2
+            if self.current != cfg.first:
+                want[cfg.first] = self.round
+        if n != want:
+            bad(f"boxes filled {n} in round {self.round}")
+
+
+# -- helpers for CPU players --------------------------------------------------------------------
+def positions_of(dice, keep, held=None) -> tuple[bool, ...]:
+    """Hold flags that keep the faces ``keep`` among ``dice`` (position order).
+
+    Dice already held are preferred for each face, then the leftmost.
+
+    Raises
+    ------
+    IllegalMoveError
+        If ``keep`` is not a sub-multiset of ``dice``.
+    """
+    held = held or (False,) * len(dice)
+    out = [False] * len(dice)
+    order = sorted(range(len(dice)), key=lambda i: (not held[i], i))
+    for f in keep:
+        for i in order:
+            if not out[i] and dice[i] == f:
+                out[i] = True
+                break
+        else:
+            raise IllegalMoveError(f"cannot keep {''.join(map(str, keep))!r} from dice {''.join(map(str, dice))!r}")
+    return tuple(out)
+
+
+def cpu_actions(state: GameState, strategy) -> list[Action]:
+    """The next step of the mover's turn as decided by ``strategy`` (a :class:`~yahtzee_solver.players.Strategy`).
+
+    Returns ``[Roll()]`` before the first roll; ``[Score(c)]`` when the
+    strategy keeps all five dice or no reroll is left; otherwise
+    ``[Hold(...), Roll()]`` (just ``[Roll()]`` if those dice are already held).
+    The strategy is asked once per call.
+    """
+    if state.rolls_used == 0:
+        return [Roll()]
+    dice = state.sorted_dice
+    if state.rolls_used < MAX_ROLLS:
+        keep = tuple(strategy.choose_keep(state.card, dice, state.rerolls_left))
+        if len(keep) < N_DICE:
+            held = positions_of(state.dice, keep, state.held)
+            return [Roll()] if held == state.held else [Hold(held), Roll()]
+    return [Score(int(strategy.choose_box(state.card, dice)))]

@@ -1,0 +1,248 @@
+"""Interface language of the game: messages, box names, rules pages, and display widths.
+
+:class:`Translator` looks up the messages of :mod:`yahtzee_solver.i18n_text`
+(English, Chinese, Japanese) and renders the rules of a rule set page by page.
+:func:`display_width` and :func:`pad` measure text in terminal cells: Chinese
+and Japanese characters are two cells wide (``unicodedata.east_asian_width``
+``W``/``F``), combining marks zero, so columns line up in any language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .i18n_text import BOX_NAMES, MESSAGES, NO, YES
+from .rules import ALIASES, N_UPPER, RuleSet
+
+__all__ = ["LANGS", "Translator", "display_width", "pad", "wrap"]
+
+#: Interface languages (``--lang``).
+LANGS = ("en", "zh", "ja")
+
+
+def display_width(text: str) -> int:
+    """Terminal cells taken by ``text``: 2 for wide (``W``/``F``) characters, 0 for combining marks."""
+    w = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        w += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return w
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (``<`` left, ``>`` right, ``^`` centre)."""
+    gap = max(0, width - display_width(text))
+    if align == ">":
+        return " " * gap + text
+    if align == "^":
+        return " " * (gap // 2) + text + " " * (gap - gap // 2)
+    return text + " " * gap
+
+
+_TOKEN = re.compile(r"\s+|[A-Za-z0-9]*・?[\u30a1-\u30fa\u30fc-\u30ff][\u30a0-\u30ff]*|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]+|\S")
+# Characters a line may not start with (closing punctuation, small kana): kept on the previous line.
+_NO_START = set("，。、；：？！）」』】〉》・ー…,.;:?!)]}ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
+
+
+def wrap(text: str, width: int) -> str:
+    """Wrap ``text`` to ``width`` terminal cells, line by line.
+
+    Latin words and katakana words break at their ends; other Chinese and
+    Japanese text may break between any two characters, but never before
+    closing punctuation (the character before it moves down with it).  A
+    continued line keeps the indentation of its first line, plus that of a
+    list marker (``1. ``, ``- ``) or a command column.
+    """
+    if width < 20:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if display_width(line) <= width:
+            out.append(line)
+            continue
+        m = (re.match(r"\s*(?:\d+\.\s+|[-*]\s+)", line) or re.match(r"\s+\S.*?\s{2,}(?=\S)", line)
+             or re.match(r"\s*", line))
+        hang = " " * min(display_width(m.group(0)), width // 2)
+        cur: list[str] = []
+        for tok in _TOKEN.findall(line):
+            used = sum(display_width(t) for t in cur)
+            if used + display_width(tok) > width and not tok.isspace() and "".join(cur).strip():
+                carry = []
+                if tok[0] in _NO_START:  # take the previous character down too
+                    while cur and not cur[-1].isspace() and cur[-1][0] in _NO_START:
+                        carry.insert(0, cur.pop())
+                    if cur and not cur[-1].isspace():
+                        carry.insert(0, cur.pop())
+                if "".join(cur).strip():
+                    out.append("".join(cur).rstrip())
+                    cur = [hang] + carry
+                else:
+                    cur += carry
+            if tok.isspace() and len(cur) == 1 and out and cur[0] == hang:
+                continue
+            cur.append(tok)
+        out.append("".join(cur).rstrip())
+    return "\n".join(out)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s_・.·\-]+", "", str(name).strip().lower())
+
+
+class Translator:
+    """Messages and names in one language.
+
+    Parameters
+    ----------
+    lang : str
+        ``en``, ``zh`` or ``ja``.
+
+    Raises
+    ------
+    ValueError
+        For another language.
+    """
+
+    def __init__(self, lang: str = "en"):
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
+        self.lang = lang
+        self._m = MESSAGES[lang]
+
+    def __call__(self, key: str, **params) -> str:
+        """The message ``key`` with ``params`` filled in (falls back to English)."""
+        text = self._m.get(key, MESSAGES["en"][key])
+        return text.format(**params) if params else text
+
+    # -- names ---------------------------------------------------------------------------
+    def box(self, rules: RuleSet, c: int) -> str:
+        """Name of box ``c`` of ``rules`` in this language."""
+        spec = rules.categories[c]
+        if self.lang == "en":
+            return spec.name
+        names = BOX_NAMES.get((self.lang, rules.name), {})
+        return names.get(spec.key) or BOX_NAMES[self.lang].get(spec.key, spec.name)
+
+    def box_index(self, rules: RuleSet, text: str) -> int | None:
+        """Box of ``rules`` whose name in this language is ``text`` (spaces and ``・`` ignored), else ``None``."""
+        want = _norm(text)
+        if not want:
+            return None
+        for c in range(rules.n_categories):
+            if _norm(self.box(rules, c)) == want:
+                return c
+        return None
+
+    def level(self, level: str) -> str:
+        """A CPU level's name."""
+        return self(f"level.{level}")
+
+    def opponent(self, opponent: str) -> str:
+        """``solo`` or a CPU level, as shown in records."""
+        return self("solo") if opponent in ("none", "solo") else self("cpu", level=self.level(opponent))
+
+    def title(self, rules: RuleSet) -> str:
+        """The rule set's title."""
+        return self(f"title.{rules.name}")
+
+    def yes_no(self, answer: str) -> bool | None:
+        """``True``/``False`` for a yes/no answer (empty = no), ``None`` if it is neither."""
+        a = answer.strip().lower()
+        if not a or a in NO[self.lang] or a in NO["en"]:
+            return False
+        if a in YES[self.lang] or a in YES["en"]:
+            return True
+        return None
+
+    def problem(self, key: str, params: dict, rules: RuleSet) -> str:
+        """An illegal-action reason (:data:`yahtzee_solver.game.PROBLEMS`) in this language."""
+        p = dict(params)
+        if isinstance(p.get("box"), str):
+            try:
+                p["box"] = self.box(rules, rules.category_index(p["box"]))
+            except KeyError:
+                pass
+        return self(f"problem.{key}", **p)
+
+    def join(self, items) -> str:
+        """Items joined with this language's list separator."""
+        return self("list_sep").join(items)
+
+    def fixed_points(self, rules: RuleSet) -> tuple[str, str]:
+        """``("Full House 25, ...", "Full House, ...")``: the boxes with fixed Joker points and their points."""
+        cs = [c for c, s in enumerate(rules.categories) if s.joker_points is not None]
+        items = self.join(self("fixed_item", box=self.box(rules, c), points=rules.categories[c].joker_points)
+                          for c in cs)
+        return items, self.join(self.box(rules, c) for c in cs)
+
+    def joker(self, info, rules: RuleSet) -> str:
+        """Explanation of a :class:`yahtzee_solver.game.JokerInfo`."""
+        fixed, names = self.fixed_points(rules)
+        y = self.box(rules, rules.yahtzee_category)
+        return self(f"joker.{info.case}", face=info.face, box=self.box(rules, info.category),
+                    yahtzee=y, fixed=fixed, fixed_names=names)
+
+    def aliases(self, rules: RuleSet) -> str:
+        """Numbers, names and short aliases of the boxes, for the help text (``1 Ones (1s), ...``)."""
+        short = {}
+        for alias, key in ALIASES.items():
+            if key not in short or len(alias) < len(short[key]):
+                short[key] = alias
+        parts = []
+        for c, spec in enumerate(rules.categories):
+            name = self.box(rules, c)
+            parts.append(f"{c + 1} {name} ({short.get(spec.key, spec.key)})")
+        return ", ".join(parts)
+
+    # -- the rules, page by page -----------------------------------------------------------------
+    def describe(self, rules: RuleSet, c: int) -> str:
+        """How box ``c`` scores (RULES.md tables), from the rule set's data."""
+        s = rules.categories[c]
+        if s.kind == "upper":
+            return self("desc.upper", face=s.face)
+        if s.kind == "chance":
+            return self("desc.chance")
+        if s.kind == "of_a_kind":
+            return self("desc.of_a_kind", n=s.n) + (self("desc.five_counts") if s.n < 5 else "")
+        if s.kind == "full_house":
+            base = (self("desc.full_house_sum") if s.points is None
+                    else self("desc.full_house_fixed", points=s.points))
+            joker = rules.joker != "none" and s.joker_points is not None
+            return base + self("desc.full_house_joker" if joker else "desc.full_house_no5")
+        if s.kind == "straight":
+            return self("desc.straight", points=s.points, n=s.n) + (self("desc.straight_dup") if s.n == 4 else "")
+        return self("desc.five_alike", points=s.points)
+
+    def rules_pages(self, rules: RuleSet, help_text: str | None = None) -> list[str]:
+        """The rules of ``rules`` as pages of text (turn, upper section, lower section, bonus/Joker[, commands])."""
+        n = rules.n_categories
+        title = self.title(rules)
+        y = rules.yahtzee_category
+        yname = self.box(rules, y) if y >= 0 else ""
+        pages = [self("rules.turn", title=title, n=n)]
+        upper = [self("rules.upper_title")]
+        upper += [self("rules.line", box=self.box(rules, c), desc=self.describe(rules, c)) for c in range(N_UPPER)]
+        upper += ["", self("rules.upper_bonus", bonus=rules.upper_bonus, threshold=rules.upper_threshold)]
+        pages.append("\n".join(upper))
+        lower = [self("rules.lower_title")]
+        lower += [self("rules.line", box=self.box(rules, c), desc=self.describe(rules, c)) for c in range(N_UPPER, n)]
+        plus = self("rules.plus_bonus", yahtzee=yname) if rules.yahtzee_bonus else ""
+        lower += ["", self("rules.total", plus_bonus=plus)]
+        pages.append("\n".join(lower))
+        if rules.yahtzee_bonus or rules.joker != "none":
+            bonus = [self("rules.bonus_title", yahtzee=yname)]
+            if rules.yahtzee_bonus:
+                bonus.append(self("rules.ybonus", yahtzee=yname, bonus=rules.yahtzee_bonus))
+            fixed, names = self.fixed_points(rules)
+            if rules.joker == "forced":
+                bonus += ["", self("rules.joker_forced", yahtzee=yname, fixed=fixed)]
+            elif rules.joker == "free":
+                bonus += ["", self("rules.joker_free", yahtzee=yname, fixed=fixed, fixed_names=names)]
+            pages.append("\n".join(bonus))
+        else:
+            pages[-1] += "\n\n" + self("rules.no_bonus", title=title, yahtzee=yname)
+        if help_text:
+            pages.append(help_text)
+        return pages

@@ -1,0 +1,533 @@
+"""Translation data for the game: messages, box names and rules text in English, Chinese and Japanese.
+
+Pure data, used through :mod:`yahtzee_solver.i18n`.  Every language has the
+same message keys with the same ``{placeholders}`` (a test checks this).
+The rules text restates ``RULES.md``; the per-box descriptions are filled in
+from the rule set's data (points, number of dice), so they cannot drift from
+the scoring code.
+
+Box names are those players use: Chinese 一点…六点, 三条, 四条, 葫芦, 小顺,
+大顺, 快艇, 机会; Japanese エース…シックス and, for Yacht, チョイス,
+フォーダイス, フルハウス, S・ストレート, L・ストレート, ヨット (the names of the
+Japanese Yacht game), for Yahtzee スリーカード, フォーカード, ヤッツィー, チャンス.
+"""
+
+from __future__ import annotations
+
+#: Box names by category key; ``(lang, rules name)`` entries override ``lang``.
+#: English uses the rule set's canonical names (``CategorySpec.name``).
+BOX_NAMES: dict = {
+    "zh": {
+        "ones": "一点", "twos": "二点", "threes": "三点", "fours": "四点", "fives": "五点",
+        "sixes": "六点", "three-of-a-kind": "三条", "four-of-a-kind": "四条",
+        "full-house": "葫芦", "small-straight": "小顺", "large-straight": "大顺",
+        "yahtzee": "快艇", "chance": "机会",
+    },
+    "ja": {
+        "ones": "エース", "twos": "デュース", "threes": "トレイ", "fours": "フォー",
+        "fives": "ファイブ", "sixes": "シックス", "three-of-a-kind": "スリーカード",
+        "four-of-a-kind": "フォーカード", "full-house": "フルハウス",
+        "small-straight": "S・ストレート", "large-straight": "L・ストレート",
+        "yahtzee": "ヤッツィー", "chance": "チャンス",
+    },
+    ("ja", "yacht"): {"chance": "チョイス", "four-of-a-kind": "フォーダイス", "yahtzee": "ヨット"},
+}
+
+#: Answers that mean yes / no at a confirmation prompt (an empty answer is no).
+YES = {
+    "en": ("y", "yes"),
+    "zh": ("y", "yes", "是", "好", "确定"),
+    "ja": ("y", "yes", "はい", "うん"),
+}
+NO = {
+    "en": ("n", "no"),
+    "zh": ("n", "no", "否", "不", "取消"),
+    "ja": ("n", "no", "いいえ", "いや"),
+}
+
+EN = {
+    # -- the board --------------------------------------------------------------
+    "box": "Box",
+    "upper_subtotal": "Upper subtotal",
+    "upper_bonus": "Upper bonus",
+    "yahtzee_bonus": "{yahtzee} bonus",
+    "total": "Total",
+    "turn": "turn {round}/{turns}",
+    "you": "You",
+    "col.you": "You",
+    "col.cpu": "CPU",
+    "cpu": "CPU ({level})",
+    "level.beginner": "beginner",
+    "level.normal": "normal",
+    "level.expert": "expert",
+    "solo": "solo",
+    "title.yahtzee": "Yahtzee (official rules, forced Joker)",
+    "title.yahtzee-free-joker": "Yahtzee (free Joker)",
+    "title.yacht": "Yacht (12 boxes)",
+    "status.to_roll_you": "Your turn: type r to roll the dice.",
+    "status.to_roll_cpu": "{player} is about to roll.",
+    "status.roll": "{player}: roll {n} of {max}",
+    "status.locked": "the dice are locked: score them (s <box>)",
+    "dice": "Dice",
+    "kept_legend": "[n] = kept",
+    "joker.upper": "Joker: five {face}s with the {yahtzee} box filled must go in the open {box} box.",
+    "joker.lower": "Joker: the {box} box is filled, so five {face}s go in any open lower box ({fixed}).",
+    "joker.upper_zero": "Joker: the {box} box and every lower box are filled, so five {face}s go in an open upper box for 0.",
+    "joker.free_fixed": "Joker: five {face}s may go in any open box; as the {box} box is filled, the fixed scores apply ({fixed}).",
+    "joker.free": "Joker: five {face}s may go in any open box; {fixed_names} score 0 while the {box} box is open.",
+    "fixed_item": "{box} {points}",
+    "list_sep": ", ",
+    "bonus_now": "{yahtzee} bonus: +{points} whichever box you choose.",
+    "commands_short": "r roll | k 1 3 keep/release dice 1 and 3 | k 225 keep 2, 2, 5 | s <box> score\nh hint | ? rules | q save and quit | help all commands",
+    "prompt": "> ",
+    # -- why an action is illegal (keys of game.PROBLEMS) ----------------------------
+    "problem.game_over": "the game is over",
+    "problem.roll_first": "roll the dice first (r)",
+    "problem.no_rolls_left": "no rolls left this turn: score the dice (s <box>)",
+    "problem.all_held": "every die is kept: release some (k 1 2 ...) to reroll, or score",
+    "problem.locked": "the dice are locked after the third roll: score them (s <box>)",
+    "problem.bad_hold": "invalid hold {held!r}",
+    "problem.bad_box": "invalid box {box!r}",
+    "problem.box_filled": "the {box} box is already filled",
+    "problem.joker_upper": "joker: five {face}s must go in the {box} box while it is open",
+    "problem.joker_lower": "joker: the {box} box is filled, so five {face}s go in an open lower box",
+    "problem.joker_upper_zero": "joker: every lower box is filled, so five {face}s go in an open upper box (for 0)",
+    # -- bad commands -------------------------------------------------------------------
+    "err.unknown_command": "unknown command {cmd!r}: type help for the list",
+    "err.keep_what": "say which dice: k 1 3 keeps/releases dice 1 and 3, k 225 keeps a 2, a 2 and a 5, k - releases all",
+    "err.bad_position": "invalid die {pos!r}: the dice are numbered 1-5",
+    "err.repeated_position": "die {pos} is given twice",
+    "err.bad_face": "invalid face {face!r}: faces are 1-6",
+    "err.no_such_dice": "cannot keep {faces}: the dice show {dice}",
+    "err.score_what": "say which box: s <name or number>, e.g. s fh or s 9",
+    "err.unknown_box": "unknown box {box!r}: use a number 1-{n} or a name such as {example}",
+    "err.no_args": "{cmd!r} takes no arguments",
+    # -- confirmations ----------------------------------------------------------------------
+    "confirm.zero": "Score 0 in {box}? {other} would score {points}.",
+    "confirm.suffix": " [y/N] ",
+    "confirm.again": "please answer y or n",
+    "confirm.cancelled": "Not scored.",
+    "confirm.new_game": "A saved game exists ({rules}, {opponent}, turn {round}/{turns}). Abandon it and start a new game?",
+    "kept_saved": "The saved game is kept. Continue it with: yahtzee-solve play --resume",
+    # -- what happened ----------------------------------------------------------------------------
+    "ev.scored": "{player} scored {points} in {box}{joker}.",
+    "ev.joker": " (Joker)",
+    "ev.yahtzee_bonus": "{yahtzee} bonus +{points}!",
+    "ev.upper_bonus": "Upper bonus +{points}!",
+    "ev.cpu_rolls": "{player} rolls {dice} (roll {n} of {max}).",
+    "ev.cpu_keeps": "{player} keeps {keep} and rerolls {reroll}.",
+    "ev.cpu_keeps_none": "{player} rerolls all five dice.",
+    "ev.first_you": "You go first.",
+    "ev.first_cpu": "{player} goes first.",
+    "ev.resumed": "Game resumed: {rules}, turn {round}/{turns}.",
+    # -- hint ----------------------------------------------------------------------------------------
+    "hint.title": "Hint (expected final score with best play from here):",
+    "hint.roll": "Roll the dice (r). Expected final score from here: {ev}",
+    "hint.keep": "keep {keep}, reroll {reroll}",
+    "hint.keep_all": "keep all five and score",
+    "hint.reroll_all": "reroll all five",
+    "hint.box": "{box}: {points}",
+    "hint.best": "best",
+    "hint.then": "then score:",
+    "hint.cpu_turn": "no hint during the CPU's turn",
+    # -- rules and help --------------------------------------------------------------------------------
+    "rules.pager": "-- page {page}/{pages} -- Enter: next page, q: back to the game ",
+    "help": (
+        "Commands (type them at the > prompt):\n"
+        "  r              roll the dice (first roll: all five; then the dice not kept)\n"
+        "  k 1 3 4        keep or release the dice at positions 1, 3 and 4\n"
+        "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k =6 keeps one 6\n"
+        "  k -            release all dice\n"
+        "  s <box>        score in a box: a number (1-{n}) or a name, e.g. s fh, s 3k, s chance\n"
+        "  h              hint: the best keep or box with its expected final score\n"
+        "  ?              the rules, page by page\n"
+        "  q              save and quit (continue later with: yahtzee-solve play --resume)\n"
+        "  help           this list\n"
+        "Box names: {aliases}"
+    ),
+    # -- quitting and the end --------------------------------------------------------------------------------
+    "quit.saved": "Game saved. Continue with: yahtzee-solve play --resume",
+    "quit.interrupted": "Interrupted. The game is saved; continue with: yahtzee-solve play --resume",
+    "end.title": "Game over.",
+    "end.solo": "Final score: {total}.",
+    "end.win": "You win, {me} to {cpu}!",
+    "end.loss": "{player} wins, {cpu} to {me}.",
+    "end.draw": "A draw: {me} each.",
+    "end.seed": "Seed {seed} (the same dice again: --seed {seed})",
+    "end.record": "New record for {rules}, {opponent}: {score} (previous best {old})!",
+    "end.stats": "{rules}, {opponent}: games {games}, best {best}, average {average}",
+    "warn.records": "Warning: {detail}",
+    "warn.save": "Warning: {detail}",
+    # -- the records command --------------------------------------------------------------------------------
+    "rec.none": "No games recorded yet.",
+    "rec.rules": "Rules",
+    "rec.opponent": "Opponent",
+    "rec.games": "Games",
+    "rec.best": "Best",
+    "rec.average": "Average",
+    "rec.wins": "Wins",
+    "rec.losses": "Losses",
+    "rec.draws": "Draws",
+    "rec.abandoned": "Abandoned",
+    "rec.reset_confirm": "Delete all records in {path}?",
+    "rec.reset_done": "Records deleted.",
+    "rec.reset_none": "There are no records to delete.",
+    # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
+    "rules.turn": (
+        "{title}\n\n"
+        "{n} boxes, {n} turns. A turn: roll all five dice; then, up to two times, keep any dice "
+        "and reroll the rest (three rolls at most). After any roll, but not before the first, "
+        "score the dice in one open box; after the third roll you must score. Every box takes "
+        "exactly one score, 0 if the dice do not fit.\n\n"
+        "Against the CPU the turns alternate; the higher total wins, equal totals are a draw."
+    ),
+    "rules.upper_title": "Upper section",
+    "rules.lower_title": "Lower section",
+    "rules.bonus_title": "{yahtzee} bonus and Joker",
+    "rules.line": "  {box}: {desc}",
+    "rules.upper_bonus": "Upper bonus: +{bonus} once the upper boxes add up to {threshold} or more (three of each face make exactly {threshold}).",
+    "rules.total": "Total = upper boxes + upper bonus + lower boxes{plus_bonus}.",
+    "rules.plus_bonus": " + {yahtzee} bonuses",
+    "rules.ybonus": "{yahtzee} bonus: +{bonus} for each further five alike scored while the {yahtzee} box holds 50; none while it holds 0.",
+    "rules.joker_forced": (
+        "Joker (forced): whenever five alike are scored and the {yahtzee} box is already filled (50 or 0):\n"
+        "  1. if the upper box of that face is open, the roll must go there;\n"
+        "  2. otherwise it may go in any open lower box ({fixed});\n"
+        "  3. if that upper box and every lower box are filled, it goes in an open upper box for 0."
+    ),
+    "rules.joker_free": (
+        "Joker (free): whenever five alike are scored and the {yahtzee} box is already filled, "
+        "the roll may go in any open box; {fixed_names} score their fixed points ({fixed}) only "
+        "if the upper box of that face is already filled (otherwise as usual, i.e. 0)."
+    ),
+    "rules.no_bonus": "{title}: no bonus for a second {yahtzee} and no Joker.",
+    "desc.upper": "sum of the dice showing {face}",
+    "desc.chance": "sum of all five dice",
+    "desc.of_a_kind": "sum of all five dice if at least {n} show one face",
+    "desc.five_counts": " (five alike counts)",
+    "desc.full_house_fixed": "{points} for three of one face and two of another",
+    "desc.full_house_sum": "sum of all five dice for three of one face and two of another",
+    "desc.full_house_no5": " (five alike does not count)",
+    "desc.full_house_joker": " (five alike only as a Joker)",
+    "desc.straight": "{points} for {n} consecutive faces",
+    "desc.straight_dup": " (a duplicate die is fine: 1-2-3-4-4)",
+    "desc.five_alike": "{points} if all five dice show one face",
+}
+
+ZH = {
+    "box": "项目",
+    "upper_subtotal": "上半区小计",
+    "upper_bonus": "上半区奖励",
+    "yahtzee_bonus": "{yahtzee}奖励",
+    "total": "总分",
+    "turn": "第 {round}/{turns} 轮",
+    "you": "你",
+    "col.you": "你",
+    "col.cpu": "电脑",
+    "cpu": "电脑（{level}）",
+    "level.beginner": "新手",
+    "level.normal": "普通",
+    "level.expert": "专家",
+    "solo": "单人",
+    "title.yahtzee": "快艇骰子（官方规则，强制百搭）",
+    "title.yahtzee-free-joker": "快艇骰子（自由百搭）",
+    "title.yacht": "快艇（12 项）",
+    "status.to_roll_you": "轮到你了：输入 r 掷骰子。",
+    "status.to_roll_cpu": "{player}准备掷骰子。",
+    "status.roll": "{player}：第 {n}/{max} 次掷骰",
+    "status.locked": "骰子已锁定：请记分（s <项目>）",
+    "dice": "骰子",
+    "kept_legend": "[n] = 保留",
+    "joker.upper": "百搭：{yahtzee}栏已填，五个 {face} 必须记在空着的{box}栏。",
+    "joker.lower": "百搭：{box}栏已填，五个 {face} 可记在下半区任一空栏（{fixed}）。",
+    "joker.upper_zero": "百搭：{box}栏和下半区各栏都已填，五个 {face} 须记在上半区任一空栏，得 0 分。",
+    "joker.free_fixed": "百搭：五个 {face} 可记在任一空栏；因{box}栏已填，按固定分计（{fixed}）。",
+    "joker.free": "百搭：五个 {face} 可记在任一空栏；{box}栏还空着，{fixed_names}得 0 分。",
+    "fixed_item": "{box} {points} 分",
+    "list_sep": "、",
+    "bonus_now": "{yahtzee}奖励：无论记在哪一栏都 +{points} 分。",
+    "commands_short": "r 掷骰 | k 1 3 保留/放回第 1、3 颗 | k 225 保留 2、2、5 | s <项目> 记分\nh 提示 | ? 规则 | q 保存退出 | help 全部命令",
+    "prompt": "> ",
+    "problem.game_over": "游戏已结束",
+    "problem.roll_first": "请先掷骰子（r）",
+    "problem.no_rolls_left": "本轮已没有掷骰机会：请记分（s <项目>）",
+    "problem.all_held": "所有骰子都已保留：先放回一些（k 1 2 ...）再掷，或者记分",
+    "problem.locked": "第三次掷骰后骰子已锁定：请记分（s <项目>）",
+    "problem.bad_hold": "无效的保留 {held!r}",
+    "problem.bad_box": "无效的项目 {box!r}",
+    "problem.box_filled": "{box}栏已经填过了",
+    "problem.joker_upper": "百搭：{box}栏空着时，五个 {face} 必须记在{box}栏",
+    "problem.joker_lower": "百搭：{box}栏已填，五个 {face} 须记在下半区的空栏",
+    "problem.joker_upper_zero": "百搭：下半区已填满，五个 {face} 须记在上半区的空栏（0 分）",
+    "err.unknown_command": "未知命令 {cmd!r}：输入 help 查看命令列表",
+    "err.keep_what": "请指明骰子：k 1 3 保留/放回第 1、3 颗，k 225 保留一个 2、一个 2 和一个 5，k - 全部放回",
+    "err.bad_position": "无效的骰子位置 {pos!r}：骰子编号为 1-5",
+    "err.repeated_position": "第 {pos} 颗骰子重复了",
+    "err.bad_face": "无效的点数 {face!r}：点数为 1-6",
+    "err.no_such_dice": "无法保留 {faces}：骰子是 {dice}",
+    "err.score_what": "请指明项目：s <名称或编号>，例如 s fh 或 s 9",
+    "err.unknown_box": "未知项目 {box!r}：请用编号 1-{n} 或名称，例如 {example}",
+    "err.no_args": "{cmd!r} 不需要参数",
+    "confirm.zero": "在{box}记 0 分？{other}可得 {points} 分。",
+    "confirm.suffix": " [y/N] ",
+    "confirm.again": "请回答 y 或 n",
+    "confirm.cancelled": "未记分。",
+    "confirm.new_game": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它并开始新游戏？",
+    "kept_saved": "存档已保留。继续请用：yahtzee-solve play --resume",
+    "ev.scored": "{player}在{box}记了 {points} 分{joker}。",
+    "ev.joker": "（百搭）",
+    "ev.yahtzee_bonus": "{yahtzee}奖励 +{points}！",
+    "ev.upper_bonus": "上半区奖励 +{points}！",
+    "ev.cpu_rolls": "{player}掷出 {dice}（第 {n}/{max} 次）。",
+    "ev.cpu_keeps": "{player}保留 {keep}，重掷 {reroll}。",
+    "ev.cpu_keeps_none": "{player}重掷全部五颗。",
+    "ev.first_you": "你先手。",
+    "ev.first_cpu": "{player}先手。",
+    "ev.resumed": "继续游戏：{rules}，第 {round}/{turns} 轮。",
+    "hint.title": "提示（此后最优打法的期望最终得分）：",
+    "hint.roll": "请掷骰子（r）。当前期望最终得分：{ev}",
+    "hint.keep": "保留 {keep}，重掷 {reroll}",
+    "hint.keep_all": "全部保留并记分",
+    "hint.reroll_all": "全部重掷",
+    "hint.box": "{box}：{points} 分",
+    "hint.best": "最佳",
+    "hint.then": "然后记分：",
+    "hint.cpu_turn": "电脑回合中没有提示",
+    "rules.pager": "-- 第 {page}/{pages} 页 -- 回车：下一页，q：返回游戏 ",
+    "help": (
+        "命令（在 > 提示符后输入）：\n"
+        "  r              掷骰子（第一次掷全部五颗，之后掷未保留的骰子）\n"
+        "  k 1 3 4        保留或放回第 1、3、4 颗骰子\n"
+        "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k =6 保留一个 6\n"
+        "  k -            全部放回\n"
+        "  s <项目>       记分：编号（1-{n}）或名称，例如 s 葫芦、s fh、s 3k\n"
+        "  h              提示：最佳保留或记分项目及期望最终得分\n"
+        "  ?              分页查看规则\n"
+        "  q              保存并退出（之后用 yahtzee-solve play --resume 继续）\n"
+        "  help           本列表\n"
+        "项目名称：{aliases}"
+    ),
+    "quit.saved": "游戏已保存。继续请用：yahtzee-solve play --resume",
+    "quit.interrupted": "已中断。游戏已保存；继续请用：yahtzee-solve play --resume",
+    "end.title": "游戏结束。",
+    "end.solo": "最终得分：{total}。",
+    "end.win": "你赢了，{me} 比 {cpu}！",
+    "end.loss": "{player}赢了，{cpu} 比 {me}。",
+    "end.draw": "平局：双方都是 {me} 分。",
+    "end.seed": "种子 {seed}（用 --seed {seed} 可重玩同样的骰子）",
+    "end.record": "{rules}，{opponent}新纪录：{score} 分（之前最高 {old}）！",
+    "end.stats": "{rules}，{opponent}：{games} 局，最高 {best}，平均 {average}",
+    "warn.records": "警告：{detail}",
+    "warn.save": "警告：{detail}",
+    "rec.none": "还没有游戏记录。",
+    "rec.rules": "规则",
+    "rec.opponent": "对手",
+    "rec.games": "局数",
+    "rec.best": "最高",
+    "rec.average": "平均",
+    "rec.wins": "胜",
+    "rec.losses": "负",
+    "rec.draws": "平",
+    "rec.abandoned": "放弃",
+    "rec.reset_confirm": "删除 {path} 中的全部记录？",
+    "rec.reset_done": "记录已删除。",
+    "rec.reset_none": "没有可删除的记录。",
+    "rules.turn": (
+        "{title}\n\n"
+        "共 {n} 个项目、{n} 轮。每轮先掷全部五颗骰子；之后最多两次，可保留任意骰子并重掷其余的"
+        "（每轮最多掷三次）。任何一次掷骰后（第一次之前不行）都可以把骰子记在一个空栏里；"
+        "第三次掷骰后必须记分。每栏只记一次，不符合要求就记 0 分。\n\n"
+        "与电脑对战时双方轮流进行；总分高者获胜，总分相同为平局。"
+    ),
+    "rules.upper_title": "上半区",
+    "rules.lower_title": "下半区",
+    "rules.bonus_title": "{yahtzee}奖励与百搭",
+    "rules.line": "  {box}：{desc}",
+    "rules.upper_bonus": "上半区奖励：上半区合计达到 {threshold} 分或以上时 +{bonus} 分（每种点数各三颗正好 {threshold} 分）。",
+    "rules.total": "总分 = 上半区 + 上半区奖励 + 下半区{plus_bonus}。",
+    "rules.plus_bonus": " + {yahtzee}奖励",
+    "rules.ybonus": "{yahtzee}奖励：{yahtzee}栏记为 50 分后，每再记一次五颗相同 +{bonus} 分；该栏记 0 分则没有奖励。",
+    "rules.joker_forced": (
+        "百搭（强制）：{yahtzee}栏已填（50 或 0 分）后再记五颗相同时：\n"
+        "  1. 若该点数的上半区栏空着，必须记在那里；\n"
+        "  2. 否则可记在下半区任一空栏（{fixed}）；\n"
+        "  3. 若该上半区栏和下半区各栏都已填，须记在上半区任一空栏，得 0 分。"
+    ),
+    "rules.joker_free": (
+        "百搭（自由）：{yahtzee}栏已填后再记五颗相同时，可记在任一空栏；"
+        "只有当该点数的上半区栏已填时，{fixed_names}才得固定分（{fixed}），否则照常计分（即 0 分）。"
+    ),
+    "rules.no_bonus": "{title}：第二次{yahtzee}没有奖励，也没有百搭规则。",
+    "desc.upper": "点数为 {face} 的骰子之和",
+    "desc.chance": "五颗骰子之和",
+    "desc.of_a_kind": "至少 {n} 颗点数相同时，五颗骰子之和",
+    "desc.five_counts": "（五颗相同也算）",
+    "desc.full_house_fixed": "三颗同点加两颗另一同点：{points} 分",
+    "desc.full_house_sum": "三颗同点加两颗另一同点：五颗骰子之和",
+    "desc.full_house_no5": "（五颗相同不算）",
+    "desc.full_house_joker": "（五颗相同只能作为百搭）",
+    "desc.straight": "{n} 个连续点数：{points} 分",
+    "desc.straight_dup": "（允许有一颗重复：1-2-3-4-4）",
+    "desc.five_alike": "五颗点数全部相同：{points} 分",
+}
+
+JA = {
+    "box": "役",
+    "upper_subtotal": "上段小計",
+    "upper_bonus": "上段ボーナス",
+    "yahtzee_bonus": "{yahtzee}ボーナス",
+    "total": "合計",
+    "turn": "ターン {round}/{turns}",
+    "you": "あなた",
+    "col.you": "あなた",
+    "col.cpu": "CPU",
+    "cpu": "CPU（{level}）",
+    "level.beginner": "初級",
+    "level.normal": "中級",
+    "level.expert": "上級",
+    "solo": "ひとり",
+    "title.yahtzee": "ヤッツィー（公式ルール・強制ジョーカー）",
+    "title.yahtzee-free-joker": "ヤッツィー（自由ジョーカー）",
+    "title.yacht": "ヨット（12役）",
+    "status.to_roll_you": "あなたの番です。r でサイコロを振ります。",
+    "status.to_roll_cpu": "{player}がサイコロを振ります。",
+    "status.roll": "{player}：{n}/{max} 投目",
+    "status.locked": "サイコロは固定されました。役を選んでください（s <役>）",
+    "dice": "サイコロ",
+    "kept_legend": "[n] = キープ",
+    "joker.upper": "ジョーカー：{yahtzee}の欄は記入済みです。5つの {face} は空いている{box}に入れなければなりません。",
+    "joker.lower": "ジョーカー：{box}は記入済みなので、5つの {face} は下段の空いている役に入れられます（{fixed}）。",
+    "joker.upper_zero": "ジョーカー：{box}と下段はすべて記入済みなので、5つの {face} は上段の空いている役に 0 点で入れます。",
+    "joker.free_fixed": "ジョーカー：5つの {face} はどの空いている役にも入れられます。{box}が記入済みなので固定点です（{fixed}）。",
+    "joker.free": "ジョーカー：5つの {face} はどの空いている役にも入れられます。{box}がまだ空いているので{fixed_names}は 0 点です。",
+    "fixed_item": "{box} {points}点",
+    "list_sep": "、",
+    "bonus_now": "{yahtzee}ボーナス：どの役を選んでも +{points} 点。",
+    "commands_short": "r 振る | k 1 3 1・3番目をキープ/解除 | k 225 2・2・5をキープ | s <役> 記入\nh ヒント | ? ルール | q 保存して終了 | help コマンド一覧",
+    "prompt": "> ",
+    "problem.game_over": "ゲームは終了しています",
+    "problem.roll_first": "まずサイコロを振ってください（r）",
+    "problem.no_rolls_left": "このターンはもう振れません。役を選んでください（s <役>）",
+    "problem.all_held": "すべてキープ中です。振り直すには解除する（k 1 2 ...）か、役を選んでください",
+    "problem.locked": "3投目のあとサイコロは固定されます。役を選んでください（s <役>）",
+    "problem.bad_hold": "無効なキープ {held!r}",
+    "problem.bad_box": "無効な役 {box!r}",
+    "problem.box_filled": "{box}はもう記入済みです",
+    "problem.joker_upper": "ジョーカー：{box}が空いている間、5つの {face} は{box}に入れなければなりません",
+    "problem.joker_lower": "ジョーカー：{box}は記入済みなので、5つの {face} は下段の空いている役に入れます",
+    "problem.joker_upper_zero": "ジョーカー：下段はすべて記入済みなので、5つの {face} は上段の空いている役に入れます（0点）",
+    "err.unknown_command": "不明なコマンド {cmd!r}：help で一覧を表示します",
+    "err.keep_what": "サイコロを指定してください：k 1 3 で1・3番目をキープ/解除、k 225 で 2 と 2 と 5 をキープ、k - ですべて解除",
+    "err.bad_position": "無効な位置 {pos!r}：サイコロの番号は 1-5 です",
+    "err.repeated_position": "{pos} 番目が2回指定されています",
+    "err.bad_face": "無効な目 {face!r}：目は 1-6 です",
+    "err.no_such_dice": "{faces} はキープできません：出目は {dice} です",
+    "err.score_what": "役を指定してください：s <名前または番号>（例：s fh、s 9）",
+    "err.unknown_box": "不明な役 {box!r}：番号 1-{n} か名前（例：{example}）を使ってください",
+    "err.no_args": "{cmd!r} に引数は要りません",
+    "confirm.zero": "{box}に 0 点を記入しますか？{other}なら {points} 点です。",
+    "confirm.suffix": " [y/N] ",
+    "confirm.again": "y か n で答えてください",
+    "confirm.cancelled": "記入しませんでした。",
+    "confirm.new_game": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄して新しいゲームを始めますか？",
+    "kept_saved": "保存されたゲームは残してあります。続きは：yahtzee-solve play --resume",
+    "ev.scored": "{player}は{box}に {points} 点を記入しました{joker}。",
+    "ev.joker": "（ジョーカー）",
+    "ev.yahtzee_bonus": "{yahtzee}ボーナス +{points}！",
+    "ev.upper_bonus": "上段ボーナス +{points}！",
+    "ev.cpu_rolls": "{player}の出目：{dice}（{n}/{max} 投目）。",
+    "ev.cpu_keeps": "{player}は {keep} をキープして {reroll} を振り直します。",
+    "ev.cpu_keeps_none": "{player}は5個すべて振り直します。",
+    "ev.first_you": "あなたが先攻です。",
+    "ev.first_cpu": "{player}が先攻です。",
+    "ev.resumed": "ゲームを再開しました：{rules}、ターン {round}/{turns}。",
+    "hint.title": "ヒント（ここから最善手を続けた場合の最終得点の期待値）：",
+    "hint.roll": "サイコロを振ってください（r）。ここからの最終得点の期待値：{ev}",
+    "hint.keep": "{keep} をキープ、{reroll} を振り直す",
+    "hint.keep_all": "5個すべてキープして記入",
+    "hint.reroll_all": "5個すべて振り直す",
+    "hint.box": "{box}：{points}点",
+    "hint.best": "最善",
+    "hint.then": "記入先：",
+    "hint.cpu_turn": "CPU の番ではヒントは出ません",
+    "rules.pager": "-- {page}/{pages} ページ -- Enter：次のページ、q：ゲームに戻る ",
+    "help": (
+        "コマンド（> のあとに入力）：\n"
+        "  r              サイコロを振る（1投目は5個すべて、以降はキープしていないもの）\n"
+        "  k 1 3 4        1・3・4番目のサイコロをキープ/解除\n"
+        "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k =6 で 6 を1個キープ\n"
+        "  k -            すべて解除\n"
+        "  s <役>         役に記入：番号（1-{n}）または名前（例：s フルハウス、s fh、s 3k）\n"
+        "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"
+        "  ?              ルールをページごとに表示\n"
+        "  q              保存して終了（続きは yahtzee-solve play --resume）\n"
+        "  help           この一覧\n"
+        "役の名前：{aliases}"
+    ),
+    "quit.saved": "ゲームを保存しました。続きは：yahtzee-solve play --resume",
+    "quit.interrupted": "中断しました。ゲームは保存済みです。続きは：yahtzee-solve play --resume",
+    "end.title": "ゲーム終了。",
+    "end.solo": "最終得点：{total}。",
+    "end.win": "あなたの勝ち！ {me} 対 {cpu}",
+    "end.loss": "{player}の勝ち。{cpu} 対 {me}",
+    "end.draw": "引き分け：どちらも {me} 点。",
+    "end.seed": "シード {seed}（同じ出目で遊ぶには --seed {seed}）",
+    "end.record": "{rules}、{opponent}の新記録：{score} 点（これまでの最高 {old}）！",
+    "end.stats": "{rules}、{opponent}：{games} ゲーム、最高 {best}、平均 {average}",
+    "warn.records": "警告：{detail}",
+    "warn.save": "警告：{detail}",
+    "rec.none": "まだ記録がありません。",
+    "rec.rules": "ルール",
+    "rec.opponent": "相手",
+    "rec.games": "回数",
+    "rec.best": "最高",
+    "rec.average": "平均",
+    "rec.wins": "勝",
+    "rec.losses": "負",
+    "rec.draws": "分",
+    "rec.abandoned": "放棄",
+    "rec.reset_confirm": "{path} の記録をすべて削除しますか？",
+    "rec.reset_done": "記録を削除しました。",
+    "rec.reset_none": "削除する記録はありません。",
+    "rules.turn": (
+        "{title}\n\n"
+        "{n} 役、{n} ターン。各ターンはまず5個のサイコロをすべて振り、そのあと2回まで、"
+        "好きなサイコロをキープして残りを振り直せます（1ターン最大3投）。どの投のあとでも"
+        "（1投目の前は不可）空いている役を1つ選んで記入できます。3投目のあとは必ず記入します。"
+        "各役には1回だけ記入し、条件を満たさなければ 0 点です。\n\n"
+        "CPU との対戦では交互に手番が回り、合計の多いほうが勝ち、同点は引き分けです。"
+    ),
+    "rules.upper_title": "上段",
+    "rules.lower_title": "下段",
+    "rules.bonus_title": "{yahtzee}ボーナスとジョーカー",
+    "rules.line": "  {box}：{desc}",
+    "rules.upper_bonus": "上段ボーナス：上段の合計が {threshold} 点以上で +{bonus} 点（各目3個ずつでちょうど {threshold} 点）。",
+    "rules.total": "合計 = 上段 + 上段ボーナス + 下段{plus_bonus}。",
+    "rules.plus_bonus": " + {yahtzee}ボーナス",
+    "rules.ybonus": "{yahtzee}ボーナス：{yahtzee}の欄が 50 点のとき、さらに5個そろいを記入するたびに +{bonus} 点。0 点のときはありません。",
+    "rules.joker_forced": (
+        "ジョーカー（強制）：{yahtzee}の欄が記入済み（50 点または 0 点）のときに5個そろいを記入する場合：\n"
+        "  1. その目の上段の役が空いていれば、そこに入れなければなりません。\n"
+        "  2. そうでなければ下段の空いている役に入れられます（{fixed}）。\n"
+        "  3. その上段の役と下段がすべて記入済みなら、上段の空いている役に 0 点で入れます。"
+    ),
+    "rules.joker_free": (
+        "ジョーカー（自由）：{yahtzee}の欄が記入済みのときに5個そろいを記入する場合、どの空いている役にも"
+        "入れられます。{fixed_names}が固定点（{fixed}）になるのは、その目の上段の役が記入済みのときだけです"
+        "（それ以外は通常どおり、つまり 0 点）。"
+    ),
+    "rules.no_bonus": "{title}：2回目の{yahtzee}のボーナスもジョーカーもありません。",
+    "desc.upper": "{face} の目の合計",
+    "desc.chance": "5個の目の合計",
+    "desc.of_a_kind": "同じ目が {n} 個以上あれば5個の目の合計",
+    "desc.five_counts": "（5個そろいも可）",
+    "desc.full_house_fixed": "同じ目3個と別の同じ目2個で {points} 点",
+    "desc.full_house_sum": "同じ目3個と別の同じ目2個で5個の目の合計",
+    "desc.full_house_no5": "（5個そろいは不可）",
+    "desc.full_house_joker": "（5個そろいはジョーカーのときのみ）",
+    "desc.straight": "{n} つの連続した目で {points} 点",
+    "desc.straight_dup": "（1個重複してもよい：1-2-3-4-4）",
+    "desc.five_alike": "5個すべて同じ目で {points} 点",
+}
+
+MESSAGES = {"en": EN, "zh": ZH, "ja": JA}
