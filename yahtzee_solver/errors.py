@@ -19,6 +19,8 @@ __all__ = [
     "RuleSetError",
     "IllegalMoveError",
     "TableError",
+    "SavedGameError",
+    "DataFileError",
 ]
 
 
@@ -55,3 +57,11 @@ class IllegalMoveError(UsageError):
 
 class TableError(YahtzeeError, OSError):
     """A value table that is missing, truncated, corrupt or built for other rules (exit code 1)."""
+
+
+class SavedGameError(YahtzeeError, ValueError):
+    """A saved game that cannot be restored: foreign, corrupt or inconsistent data."""
+
+
+class DataFileError(YahtzeeError, OSError):
+    """A records or saved-game file that cannot be read or written (CLI exit code 1)."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import CategoryError, IllegalMoveError, ScoreCardError, YahtzeeError
+from .errors import CategoryError, IllegalMoveError, SavedGameError, ScoreCardError
 from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 from .state import ScoreCard
 
@@ -83,10 +83,6 @@ PROBLEMS = {
     "joker_lower": "joker: the {box} box is filled, so five {face}s go in an open lower box",
     "joker_upper_zero": "joker: every lower box is filled, so five {face}s go in an open upper box for 0",
 }
-
-
-class SavedGameError(YahtzeeError, ValueError):
-    """A saved game that cannot be restored: foreign, corrupt or inconsistent data."""
 
 
 # -- actions ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import YahtzeeError
+from .errors import DataFileError
 from .game import GameState, SavedGameError
 from .rules import RULESETS
 
@@ -51,10 +51,6 @@ RECORDS_VERSION = 1
 
 #: Opponent keys of the records: ``solo`` or a CPU level.
 OPPONENT_KEYS = ("solo", "beginner", "normal", "expert")
-
-
-class DataFileError(YahtzeeError, OSError):
-    """A records or saved-game file that cannot be read or written (CLI exit code 1)."""
 
 
 def data_dir() -> Path:
