@@ -56,8 +56,15 @@ KERNELS = (
     "final_roll_values",
     "turn",
     "solve_states",
+    "turn_options",
+    "fill_options",
+    "ranked_options",
     "batch_turn",
     "play_games",
+    "play_slice",
+    "best_keep",
+    "play_keeps",
+    "play_box",
     "roll_of_counts",
     "_code",
 )
@@ -192,13 +199,19 @@ def expect_keeps(E):
 
 
 def best_subkeeps(E, B):
-    """``B[k] = max(E[j] for j a sub-multiset of k)``: the best keep inside each keep."""
-    for k in range(N_KEEPS):
+    """``B[k] = max(E[j] for j a sub-multiset of k)``: the best keep inside each keep.
+
+    Every proper sub-multiset of ``k`` lies inside ``k`` minus one die, so
+    ``B[k] = max(E[k], B[k - one die of face f])`` over the faces in ``k``.
+    Missing faces point at the empty keep (:data:`_SUB0`), a sub-multiset of
+    every keep, so the six-way max needs no branch.
+    """
+    B[0] = E[0]
+    for k in range(1, N_KEEPS):
         b = E[k]
         for f in range(6):
-            s = SUB[k, f]
-            if s >= 0 and B[s] > b:
-                b = B[s]
+            x = B[_SUB0[k, f]]
+            b = x if x > b else b
         B[k] = b
 
 
@@ -295,97 +308,320 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
         V[masks[i], ups[i], ybs[i]] = turn(masks[i], ups[i], ybs[i], 3, V, score, joker, params, E, B)
 
 
-def batch_turn(masks, ups, ybs, levels, V, score, joker, params, out):
-    """:func:`turn` for many states in parallel: ``out[i]`` (3, 462) gets ``E`` of state ``i``."""
-    n = masks.shape[0]
-    for i in prange(n):
-        B = np.empty(N_KEEPS)
-        turn(masks[i], ups[i], ybs[i], levels, V, score, joker, params, out[i], B)
-
-
-def play_games(dice, V, score, joker, params, subkeeps, totals, flags):
-    """Play whole solitaire games with the optimal policy, one per row of ``dice``.
+def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                 points, legal, keep_vals, box_vals):
+    """Values of every option at one position: the keeps of roll ``r`` and its boxes.
 
     Parameters
     ----------
-    dice : (G, turns, 3, 5) int8
-        Pre-drawn faces 1..6: ``dice[g, t, j]`` are the five faces available
-        on roll ``j`` of turn ``t``; a reroll takes the next faces of that row
-        for the dice it replaces (randomness is injected by the caller).
+    mask, up, yb : int
+        Turn-start state of the scorecard.
+    r : int
+        Roll index (0..251) of the dice showing.
+    rolls_left : int
+        Rerolls still allowed this turn (0, 1 or 2).
     V, score, joker, params : arrays
-        Value table and rule arrays.
+        Value table and ``RuleSet.arrays()``.
     subkeeps : (252, 32) int32
         ``dice.ROLL_SUBKEEPS``.
-    totals : (G,) int64, out
-        Final score of each game.
-    flags : (G, 2) int8, out
-        ``flags[g, 0]`` 1 if the upper bonus was made, ``flags[g, 1]`` the
-        number of five-alike rolls scored as 50 in the Yahtzee box (0/1).
+    E : (3, 462) float64, B : (462,) float64
+        Scratch for :func:`turn`.
+    points : (C,) int64, legal : (C,) int8
+        Scratch for :func:`box_points`.
+    keep_vals : (32,) float64, out
+        ``keep_vals[j]`` = expected points still to come when keeping
+        ``subkeeps[r, j]`` (keeping all five = standing pat); NaN for padding
+        and when ``rolls_left == 0``.
+    box_vals : (C,) float64, out
+        Expected points still to come when scoring roll ``r`` in box ``c`` now
+        (points + bonuses + value of the next state); NaN for a box that is
+        filled or closed by the Joker rule.
+
+    Returns
+    -------
+    int
+        Number of keeps written (0 when ``rolls_left == 0``).
     """
-    G = dice.shape[0]
+    if rolls_left > 0:
+        turn(mask, up, yb, rolls_left, V, score, joker, params, E, B)
+    return fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
+                        points, legal, keep_vals, box_vals)
+
+
+def fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
+                 points, legal, keep_vals, box_vals):
+    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``)."""
+    box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
+    for c in range(box_vals.shape[0]):
+        if not legal[c]:
+            box_vals[c] = np.nan
+    n = 0
+    if rolls_left > 0:
+        for j in range(subkeeps.shape[1]):
+            k = subkeeps[r, j]
+            if k < 0:
+                break
+            keep_vals[j] = E[rolls_left - 1, k]
+            n += 1
+    for j in range(n, keep_vals.shape[0]):
+        keep_vals[j] = np.nan
+    return n
+
+
+def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                   points, legal, keep_vals, box_vals, codes, vals):
+    """The options of one position, best first: keeps if ``rolls_left`` > 0, else boxes.
+
+    Runs :func:`turn_options`, then writes the ranking: ``codes[i]`` is a
+    keep index (0..461) when ``rolls_left`` > 0, else a box index; ``vals[i]``
+    its expected points still to come.  Ties keep the order of
+    :func:`turn_options` (smaller keep first, lower box first), as the
+    advisor's rankings do.
+
+    Returns
+    -------
+    int
+        Number of options written.
+    """
+    nk = turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                      points, legal, keep_vals, box_vals)
+    n = 0
+    if rolls_left > 0:
+        for j in range(nk):
+            codes[n] = subkeeps[r, j]
+            vals[n] = keep_vals[j]
+            n += 1
+    else:
+        for c in range(box_vals.shape[0]):
+            if legal[c]:
+                codes[n] = c
+                vals[n] = box_vals[c]
+                n += 1
+    # insertion sort, descending, stable
+    for i in range(1, n):
+        v = vals[i]
+        code = codes[i]
+        j = i - 1
+        while j >= 0 and vals[j] < v:
+            vals[j + 1] = vals[j]
+            codes[j + 1] = codes[j]
+            j -= 1
+        vals[j + 1] = v
+        codes[j + 1] = code
+    return n
+
+
+def batch_turn(masks, ups, ybs, rolls, rolls_left, order, starts, V, score, joker, params, subkeeps,
+               keep_out, box_out):
+    """:func:`turn_options` for many positions, one :func:`turn` per distinct state, in parallel.
+
+    Parameters
+    ----------
+    masks, ups, ybs, rolls, rolls_left : (n,) int64
+        The positions (as in :func:`turn_options`).
+    order : (n,) int64, starts : (g + 1,) int64
+        Positions ``order[starts[i]:starts[i + 1]]`` share one turn-start state;
+        its :func:`turn` is computed once, to the most rerolls any of them has
+        left.  The groups run in parallel (``prange``).
+    V, score, joker, params, subkeeps : arrays
+        As in :func:`turn_options`.
+    keep_out : (n, 32) float64, out
+    box_out : (n, C) float64, out
+        ``keep_vals`` and ``box_vals`` of each position.
+
+    Each row depends only on its own position, so the result is the same on
+    any number of threads and for any grouping.
+    """
     C = params[_NCAT]
-    thr = params[_THRESH]
-    ycat = params[_YCAT]
-    for g in prange(G):
+    for g in prange(starts.shape[0] - 1):
         E = np.empty((3, N_KEEPS))
         B = np.empty(N_KEEPS)
         points = np.empty(C, np.int64)
         legal = np.empty(C, np.int8)
-        values = np.empty(C)
-        cnt = np.zeros(6, np.int64)
-        mask = 0
-        up = 0
-        yb = 0
-        upsum = 0
-        total = 0
-        for t in range(C):
-            turn(mask, up, yb, 2, V, score, joker, params, E, B)
-            for f in range(6):
-                cnt[f] = 0
-            for j in range(5):
-                cnt[dice[g, t, 0, j] - 1] += 1
-            for rl in range(2, 0, -1):
-                r = roll_of_counts(cnt)
-                best = -np.inf
-                bk = 0
-                for s in range(32):
-                    k = subkeeps[r, s]
-                    if k < 0:
-                        break
-                    if E[rl - 1, k] > best:
-                        best = E[rl - 1, k]
-                        bk = k
-                # reroll the dice not kept, taking fresh faces from roll 3 - rl
-                for f in range(6):
-                    cnt[f] = KEEP_COUNTS[bk, f]
-                m = 0
-                for f in range(6):
-                    m += cnt[f]
-                for j in range(5 - m):
-                    cnt[dice[g, t, 3 - rl, j] - 1] += 1
-            r = roll_of_counts(cnt)
-            box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
-            bc = 0
-            bv = -np.inf
-            for c in range(C):
-                if values[c] > bv:
-                    bv = values[c]
-                    bc = c
-            bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
-            p = points[bc]
-            total += p + bonus
-            if bc < params[_NUPPER]:
-                upsum += p
-                up = min(thr, up + p)
-            elif bc == ycat and p > 0:
-                flags[g, 1] = 1
+        lo = starts[g]
+        hi = starts[g + 1]
+        i0 = order[lo]
+        levels = 0
+        for j in range(lo, hi):
+            if rolls_left[order[j]] > levels:
+                levels = rolls_left[order[j]]
+        if levels > 0:
+            turn(masks[i0], ups[i0], ybs[i0], levels, V, score, joker, params, E, B)
+        for j in range(lo, hi):
+            i = order[j]
+            fill_options(masks[i], ups[i], ybs[i], rolls[i], rolls_left[i], E, V, score, joker, params, subkeeps,
+                         points, legal, keep_out[i], box_out[i])
+
+
+def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, flags, moves):
+    """Play whole solitaire games with the policy of ``(V, policy)``, one per row of ``dice``.
+
+    The games are split into ``parts`` equal slices played in parallel
+    (``prange``, one slice per thread), each by :func:`play_slice`: turn by
+    turn, the slice's games are sorted by turn-start state, the keep values of
+    each distinct state are computed once (:func:`turn`, the kernel of the
+    build and the advisor) and used by every game in that state.  Each game's
+    moves depend only on its own dice, so the results do not depend on
+    ``parts``, the number of threads, or how the caller splits the games.
+
+    Parameters
+    ----------
+    dice : (G, turns, 3, 5) int8
+        Pre-drawn faces 1..6, ``turns >= C``: ``dice[g, t, 0]`` is the first
+        roll of turn ``t``; a reroll of ``n`` dice after roll ``j`` (0 or 1)
+        takes ``dice[g, t, j + 1, :n]`` (randomness is injected by the caller).
+    V : (2**C, T+1, F) float64
+        Future values the policy maximises: the value table (optimal play),
+        or zeros (best points this turn only).
+    score, joker : (252, C) int64
+        Rule arrays (``RuleSet.arrays()``).
+    policy : (8,) int64
+        Rule parameters the decisions use (``params``, or a variant such as
+        no upper bonus for a player who ignores it).
+    params : (8,) int64
+        The true rule parameters, used to score the games.
+    subkeeps : (252, 32) int32
+        ``dice.ROLL_SUBKEEPS``.  Ties between keeps go to the first listed
+        (the smaller keep), ties between boxes to the lowest index -- as in
+        the advisor's rankings.
+    parts : int
+        Number of slices (the number of threads is a good choice; fewer,
+        larger slices share more states).
+    totals : (G,) int64, out
+        Final score of each game (points, bonuses included).
+    flags : (G, 2) int8, out
+        ``flags[g, 0]`` 1 if the upper bonus was made; ``flags[g, 1]`` 1 if five
+        alike were scored as 50 in the Yahtzee (Yacht) box.
+    moves : (G, turns, 4) int16, out
+        The moves of each turn: first keep, second keep (keep indices 0..461;
+        keeping all five is roll index + 210), final roll (0..251), box.
+        Rows past turn ``C`` are left as they are.
+    """
+    G = dice.shape[0]
+    for p in prange(parts):
+        play_slice(dice, p * G // parts, (p + 1) * G // parts, V, score, joker, policy, params, subkeeps,
+                   totals, flags, moves)
+
+
+def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, flags, moves):
+    """:func:`play_games` for games ``lo..hi-1``, serially.
+
+    Games in the same turn-start state are played one after another, so they
+    share the state's keep values and, per final roll, the best box.
+    """
+    G = hi - lo
+    C = params[_NCAT]
+    thr = params[_THRESH]
+    E = np.empty((3, N_KEEPS))
+    B = np.empty(N_KEEPS)
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    values = np.empty(C)
+    cnt = np.empty(6, np.int64)
+    best_box = np.empty(N_ROLLS, np.int64)
+    stamp = np.full(N_ROLLS, -1, np.int64)  # best_box[r] is valid when stamp[r] == current group
+    mask = np.zeros(G, np.int64)
+    up = np.zeros(G, np.int64)
+    yb = np.zeros(G, np.int64)
+    upsum = np.zeros(G, np.int64)
+    total = np.zeros(G, np.int64)
+    yahtzee = np.zeros(G, np.int8)
+    group = -1
+    for t in range(C):
+        ids = (mask * (thr + 1) + up) * 2 + yb
+        order = np.argsort(ids, kind="mergesort")
+        for j in range(G):
+            i = order[j]
+            if j == 0 or ids[i] != ids[order[j - 1]]:
+                turn(mask[i], up[i], yb[i], 2, V, score, joker, policy, E, B)
+                group += 1
+            g = lo + i
+            r = play_keeps(dice[g, t], E, subkeeps, cnt, moves[g, t])
+            if stamp[r] != group:
+                best_box[r] = play_box(mask[i], up[i], yb[i], r, V, score, joker, policy, points, legal, values)
+                stamp[r] = group
+            c = best_box[r]
+            moves[g, t, 3] = c
+            bonus = box_points(mask[i], up[i], yb[i], r, score, joker, params, points, legal)
+            p = points[c]
+            total[i] += p + bonus
+            if c < params[_NUPPER]:
+                upsum[i] += p
+                up[i] = min(thr, up[i] + p)
+            elif c == params[_YCAT] and p > 0:
+                yahtzee[i] = 1
                 if params[_NFLAGS] == 2:
-                    yb = 1
-            mask |= 1 << bc
-        if upsum >= thr:
-            total += params[_UBONUS]
+                    yb[i] = 1
+            mask[i] |= 1 << c
+    for i in range(G):
+        g = lo + i
+        flags[g, 0] = 0
+        flags[g, 1] = yahtzee[i]
+        if upsum[i] >= thr:
+            total[i] += params[_UBONUS]
             flags[g, 0] = 1
-        totals[g] = total
+        totals[g] = total[i]
+
+
+def best_keep(E, r, subkeeps):
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: first listed."""
+    best = -np.inf
+    bk = -1
+    for s in range(subkeeps.shape[1]):
+        k = subkeeps[r, s]
+        if k < 0:
+            break
+        if E[k] > best:
+            best = E[k]
+            bk = k
+    return bk
+
+
+def play_keeps(dice, E, subkeeps, cnt, move):
+    """The two keeps of a turn by the keep values ``E``; returns the final roll index.
+
+    Parameters
+    ----------
+    dice : (3, 5) int8
+        This turn's pre-drawn faces (see :func:`play_games`).
+    E : (3, 462) float64
+        Keep values of the turn-start state from :func:`turn`: row 0 with 1
+        reroll left, row 1 with 2.
+    subkeeps : (252, 32) int32
+        ``dice.ROLL_SUBKEEPS``.
+    cnt : (6,) int64
+        Scratch (face counts).
+    move : (4,) int16, out
+        ``move[0]``, ``move[1]``: the first and second keep; ``move[2]``: the final roll.
+    """
+    for f in range(6):
+        cnt[f] = 0
+    for j in range(5):
+        cnt[dice[0, j] - 1] += 1
+    for rl in range(2, 0, -1):
+        bk = best_keep(E[rl - 1], roll_of_counts(cnt), subkeeps)
+        move[2 - rl] = bk
+        m = 0
+        for f in range(6):
+            cnt[f] = KEEP_COUNTS[bk, f]
+            m += cnt[f]
+        for j in range(5 - m):
+            cnt[dice[3 - rl, j] - 1] += 1
+    r = roll_of_counts(cnt)
+    move[2] = r
+    return r
+
+
+def play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
+    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: the lowest index."""
+    box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+    bc = -1
+    bv = -np.inf
+    for c in range(policy[_NCAT]):
+        if legal[c] and values[c] > bv:
+            bv = values[c]
+            bc = c
+    return bc
 
 
 def roll_of_counts(cnt):
@@ -406,3 +642,13 @@ def _make_roll_lookup():
 
 
 _ROLL_LOOKUP = _make_roll_lookup()
+
+
+def _make_sub0():
+    sub0 = np.where(SUB < 0, 0, SUB).astype(np.int32)
+    sub0.setflags(write=False)
+    return sub0
+
+
+# ``SUB`` with "no such die" (-1) replaced by the empty keep (0); see best_subkeeps.
+_SUB0 = _make_sub0()

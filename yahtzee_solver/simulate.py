@@ -1,0 +1,393 @@
+"""Play many solitaire games with a CPU strategy and summarise the final scores.
+
+Dice are pre-drawn from ``numpy.random.default_rng(seed)`` in fixed blocks of
+:data:`BLOCK` games, one array ``(games, turns, 3, 5)`` per block (see
+:func:`draw_dice`): the first roll of each turn and the faces that replace the
+dice of each reroll.  A game's dice therefore depend only on the seed and the
+game's number -- not on the number of threads, the chunking, or how many games
+are asked for (the first 1,000 games of a 100,000-game run are the 1,000-game run).
+
+``expert`` and ``normal`` play inside compiled code
+(:func:`yahtzee_solver.kernels.play_games`, with the value array and decision
+parameters of the :mod:`~yahtzee_solver.players` strategy object, so one
+definition of each policy).  ``beginner`` plays in Python through
+:func:`play_game`, its blunders drawn from a generator spawned from the same
+seed.
+
+Example
+-------
+>>> from yahtzee_solver.simulate import simulate
+>>> res = simulate("expert", 10_000, seed=1)          # doctest: +SKIP
+>>> round(res.mean, 1), res.ci95                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import jit as _jit
+from .dice import ROLL_SUBKEEPS
+from .errors import IllegalMoveError, UsageError
+from .players import LEVELS, BeginnerStrategy, Strategy, make_strategy
+from .rules import RuleSet, get_rules
+from .state import ScoreCard
+from .table import ValueTable
+
+__all__ = ["BLOCK", "CHUNK", "PERCENTILES", "SimulationResult", "draw_dice", "play_game", "play_games", "simulate", "summarise"]
+
+#: Games per block of pre-drawn dice.
+BLOCK = 4096
+
+#: Games per call of the game kernel (a multiple of BLOCK; more games share more states).
+CHUNK = 16 * BLOCK
+
+#: Percentiles reported (of the final score).
+PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Summary of simulated games.
+
+    Attributes
+    ----------
+    level : str
+        The strategy (``beginner``, ``normal``, ``expert``).
+    rules : str
+        Rule-set name.
+    games : int
+        Number of games played.
+    seed : int
+        The seed (drawn from the OS when none was given, so a run can be repeated).
+    mean : float
+        Mean final score (points).
+    ci95 : (float, float)
+        95 % confidence interval of the mean: mean -/+ 1.96 sd / sqrt(games)
+        (normal approximation; points).
+    sd : float
+        Standard deviation of the final score (points, ``ddof=1``; 0 for one game).
+    percentiles : dict of int to float
+        Final-score percentiles (:data:`PERCENTILES`; numpy's linear method).
+    min, max : int
+        Lowest and highest final score.
+    upper_bonus_rate : float
+        Fraction of games that made the upper bonus.
+    yahtzee_rate : float
+        Fraction of games with five alike scored as 50 in the Yahtzee (Yacht) box.
+    seconds : float
+        Wall time of the games (points tallied included, table loading and
+        compilation excluded).
+    scores : (games,) int64
+        Every final score, in game order (read-only; not in :meth:`to_dict`).
+    """
+
+    level: str
+    rules: str
+    games: int
+    seed: int
+    mean: float
+    ci95: tuple[float, float]
+    sd: float
+    percentiles: dict
+    min: int
+    max: int
+    upper_bonus_rate: float
+    yahtzee_rate: float
+    seconds: float
+    scores: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall time."""
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    def to_dict(self) -> dict:
+        """Plain data for ``--json`` (scores left out)."""
+        return {
+            "level": self.level,
+            "rules": self.rules,
+            "games": self.games,
+            "seed": self.seed,
+            "mean": self.mean,
+            "ci95": list(self.ci95),
+            "sd": self.sd,
+            "percentiles": {f"p{q}": v for q, v in self.percentiles.items()},
+            "min": self.min,
+            "max": self.max,
+            "upper_bonus_rate": self.upper_bonus_rate,
+            "yahtzee_rate": self.yahtzee_rate,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+        }
+
+
+def summarise(level: str, rules: str, seed: int, scores, upper_bonus, yahtzee, seconds: float) -> SimulationResult:
+    """Build a :class:`SimulationResult` from per-game arrays.
+
+    Parameters
+    ----------
+    scores : (G,) int
+        Final scores (points).
+    upper_bonus, yahtzee : (G,) bool or 0/1
+        Upper bonus made; five alike scored as 50 in the Yahtzee box.
+    """
+    s = np.asarray(scores, dtype=np.int64).copy()
+    s.setflags(write=False)
+    n = len(s)
+    mean = float(s.mean())
+    sd = float(s.std(ddof=1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    pct = np.percentile(s, PERCENTILES)
+    return SimulationResult(
+        level=level,
+        rules=rules,
+        games=n,
+        seed=int(seed),
+        mean=mean,
+        ci95=(mean - half, mean + half),
+        sd=sd,
+        percentiles={q: float(v) for q, v in zip(PERCENTILES, pct)},
+        min=int(s.min()),
+        max=int(s.max()),
+        upper_bonus_rate=float(np.mean(np.asarray(upper_bonus, dtype=bool))),
+        yahtzee_rate=float(np.mean(np.asarray(yahtzee, dtype=bool))),
+        seconds=float(seconds),
+        scores=s,
+    )
+
+
+def draw_dice(rng: np.random.Generator, games: int, turns: int) -> np.ndarray:
+    """Draw the dice of ``games`` games in blocks of :data:`BLOCK`.
+
+    Every block draws a full ``(BLOCK, turns, 3, 5)`` array, so game ``g``'s
+    dice are the same whatever ``games`` is (for a fresh ``rng`` of one seed).
+
+    Returns
+    -------
+    (games, turns, 3, 5) int8
+        Faces 1..6.  ``[g, t, 0]`` is the first roll of turn ``t``;
+        a reroll of ``n`` dice after roll ``j`` takes ``[g, t, j + 1, :n]``.
+    """
+    blocks = [rng.integers(1, 7, size=(BLOCK, turns, 3, 5), dtype=np.int8) for _ in range(-(-games // BLOCK))]
+    return np.concatenate(blocks)[:games] if blocks else np.empty((0, turns, 3, 5), np.int8)
+
+
+def _check_dice(dice, ndim: int, turns: int) -> np.ndarray:
+    d = np.asarray(dice)
+    want = "(games, turns, 3, 5)" if ndim == 4 else "(turns, 3, 5)"
+    if d.ndim != ndim or d.shape[-2:] != (3, 5) or d.shape[-3] < turns:
+        raise UsageError(f"invalid pre-drawn dice of shape {d.shape}: want {want} with at least {turns} turns")
+    if not np.issubdtype(d.dtype, np.integer) or d.size and (d.min() < 1 or d.max() > 6):
+        raise UsageError("invalid pre-drawn dice: faces must be whole numbers 1-6")
+    return d
+
+
+def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, moves: list | None = None) -> ScoreCard:
+    """Play one game with ``strategy`` on pre-drawn ``dice``, in Python.
+
+    Any :class:`~yahtzee_solver.players.Strategy` works; the dice follow the
+    convention of :func:`draw_dice`, the same as the game kernel's.  Each
+    answer is checked: a keep must be a sub-multiset of the dice showing, a
+    box must be legal.
+
+    Parameters
+    ----------
+    strategy : Strategy
+    dice : (turns, 3, 5) int
+        This game's dice.
+    rules : str or RuleSet, optional
+        Default: ``strategy.rules``.
+    moves : list, optional
+        If given, one ``(keep1, keep2, roll, box)`` tuple of faces/box index is
+        appended per turn (keeps and roll as sorted face tuples).
+
+    Returns
+    -------
+    ScoreCard
+        The full card (``.total`` is the final score).
+
+    Raises
+    ------
+    IllegalMoveError
+        If the strategy keeps dice that are not showing or picks a closed box.
+    UsageError
+        If ``dice`` is not ``(turns, 3, 5)`` faces 1-6 with a turn per box.
+    """
+    rules = get_rules(rules if rules is not None else strategy.rules)
+    C = rules.n_categories
+    dice = _check_dice(dice, 3, C)
+    card = ScoreCard.empty(rules)
+    for t in range(C):
+        roll = tuple(sorted(int(d) for d in dice[t, 0]))
+        keeps = []
+        for rl in (2, 1):
+            keep = tuple(sorted(strategy.choose_keep(card, roll, rl)))
+            rest = list(roll)
+            for d in keep:
+                if d not in rest:
+                    raise IllegalMoveError(f"illegal keep {keep!r} of dice {roll!r} by the {strategy.level} player")
+                rest.remove(d)
+            keeps.append(keep)
+            fresh = tuple(int(d) for d in dice[t, 3 - rl, : 5 - len(keep)])
+            roll = tuple(sorted(keep + fresh))
+        c = strategy.choose_box(card, roll)
+        points, legal, bonus = card.box_points(roll)
+        if not (isinstance(c, (int, np.integer)) and 0 <= c < C and legal[c]):
+            raise IllegalMoveError(f"illegal box {c!r} for dice {roll!r} by the {strategy.level} player")
+        card = card.with_box(int(c), points[c], bonus)
+        if moves is not None:
+            moves.append((keeps[0], keeps[1], roll, int(c)))
+    return card
+
+
+def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play one game per row of ``dice`` with an ``expert`` or ``normal`` strategy, in compiled code.
+
+    Parameters
+    ----------
+    strategy : ExpertStrategy or NormalStrategy
+        Supplies the value array and decision parameters (``.values``, ``.params``).
+    dice : (G, turns, 3, 5) int8
+        Pre-drawn dice (:func:`draw_dice`).
+    jit : bool
+        Compiled kernel (default) or interpreted (slow; for tests).
+
+    Returns
+    -------
+    totals : (G,) int64
+        Final scores (points).
+    flags : (G, 2) int8
+        Upper bonus made; five alike scored as 50 in the Yahtzee box.
+    moves : (G, turns, 4) int16
+        First keep, second keep (keep indices, see :data:`~yahtzee_solver.dice.KEEPS`),
+        final roll index, box of each turn.
+
+    Raises
+    ------
+    UsageError
+        If the strategy is not a table-driven one, or the dice are malformed.
+    """
+    if not hasattr(strategy, "values") or not hasattr(strategy, "params"):
+        raise UsageError(f"the {strategy.level} player does not run in the game kernel")
+    rules = strategy.rules
+    dice = np.ascontiguousarray(_check_dice(dice, 4, rules.n_categories), dtype=np.int8)
+    G = dice.shape[0]
+    a = rules.arrays()
+    totals = np.zeros(G, np.int64)
+    flags = np.zeros((G, 2), np.int8)
+    moves = np.full((G, dice.shape[1], 4), -1, np.int16)
+    if G:
+        parts = 1
+        if jit:
+            import numba
+
+            parts = max(1, min(numba.get_num_threads(), G // 64))
+        _jit.backend(jit).play_games(
+            dice, strategy.values, a["score"], a["joker"], strategy.params, a["params"],
+            ROLL_SUBKEEPS, parts, totals, flags, moves,
+        )
+    return totals, flags, moves
+
+
+def simulate(
+    level: str,
+    games: int,
+    rules: str | RuleSet = "yahtzee",
+    *,
+    seed: int | None = None,
+    table: ValueTable | None = None,
+    progress: bool = False,
+    jit: bool = True,
+) -> SimulationResult:
+    """Play ``games`` solitaire games with the CPU player of ``level``.
+
+    Parameters
+    ----------
+    level : str
+        ``beginner``, ``normal`` or ``expert``.
+    games : int
+        Number of games (at least 1).
+    rules : str or RuleSet
+    seed : int, optional
+        Seed of ``numpy.random.default_rng`` for the dice (and, spawned from
+        it, the beginner's blunders).  Default: fresh OS entropy, reported in
+        the result.
+    table : ValueTable, optional
+        The expert's table (default: the shipped one).
+    progress : bool
+        Show a tqdm progress bar (stderr).
+    jit : bool
+        Compiled game kernel for expert/normal (default).
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    UsageError
+        Unknown level, ``games`` < 1 or a negative seed.
+    RuleSetError, TableError
+        Unknown rules; missing or corrupt table.
+    """
+    name = str(level).strip().lower()
+    if name not in LEVELS:
+        raise UsageError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise UsageError(f"invalid number of games {games!r}: want at least 1")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise UsageError(f"invalid seed {seed!r}: want a whole number >= 0")
+    rules = get_rules(rules)
+    ss = np.random.SeedSequence(seed)
+    seed = int(ss.entropy)
+    dice_rng = np.random.default_rng(ss)
+    play_rng = np.random.default_rng(ss.spawn(1)[0])
+    strategy = make_strategy(name, rules, rng=play_rng, table=table, jit=jit)
+    C = rules.n_categories
+    games = int(games)
+    totals = np.empty(games, np.int64)
+    upper = np.empty(games, bool)
+    yahtzee = np.empty(games, bool)
+    kernel = not isinstance(strategy, BeginnerStrategy)
+    if kernel and jit:
+        # load / compile outside the timed part
+        play_games(strategy, draw_dice(np.random.default_rng(0), 1, C), jit=True)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", unit_scale=True, desc=f"{name} {rules.name}")
+    ycat = rules.yahtzee_category
+    t0 = time.perf_counter()
+    try:
+        step = CHUNK if kernel else BLOCK
+        for start in range(0, games, step):
+            n = min(step, games - start)
+            dice = draw_dice(dice_rng, n, C)  # whole blocks: game g's dice depend on g only
+            if kernel:
+                tot, fl, _ = play_games(strategy, dice, jit=jit)
+                totals[start : start + n] = tot
+                upper[start : start + n] = fl[:, 0] == 1
+                yahtzee[start : start + n] = fl[:, 1] == 1
+            else:
+                for i in range(n):
+                    card = play_game(strategy, dice[i], rules)
+                    totals[start + i] = card.total
+                    upper[start + i] = card.upper_bonus > 0
+                    yahtzee[start + i] = ycat >= 0 and card.boxes[ycat] == 50
+                    if bar is not None and i % 64 == 63:
+                        bar.update(64)
+                if bar is not None:
+                    bar.update(n % 64)
+                continue
+            if bar is not None:
+                bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    return summarise(name, rules.name, seed, totals, upper, yahtzee, seconds)
