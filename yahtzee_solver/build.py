@@ -11,6 +11,7 @@ stay NaN.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 
@@ -47,33 +48,59 @@ def reachable_upper(rules: RuleSet) -> np.ndarray:
     return out
 
 
-def state_arrays(rules: RuleSet, filled: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The reachable turn-start states with ``filled`` boxes filled.
+
+    Parameters
+    ----------
+    rules : RuleSet
+    filled : int
+        Number of filled boxes (the layer).
+    reach : (64, T+1) bool, optional
+        :func:`reachable_upper` of ``rules`` (computed if not given).
 
     Returns
     -------
     masks, ups, ybs : (n,) int64
         One entry per state, sorted by mask, then upper subtotal, then flag.
     """
-    reach = reachable_upper(rules)
+    if reach is None:
+        reach = reachable_upper(rules)
     ycat = rules.yahtzee_category
     C = rules.n_categories
-    masks, ups, ybs = [], [], []
     all_masks = np.arange(1 << C, dtype=np.int64)
-    popcount = np.array([bin(m).count("1") for m in range(1 << C)])
-    for m in all_masks[popcount == filled]:
-        us = np.flatnonzero(reach[m & ((1 << N_UPPER) - 1)])
-        flags = (0, 1) if rules.n_flags == 2 and ycat >= 0 and (m >> ycat) & 1 else (0,)
-        for u in us:
-            for y in flags:
-                masks.append(m)
-                ups.append(u)
-                ybs.append(y)
+    popcount = np.zeros(1 << C, dtype=np.int64)
+    for c in range(C):
+        popcount += (all_masks >> c) & 1
+    layer = all_masks[popcount == filled]
+    rows, ups = np.nonzero(reach[layer & ((1 << N_UPPER) - 1)])
+    masks = layer[rows]
+    if rules.n_flags == 2 and ycat >= 0:
+        nflags = 1 + ((masks >> ycat) & 1)
+    else:
+        nflags = np.ones(len(masks), dtype=np.int64)
+    starts = np.cumsum(nflags) - nflags
+    ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
     return (
-        np.asarray(masks, dtype=np.int64),
-        np.asarray(ups, dtype=np.int64),
-        np.asarray(ybs, dtype=np.int64),
+        np.repeat(masks, nflags).astype(np.int64),
+        np.repeat(ups, nflags).astype(np.int64),
+        ybs,
     )
+
+
+#: States per chunk handed to a thread (dynamic scheduling of ``prange``): a
+#: few milliseconds of work, so a thread slowed by other processes takes
+#: fewer chunks instead of holding up the whole layer.
+CHUNK_STATES = 256
+
+
+def _dynamic_schedule(jit_compile: bool):
+    """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted)."""
+    if not jit_compile:
+        return contextlib.nullcontext()
+    import numba  # already loaded by the compiled kernels
+
+    return numba.parallel_chunksize(CHUNK_STATES)
 
 
 @dataclass(frozen=True)
@@ -86,11 +113,13 @@ class BuildResult:
     values : (2**C, T+1, F) float64
         Expected future points of every turn-start state (NaN: unreachable).
     seconds : float
-        Wall time of the DP itself (excluding JIT compilation).
+        Wall time of the build (state enumeration and DP), JIT compilation excluded.
     compile_seconds : float
         Wall time spent loading or compiling the kernels.
     n_states : int
         Number of reachable states solved.
+    cpu_seconds : float
+        CPU time of the whole process (all threads) during :attr:`seconds`.
     """
 
     rules: RuleSet
@@ -98,6 +127,7 @@ class BuildResult:
     seconds: float
     compile_seconds: float
     n_states: int
+    cpu_seconds: float = float("nan")
 
     @property
     def empty_value(self) -> float:
@@ -123,19 +153,22 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
     """
     rules = get_rules(rules)
     arrays = rules.arrays()
+    score, joker, params = arrays["score"], arrays["joker"], arrays["params"]
     C = rules.n_categories
     T = rules.upper_threshold
     t0 = time.perf_counter()
     k = jit.backend(jit_compile)
-    layers = [state_arrays(rules, p) for p in range(C, -1, -1)]
     V = np.full((1 << C, T + 1, rules.n_flags), np.nan)
+    if jit_compile:
+        # Compile (or load from the cache) on an empty layer, so the timing is honest.
+        none = np.zeros(0, dtype=np.int64)
+        k.solve_states(none, none, none, V, score, joker, params)
+    t1 = time.perf_counter()
+    c1 = time.process_time()
+    reach = reachable_upper(rules)
+    layers = [state_arrays(rules, p, reach) for p in range(C, -1, -1)]
     masks, ups, ybs = layers[0]
     V[masks, ups, ybs] = 0.0
-    if jit_compile:
-        # Compile (or load from cache) on a trivial call so timing is honest.
-        m1, u1, y1 = layers[1]
-        k.solve_states(m1[:1], u1[:1], y1[:1], V, arrays["score"], arrays["joker"], arrays["params"])
-    t1 = time.perf_counter()
     total = sum(len(layer[0]) for layer in layers)
     bar = None
     if progress:
@@ -143,11 +176,13 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
 
         bar = tqdm(total=total, unit="state", desc=f"build {rules.name}", unit_scale=True)
         bar.update(len(layers[0][0]))
-    for masks, ups, ybs in layers[1:]:
-        k.solve_states(masks, ups, ybs, V, arrays["score"], arrays["joker"], arrays["params"])
-        if bar is not None:
-            bar.update(len(masks))
+    with _dynamic_schedule(jit_compile):
+        for masks, ups, ybs in layers[1:]:
+            k.solve_states(masks, ups, ybs, V, score, joker, params)
+            if bar is not None:
+                bar.update(len(masks))
     if bar is not None:
         bar.close()
     t2 = time.perf_counter()
-    return BuildResult(rules, V, t2 - t1, t1 - t0, total)
+    c2 = time.process_time()
+    return BuildResult(rules, V, t2 - t1, t1 - t0, total, c2 - c1)

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Query speed in a warm process: ranked keeps and boxes, one position and batches.
+
+Goals (issue 2): ranked keeps for one position < 200 us median, ranked boxes
+< 20 us (``Advisor`` with ``jit=True``, warm).  Issue 4 compares the raw
+single call and the batch with the peer (``compare_peer.py``).
+
+The positions are met in seeded random games (``common.positions``: rerolls
+left 2/1/0 x early/middle/late game).  Every single call is timed ``--repeat``
+times per position, the APIs alternating; the figure is the median over the
+positions of each position's median.  The baseline of the ratios is the bare
+compiled turn kernel on the same positions (:func:`kernels.turn`, or
+:func:`kernels.box_values` with no reroll left), so "Advisor / kernel" is the
+cost of the API around the work any answer needs.
+
+Usage::
+
+    python benchmarks/bench_query.py [--positions 1000] [--seed 2026] [--repeat 7] [--rules yahtzee]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402
+
+from yahtzee_solver import Advisor  # noqa: E402
+from yahtzee_solver.batch import ArrayAdvisor  # noqa: E402
+from yahtzee_solver.dice import N_KEEPS, roll_index  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--batch-repeat", type=int, default=21)
+    ap.add_argument("--rules", default="yahtzee")
+    opts = ap.parse_args(argv)
+    common.header(f"query speed: {opts.rules}, {opts.positions} positions (seed {opts.seed})")
+    pos = common.positions(opts.positions, opts.seed, opts.rules)
+    aa = ArrayAdvisor(opts.rules)
+    adv = Advisor(opts.rules, aa.table)
+    k = aa.kernels
+    a = aa.rules.arrays()
+    V, E, B = aa.table.values, np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+
+    score, joker, params = a["score"], a["joker"], a["params"]
+    turn, ranked, hint = k.turn, aa.ranked, adv.hint
+
+    points, legal, values = np.empty(aa.rules.n_categories, np.int64), np.empty(aa.rules.n_categories, np.int8), \
+        np.empty(aa.rules.n_categories)
+    box_values = k.box_values
+
+    def kernel(m, u, y, r, rl, card):
+        if rl:
+            turn(m, u, y, rl, V, score, joker, params, E, B)
+        else:
+            box_values(m, u, y, r, V, score, joker, params, points, legal, values)
+
+    calls = {
+        "kernel only": kernel,
+        "ArrayAdvisor.ranked": lambda m, u, y, dice, rl, card: ranked(m, u, y, dice, rl),
+        "Advisor.hint": lambda m, u, y, dice, rl, card: hint(card, dice, rl),
+    }
+    args = [(*p.key, p.dice, p.rolls_left, p.card) for p in pos]
+    kargs = [(*p.key, roll_index(p.dice), p.rolls_left, p.card) for p in pos]
+    for x, kx in zip(args[:50], kargs[:50]):
+        for f in calls.values():
+            f(*(kx if f is kernel else x))
+    times = {name: np.empty((len(pos), opts.repeat)) for name in calls}
+    clock = time.perf_counter_ns
+    gc.disable()
+    try:
+        for j in range(opts.repeat):
+            for i, x in enumerate(args):
+                for name, f in calls.items():
+                    xx = kargs[i] if f is kernel else x
+                    t = clock()
+                    f(*xx)
+                    times[name][i, j] = clock() - t
+    finally:
+        gc.enable()
+    rls = np.array([p.rolls_left for p in pos])
+    phases = np.array([p.phase for p in pos])
+    med = {name: np.median(t, axis=1) / 1000 for name, t in times.items()}
+    print("\nsingle position, median us (per-position median of repeats, then median over positions)")
+    print(f"  {'subset':16s}" + "".join(f"{name:>22s}" for name in calls) + "   Advisor / kernel")
+    rows = [("all", np.ones(len(pos), bool))]
+    rows += [(f"rerolls left {r}", rls == r) for r in (2, 1, 0)]
+    rows += [(f"{ph} game", phases == ph) for ph in common.PHASES]
+    for label, sel in rows:
+        vals = [float(np.median(med[name][sel])) for name in calls]
+        print(f"  {label:16s}" + "".join(f"{v:22.2f}" for v in vals) + f"   {common.ratio(vals[2], vals[0]):>8}")
+    keeps = float(np.median(med["Advisor.hint"][rls > 0]))
+    boxes = float(np.median(med["Advisor.hint"][rls == 0]))
+    print(f"\n  Advisor ranked keeps {keeps:.1f} us (goal < 200 us); ranked boxes {boxes:.1f} us (goal < 20 us)")
+
+    # batch
+    masks = np.array([p.key.filled for p in pos])
+    ups = np.array([p.key.upper for p in pos])
+    ybs = np.array([p.key.yahtzee_bonus for p in pos])
+    dice = np.array([p.dice for p in pos])
+    res = aa.option_values(masks, ups, ybs, dice, rls)
+    print("\nbatch (ArrayAdvisor.option_values, all positions in one call; median of "
+          f"{opts.batch_repeat} calls)")
+    import numba
+
+    threads = numba.get_num_threads()
+    per = {}
+    for nt in sorted({1, threads}):
+        numba.set_num_threads(nt)
+        ts = []
+        for _ in range(opts.batch_repeat):
+            t = time.perf_counter()
+            res2 = aa.option_values(masks, ups, ybs, dice, rls)
+            ts.append(time.perf_counter() - t)
+        per[nt] = common.median(ts) / len(pos) * 1e6
+        assert np.array_equal(res2.keep_values, res.keep_values, equal_nan=True)
+        print(f"  {nt} thread(s): {per[nt]:.3f} us/position ({1e6 / per[nt]:,.0f} positions/s)")
+    numba.set_num_threads(threads)
+    single = float(np.median(med["ArrayAdvisor.ranked"]))
+    print(f"  batch ({threads} threads) / single ranked call: {common.ratio(per[threads], single)}")
+    # realistic workload: every decision of whole games (3 positions per turn share a state)
+    rng = np.random.default_rng(opts.seed)
+    games = [p for _ in range(100) for p in common.play_random_game(rng, aa.rules)]
+    gm = np.array([p.key.filled for p in games])
+    gu = np.array([p.key.upper for p in games])
+    gy = np.array([p.key.yahtzee_bonus for p in games])
+    gd = np.array([p.dice for p in games])
+    gr = np.array([p.rolls_left for p in games])
+    ts = []
+    for _ in range(max(3, opts.batch_repeat // 3)):
+        t = time.perf_counter()
+        aa.option_values(gm, gu, gy, gd, gr)
+        ts.append(time.perf_counter() - t)
+    pg = common.median(ts) / len(games) * 1e6
+    print(f"  every decision of 100 random games ({len(games)} positions, "
+          f"{len(set(zip(gm, gu, gy)))} states): {pg:.3f} us/position ({1e6 / pg:,.0f} positions/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""Shared helpers of the benchmark scripts: header, timing, reproducible positions.
+
+Not a test module: the scripts in this folder print figures, the command line
+that produced them and ratios against a baseline measured in the same run.
+Timings depend on the machine and on whatever else runs on it; the header
+prints the load average so a busy machine shows.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from yahtzee_solver.rules import RuleSet, get_rules
+from yahtzee_solver.state import ScoreCard, StateKey
+
+__all__ = [
+    "Position",
+    "header",
+    "positions",
+    "median",
+    "time_call_ns",
+    "run_child",
+    "ratio",
+    "PHASES",
+]
+
+#: Game phases by turn number (0-based): early, middle, late.
+PHASES = {"early": range(0, 4), "middle": range(4, 9), "late": range(9, 13)}
+
+
+def header(title: str) -> None:
+    """Print the title, the exact command line, and the machine state."""
+    numba_threads = os.environ.get("NUMBA_NUM_THREADS", "default")
+    print(f"# {title}")
+    print(f"# command: {shlex.join([sys.executable, *sys.argv])}")
+    print(
+        f"# host: {platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}, "
+        f"NUMBA_NUM_THREADS={numba_threads}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print(f"# date: {time.strftime('%Y-%m-%d %H:%M:%S')}")
+
+
+def median(xs) -> float:
+    """Median of a non-empty sequence."""
+    return float(statistics.median(xs))
+
+
+def time_call_ns(fn, repeat: int) -> list[int]:
+    """Wall time of ``repeat`` calls of ``fn()`` (nanoseconds each)."""
+    out = []
+    clock = time.perf_counter_ns
+    for _ in range(repeat):
+        t = clock()
+        fn()
+        out.append(clock() - t)
+    return out
+
+
+def ratio(ours: float, peer: float) -> str:
+    """``ours/peer`` formatted, or ``n/a``."""
+    if not peer or peer != peer or ours != ours:
+        return "n/a"
+    return f"{ours / peer:.2f}"
+
+
+def run_child(code: str, *args: str, env: dict | None = None) -> tuple[dict, float, float]:
+    """Run ``code`` in a fresh interpreter; parse its last stdout line as ``key=value`` pairs.
+
+    Returns
+    -------
+    fields : dict of str to float or str
+        What the child printed last (``key=value`` separated by spaces).
+    wall : float
+        Wall seconds of the whole child process (start-up included).
+    max_rss_mib : float
+        Peak resident memory of the child (MiB; ``getrusage(RUSAGE_CHILDREN)``
+        is a maximum over all children waited for, so each call measures in a
+        grandchild of its own to keep the figures separate).
+
+    Raises
+    ------
+    RuntimeError
+        If the child fails.
+    """
+    wrapper = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "w = time.perf_counter() - t\n"
+        "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "sys.stderr.write(p.stderr)\n"
+        "print(p.stdout, end='')\n"
+        "print(f'__wall={w!r} __maxrss_kib={r.ru_maxrss} __rc={p.returncode}')\n"
+    )
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-c", wrapper, sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+    )
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode or not lines:
+        raise RuntimeError(f"child failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    meta = _fields(lines[-1])
+    if meta.get("__rc") != 0:
+        raise RuntimeError(f"child failed ({meta.get('__rc')}): {proc.stderr.strip()[-2000:]}")
+    fields = _fields(lines[-2]) if len(lines) >= 2 else {}
+    return fields, float(meta["__wall"]), float(meta["__maxrss_kib"]) / 1024.0
+
+
+def _fields(line: str) -> dict:
+    out: dict = {}
+    for item in line.split():
+        key, sep, value = item.partition("=")
+        if not sep:
+            continue
+        try:
+            out[key] = int(value)
+        except ValueError:
+            try:
+                out[key] = float(value)
+            except ValueError:
+                out[key] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision point met in a game: a card, the dice showing, rerolls left.
+
+    Attributes
+    ----------
+    card : ScoreCard
+        The scorecard before this turn's score.
+    dice : tuple of int
+        The five faces showing, sorted.
+    rolls_left : int
+        2 after the first roll, 1 after the second, 0 after the third.
+    turn : int
+        0-based turn number (= boxes filled).
+    """
+
+    card: ScoreCard
+    dice: tuple
+    rolls_left: int
+    turn: int
+
+    @property
+    def key(self) -> StateKey:
+        return self.card.key
+
+    @property
+    def phase(self) -> str:
+        for name, turns in PHASES.items():
+            if self.turn in turns:
+                return name
+        raise AssertionError(self.turn)
+
+
+def _random_keep(rng: np.random.Generator, card: ScoreCard, dice: tuple) -> tuple:
+    """A plausible but not optimal keep: the most common face (of an open upper box
+    when there is one, so upper bonuses get made), or random dice."""
+    u = rng.random()
+    if u < 0.25:
+        return tuple(d for d in dice if rng.random() < 0.5)
+    counts = np.bincount(dice, minlength=7)
+    faces = [f for f in range(1, 7) if counts[f]]
+    if u < 0.75:
+        open_faces = [f for f in faces if card.boxes[f - 1] is None]
+        faces = open_faces or faces
+    face = max(faces, key=lambda f: (counts[f], f))
+    return tuple(d for d in dice if d == face)
+
+
+def _random_box(rng: np.random.Generator, card: ScoreCard, dice: tuple) -> tuple[int, int, int]:
+    """A random legal box: uniformly, the most points now, or an upper box with 3+ dice of its face."""
+    points, legal, bonus = card.box_points(dice)
+    boxes = [c for c, ok in enumerate(legal) if ok]
+    u = rng.random()
+    good_upper = [c for c in boxes if c < 6 and points[c] >= 3 * (c + 1)]
+    if u < 0.6 and good_upper:
+        c = good_upper[0]
+    elif u < 0.8:
+        c = max(boxes, key=lambda b: (points[b], -b))
+    else:
+        c = int(rng.choice(boxes))
+    return c, points[c], bonus
+
+
+def play_random_game(rng: np.random.Generator, rules: RuleSet) -> list[Position]:
+    """Every decision point of one game played by a seeded random, partly greedy player."""
+    card = ScoreCard.empty(rules)
+    out = []
+    for t in range(rules.n_categories):
+        dice = tuple(sorted(int(d) for d in rng.integers(1, 7, 5)))
+        for rl in (2, 1):
+            out.append(Position(card, dice, rl, t))
+            keep = _random_keep(rng, card, dice)
+            dice = tuple(sorted(keep + tuple(int(d) for d in rng.integers(1, 7, 5 - len(keep)))))
+        out.append(Position(card, dice, 0, t))
+        c, pts, bonus = _random_box(rng, card, dice)
+        card = card.with_box(c, pts, bonus)
+    return out
+
+
+def positions(n: int = 1000, seed: int = 2026, rules: str | RuleSet = "yahtzee") -> list[Position]:
+    """``n`` positions met in random games, spread evenly over rerolls left x game phase.
+
+    The games are played by a seeded random, partly greedy player (so cards
+    with a Yahtzee, a made upper bonus, Jokers and zeros all occur); then the same
+    number of positions is drawn for each of the 9 cells (rerolls left 2/1/0 x
+    early/middle/late game), the first ``n % 9`` cells taking one more.
+
+    Returns
+    -------
+    list of Position
+        Ordered by cell, reproducible from ``seed``.
+    """
+    rules = get_rules(rules)
+    rng = np.random.default_rng(seed)
+    cells: dict[tuple[int, str], list[Position]] = {(rl, ph): [] for rl in (2, 1, 0) for ph in PHASES}
+    per = -(-n // len(cells))
+    while min(len(v) for v in cells.values()) < 4 * per:
+        for p in play_random_game(rng, rules):
+            cells[(p.rolls_left, p.phase)].append(p)
+    out: list[Position] = []
+    for i, pool in enumerate(cells.values()):
+        want = n // len(cells) + (1 if i < n % len(cells) else 0)
+        pick = rng.choice(len(pool), size=want, replace=False)
+        out.extend(pool[j] for j in sorted(pick))
+    return out
+
+
+def rss_mib() -> float:
+    """Peak resident memory of this process so far (MiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
