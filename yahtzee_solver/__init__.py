@@ -17,9 +17,11 @@ from .build import BuildResult, build_values
 from .dice import format_dice, parse_dice
 from .errors import (
     CategoryError,
+    DataFileError,
     DiceError,
     IllegalMoveError,
     RuleSetError,
+    SavedGameError,
     ScoreCardError,
     TableError,
     UsageError,
@@ -28,6 +30,31 @@ from .errors import (
 from .rules import RULESETS, YACHT, YAHTZEE, YAHTZEE_FREE_JOKER, CategorySpec, RuleSet, get_rules
 from .state import ScoreCard, StateKey, parse_card
 from .table import ValueTable, default_table_path, load_table, save_table
+
+# Heavier parts load on first use, so `import yahtzee_solver` (and a cold CLI
+# query) does not pay for them.
+_LAZY = {
+    "make_strategy": "players",
+    "LEVELS": "players",
+    "simulate": "simulate",
+    "SimulationResult": "simulate",
+    "new_game": "game",
+    "GameState": "game",
+    "RecordBook": "records",
+    "ArrayAdvisor": "batch",
+    "option_values": "batch",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "__version__",
@@ -60,4 +87,7 @@ __all__ = [
     "load_table",
     "save_table",
     "default_table_path",
+    "SavedGameError",
+    "DataFileError",
+    *_LAZY,
 ]
