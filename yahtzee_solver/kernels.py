@@ -37,7 +37,7 @@ bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 
 import numpy as np
 
-from .dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
+from .dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, SUB
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range

@@ -122,7 +122,7 @@ def build(rules, out, progress):
     click.echo(f"wrote {path}")
     click.echo(
         f"{rs.name}: {result.n_states:,} states in {result.seconds:.1f} s "
-        f"(+{result.compile_seconds:.1f} s setting up states and kernels)"
+        f"(+{result.compile_seconds:.1f} s loading or compiling the kernels)"
     )
     click.echo(
         f"empty-card value {result.empty_value:.10f}, "
