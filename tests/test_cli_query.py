@@ -13,40 +13,16 @@ import shutil
 import h5py
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from clihelpers import assert_clean_error, run, run_json
 from yahtzee_solver import Advisor, ScoreCard, parse_card
-from yahtzee_solver.cli import COMMANDS, main
+from yahtzee_solver.cli import COMMANDS
 from yahtzee_solver.cli.query import DEFAULT_KEEP_TOP
 from yahtzee_solver.dice import format_dice
 from yahtzee_solver.rules import RULESETS
 from yahtzee_solver.table import default_table_path
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), prog_name="yahtzee-solve")
-
-
-def run_json(*args: str) -> dict:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
-def assert_clean_error(result, code: int, *needles: str) -> None:
-    """A one-line ``Error: ...`` message quoting the bad value, exit ``code``, no traceback."""
-    assert result.exit_code == code, result.output
-    assert isinstance(result.exception, SystemExit)
-    assert "Traceback" not in result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("Error: ")
-    message = lines[0][len("Error: "):]
-    assert message[0] == message[0].lower()
-    for needle in needles:
-        assert needle in message, (needle, message)
 
 
 def assert_click_usage_error(result, *needles: str) -> None:

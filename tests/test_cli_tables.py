@@ -13,34 +13,19 @@ import shutil
 import h5py
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from clihelpers import run, run_json
+from clihelpers import assert_clean_error as _assert_clean_error
 import yahtzee_solver.build as build_module
 import yahtzee_solver.table as table_module
 from yahtzee_solver import Advisor
 from yahtzee_solver.build import BuildResult
-from yahtzee_solver.cli import main
 from yahtzee_solver.rules import RULESETS, get_rules
 from yahtzee_solver.table import checksum, default_table_path, load_table
 
 
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), prog_name="yahtzee-solve")
-
-
-def run_json(*args: str) -> dict:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 def assert_clean_error(result, code: int, *needles: str) -> None:
-    assert result.exit_code == code, result.output
-    assert "Traceback" not in result.output
-    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1, result.output
-    for needle in needles:
-        assert needle in errors[0], (needle, errors[0])
+    _assert_clean_error(result, code, *needles, only_line=False)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from .dice import KEEPS, N_KEEPS, ROLL_SUBKEEPS, format_dice, parse_dice, roll_i
 from .errors import ScoreCardError, UsageError
 from .rules import RuleSet, get_rules
 from .state import ScoreCard, StateKey
-from .table import ValueTable, load_table
+from .table import ValueTable, resolve_table
 
 __all__ = ["Advisor", "KeepOption", "BoxOption"]
 
@@ -146,11 +146,7 @@ class Advisor:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         self.rules = get_rules(rules)
-        if table is None:
-            table = load_table(self.rules)
-        elif table.rules != self.rules:
-            raise UsageError(f"table is for rules {table.rules.name!r}, not {self.rules.name!r}")
-        self.table = table
+        self.table = table = resolve_table(self.rules, table)
         self._jit = jit
         self._k = None
         self._arrays = self.rules.arrays()

@@ -54,7 +54,7 @@ from . import jit
 from .dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
 from .errors import DiceError, ScoreCardError, UsageError
 from .rules import RuleSet, get_rules
-from .table import ValueTable, load_table
+from .table import ValueTable, resolve_table
 
 __all__ = ["ArrayAdvisor", "OptionValues", "option_values", "roll_indices", "MAX_KEEPS"]
 
@@ -189,11 +189,7 @@ class ArrayAdvisor:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         self.rules = get_rules(rules)
-        if table is None:
-            table = load_table(self.rules)
-        elif table.rules != self.rules:
-            raise UsageError(f"table is for rules {table.rules.name!r}, not {self.rules.name!r}")
-        self.table = table
+        self.table = table = resolve_table(self.rules, table)
         self._jit = jit
         self._k = None
         a = self.rules.arrays()

@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TableError
+from .errors import TableError, UsageError
 from .rules import RuleSet, get_rules
 
-__all__ = ["ValueTable", "load_table", "save_table", "default_table_path", "FORMAT_VERSION"]
+__all__ = ["ValueTable", "load_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION"]
 
 FORMAT = "yahtzee_solver value table"
 FORMAT_VERSION = 1
@@ -260,4 +260,21 @@ def load_table(
     attrs["_verified"] = verify
     table = ValueTable(rules, values, p, attrs)
     _TABLE_CACHE[key] = table
+    return table
+
+
+def resolve_table(rules: RuleSet, table: ValueTable | None = None) -> ValueTable:
+    """``table`` if it was built for ``rules``, or the shipped table of ``rules`` when ``None``.
+
+    Raises
+    ------
+    UsageError
+        If ``table`` holds another rule set.
+    TableError
+        If the shipped table cannot be loaded.
+    """
+    if table is None:
+        return load_table(rules)
+    if table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     return table
