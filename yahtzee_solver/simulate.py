@@ -71,7 +71,7 @@ class SimulationResult:
     sd : float
         Standard deviation of the final score (points, ``ddof=1``; 0 for one game).
     percentiles : dict of int to float
-        Final-score percentiles (:data:`PERCENTILES`; numpy's linear method).
+        Final-score percentiles (:data:`PERCENTILES`): the lowest score s such that at least q % of the games scored s or less (numpy's ``inverted_cdf``), so always a score some game made.
     min, max : int
         Lowest and highest final score.
     upper_bonus_rate : float
@@ -141,7 +141,7 @@ def summarise(level: str, rules: str, seed: int, scores, upper_bonus, yahtzee, s
     mean = float(s.mean())
     sd = float(s.std(ddof=1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n)
-    pct = np.percentile(s, PERCENTILES)
+    pct = np.percentile(s, PERCENTILES, method="inverted_cdf")
     return SimulationResult(
         level=level,
         rules=rules,
