@@ -232,3 +232,42 @@ def test_value_lookup(fresh_table):
         t.value(0, 5, 0)  # no upper box filled, subtotal 5
     with pytest.raises(ValueError, match="cannot occur"):
         t.value(0, 0, 1)  # bonus flag without a filled Yahtzee box
+
+
+def test_refuses_a_target_that_is_not_a_regular_file(fresh_table, tmp_path):
+    fifo = tmp_path / "pipe.h5"
+    os.mkfifo(fifo)
+    with pytest.raises(TableError, match="not a regular file"):
+        save_table(fresh_table("yacht"), fifo)
+    assert fifo.is_fifo()
+    assert _leftovers(tmp_path) == []
+    with pytest.raises(TableError, match="not a regular file"):
+        save_table(fresh_table("yacht"), tmp_path)
+
+
+def test_signals_are_held_while_the_file_is_written(fresh_table, tmp_path, monkeypatch):
+    """SIGINT/SIGTERM wait until the file is complete and renamed."""
+    import signal
+
+    seen = []
+    real = table_mod._write_atomic
+
+    def spy(*args):
+        seen.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+        return real(*args)
+
+    monkeypatch.setattr(table_mod, "_write_atomic", spy)
+    save_table(fresh_table("yacht"), tmp_path / "t.h5")
+    assert {signal.SIGINT, signal.SIGTERM} <= set(seen[0])
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_default_path_falls_back_to_the_checkout_data_folder(monkeypatch):
+    """From a source checkout that shadows an installed copy, data/ is found beside the package."""
+
+    def missing(name):
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(table_mod.resources, "files", missing)
+    path = table_mod.default_table_path("yahtzee")
+    assert path == table_mod.Path(table_mod.__file__).resolve().parent.parent / "data" / "yahtzee.h5"

@@ -22,7 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import stat
 import tempfile
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -41,7 +45,13 @@ FORMAT_VERSION = 1
 def default_table_path(rules: str | RuleSet = "yahtzee") -> Path:
     """Path of the table shipped with the package for ``rules`` (may not exist)."""
     rules = get_rules(rules)
-    return Path(str(resources.files("yahtzee_solver.data").joinpath(f"{rules.name}.h5")))
+    try:
+        folder = Path(str(resources.files("yahtzee_solver.data")))
+    except ModuleNotFoundError:
+        # Running from a source checkout that is not installed (or shadows the
+        # installed package): the tables sit in the checkout's data/ folder.
+        folder = Path(__file__).resolve().parent.parent / "data"
+    return folder / f"{rules.name}.h5"
 
 
 def checksum(values: np.ndarray) -> str:
@@ -107,6 +117,10 @@ def _rebuild_hint(rules_name: str, path) -> str:
 def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | None = None) -> Path:
     """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
 
+    Missing folders are created.  SIGINT and SIGTERM are held back while the
+    file is written and renamed (well under a second), so an interrupted
+    build leaves either the old file or the complete new one, and no temp file.
+
     Returns
     -------
     Path
@@ -115,14 +129,41 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
     Raises
     ------
     TableError
-        If the folder cannot be written.
+        If the folder cannot be written, or ``path`` exists and is not a
+        regular file (a device, a pipe, a folder).
     """
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
+    v = np.ascontiguousarray(table.values, dtype=np.float64)
+    with _signals_held():
+        _write_atomic(table, v, path, n_states)
+    return path
+
+
+@contextmanager
+def _signals_held():
+    """Hold SIGINT/SIGTERM (delivered on exit) -- only possible in the main thread."""
+    sigs = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | None) -> None:
     import h5py
 
     from . import __version__
 
-    path = Path(path)
-    v = np.ascontiguousarray(table.values, dtype=np.float64)
     folder = path.parent if str(path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -161,7 +202,6 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
         if isinstance(e, OSError):
             raise TableError(f"cannot write table to {str(path)!r}: {e}") from None
         raise
-    return path
 
 
 def _plain(v):
