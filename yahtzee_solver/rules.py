@@ -84,6 +84,12 @@ class CategorySpec:
     points: int | None = None
     joker_points: int | None = None
 
+    @property
+    def slug(self) -> str:
+        """The box's own short name in this rule set, as printed and as card keys
+        (``"full-house"``; Yacht: ``"aces"``, ``"choice"``, ``"four-dice"``, ``"yacht"``)."""
+        return re.sub(r"\s+", "-", self.name.lower())
+
 
 def score_roll(dice, spec: CategorySpec) -> int:
     """Points of five dice in one box under the ordinary rules (no Joker, no bonus).
@@ -239,9 +245,9 @@ class RuleSet:
         norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
         key = ALIASES.get(norm, norm)
         for i, c in enumerate(self.categories):
-            if c.key == key or re.sub(r"\s+", "-", c.name.lower()) == norm:
+            if c.key == key or c.slug == norm:
                 return i
-        names = ", ".join(c.key for c in self.categories)
+        names = ", ".join(c.slug for c in self.categories)
         raise CategoryError(f"unknown category {name!r} for rules {self.name!r} (boxes: {names})")
 
     @cached_property

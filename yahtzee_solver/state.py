@@ -79,7 +79,7 @@ class ScoreCard:
                 if len(ok) > 60:
                     ok = ok[:57] + "..."
                 raise ScoreCardError(
-                    f"impossible score {v!r} for {r.categories[c].key} (possible: {ok})"
+                    f"impossible score {v!r} for {r.categories[c].slug} (possible: {ok})"
                 )
         b = self.yahtzee_bonus
         if isinstance(b, bool) or not isinstance(b, int) or b < 0:
@@ -92,8 +92,8 @@ class ScoreCard:
             y = r.yahtzee_category
             if self.boxes[y] != 50:
                 raise ScoreCardError(
-                    f"yahtzee-bonus={b} needs 50 in the {r.categories[y].key} box "
-                    f"(it holds {self.boxes[y]!r})"
+                    f"yahtzee-bonus={b} needs 50 in the {r.categories[y].slug} box "
+                    f"(it {'is open' if self.boxes[y] is None else f'holds {self.boxes[y]}'})"
                 )
             later = sum(v is not None for v in self.boxes) - 1
             if b // r.yahtzee_bonus > later:
@@ -187,7 +187,7 @@ class ScoreCard:
     def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
         """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
         if self.boxes[category] is not None:
-            raise ScoreCardError(f"box {self.rules.categories[category].key} is already filled")
+            raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
         boxes = list(self.boxes)
         boxes[category] = int(points)
         return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
@@ -232,14 +232,14 @@ class ScoreCard:
 
     def to_dict(self) -> dict:
         """``{box key: points or None, ..., "yahtzee-bonus": points}`` (round-trips through :meth:`from_mapping`)."""
-        d = {c.key: v for c, v in zip(self.rules.categories, self.boxes)}
+        d = {c.slug: v for c, v in zip(self.rules.categories, self.boxes)}
         if self.rules.yahtzee_bonus:
             d["yahtzee-bonus"] = self.yahtzee_bonus
         return d
 
     def format(self) -> str:
         """The card as ``key=points,...`` (filled boxes only), as the CLI's ``--card`` takes it."""
-        parts = [f"{c.key}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
+        parts = [f"{c.slug}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
         if self.yahtzee_bonus:
             parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
         return ",".join(parts)
