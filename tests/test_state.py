@@ -259,3 +259,38 @@ def test_box_points_accepts_typed_dice_and_rejects_bad_dice():
         card.box_points("5555")
     with pytest.raises(DiceError):
         card.box_points("55557")
+
+
+def test_card_file_edge_cases(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{deep}")
+    assert_one_line(info.value, "not valid JSON", "nested too deeply")
+    big = tmp_path / "big.json"
+    big.write_text(" " * (2 << 20) + "{}")
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{big}")
+    assert_one_line(info.value, "too large")
+    rep = tmp_path / "rep.json"
+    rep.write_text('{"sixes": 18, "sixes": 24}')
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{rep}")
+    assert_one_line(info.value, "repeats the key", "'sixes'")
+    flt = tmp_path / "flt.json"
+    flt.write_text('{"sixes": [18]}')
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{flt}")
+    assert_one_line(info.value, "whole number or null", "[18]")
+
+
+def test_card_text_edge_cases():
+    assert parse_card("sixes = 18, fours : 12").boxes[5] == 18
+    for text, needle in (("sixes=", "missing points"), ("=18", "no box name"), ("sixes", "want box=points")):
+        with pytest.raises(ScoreCardError) as info:
+            parse_card(text)
+        assert_one_line(info.value, needle)
+    with pytest.raises(ScoreCardError) as info:
+        parse_card("yahtzee-bonus=100")
+    assert_one_line(info.value, "yahtzee-bonus=100", "(it is open)")
+    assert "None" not in str(info.value)

@@ -279,29 +279,63 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return ScoreCard.empty(rules)
     text = str(text).strip()
     if text.startswith("@"):
-        path = Path(text[1:])
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise ScoreCardError(f"cannot read card file {str(path)!r}: {e.strerror or e}") from None
-        except ValueError as e:
-            raise ScoreCardError(f"card file {str(path)!r} is not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise ScoreCardError(f"card file {str(path)!r} must hold a JSON object of box: points")
-        if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
-            if data.get("rules", rules.name) != rules.name:
-                raise ScoreCardError(f"card file {str(path)!r} is for rules {data['rules']!r}, not {rules.name!r}")
-            data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
-        return ScoreCard.from_mapping(data, rules)
+        return _card_file(Path(text[1:]), rules)
     pairs: dict = {}
-    for item in re.split(r"[,;\s]+", text):
+    # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
+    for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", text)):
         if not item:
             continue
         if "=" not in item and ":" not in item:
             raise ScoreCardError(f"invalid card entry {item!r}: want box=points, e.g. sixes=18")
         name, _, value = item.replace(":", "=", 1).partition("=")
         norm = name.strip().lower()
+        if not norm:
+            raise ScoreCardError(f"invalid card entry {item!r}: no box name before '='")
         if norm in pairs:
             raise CategoryError(f"repeated category {name!r}")
-        pairs[norm] = value if value.strip() not in ("", "-", "none", "open") else None
+        if not value.strip():
+            raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {norm}=18 ('-' for an open box)")
+        pairs[norm] = None if value.strip().lower() in ("-", "none", "open") else value
     return ScoreCard.from_mapping(pairs, rules)
+
+
+#: Largest card file read (bytes); a card is a few hundred bytes.
+MAX_CARD_FILE = 1 << 20
+
+
+def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
+    """A card from a JSON file: ``{box: points|null, ...}`` or ``{"rules", "boxes", "yahtzee-bonus"}``."""
+    name = str(path)
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CARD_FILE + 1)
+    except OSError as e:
+        raise ScoreCardError(f"cannot read card file {name!r}: {e.strerror or e}") from None
+    if len(raw) > MAX_CARD_FILE:
+        raise ScoreCardError(f"card file {name!r} is too large for a scorecard (over {MAX_CARD_FILE} bytes)")
+
+    def no_repeats(pairs):
+        seen = {}
+        for k, v in pairs:
+            if k in seen:
+                raise ScoreCardError(f"card file {name!r} repeats the key {k!r}")
+            seen[k] = v
+        return seen
+
+    try:
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=no_repeats)
+    except (ValueError, RecursionError) as e:
+        if isinstance(e, ScoreCardError):
+            raise
+        reason = "nested too deeply" if isinstance(e, RecursionError) else str(e).splitlines()[0]
+        raise ScoreCardError(f"card file {name!r} is not valid JSON: {reason}") from None
+    if not isinstance(data, dict):
+        raise ScoreCardError(f"card file {name!r} must hold a JSON object of box: points")
+    if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
+        if data.get("rules", rules.name) != rules.name:
+            raise ScoreCardError(f"card file {name!r} is for rules {data['rules']!r}, not {rules.name!r}")
+        data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
+    for k, v in data.items():
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, str))):
+            raise ScoreCardError(f"card file {name!r}: points for {k!r} must be a whole number or null, got {v!r}")
+    return ScoreCard.from_mapping(data, rules)
