@@ -8,7 +8,10 @@ dice the CLI will show and checks that the CLI ends exactly where the engine doe
 from __future__ import annotations
 
 import json
+import os
 import string
+import subprocess
+import sys
 from collections import Counter
 
 import click
@@ -561,9 +564,302 @@ def test_wrap_fits_the_width_in_terminal_cells(lang):
     from yahtzee_solver.i18n import wrap
 
     tr = Translator(lang)
-    for page in tr.rules_pages(get_rules("yahtzee"), tr("help", n=13, aliases=tr.aliases(get_rules("yahtzee")))):
+    for page in tr.rules_pages(get_rules("yahtzee"), tr.help(get_rules("yahtzee"))):
         for width in (40, 60, 79):
             out = wrap(page, width)
             assert all(display_width(line) <= width for line in out.splitlines())
             assert "".join(out.split()) == "".join(page.split())  # nothing lost, only line breaks
             assert not any(line.lstrip()[:1] in "，。、）" for line in out.splitlines() if line.strip())
+
+
+# -- fixes from the fresh-user test -------------------------------------------------------------------------
+def _one_line_error(res, code, *needles):
+    assert res.exit_code == code, res.output
+    assert "Traceback" not in res.output
+    errors = [ln for ln in res.output.splitlines() if ln.startswith("Error: ")]
+    assert len(errors) == 1, res.output
+    for n in needles:
+        assert n in errors[0], (n, errors[0])
+
+
+def test_deeply_nested_save_is_set_aside_and_play_stays_usable(home):
+    home.mkdir(parents=True)
+    deep = "[" * 100_000 + "]" * 100_000
+    (home / "game.json").write_text(deep)
+    res = run(["play", "--resume"])
+    _one_line_error(res, 1, "cannot be restored", "nested too deeply", "moved to")
+    assert len(list(home.glob("game.json.corrupt-*"))) == 1
+    (home / "game.json").write_text(deep)
+    res = run(["play", "--seed", "1", "--fast"], ["q"])
+    assert res.exit_code == 0 and "Warning" in res.output and "Game saved" in res.output
+    assert len(list(home.glob("game.json.corrupt-*"))) == 2
+    (home / "records.json").write_text(deep)
+    res = run(["records"])
+    assert res.exit_code == 0 and "Traceback" not in res.output and "moved to" in res.output
+
+
+def _last_turn(home, rules="yahtzee"):
+    """A saved solitaire game with only Chance open and the dice locked after the third roll."""
+    r = get_rules(rules)
+    chance = [c for c, s in enumerate(r.categories) if s.kind == "chance"][0]
+    card = ScoreCard(r, tuple(None if c == chance else 0 for c in range(r.n_categories)), 0)
+    g = _position(home, card, (6, 6, 5, 5, 4), rolls_used=3)
+    return g, chance
+
+
+def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home):
+    _, chance = _last_turn(home)
+    (home / "records.json").mkdir()
+    res = run(["play", "--resume", "--fast"], [f"s {chance + 1}"])
+    assert res.exit_code == 1, res.output
+    assert "Final score: 26." in res.output
+    assert "The result could not be recorded" in res.output and "will be recorded the next time" in res.output
+    assert "Traceback" not in res.output
+    assert GameState.from_dict(_saved(home)).is_terminal()  # kept
+    # Still unwritable: play refuses rather than dropping the finished game.
+    res = run(["play", "--seed", "3", "--fast"], ["q"])
+    _one_line_error(res, 1, "cannot record the finished game kept in")
+    assert GameState.from_dict(_saved(home)).is_terminal()
+    (home / "records.json").rmdir()
+    res = run(["play", "--resume"])
+    assert "finished game from last time (Yahtzee (official rules, forced Joker), solo: 26)" in res.output
+    assert res.exit_code == 2 and "no saved game to resume" in res.output
+    assert not (home / "game.json").exists()
+    assert RecordBook.load().get("yahtzee", "solo").games == 1
+
+
+@pytest.mark.parametrize("how", ["play", "records"])
+def test_next_run_records_a_finished_game_left_behind(home, how):
+    g, chance = _last_turn(home, "yacht")
+    g.apply_action(Score(chance))
+    save_game(g, home / "game.json")
+    if how == "play":
+        res = run(["play", "--rules", "yacht", "--seed", "5", "--fast"], ["q"])
+        assert res.exit_code == 0 and "Game saved" in res.output
+        assert _saved(home)["config"]["seed"] == 5
+    else:
+        res = run(["records"])
+        assert res.exit_code == 0 and not (home / "game.json").exists()
+        assert "Yacht (12 categories)" in res.output
+        save_game(g, home / "game.json")
+        js = CliRunner().invoke(main, ["records", "--json"])
+        assert js.exit_code == 0 and json.loads(js.stdout)["records"][0]["games"] == 2  # notice on stderr
+    assert "The finished game from last time (Yacht (12 categories), solo: 26)" in res.output
+    rec = RecordBook.load().get("yacht", "solo")
+    assert (rec.games, rec.best, rec.abandoned) == (1 if how == "play" else 2, 26, 0)
+
+
+def test_records_leaves_a_running_games_result_to_that_game(home):
+    g, chance = _last_turn(home)
+    g.apply_action(Score(chance))
+    save_game(g, home / "game.json")
+    (home / "game.lock").write_text(f"{os.getppid()}\n")  # a live process holds the data folder
+    res = run(["records"])
+    assert res.exit_code == 0 and "No games recorded yet." in res.output
+    assert (home / "game.json").exists()
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("k 0", "invalid die '0'"),
+    ("k 0 1", "invalid die '0'"),
+    ("k ٣", "invalid die '٣'"),
+    ("k １", "invalid die '１'"),
+    ("k ٣٣", "invalid face '٣'"),
+    ("k٣", "unknown command 'k٣'"),
+    ("s ٣", "unknown box '٣'"),
+])
+def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    with pytest.raises(PromptError) as e:
+        parse_command(bad, g, tr)
+    assert message in tr(e.value.key, **e.value.params)
+
+
+def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
+    res = run(["play", "--seed", "5", "--fast"], ["r", "k 0", "k ٣", "q"])
+    assert res.exit_code == 0
+    assert "invalid die '0'" in res.output and "invalid die '٣'" in res.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("dice, rolls_used", [((4, 1, 4, 2, 3), 1), ((6, 6, 6, 6, 2), 2), ((3, 3, 3, 3, 3), 1),
+                                               ((1, 2, 3, 5, 6), 3)])
+def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
+    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.cli.play import keep_command
+
+    g = _position(home, ScoreCard.empty(), dice, rolls_used=rolls_used)
+    res = run(["play", "--resume", "--fast", "--lang", lang], ["h", "q"])
+    assert res.exit_code == 0, res.output
+    adv = Advisor("yahtzee", jit=False)
+    tr = Translator(lang)
+    hint = res.output.split(tr("hint.title"))[1].splitlines()
+    best_line = hint[1].split()
+    if rolls_used < MAX_ROLLS and len(adv.keep_options(g.card, g.sorted_dice, g.rerolls_left)[0].keep) < 5:
+        best = adv.keep_options(g.card, g.sorted_dice, g.rerolls_left)[0]
+        cmd = keep_command(best.keep)
+        assert " ".join(best_line[:2]) == cmd
+        held = parse_command(cmd, g, tr).arg  # typing it keeps exactly the advised dice
+        assert sorted(d for d, h in zip(g.dice, held) if h) == list(best.keep)
+    else:
+        box = adv.box_options(g.card, g.sorted_dice)[0]
+        assert " ".join(best_line[:2]) == f"s {box.category + 1}"
+        assert parse_command(f"s {box.category + 1}", g, tr).arg == box.category
+
+
+def test_keep_command_forms():
+    from yahtzee_solver.cli.play import keep_command
+
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    g.dice = (4, 1, 4, 2, 3)
+    assert keep_command((4, 4)) == "k 44"
+    assert keep_command((4,)) == "k =4" and parse_command("k =4", g, tr).arg == (True, False, False, False, False)
+    assert keep_command(()) == "k -" and parse_command("k -", g, tr).arg == (False,) * 5
+
+
+def test_second_play_on_the_same_data_folder_is_refused(home):
+    run(["play", "--seed", "1", "--fast"], ["r", "q"])
+    before = _saved(home)
+    other = os.getppid()
+    (home / "game.lock").write_text(f"{other}\n")
+    for args in (["play", "--seed", "2", "--fast"], ["play", "--resume", "--fast"]):
+        res = run(args, ["y", "q"])
+        _one_line_error(res, 1, f"another game is running (pid {other})")
+    assert _saved(home) == before
+    # A lock left by a process that has gone is stale: the game goes on.
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    (home / "game.lock").write_text(f"{p.pid}\n")
+    res = run(["play", "--resume", "--fast"], ["q"])
+    assert res.exit_code == 0 and "Game saved" in res.output
+    assert not (home / "game.lock").exists()
+
+
+def test_data_folder_that_is_a_file(tmp_path, monkeypatch):
+    folder = tmp_path / "somefile"
+    folder.write_text("x")
+    monkeypatch.setenv(HOME_ENV, str(folder))
+    res = run(["play", "--seed", "1", "--fast"], ["q"])
+    _one_line_error(res, 1, "data folder", "is not a directory")
+    assert "File exists" not in res.output
+    res = run(["records"])
+    _one_line_error(res, 1, "data folder", "is not a directory")
+
+
+def test_help_documents_the_data_folder_and_no_color():
+    for cmd in ("play", "records"):
+        res = run([cmd, "--help"])
+        text = " ".join(res.output.split())
+        assert "$YAHTZEE_SOLVER_HOME when it is set and not empty" in text
+        assert "NO_COLOR" in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_yacht_help_only_suggests_yacht_boxes(lang):
+    tr = Translator(lang)
+    yacht = get_rules("yacht")
+    g = new_game("yacht", seed=1)
+    g.apply_action(Roll())
+    text = tr.help(yacht)
+    assert "3k" not in text and "s 4k" in text.replace("\u00a0", " ")
+    for example in tr.box_examples(yacht):
+        parse_command(example, g, tr)  # every suggestion is a valid command
+    assert tr.box_examples(get_rules("yahtzee"))[-2 if lang == "en" else -1] == "s 3k"
+
+
+def test_titles_are_the_rule_sets_titles(home):
+    for name in ("yahtzee", "yahtzee-free-joker", "yacht"):
+        assert Translator("en").title(get_rules(name)) == get_rules(name).title
+    res = run(["play", "--rules", "yacht", "--seed", "1", "--fast"], ["q"])
+    assert "Yacht (12 categories)" in res.output and "12 boxes" not in res.output
+
+
+@pytest.mark.parametrize("cmd", [["play", "--seed", "1", "--fast"], ["records"]])
+def test_no_color_turns_colours_off(home, cmd):
+    if cmd[0] == "records":
+        book = RecordBook.load()
+        book.add_game("yahtzee", "solo", 200)
+        book.save()
+    lines = "r\nq\n"
+    coloured = CliRunner().invoke(main, cmd, input=lines, color=True, env={"NO_COLOR": ""})
+    assert "\x1b[" in coloured.output  # empty NO_COLOR: colours stay
+    (home / "game.json").unlink(missing_ok=True)
+    plain = CliRunner().invoke(main, cmd, input=lines, color=True, env={"NO_COLOR": "1"})
+    assert plain.exit_code == 0, plain.output
+    assert "\x1b[" not in plain.output
+
+
+@pytest.mark.parametrize("lang, yes, no", [("zh", "是", "否"), ("ja", "はい", "いいえ"), ("zh", "ｙ", "Ｎ"),
+                                           ("ja", "y", "n"), ("en", "Yes", "no")])
+def test_zero_confirmation_takes_the_languages_answers(home, lang, yes, no):
+    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    tr = Translator(lang)
+    res = run(["play", "--resume", "--fast", "--lang", lang], ["s y", no, "s y", yes, "q"])
+    assert res.exit_code == 0, res.output
+    assert tr("confirm.cancelled") in res.output and tr("confirm.again") not in res.output
+    assert _saved(home)["cards"][0]["yahtzee"] == 0
+
+
+def test_records_reset_takes_the_languages_answers(home):
+    book = RecordBook.load()
+    book.add_game("yahtzee", "solo", 200)
+    book.save()
+    run(["records", "--reset", "--lang", "zh"], ["否"])
+    assert RecordBook.load().records
+    res = run(["records", "--reset", "--lang", "ja"], ["はい"])
+    assert res.exit_code == 0 and not RecordBook.load().records
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht"])
+def test_help_list_entries_are_never_split(lang, rules):
+    from yahtzee_solver.i18n import wrap
+
+    tr = Translator(lang)
+    r = get_rules(rules)
+    for width in (40, 50, 60, 79):
+        out = wrap(tr.help(r), width).splitlines()
+        assert all(display_width(line) <= width for line in out)
+        for c in range(r.n_categories):
+            entry = f"{c + 1} {tr.box(r, c)} ({tr.alias(r, c)})"
+            assert any(entry in line for line in out), (entry, out)
+        for example in tr.box_examples(r):
+            assert any(example in line for line in out), (example, out)
+    assert "\u00a0" not in wrap(tr.help(r), None)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
+def test_board_fits_a_narrow_terminal(lang, rules):
+    tr = Translator(lang)
+    g = new_game(rules, "expert", "me", seed=3)
+    g.apply_action(Roll())
+    for width in (59, 45):
+        lines = [click.unstyle(x) for x in render_board(g, tr, width)]
+        assert all(display_width(x) <= width for x in lines), lines
+        if width == 45:
+            assert not any("|" in x for x in lines)  # stacked, not side by side
+        text = "\n".join(lines)
+        for c in range(g.rules.n_categories):
+            assert tr.box(g.rules, c) in text
+    wide = [click.unstyle(x) for x in render_board(g, tr, 120)]
+    assert wide == [click.unstyle(x) for x in render_board(g, tr)]  # side by side when there is room
+    assert sum("|" in x for x in wide) >= 9
+
+
+def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((60, 24)))
+    g = new_game("yahtzee", "normal", "me", seed=6)
+    answers = iter(["r", "h", "help", "q"])
+    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
+    monkeypatch.setattr(click, "clear", lambda: None)
+    s = Session(g, Translator("zh"), fast=True, game_file=home / "game.json",
+                records_file=home / "records.json", sleep=lambda t: None, tty=True)
+    assert s.run() == "quit"
+    out = click.unstyle(capsys.readouterr().out)
+    assert all(display_width(line) <= 60 for line in out.splitlines()), \
+        [line for line in out.splitlines() if display_width(line) > 60]

@@ -372,3 +372,27 @@ def test_random_playouts_keep_the_invariants():
             if not rules.yahtzee_bonus:
                 assert card.yahtzee_bonus == 0
     assert n_games == 1500
+
+
+def test_problems_name_boxes_by_the_rule_sets_own_names():
+    # Yacht's Chance box is "Choice": an English message must not say "chance".
+    yacht = get_rules("yacht")
+    g = position(card_with("yacht", choice=20), (1, 2, 3, 4, 6))
+    assert g.problem(Score(6)) == ("box_filled", {"box": "choice"})
+    with pytest.raises(IllegalMoveError, match="the choice box is already filled"):
+        g.apply_action(Score(6))
+    assert yacht.category_index(g.problem(Score(6))[1]["box"]) == 6
+    g = position(card_with(yahtzee=50), (4,) * 5)
+    assert g.problem(Score(8)) == ("joker_upper", {"face": 4, "box": "fours"})
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"format": "yahtzee_solver saved game", "version": 1, "config": {"rules": ["yahtzee"]}},
+        {"format": "yahtzee_solver saved game", "version": [[[[1]]]]},
+    ],
+)
+def test_from_dict_turns_odd_types_into_saved_game_errors(data):
+    with pytest.raises(SavedGameError):
+        GameState.from_dict(data)

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from yahtzee_solver.game import Roll, new_game
 from yahtzee_solver.records import (
     HOME_ENV,
+    MAX_FILE_BYTES,
     DataFileError,
+    GameLock,
+    GameRunningError,
     Record,
     RecordBook,
     data_dir,
     discard_game,
+    file_finished_game,
     load_game,
+    lock_path,
     records_path,
     save_game,
     save_path,
@@ -144,3 +154,186 @@ def test_saved_game_file_is_plain_json(home):
     save_game(g)
     data = json.loads((home / "game.json").read_text())
     assert data["format"] == "yahtzee_solver saved game" and data["config"]["seed"] == 5
+
+
+# -- hostile files: deep nesting, huge, endless, not a file ----------------------------------------------
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+def _aside(home, name):
+    return [p for p in home.iterdir() if p.name.startswith(f"{name}.corrupt-")]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        DEEP,
+        # Valid JSON, nested inside a field: validation must not echo it back in full.
+        b'{"format": "yahtzee_solver records", "version": 1, "records": {"yahtzee": {"solo": '
+        + b"[" * 500 + b"]" * 500 + b"}}}",
+        b'{"format": "yahtzee_solver records", "version": ' + b"[" * 500 + b"]" * 500 + b', "records": {}}',
+    ],
+)
+def test_deeply_nested_records_file_is_set_aside(home, content):
+    home.mkdir(parents=True)
+    (home / "records.json").write_bytes(content)
+    book = RecordBook.load()
+    assert book.records == {} and book.problem
+    assert "\n" not in book.problem and len(book.problem) < 400
+    (aside,) = _aside(home, "records.json")
+    assert aside.read_bytes() == content
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        DEEP,
+        b'{"format": "yahtzee_solver saved game", "version": 1, "config": ' + b"[" * 500 + b"]" * 500 + b"}",
+        b'{"format": "yahtzee_solver saved game", "version": ' + b"{\"a\":" * 500 + b"1" + b"}" * 500 + b"}",
+        b'{"format": "yahtzee_solver saved game", "version": 1, "config": {"rules": ["yahtzee"]}}',
+    ],
+)
+def test_deeply_nested_or_mistyped_saved_game_is_set_aside(home, content):
+    home.mkdir(parents=True)
+    (home / "game.json").write_bytes(content)
+    with pytest.raises(DataFileError, match="cannot be restored.*moved to") as e:
+        load_game()
+    assert "\n" not in str(e.value) and len(str(e.value)) < 400
+    assert not (home / "game.json").exists()
+    (aside,) = _aside(home, "game.json")
+    assert aside.read_bytes() == content
+
+
+@pytest.mark.parametrize("name", ["records.json", "game.json"])
+def test_file_over_the_size_cap_is_corrupt(home, name):
+    home.mkdir(parents=True)
+    with open(home / name, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: cheap
+    if name == "records.json":
+        assert "larger than 4 MiB" in RecordBook.load().problem
+    else:
+        with pytest.raises(DataFileError, match="larger than 4 MiB"):
+            load_game()
+    assert len(_aside(home, name)) == 1 and not (home / name).exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or not hasattr(os, "mkfifo"), reason="POSIX only")
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo"])
+def test_endless_or_blocking_file_is_not_read(home, kind):
+    home.mkdir(parents=True)
+    path = home / "game.json"
+    if kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(path)
+    with pytest.raises(DataFileError, match="not a regular file"):
+        load_game()
+    assert len(_aside(home, "game.json")) == 1 and not os.path.lexists(path)
+
+
+def test_a_directory_in_place_of_the_records_is_an_error_not_data_loss(home):
+    (home / "records.json").mkdir(parents=True)
+    with pytest.raises(DataFileError, match="is a directory"):
+        RecordBook.load()
+    assert (home / "records.json").is_dir()
+
+
+def test_data_folder_that_is_a_file_is_named_as_such(tmp_path, monkeypatch):
+    folder = tmp_path / "home"
+    folder.write_text("not a folder")
+    monkeypatch.setenv(HOME_ENV, str(folder))
+    with pytest.raises(DataFileError, match="data folder .* is not a directory") as e:
+        save_game(new_game(seed=1))
+    assert "File exists" not in str(e.value)
+    with pytest.raises(DataFileError, match="data folder .* is not a directory"):
+        RecordBook.load()
+    with pytest.raises(DataFileError, match="data folder .* is not a directory"):
+        load_game()
+    with pytest.raises(DataFileError, match="data folder .* is not a directory"):
+        GameLock().acquire()
+    assert folder.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_empty_home_variable_counts_as_unset(monkeypatch, value):
+    import click
+
+    monkeypatch.setenv(HOME_ENV, value)
+    assert data_dir() == Path(click.get_app_dir("yahtzee-solver"))
+
+
+# -- a finished game is recorded before it is deleted -------------------------------------------------
+def _finished(seed=4, rules="yacht", opponent="none"):
+    from yahtzee_solver.game import cpu_actions
+    from yahtzee_solver.players import make_strategy
+
+    g = new_game(rules, opponent, "me", seed)
+    s = make_strategy("beginner", g.rules, rng=np.random.default_rng(seed), jit=False)
+    while not g.is_terminal():
+        for a in cpu_actions(g, s):
+            g.apply_action(a)
+    return g
+
+
+def test_finished_game_is_kept_until_it_is_recorded(home):
+    g = _finished()
+    save_game(g)
+    (home / "records.json").mkdir()
+    with pytest.raises(DataFileError):
+        file_finished_game(g)
+    assert load_game().is_terminal()  # not lost
+    (home / "records.json").rmdir()
+    upd, problem = file_finished_game(load_game())
+    assert problem is None and upd.record.games == 1 and upd.record.best == g.cards[0].total
+    assert not (home / "game.json").exists()
+    assert RecordBook.load().get("yacht", "solo").games == 1
+
+
+def test_finished_game_against_the_cpu_records_the_outcome(home):
+    g = _finished(seed=8, rules="yahtzee", opponent="normal")
+    save_game(g)
+    file_finished_game(g)
+    rec = RecordBook.load().get("yahtzee", "normal")
+    me, cpu = g.totals()
+    want = "wins" if me > cpu else "losses" if me < cpu else "draws"
+    assert rec.games == 1 and getattr(rec, want) == 1
+
+
+def test_an_unfinished_game_cannot_be_filed(home):
+    with pytest.raises(ValueError, match="not over"):
+        file_finished_game(new_game(seed=1))
+
+
+# -- one game at a time ---------------------------------------------------------------------------------
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+def test_lock_is_exclusive_and_released(home):
+    with GameLock() as lock:
+        assert lock.held and lock_path().read_text().strip() == str(os.getpid())
+        with pytest.raises(GameRunningError, match=f"pid {os.getpid()}"):
+            GameLock().acquire()  # a second game, even in this process
+        assert lock_path().exists()
+    assert not lock_path().exists()
+
+
+def test_lock_held_by_a_live_process_is_refused(home):
+    home.mkdir(parents=True)
+    other = os.getppid()  # alive, and not this process
+    lock_path().write_text(f"{other}\n")
+    with pytest.raises(GameRunningError, match=rf"another game is running \(pid {other}\)") as e:
+        GameLock().acquire()
+    assert e.value.pid == other and "\n" not in str(e.value)
+    assert lock_path().read_text().strip() == str(other)  # untouched
+
+
+@pytest.mark.parametrize("content", ["stale", "garbage", ""])
+def test_stale_or_garbage_lock_is_taken_over(home, content):
+    home.mkdir(parents=True)
+    lock_path().write_text(f"{_dead_pid()}\n" if content == "stale" else content)
+    with GameLock():
+        assert lock_path().read_text().strip() == str(os.getpid())
+    assert not lock_path().exists()

@@ -529,14 +529,14 @@ class GameState:
                 return "bad_box", {"box": c}
             if self.rolls_used == 0:
                 return "roll_first", {}
-            box = self.rules.categories[c].key
+            box = self.rules.categories[c].slug
             if self.card.boxes[c] is not None:
                 return "box_filled", {"box": box}
             _, legal, _ = self.preview()
             if not legal[c]:
                 j = self.joker()
                 face = j.face if j else 0
-                upper = self.rules.categories[face - 1].key if j else box
+                upper = self.rules.categories[face - 1].slug if j else box
                 key = {"upper": "joker_upper", "upper_zero": "joker_upper_zero"}.get(
                     j.case if j else "", "joker_lower")
                 return key, {"face": face, "box": upper}
@@ -650,13 +650,15 @@ class GameState:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SavedGameError("not a yahtzee_solver saved game")
         if data.get("version") != SAVE_VERSION:
-            raise SavedGameError(
-                f"saved game format version {data.get('version')!r}, this version reads {SAVE_VERSION}"
-            )
+            v = data.get("version")
+            shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
+            raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
         try:
             cfg = data["config"]
-            if cfg["rules"] not in RULESETS:
-                raise SavedGameError(f"saved game has unknown rules {cfg['rules']!r}")
+            name = cfg["rules"]
+            if not isinstance(name, str) or name not in RULESETS:
+                shown = f" {name[:40]!r}" if isinstance(name, str) else ""
+                raise SavedGameError(f"saved game has unknown rules{shown}")
             config = GameConfig(get_rules(cfg["rules"]), cfg["opponent"], cfg["first"], cfg["seed"])
             rules = config.rules
             cards = [ScoreCard.from_mapping(c, rules) for c in data["cards"]]
@@ -671,8 +673,12 @@ class GameState:
             )
         except SavedGameError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, ScoreCardError, CategoryError) as e:
-            raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {e})") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError,
+                ScoreCardError, CategoryError) as e:
+            detail = " ".join(str(e).split())
+            if len(detail) > 120:
+                detail = detail[:117] + "..."
+            raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {detail})") from None
         state._check()
         return state
 

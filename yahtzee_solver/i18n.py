@@ -5,6 +5,8 @@
 :func:`display_width` and :func:`pad` measure text in terminal cells: Chinese
 and Japanese characters are two cells wide (``unicodedata.east_asian_width``
 ``W``/``F``), combining marks zero, so columns line up in any language.
+:func:`wrap` breaks lines by terminal cells and never inside text glued with
+no-break spaces (:data:`NBSP`), which print as ordinary spaces.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .i18n_text import BOX_NAMES, MESSAGES, NO, YES
+from .i18n_text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from .rules import ALIASES, N_UPPER, RuleSet
 
-__all__ = ["LANGS", "Translator", "display_width", "pad", "wrap"]
+__all__ = ["LANGS", "NBSP", "Translator", "display_width", "pad", "wrap"]
 
 #: Interface languages (``--lang``).
 LANGS = ("en", "zh", "ja")
+
+#: No-break space: :func:`wrap` keeps text joined by it on one line, then prints it as a space.
+NBSP = "\u00a0"
 
 
 def display_width(text: str) -> int:
@@ -41,22 +46,28 @@ def pad(text: str, width: int, align: str = "<") -> str:
     return text + " " * gap
 
 
-_TOKEN = re.compile(r"\s+|[A-Za-z0-9]*・?[\u30a1-\u30fa\u30fc-\u30ff][\u30a0-\u30ff]*|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]+|\S")
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+# A run glued by no-break spaces; each part is a run of non-CJK or of CJK characters.
+_GLUED = rf"(?:[^\s{_CJK}]+|[{_CJK}]+)(?:\u00a0(?:[^\s{_CJK}]+|[{_CJK}]+))+"
+_TOKEN = re.compile(_GLUED + r"|\s+|[A-Za-z0-9]*・?[\u30a1-\u30fa\u30fc-\u30ff][\u30a0-\u30ff]*|"
+                    rf"[^\s{_CJK}]+|\S")
 # Characters a line may not start with (closing punctuation, small kana): kept on the previous line.
 _NO_START = set("，。、；：？！）」』】〉》・ー…,.;:?!)]}ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
 
 
-def wrap(text: str, width: int) -> str:
+def wrap(text: str, width: int | None) -> str:
     """Wrap ``text`` to ``width`` terminal cells, line by line.
 
     Latin words and katakana words break at their ends; other Chinese and
     Japanese text may break between any two characters, but never before
-    closing punctuation (the character before it moves down with it).  A
-    continued line keeps the indentation of its first line, plus that of a
-    list marker (``1. ``, ``- ``) or a command column.
+    closing punctuation (the character before it moves down with it), and
+    never inside a run glued with no-break spaces (:data:`NBSP`, printed as
+    plain spaces).  A continued line keeps the indentation of its first line,
+    plus that of a list marker (``1. ``, ``- ``) or a command column.
+    ``width`` ``None`` (or under 20 cells) leaves the lines as they are.
     """
-    if width < 20:
-        return text
+    if width is None or width < 20:
+        return text.replace(NBSP, " ")
     out = []
     for line in text.split("\n"):
         if display_width(line) <= width:
@@ -84,7 +95,7 @@ def wrap(text: str, width: int) -> str:
                 continue
             cur.append(tok)
         out.append("".join(cur).rstrip())
-    return "\n".join(out)
+    return "\n".join(out).replace(NBSP, " ")
 
 
 def _norm(name: str) -> str:
@@ -144,12 +155,18 @@ class Translator:
         return self("solo") if opponent in ("none", "solo") else self("cpu", level=self.level(opponent))
 
     def title(self, rules: RuleSet) -> str:
-        """The rule set's title."""
-        return self(f"title.{rules.name}")
+        """The rule set's title: :attr:`RuleSet.title` in English, its translation otherwise."""
+        if self.lang == "en":
+            return rules.title
+        return TITLES.get(self.lang, {}).get(rules.name, rules.title)
 
     def yes_no(self, answer: str) -> bool | None:
-        """``True``/``False`` for a yes/no answer (empty = no), ``None`` if it is neither."""
-        a = answer.strip().lower()
+        """``True``/``False`` for a yes/no answer (empty = no), ``None`` if it is neither.
+
+        Accepts ``y``/``n`` and this language's words (是/否, はい/いいえ, ...),
+        in full-width forms too (NFKC), with a trailing 。/./! ignored.
+        """
+        a = unicodedata.normalize("NFKC", answer).strip().lower().rstrip("。.!！")
         if not a or a in NO[self.lang] or a in NO["en"]:
             return False
         if a in YES[self.lang] or a in YES["en"]:
@@ -184,17 +201,45 @@ class Translator:
         return self(f"joker.{info.case}", face=info.face, box=self.box(rules, info.category),
                     yahtzee=y, fixed=fixed, fixed_names=names)
 
+    @staticmethod
+    def alias(rules: RuleSet, c: int) -> str:
+        """Shortest name typed for box ``c`` (``fh``, ``3k``; the box's slug if it has no alias)."""
+        spec = rules.categories[c]
+        names = [a for a, key in ALIASES.items() if key == spec.key]
+        return min(names, key=len) if names else spec.slug
+
     def aliases(self, rules: RuleSet) -> str:
-        """Numbers, names and short aliases of the boxes, for the help text (``1 Ones (1s), ...``)."""
-        short = {}
-        for alias, key in ALIASES.items():
-            if key not in short or len(alias) < len(short[key]):
-                short[key] = alias
+        """Numbers, names and short aliases of the boxes, for the help text (``1 Ones (1s), ...``).
+
+        Each entry is glued with no-break spaces so :func:`wrap` never splits it.
+        """
         parts = []
-        for c, spec in enumerate(rules.categories):
-            name = self.box(rules, c)
-            parts.append(f"{c + 1} {name} ({short.get(spec.key, spec.key)})")
+        for c in range(rules.n_categories):
+            name = self.box(rules, c).replace(" ", NBSP)
+            parts.append(f"{c + 1}{NBSP}{name}{NBSP}({self.alias(rules, c)})")
         return ", ".join(parts)
+
+    def box_examples(self, rules: RuleSet) -> list[str]:
+        """Example score commands, all valid in ``rules``: a local name (zh/ja),
+        ``s fh``, an of-a-kind alias (``3k``; ``4k`` in Yacht) and, in English,
+        the Chance box's own name (``chance``/``choice``)."""
+        kinds = [s.kind for s in rules.categories]
+        out = []
+        if "full_house" in kinds:
+            fh = kinds.index("full_house")
+            if self.lang != "en":
+                out.append(f"s {self.box(rules, fh)}")
+            out.append(f"s {self.alias(rules, fh)}")
+        if "of_a_kind" in kinds:
+            out.append(f"s {self.alias(rules, kinds.index('of_a_kind'))}")
+        if self.lang == "en" and "chance" in kinds:
+            out.append(f"s {rules.categories[kinds.index('chance')].slug}")
+        return out
+
+    def help(self, rules: RuleSet) -> str:
+        """The command list of the game for ``rules`` (its box numbers, names and examples)."""
+        examples = self.join(e.replace(" ", NBSP) for e in self.box_examples(rules))
+        return self("help", n=rules.n_categories, aliases=self.aliases(rules), examples=examples)
 
     # -- the rules, page by page -----------------------------------------------------------------
     def describe(self, rules: RuleSet, c: int) -> str:

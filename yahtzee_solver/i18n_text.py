@@ -2,6 +2,7 @@
 
 Pure data, used through :mod:`yahtzee_solver.i18n`.  Every language has the
 same message keys with the same ``{placeholders}`` (a test checks this).
+English rule-set titles are ``RuleSet.title``; :data:`TITLES` translates them.
 The rules text restates ``RULES.md``; the per-box descriptions are filled in
 from the rule set's data (points, number of dice), so they cannot drift from
 the scoring code.
@@ -33,16 +34,31 @@ BOX_NAMES: dict = {
     ("ja", "yacht"): {"chance": "チョイス", "four-of-a-kind": "フォーダイス", "yahtzee": "ヨット"},
 }
 
+#: Rule-set titles in Chinese and Japanese (English: ``RuleSet.title``).
+TITLES = {
+    "zh": {
+        "yahtzee": "快艇骰子（官方规则，强制百搭）",
+        "yahtzee-free-joker": "快艇骰子（自由百搭，同 Verhoeff 最优解算器）",
+        "yacht": "快艇（12 项）",
+    },
+    "ja": {
+        "yahtzee": "ヤッツィー（公式ルール・強制ジョーカー）",
+        "yahtzee-free-joker": "ヤッツィー（自由ジョーカー・Verhoeff の最適ソルバー方式）",
+        "yacht": "ヨット（12役）",
+    },
+}
+
 #: Answers that mean yes / no at a confirmation prompt (an empty answer is no).
+#: Compared after NFKC normalisation and lower-casing (so ｙ/Ｙ count as y).
 YES = {
     "en": ("y", "yes"),
-    "zh": ("y", "yes", "是", "好", "确定"),
-    "ja": ("y", "yes", "はい", "うん"),
+    "zh": ("y", "yes", "是", "是的", "好", "好的", "对", "要", "确定"),
+    "ja": ("y", "yes", "はい", "ハイ", "うん", "ええ", "する"),
 }
 NO = {
     "en": ("n", "no"),
-    "zh": ("n", "no", "否", "不", "取消"),
-    "ja": ("n", "no", "いいえ", "いや"),
+    "zh": ("n", "no", "否", "不", "不是", "不要", "不用", "取消"),
+    "ja": ("n", "no", "いいえ", "イイエ", "いや", "いえ", "しない"),
 }
 
 EN = {
@@ -61,9 +77,6 @@ EN = {
     "level.normal": "normal",
     "level.expert": "expert",
     "solo": "solo",
-    "title.yahtzee": "Yahtzee (official rules, forced Joker)",
-    "title.yahtzee-free-joker": "Yahtzee (free Joker)",
-    "title.yacht": "Yacht (12 boxes)",
     "status.to_roll_you": "Your turn: type r to roll the dice.",
     "status.to_roll_cpu": "{player} is about to roll.",
     "status.roll": "{player}: roll {n} of {max}",
@@ -138,7 +151,7 @@ EN = {
         "  k 1 3 4        keep or release the dice at positions 1, 3 and 4\n"
         "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k =6 keeps one 6\n"
         "  k -            release all dice\n"
-        "  s <box>        score in a box: a number (1-{n}) or a name, e.g. s fh, s 3k, s chance\n"
+        "  s <box>        score in a box: a number (1-{n}) or a name, e.g. {examples}\n"
         "  h              hint: the best keep or box with its expected final score\n"
         "  ?              the rules, page by page\n"
         "  q              save and quit (continue later with: yahtzee-solve play --resume)\n"
@@ -158,6 +171,12 @@ EN = {
     "end.stats": "{rules}, {opponent}: games {games}, best {best}, average {average}",
     "warn.records": "Warning: {detail}",
     "warn.save": "Warning: {detail}",
+    "end.unrecorded": (
+        "The result could not be recorded: {detail}\n"
+        "The finished game is kept in {path} and will be recorded the next time you run "
+        "yahtzee-solve play or yahtzee-solve records."
+    ),
+    "end.pending": "The finished game from last time ({rules}, {opponent}: {score}) is now in your records.",
     # -- the records command --------------------------------------------------------------------------------
     "rec.none": "No games recorded yet.",
     "rec.rules": "Rules",
@@ -229,9 +248,6 @@ ZH = {
     "level.normal": "普通",
     "level.expert": "专家",
     "solo": "单人",
-    "title.yahtzee": "快艇骰子（官方规则，强制百搭）",
-    "title.yahtzee-free-joker": "快艇骰子（自由百搭）",
-    "title.yacht": "快艇（12 项）",
     "status.to_roll_you": "轮到你了：输入 r 掷骰子。",
     "status.to_roll_cpu": "{player}准备掷骰子。",
     "status.roll": "{player}：第 {n}/{max} 次掷骰",
@@ -269,8 +285,8 @@ ZH = {
     "err.unknown_box": "未知项目 {box!r}：请用编号 1-{n} 或名称，例如 {example}",
     "err.no_args": "{cmd!r} 不需要参数",
     "confirm.zero": "在{box}记 0 分？{other}可得 {points} 分。",
-    "confirm.suffix": " [y/N] ",
-    "confirm.again": "请回答 y 或 n",
+    "confirm.suffix": " [是/否，y/N] ",
+    "confirm.again": "请回答 是 或 否（y 或 n）",
     "confirm.cancelled": "未记分。",
     "confirm.new_game": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它并开始新游戏？",
     "kept_saved": "存档已保留。继续请用：yahtzee-solve play --resume",
@@ -300,7 +316,7 @@ ZH = {
         "  k 1 3 4        保留或放回第 1、3、4 颗骰子\n"
         "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k =6 保留一个 6\n"
         "  k -            全部放回\n"
-        "  s <项目>       记分：编号（1-{n}）或名称，例如 s 葫芦、s fh、s 3k\n"
+        "  s <项目>       记分：编号（1-{n}）或名称，例如 {examples}\n"
         "  h              提示：最佳保留或记分项目及期望最终得分\n"
         "  ?              分页查看规则\n"
         "  q              保存并退出（之后用 yahtzee-solve play --resume 继续）\n"
@@ -319,6 +335,11 @@ ZH = {
     "end.stats": "{rules}，{opponent}：{games} 局，最高 {best}，平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "end.unrecorded": (
+        "无法记录本局结果：{detail}\n"
+        "已结束的这局保留在 {path}，下次运行 yahtzee-solve play 或 yahtzee-solve records 时会记入。"
+    ),
+    "end.pending": "上次已结束的一局（{rules}，{opponent}：{score} 分）已记入记录。",
     "rec.none": "还没有游戏记录。",
     "rec.rules": "规则",
     "rec.opponent": "对手",
@@ -386,9 +407,6 @@ JA = {
     "level.normal": "中級",
     "level.expert": "上級",
     "solo": "ひとり",
-    "title.yahtzee": "ヤッツィー（公式ルール・強制ジョーカー）",
-    "title.yahtzee-free-joker": "ヤッツィー（自由ジョーカー）",
-    "title.yacht": "ヨット（12役）",
     "status.to_roll_you": "あなたの番です。r でサイコロを振ります。",
     "status.to_roll_cpu": "{player}がサイコロを振ります。",
     "status.roll": "{player}：{n}/{max} 投目",
@@ -426,8 +444,8 @@ JA = {
     "err.unknown_box": "不明な役 {box!r}：番号 1-{n} か名前（例：{example}）を使ってください",
     "err.no_args": "{cmd!r} に引数は要りません",
     "confirm.zero": "{box}に 0 点を記入しますか？{other}なら {points} 点です。",
-    "confirm.suffix": " [y/N] ",
-    "confirm.again": "y か n で答えてください",
+    "confirm.suffix": " [はい/いいえ、y/N] ",
+    "confirm.again": "はい か いいえ（y か n）で答えてください",
     "confirm.cancelled": "記入しませんでした。",
     "confirm.new_game": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄して新しいゲームを始めますか？",
     "kept_saved": "保存されたゲームは残してあります。続きは：yahtzee-solve play --resume",
@@ -457,7 +475,7 @@ JA = {
         "  k 1 3 4        1・3・4番目のサイコロをキープ/解除\n"
         "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k =6 で 6 を1個キープ\n"
         "  k -            すべて解除\n"
-        "  s <役>         役に記入：番号（1-{n}）または名前（例：s フルハウス、s fh、s 3k）\n"
+        "  s <役>         役に記入：番号（1-{n}）または名前（例：{examples}）\n"
         "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"
         "  ?              ルールをページごとに表示\n"
         "  q              保存して終了（続きは yahtzee-solve play --resume）\n"
@@ -476,6 +494,12 @@ JA = {
     "end.stats": "{rules}、{opponent}：{games} ゲーム、最高 {best}、平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "end.unrecorded": (
+        "結果を記録できませんでした：{detail}\n"
+        "終了したゲームは {path} に残してあり、次に yahtzee-solve play か yahtzee-solve records を"
+        "実行したときに記録されます。"
+    ),
+    "end.pending": "前回終了したゲーム（{rules}、{opponent}：{score} 点）を記録しました。",
     "rec.none": "まだ記録がありません。",
     "rec.rules": "ルール",
     "rec.opponent": "相手",

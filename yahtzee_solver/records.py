@@ -1,12 +1,19 @@
 """What the game keeps on disk: the player's records and the game in progress.
 
 Both live as JSON files in the user's data directory (:func:`data_dir`:
-``$YAHTZEE_SOLVER_HOME`` if set, else ``click.get_app_dir("yahtzee-solver")``).
-Every write is atomic (a temporary file in the same folder, then
-``os.replace``), and every load is validated.  A file that cannot be read is
-never silently dropped and never crashes the game: it is renamed aside to
+``$YAHTZEE_SOLVER_HOME`` if set and not empty, else
+``click.get_app_dir("yahtzee-solver")``).  Every write is atomic (a temporary
+file in the same folder, then ``os.replace``), and every load is validated.  A
+file that cannot be read -- not JSON, nested too deeply, larger than
+:data:`MAX_FILE_BYTES`, not a regular file, or failing validation -- is never
+silently dropped and never crashes the game: it is renamed aside to
 ``<name>.corrupt-<timestamp>`` and the caller is told (:attr:`RecordBook.problem`,
 :class:`DataFileError`).
+
+A finished game is written to the records before its saved game is deleted
+(:func:`file_finished_game`); if the records cannot be written, the finished
+game stays in ``game.json`` and is recorded on the next run.  One game at a
+time owns the data folder (:class:`GameLock`, ``game.lock`` holding the pid).
 
 Records are kept per rule set and opponent (``solo`` or a CPU level): games,
 best and average final score, wins, losses, draws, and games abandoned (a
@@ -17,21 +24,27 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
+import stat
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import DataFileError
-from .game import GameState, SavedGameError
+from .errors import DataFileError, YahtzeeError
+from .game import GameState
 from .rules import RULESETS
 
 __all__ = [
     "HOME_ENV",
+    "MAX_FILE_BYTES",
     "DataFileError",
+    "GameRunningError",
     "data_dir",
     "records_path",
     "save_path",
+    "lock_path",
+    "GameLock",
     "write_json_atomic",
     "set_aside",
     "Record",
@@ -40,6 +53,7 @@ __all__ = [
     "save_game",
     "load_game",
     "discard_game",
+    "file_finished_game",
     "OPPONENT_KEYS",
 ]
 
@@ -52,15 +66,63 @@ RECORDS_VERSION = 1
 #: Opponent keys of the records: ``solo`` or a CPU level.
 OPPONENT_KEYS = ("solo", "beginner", "normal", "expert")
 
+#: Largest records or saved-game file read (bytes); a bigger file is corrupt.
+#: A saved game is a few tens of KiB, so 4 MiB leaves ample room.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+#: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
+_CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 60
+_short.maxlevel = 3
+
+
+class GameRunningError(DataFileError):
+    """Another ``play`` process holds the data folder (CLI exit code 1).
+
+    Attributes
+    ----------
+    pid : int
+        Process id written in the lock file.
+    """
+
+    def __init__(self, message: str, pid: int):
+        super().__init__(message)
+        self.pid = pid
+
 
 def data_dir() -> Path:
-    """The folder of the records and the saved game (not created here)."""
-    env = os.environ.get(HOME_ENV)
-    if env:
+    """The folder of the records and the saved game (not created here).
+
+    ``$YAHTZEE_SOLVER_HOME`` when it is set and not blank; an empty value counts
+    as unset, giving ``click.get_app_dir("yahtzee-solver")`` (e.g.
+    ``~/.config/yahtzee-solver`` on Linux).
+    """
+    env = os.environ.get(HOME_ENV, "")
+    if env.strip():
         return Path(env)
     import click
 
     return Path(click.get_app_dir("yahtzee-solver"))
+
+
+def _ensure_folder(folder: Path) -> None:
+    """Create the data folder ``folder`` if needed.
+
+    Raises
+    ------
+    DataFileError
+        If ``folder`` (or a parent) is a file, or it cannot be created.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise DataFileError(f"data folder {str(folder)!r} is not a directory")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise DataFileError(f"data folder {str(folder)!r} is not a directory (a parent is a file)") from None
+    except OSError as e:
+        raise DataFileError(f"cannot create data folder {str(folder)!r}: {e.strerror or e}") from None
 
 
 def records_path() -> Path:
@@ -73,19 +135,27 @@ def save_path() -> Path:
     return data_dir() / "game.json"
 
 
+def lock_path() -> Path:
+    """``game.lock`` (pid of the ``play`` process running) in :func:`data_dir`."""
+    return data_dir() / "game.lock"
+
+
 def write_json_atomic(path: str | os.PathLike, data) -> Path:
     """Write ``data`` as JSON to ``path`` atomically (temp file in the same folder + ``os.replace``).
 
     Raises
     ------
     DataFileError
-        If the folder or file cannot be written; ``path`` is then unchanged.
+        If the folder is a file or the file cannot be written; ``path`` is then unchanged.
     """
     path = Path(path)
     text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _ensure_folder(path.parent)
+    except DataFileError as e:
+        raise DataFileError(f"cannot write {str(path)!r}: {e}") from None
+    try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -129,18 +199,50 @@ def set_aside(path: str | os.PathLike) -> Path:
     return target
 
 
+def _clip(text: str, limit: int = 160) -> str:
+    """``text`` on one line, at most ``limit`` characters (for error messages)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _read_json(path: Path):
-    """Parsed JSON of ``path``; ``FileNotFoundError`` if missing; ``ValueError`` if unreadable."""
+    """Parsed JSON of ``path``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file.
+    ValueError
+        If the content is unusable: not a regular file, more than
+        :data:`MAX_FILE_BYTES`, not UTF-8 JSON, or nested too deeply.
+    DataFileError
+        If the file exists but cannot be read (permissions, a directory, the
+        data folder is a file).
+    """
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            raise DataFileError(f"cannot read {str(path)!r}: it is a directory")
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block, /dev/zero never ends
+            raise ValueError("not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except (FileNotFoundError, DataFileError):
         raise
+    except NotADirectoryError:
+        raise DataFileError(f"data folder {str(path.parent)!r} is not a directory") from None
     except OSError as e:
         raise DataFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
     try:
         return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
     except (UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"not valid JSON: {e}") from None
+        raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -190,16 +292,16 @@ class Record:
             For missing fields, negative or non-integer counts, or results that do not add up.
         """
         if not isinstance(d, dict):
-            raise ValueError(f"record {d!r} is not an object")
+            raise ValueError(f"record {_short.repr(d)} is not an object")
         vals = {}
         for name in ("games", "total", "wins", "losses", "draws", "abandoned"):
             v = d.get(name, 0)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"invalid {name} {v!r}")
+                raise ValueError(f"invalid {name} {_short.repr(v)}")
             vals[name] = v
         best = d.get("best")
         if best is not None and (isinstance(best, bool) or not isinstance(best, int) or best < 0):
-            raise ValueError(f"invalid best {best!r}")
+            raise ValueError(f"invalid best {_short.repr(best)}")
         r = cls(best=best, **vals)
         if (r.games == 0) != (best is None):
             raise ValueError("best score and game count disagree")
@@ -267,9 +369,12 @@ class RecordBook:
             book.records = _parse_records(data)
         except FileNotFoundError:
             pass
-        except ValueError as e:
+        except DataFileError:
+            raise
+        except _CORRUPT as e:
             moved = set_aside(path)
-            book.problem = f"records file {str(path)!r} is unreadable ({e}); moved to {str(moved)!r}, starting new records"
+            book.problem = (f"records file {str(path)!r} is unreadable ({_clip(e)}); "
+                            f"moved to {str(moved)!r}, starting new records")
         return book
 
     def save(self) -> Path:
@@ -346,17 +451,18 @@ def _parse_records(data) -> dict:
     if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
         raise ValueError("not a yahtzee_solver records file")
     if data.get("version") != RECORDS_VERSION:
-        raise ValueError(f"records format version {data.get('version')!r}, this version reads {RECORDS_VERSION}")
+        raise ValueError(f"records format version {_short.repr(data.get('version'))}, "
+                         f"this version reads {RECORDS_VERSION}")
     recs = data.get("records")
     if not isinstance(recs, dict):
         raise ValueError("no records object")
     out = {}
     for rules, per in recs.items():
         if rules not in RULESETS or not isinstance(per, dict):
-            raise ValueError(f"unknown rules {rules!r}")
+            raise ValueError(f"unknown rules {_short.repr(rules)}")
         for opp, d in per.items():
             if opp not in OPPONENT_KEYS:
-                raise ValueError(f"unknown opponent {opp!r}")
+                raise ValueError(f"unknown opponent {_short.repr(opp)}")
             try:
                 out[(rules, opp)] = Record.from_dict(d)
             except ValueError as e:
@@ -391,9 +497,13 @@ def load_game(path: str | os.PathLike | None = None) -> GameState | None:
         return GameState.from_dict(data)
     except FileNotFoundError:
         return None
-    except (ValueError, SavedGameError) as e:
+    except DataFileError:
+        raise
+    except (*_CORRUPT, YahtzeeError) as e:
         moved = set_aside(path)
-        raise DataFileError(f"saved game {str(path)!r} cannot be restored ({e}); moved to {str(moved)!r}") from None
+        raise DataFileError(
+            f"saved game {str(path)!r} cannot be restored ({_clip(e)}); moved to {str(moved)!r}"
+        ) from None
 
 
 def discard_game(path: str | os.PathLike | None = None) -> None:
@@ -405,3 +515,161 @@ def discard_game(path: str | os.PathLike | None = None) -> None:
         pass
     except OSError as e:
         raise DataFileError(f"cannot remove {str(path)!r}: {e.strerror or e}") from None
+
+
+def file_finished_game(
+    state: GameState,
+    game_file: str | os.PathLike | None = None,
+    records_file: str | os.PathLike | None = None,
+) -> tuple[RecordUpdate, str | None]:
+    """Add a finished game to the records, then delete its saved game.
+
+    The records are written first: if that fails the saved game is left in
+    place (it is terminal), so the result is recorded by the next call
+    instead of being lost.
+
+    Parameters
+    ----------
+    state : GameState
+        A finished game (:meth:`GameState.is_terminal`).
+    game_file, records_file : path, optional
+        Default :func:`save_path` and :func:`records_path`.
+
+    Returns
+    -------
+    (RecordUpdate, str or None)
+        The updated record, and :attr:`RecordBook.problem` (an unreadable
+        records file that was moved aside), if any.
+
+    Raises
+    ------
+    ValueError
+        If the game is not over.
+    DataFileError
+        If the records cannot be read or written, or the saved game cannot
+        be deleted after recording.
+    """
+    if not state.is_terminal():
+        raise ValueError("the game is not over")
+    book = RecordBook.load(records_file)
+    opp = "solo" if state.config.opponent == "none" else state.config.opponent
+    outcome = None
+    if state.config.n_players == 2:
+        outcome = {0: "win", 1: "loss", None: "draw"}[state.winner()]
+    upd = book.add_game(state.rules.name, opp, state.cards[0].total, outcome)
+    book.save()
+    discard_game(game_file)
+    return upd, book.problem
+
+
+# -- one game at a time ----------------------------------------------------------------------------
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (POSIX; elsewhere assumed alive)."""
+    if pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it exists but belongs to someone else
+        return True
+    return True
+
+
+class GameLock:
+    """Exclusive use of the data folder by one ``play`` process.
+
+    The lock is the file ``game.lock`` created with ``O_CREAT | O_EXCL`` and
+    holding the owner's pid.  A lock whose pid no longer runs is stale and is
+    taken over.  Use as a context manager, or :meth:`acquire` / :meth:`release`.
+
+    Parameters
+    ----------
+    path : path, optional
+        Lock file (default :func:`lock_path`).
+
+    Raises
+    ------
+    GameRunningError
+        From :meth:`acquire`: another live process holds the lock.
+    DataFileError
+        From :meth:`acquire`: the data folder is a file or not writable.
+
+    Notes
+    -----
+    Two processes taking over the same stale lock at the same instant could
+    both succeed; that needs two games started within microseconds of each
+    other after a crash.  Where process ids cannot be checked (Windows) a
+    left-over lock must be deleted by hand; the error names the file.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else lock_path()
+        self.held = False
+
+    def _owner(self) -> int | None:
+        """Pid in the lock file; ``None`` if it is gone; -1 if unreadable."""
+        try:
+            with open(self.path, "rb") as f:
+                text = f.read(32).decode("ascii", "replace").strip()
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return -1
+        return int(text) if text.isascii() and text.isdigit() else -1
+
+    def acquire(self) -> GameLock:
+        """Take the lock (see the class notes).  Returns ``self``."""
+        _ensure_folder(self.path.parent)
+        for _ in range(5):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                pid = self._owner()
+                if pid is None:
+                    continue  # released meanwhile: try again
+                if pid == -1:
+                    # Being written right now, or garbage: give a writer a moment.
+                    time.sleep(0.05)
+                    pid = self._owner()
+                    if pid is None:
+                        continue
+                if pid > 0 and _pid_alive(pid):
+                    raise GameRunningError(
+                        f"another game is running (pid {pid}); if it is not, delete {str(self.path)!r}", pid
+                    ) from None
+                try:  # stale: its process is gone
+                    os.unlink(self.path)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    raise DataFileError(f"cannot remove stale lock {str(self.path)!r}: {e.strerror or e}") from None
+                continue
+            except OSError as e:
+                raise DataFileError(f"cannot create {str(self.path)!r}: {e.strerror or e}") from None
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(f"{os.getpid()}\n")
+            self.held = True
+            return self
+        raise DataFileError(f"cannot take the lock {str(self.path)!r}")
+
+    def release(self) -> None:
+        """Give the lock back (only if this process holds it)."""
+        if not self.held:
+            return
+        self.held = False
+        if self._owner() == os.getpid():
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+
+    def __enter__(self) -> GameLock:
+        return self.acquire()
+
+    def __exit__(self, *exc) -> None:
+        self.release()

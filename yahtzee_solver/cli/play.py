@@ -9,10 +9,10 @@ saves the game after every action.
 Commands at the prompt (also listed by ``help``)::
 
     r            roll (the first roll of a turn rolls all five, then the dice not kept)
-    k 1 3 4      keep / release the dice at positions 1, 3 and 4
+    k 1 3 4      keep / release the dice at positions 1, 3 and 4 (ASCII digits 1-5)
     k 225        keep exactly a 2, a 2 and a 5;  k =6 keeps one 6;  k - releases all
     s <box>      score in a box (number, name, alias such as fh / 3k, or local name)
-    h            hint: the best keep or box with its expected final score
+    h            hint: the best keep or box, the command to type and its expected final score
     ?            the rules, page by page
     q            save and quit
     help         the list of commands
@@ -20,6 +20,7 @@ Commands at the prompt (also listed by ``help``)::
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -48,8 +49,9 @@ from ..game import (
 from ..i18n import LANGS, Translator, display_width, pad, wrap
 from ..records import (
     DataFileError,
+    GameLock,
     RecordBook,
-    discard_game,
+    file_finished_game,
     load_game,
     records_path,
     save_game,
@@ -57,7 +59,19 @@ from ..records import (
 )
 from .options import rules_option
 
-__all__ = ["play", "Session", "Command", "PromptError", "parse_command", "render_board"]
+__all__ = [
+    "play",
+    "Session",
+    "Command",
+    "PromptError",
+    "parse_command",
+    "render_board",
+    "render_dice",
+    "keep_command",
+    "confirm",
+    "record_pending",
+    "no_color",
+]
 
 CPU_PAUSE = 0.9  # seconds between the CPU's steps (skipped with --fast)
 
@@ -106,7 +120,7 @@ def parse_command(text: str, state: GameState, tr: Translator) -> Command:
     word, rest = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
     low = word.lower()
     if low not in _VERBS:
-        m = re.fullmatch(r"([ks])([\d=\-].*)", low)
+        m = re.fullmatch(r"([ks])([0-9=\-].*)", low)
         if m is None:
             raise PromptError("err.unknown_command", cmd=word)
         low, rest = m.group(1), m.group(2) + " " + rest
@@ -133,7 +147,7 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
     _check(state, Hold((False,) * N_DICE))
     if not text:
         raise PromptError("err.keep_what")
-    if text in ("-", "0", "none"):
+    if text in ("-", "none"):
         return (False,) * N_DICE
     if text.startswith("="):
         faces_text = text[1:]
@@ -146,7 +160,7 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
         held = list(state.held)
         seen = set()
         for t in tokens:
-            if not t.isdigit() or not 1 <= int(t) <= N_DICE:
+            if not _ascii_digit(t) or not 1 <= int(t) <= N_DICE:
                 raise PromptError("err.bad_position", pos=t)
             if t in seen:
                 raise PromptError("err.repeated_position", pos=t)
@@ -155,7 +169,7 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
         return tuple(held)
     faces = []
     for ch in re.sub(r"[\s,]+", "", faces_text):
-        if not ch.isdigit() or not 1 <= int(ch) <= 6:
+        if not _ascii_digit(ch) or not 1 <= int(ch) <= 6:
             raise PromptError("err.bad_face", face=ch)
         faces.append(int(ch))
     if not faces:
@@ -171,7 +185,7 @@ def _parse_box(text: str, state: GameState, tr: Translator) -> int:
     if not text:
         raise PromptError("err.score_what")
     c = None
-    if text.isdigit():
+    if _ascii_digit(text):
         if 1 <= int(text) <= rules.n_categories:
             c = int(text) - 1
     else:
@@ -187,8 +201,43 @@ def _parse_box(text: str, state: GameState, tr: Translator) -> int:
     return c
 
 
+def _ascii_digit(text: str) -> bool:
+    """Only 0-9 (``str.isdigit`` also takes ``٣`` or ``３``, which dice input refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def _dice_text(dice) -> str:
     return " ".join(str(d) for d in dice)
+
+
+def keep_command(keep) -> str:
+    """The prompt command that keeps exactly the faces ``keep`` (sorted multiset).
+
+    ``k 44`` for two or more dice (one token of faces), ``k =4`` for one die
+    (``k 4`` would toggle position 4), ``k -`` for none.
+    """
+    faces = "".join(str(int(f)) for f in keep)
+    if not faces:
+        return "k -"
+    return f"k ={faces}" if len(faces) == 1 else f"k {faces}"
+
+
+def fit_items(text: str, width: int | None, sep: str = " | ") -> str:
+    """Lines of ``sep``-separated items regrouped to fit ``width`` cells (an item is never split)."""
+    if width is None:
+        return text
+    out = []
+    for line in text.split("\n"):
+        cur = ""
+        for item in line.split(sep):
+            joined = item if not cur else cur + sep + item
+            if cur and display_width(joined) > width:
+                out.append(cur)
+                cur = item
+            else:
+                cur = joined
+        out.append(cur)
+    return "\n".join(out)
 
 
 # -- drawing ----------------------------------------------------------------------------------
@@ -200,8 +249,13 @@ def _column_name(p: int, tr: Translator) -> str:
     return tr("col.you") if p == HUMAN else tr("col.cpu")
 
 
-def render_board(state: GameState, tr: Translator) -> list[str]:
+def render_board(state: GameState, tr: Translator, width: int | None = None) -> list[str]:
     """The scorecard(s) as styled lines: upper section on the left, lower section on the right.
+
+    When the two sections side by side would be wider than ``width`` terminal
+    cells (e.g. against the CPU on a 60-column terminal), the lower section
+    goes under the upper one and the title is split over lines instead.
+    ``None`` (not on a terminal) always puts them side by side.
 
     Both players' columns; in the mover's column each open box shows, in
     brackets, what the current dice would score there (highlighted; a would-be
@@ -275,10 +329,19 @@ def render_board(state: GameState, tr: Translator) -> list[str]:
     lb = block(left, tr("rules.upper_title"))
     rb = block(right, tr("rules.lower_title"))
     wl_ = lb[0][1]
-    title = f"{tr.title(rules)}  |  {tr('turn', round=state.round, turns=C)}"
+    parts = [tr.title(rules), tr("turn", round=state.round, turns=C)]
     if state.config.n_players == 2:
-        title += "  |  vs " + _player_name(state, CPU, tr)
-    lines = [click.style(title, bold=True)]
+        parts.append("vs " + _player_name(state, CPU, tr))
+    title = "  |  ".join(parts)
+    if width is not None and display_width(title) > width:
+        title = "\n".join(wrap(t, width) for t in parts)
+    lines = [click.style(t, bold=True) for t in title.split("\n")]
+    if width is not None and wl_ + 5 + rb[0][1] > width:  # stacked
+        for blk in (lb, rb):
+            lines.append(blk[0][0])
+            lines.append("-" * blk[0][1])
+            lines.extend(text for text, _ in blk[1:])
+        return lines
     for i in range(max(len(lb), len(rb))):
         l_text = lb[i][0] if i < len(lb) else " " * wl_
         r_text = rb[i][0] if i < len(rb) else " " * rb[0][1]
@@ -330,8 +393,9 @@ def _ask(text: str) -> str:
     return click.prompt(text, default="", show_default=False, prompt_suffix="")
 
 
-def _confirm(tr: Translator, text: str) -> bool:
-    """Ask a yes/no question until answered (empty answer = no)."""
+def confirm(tr: Translator, text: str) -> bool:
+    """Ask a yes/no question until answered (empty answer = no; y/n or the language's words, see
+    :meth:`Translator.yes_no <yahtzee_solver.i18n.Translator.yes_no>`)."""
     while True:
         ans = tr.yes_no(_ask(text + tr("confirm.suffix")))
         if ans is not None:
@@ -379,8 +443,8 @@ class Session:
         return shutil.get_terminal_size((80, 24)).columns - 1 if self.tty else None
 
     def wrap(self, text: str) -> str:
-        """``text`` wrapped to the terminal width (on a terminal only)."""
-        return text if self.width is None else wrap(text, self.width)
+        """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
+        return wrap(text, self.width)
 
     def note(self, text: str, **style) -> None:
         """Show a message: kept under the board on a terminal, printed at once otherwise."""
@@ -409,11 +473,11 @@ class Session:
         if self.tty:
             click.clear()
         if self.tty or self.dirty or force:
-            click.echo("\n".join(render_board(self.state, self.tr)))
+            click.echo("\n".join(render_board(self.state, self.tr, self.width)))
             if not self.state.is_terminal():
                 click.echo()
                 click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
-                click.echo(click.style(self.tr("commands_short"), dim=True))
+                click.echo(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
         for m in self.messages + self.transient:
             click.echo(m)
         self.transient.clear()
@@ -423,7 +487,7 @@ class Session:
         return _ask(text)
 
     def confirm(self, text: str) -> bool:
-        return _confirm(self.tr, text)
+        return confirm(self.tr, text)
 
     # -- helpers ------------------------------------------------------------------------------
     @property
@@ -472,15 +536,18 @@ class Session:
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self) -> str:
-        """Play until the game ends (``"over"``) or the player quits (``"quit"``)."""
+        """Play until the game ends (``"over"``) or the player quits (``"quit"``).
+
+        ``"unrecorded"`` when the game ended but its result could not be
+        written to the records (the finished game stays saved; see :meth:`finish`).
+        """
         st = self.state
         while not st.is_terminal():
             if st.is_cpu_turn:
                 self.cpu_step()
             elif not self.human_step():
                 return "quit"
-        self.finish()
-        return "over"
+        return "over" if self.finish() else "unrecorded"
 
     def cpu_step(self) -> None:
         st, tr = self.state, self.tr
@@ -509,7 +576,7 @@ class Session:
 
     def draw_cpu(self) -> None:
         click.clear()
-        click.echo("\n".join(render_board(self.state, self.tr)))
+        click.echo("\n".join(render_board(self.state, self.tr, self.width)))
         click.echo()
         if not self.state.is_terminal() and self.state.is_cpu_turn:
             click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
@@ -534,7 +601,7 @@ class Session:
         if cmd.verb == "redraw":
             self.dirty = True
         elif cmd.verb == "help":
-            self.note(tr("help", n=st.rules.n_categories, aliases=tr.aliases(st.rules)))
+            self.note(tr.help(st.rules))
         elif cmd.verb == "rules":
             self.show_rules()
         elif cmd.verb == "hint":
@@ -564,41 +631,53 @@ class Session:
         self.scored(ev)
 
     def hint(self) -> None:
+        """The advisor's best options, each with the exact command to type (``k 44``, ``k =6``, ``k -``, ``s 9``)."""
         st, tr, rules = self.state, self.tr, self.state.rules
         if st.dice is None:
             self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
             return
-        lines = [tr("hint.title")]
         dice = st.sorted_dice
+        rows = []  # (command, label, expected, loss, best) or a bare text line
 
-        def item(label, ev, loss, best):
-            tag = tr("hint.best") if best else f"-{loss:.2f}"
-            return f"  {pad(label, 34)} {ev:8.2f}   {tag}"
+        def box_row(o, best):
+            label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
+            return (f"s {o.category + 1}", label, o.expected, o.loss, best)
 
-        boxes = None
         if st.rolls_used < MAX_ROLLS:
             keeps = self.advisor.keep_options(st.card, dice, st.rerolls_left)
+            best_box = None
             for i, o in enumerate(keeps[:4]):
                 if len(o.keep) == N_DICE:
-                    label = tr("hint.keep_all")
+                    best_box = self.advisor.box_options(st.card, dice)[0]
+                    cmd, label = f"s {best_box.category + 1}", tr("hint.keep_all")
                 elif not o.keep:
-                    label = tr("hint.reroll_all")
+                    cmd, label = keep_command(()), tr("hint.reroll_all")
                 else:
+                    cmd = keep_command(o.keep)
                     label = tr("hint.keep", keep=_dice_text(o.keep), reroll=_dice_text(o.reroll))
-                lines.append(item(label, o.expected, o.loss, i == 0))
+                rows.append((cmd, label, o.expected, o.loss, i == 0))
             if len(keeps[0].keep) == N_DICE:
-                boxes = self.advisor.box_options(st.card, dice)[:1]
-                lines.append("  " + tr("hint.then"))
+                rows.append(tr("hint.then"))
+                rows.append(box_row(best_box, True))
         else:
             boxes = self.advisor.box_options(st.card, dice)[:4]
-        for i, o in enumerate(boxes or []):
-            label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
-            lines.append(item(label, o.expected, o.loss, o.loss == 0 and i == 0))
+            rows += [box_row(o, o.loss == 0 and i == 0) for i, o in enumerate(boxes)]
+        table = [r for r in rows if not isinstance(r, str)]
+        wc = max(display_width(r[0]) for r in table)
+        wl = max(display_width(r[1]) for r in table)
+        lines = [tr("hint.title")]
+        for r in rows:
+            if isinstance(r, str):
+                lines.append("  " + r)
+                continue
+            cmd, label, ev, loss, best = r
+            tag = tr("hint.best") if best else f"-{loss:.2f}"
+            lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
         self.note("\n".join(lines), fg="cyan")
 
     def show_rules(self) -> None:
         tr = self.tr
-        help_text = tr("help", n=self.state.rules.n_categories, aliases=tr.aliases(self.state.rules))
+        help_text = tr.help(self.state.rules)
         pages = tr.rules_pages(self.state.rules, help_text)
         for i, page in enumerate(pages):
             if self.tty:
@@ -610,7 +689,12 @@ class Session:
                 break
         self.dirty = True
 
-    def finish(self) -> None:
+    def finish(self) -> bool:
+        """Show the result and file it in the records; ``False`` if the records could not be written.
+
+        The finished game is deleted only once it is recorded; otherwise it
+        stays saved and :func:`record_pending` files it on the next run.
+        """
         st, tr, rules = self.state, self.tr, self.state.rules
         self.draw(force=True)
         click.echo()
@@ -627,18 +711,70 @@ class Session:
             click.echo(click.style(tr(key, me=me, cpu=cpu, player=_player_name(st, CPU, tr)), bold=True,
                                    fg={"win": "green", "loss": "red", "draw": "yellow"}[outcome]))
         opp = "solo" if st.config.opponent == "none" else st.config.opponent
-        book = RecordBook.load(self.records_file)
-        if book.problem:
-            click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
-        upd = book.add_game(rules.name, opp, me, outcome)
-        book.save()
-        discard_game(self.game_file)
+        try:
+            upd, problem = file_finished_game(st, self.game_file, self.records_file)
+        except DataFileError as e:
+            msg = tr("end.unrecorded", detail=str(e), path=str(self.game_file))
+            click.echo(click.style(self.wrap(msg), fg="red"), err=True)
+            click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+            return False
+        if problem:
+            click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
         if upd.new_best:
             click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
         r = upd.record
         click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
         click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+        return True
+
+
+def record_pending(tr: Translator, game_file=None, records_file=None, state: GameState | None = None,
+                   err: bool = False) -> bool:
+    """File a finished game left in ``game_file`` by a run that could not record it.
+
+    Parameters
+    ----------
+    tr : Translator
+    game_file, records_file : Path, optional
+        Default :func:`~yahtzee_solver.records.save_path`, :func:`~yahtzee_solver.records.records_path`.
+    state : GameState, optional
+        The saved game if already loaded (else it is loaded here).
+    err : bool
+        Tell the user on stderr (keeps stdout clean for ``--json``).
+
+    Returns
+    -------
+    bool
+        True when a finished game was found and recorded (and the user told).
+
+    Raises
+    ------
+    DataFileError
+        If the saved game is corrupt (it has been moved aside), or the finished
+        game cannot be recorded (it stays saved: nothing is lost).
+    """
+    game_file = game_file if game_file is not None else save_path()
+    if state is None:
+        state = load_game(game_file)
+    if state is None or not state.is_terminal():
+        return False
+    try:
+        _, problem = file_finished_game(state, game_file, records_file)
+    except DataFileError as e:
+        raise DataFileError(f"cannot record the finished game kept in {str(game_file)!r}: {e}") from None
+    if problem:
+        click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
+    opp = "solo" if state.config.opponent == "none" else state.config.opponent
+    click.echo(tr("end.pending", rules=tr.title(state.rules), opponent=tr.opponent(opp),
+                  score=state.cards[HUMAN].total), err=err)
+    return True
+
+
+def no_color(ctx: click.Context) -> None:
+    """Honour ``NO_COLOR`` (https://no-color.org): set and not empty turns colours off for this command."""
+    if os.environ.get("NO_COLOR"):
+        ctx.color = False
 
 
 # -- the command ----------------------------------------------------------------------------------------
@@ -665,7 +801,13 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
     help at the prompt for the commands (r roll, k keep, s score, h hint,
     ? rules, q save and quit).  The game is saved after every action;
     --resume continues it with the same dice.  Records: yahtzee-solve records.
+
+    Files: game.json (the game in progress), records.json and game.lock (one
+    game at a time) are kept in $YAHTZEE_SOLVER_HOME when it is set and not
+    empty, else in the platform's app folder (~/.config/yahtzee-solver on
+    Linux).  Set NO_COLOR to turn colours off.
     """
+    no_color(ctx)
     tr = Translator(lang.lower())
     game_file = save_path()
     if resume:
@@ -673,36 +815,57 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
         if given:
             flag = {"opponent": "vs"}.get(given[0], given[0])
             raise UsageError(f"--resume continues the saved game with its own settings: drop --{flag}")
+    with GameLock():
+        state = _start(tr, game_file, resume, rules, opponent, first, seed)
+        if state is None:
+            return
+        session = Session(state, tr, fast=fast, game_file=game_file)
+        try:
+            result = session.run()
+        except (click.Abort, KeyboardInterrupt):
+            click.echo()
+            click.echo(tr("quit.interrupted"), err=True)
+            ctx.exit(1)
+        if result == "unrecorded":
+            ctx.exit(1)
+
+
+def _start(tr, game_file, resume, rules, opponent, first, seed) -> GameState | None:
+    """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
+
+    A finished game left unrecorded by an earlier run is recorded first.
+    """
+    if resume:
         state = load_game(game_file)
-        if state is None or state.is_terminal():
+        if state is not None and state.is_terminal():
+            record_pending(tr, game_file, state=state)
+            state = None
+        if state is None:
             raise UsageError("there is no saved game to resume: start one with 'yahtzee-solve play'")
         click.echo(tr("ev.resumed", rules=tr.title(state.rules), round=state.round, turns=state.rules.n_categories))
-    else:
-        try:
-            old = load_game(game_file)
-        except DataFileError as e:
-            click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
-            old = None
-        if old is not None and not old.is_terminal():
-            q = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent),
-                   round=old.round, turns=old.rules.n_categories)
-            if not _confirm(tr, q):
-                click.echo(tr("kept_saved"))
-                return
-            book = RecordBook.load()
-            if book.problem:
-                click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
-            book.add_abandoned(old.rules.name, "solo" if old.config.opponent == "none" else old.config.opponent)
-            book.save()
-        state = new_game(rules, opponent.lower(), first.lower(), seed)
-        save_game(state, game_file)
-        if state.config.n_players == 2:
-            key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
-            click.echo(tr(key, player=_player_name(state, CPU, tr)))
-    session = Session(state, tr, fast=fast, game_file=game_file)
+        return state
     try:
-        session.run()
-    except (click.Abort, KeyboardInterrupt):
-        click.echo()
-        click.echo(tr("quit.interrupted"), err=True)
-        ctx.exit(1)
+        old = load_game(game_file)
+    except DataFileError as e:
+        click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
+        old = None
+    if old is not None and old.is_terminal():
+        record_pending(tr, game_file, state=old)
+        old = None
+    if old is not None:
+        q = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent),
+               round=old.round, turns=old.rules.n_categories)
+        if not confirm(tr, q):
+            click.echo(tr("kept_saved"))
+            return None
+        book = RecordBook.load()
+        if book.problem:
+            click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
+        book.add_abandoned(old.rules.name, "solo" if old.config.opponent == "none" else old.config.opponent)
+        book.save()
+    state = new_game(rules, opponent.lower(), first.lower(), seed)
+    save_game(state, game_file)
+    if state.config.n_players == 2:
+        key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
+        click.echo(tr(key, player=_player_name(state, CPU, tr)))
+    return state

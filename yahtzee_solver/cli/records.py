@@ -5,11 +5,29 @@ from __future__ import annotations
 import click
 
 from ..i18n import LANGS, Translator, display_width, pad
-from ..records import RecordBook, records_path
+from ..records import DataFileError, GameLock, GameRunningError, RecordBook, records_path, save_path
 from ..rules import get_rules
 from .options import echo_json, json_option
+from .play import confirm, no_color, record_pending
 
 __all__ = ["records"]
+
+
+def _settle(tr: Translator, err: bool) -> None:
+    """Record a finished game an earlier ``play`` could not record (unless a game is running now)."""
+    game_file = save_path()
+    if not game_file.exists():
+        return
+    try:
+        with GameLock():
+            record_pending(tr, game_file, err=err)
+    except GameRunningError:
+        return  # that game records its own result
+    except DataFileError as e:
+        if not game_file.exists():  # a corrupt save, moved aside: say so and go on
+            click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
+            return
+        raise
 
 _COLUMNS = ("games", "best", "average", "wins", "losses", "draws", "abandoned")
 
@@ -45,15 +63,21 @@ def _table(rows: list[dict], tr: Translator) -> list[str]:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default="en", show_default=True,
               help="Interface language: English, Chinese, Japanese.")
-def records(as_json, reset, yes, lang):
+@click.pass_context
+def records(ctx, as_json, reset, yes, lang):
     """Show your game records: games, best, average, wins, losses, draws.
 
     Kept per rule set and opponent (solo or a CPU level) in records.json in
-    the data directory ($YAHTZEE_SOLVER_HOME, else the platform's app folder).
-    An unreadable file is reported and moved aside, never silently lost.
+    the data folder: $YAHTZEE_SOLVER_HOME when it is set and not empty, else
+    the platform's app folder (~/.config/yahtzee-solver on Linux).  An
+    unreadable file is reported and moved aside, never silently lost; a
+    finished game that an earlier run could not record is recorded first.
+    Set NO_COLOR to turn colours off.
     """
+    no_color(ctx)
     tr = Translator(lang.lower())
     path = records_path()
+    _settle(tr, err=as_json)
     book = RecordBook.load(path)
     if book.problem:
         click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
@@ -61,7 +85,7 @@ def records(as_json, reset, yes, lang):
         if not book.records and not path.exists():
             click.echo(tr("rec.reset_none"))
             return
-        if not yes and not click.confirm(tr("rec.reset_confirm", path=str(path)), default=False):
+        if not yes and not confirm(tr, tr("rec.reset_confirm", path=str(path))):
             return
         book.records.clear()
         book.save()
