@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from contextlib import contextmanager
 
 from click.testing import CliRunner
 
@@ -39,3 +41,62 @@ def assert_clean_error(result, code: int, *needles: str, only_line: bool = True)
         assert message[0] == message[0].lower()
     for needle in needles:
         assert needle in message, (needle, message)
+
+
+def assert_click_usage_error(result, *needles: str, command: str | None = None) -> None:
+    """An error click itself reports (bad option value, unknown option or command, missing
+    argument): exit 2, ONE line ``Error: <lowercase message> (see 'yahtzee-solve CMD -h')``
+    naming the bad value, no usage block, no traceback.
+
+    ``command`` is the sub-command whose help the line points to (``""`` for the group);
+    ``None`` accepts any.
+    """
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    message = lines[0][len("Error: "):]
+    assert message[0] == message[0].lower() and "Usage:" not in result.output
+    if command is not None:
+        path = f"yahtzee-solve {command}".rstrip()
+        assert message.endswith(f" (see '{path} -h')"), message
+    for needle in needles:
+        assert needle in message, (needle, message)
+
+
+def run_process(*args: str, **kwargs):
+    """Run ``python -m yahtzee_solver ARGS`` in a real process (real stdout/stderr file descriptors).
+
+    ``kwargs`` go to :func:`subprocess.run` (default: capture both streams as text, 120 s timeout).
+    """
+    import subprocess
+    import sys
+
+    kwargs.setdefault("timeout", 120)
+    if "stdout" not in kwargs:
+        kwargs["stdout"] = subprocess.PIPE
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    kwargs.setdefault("text", True)
+    return subprocess.run([sys.executable, "-m", "yahtzee_solver", *args], **kwargs)
+
+
+@contextmanager
+def fifo(path):
+    """Make a fifo at ``path`` that never blocks a reader for long.
+
+    A helper process waits to write to it and then closes it, so code that
+    wrongly opens the fifo for reading gets end-of-file instead of hanging the
+    test run forever (the test then fails on the output, as it should).  A
+    process, not a thread: h5py holds the GIL while it opens a file.
+    """
+    import subprocess
+    import sys
+
+    os.mkfifo(path)
+    writer = subprocess.Popen([sys.executable, "-c", "import sys; open(sys.argv[1], 'wb').close()", str(path)])
+    try:
+        yield path
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+        writer.wait()

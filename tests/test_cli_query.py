@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 
 import h5py
 import numpy as np
 import pytest
 
-from clihelpers import assert_clean_error, run, run_json
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json, run_process
+from clihelpers import fifo as make_fifo
 from yahtzee_solver import Advisor, ScoreCard, parse_card
 from yahtzee_solver.cli import COMMANDS
 from yahtzee_solver.cli.query import DEFAULT_KEEP_TOP
@@ -23,15 +25,6 @@ from yahtzee_solver.rules import RULESETS
 from yahtzee_solver.table import default_table_path
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
-
-
-def assert_click_usage_error(result, *needles: str) -> None:
-    """An error click itself reports (bad option value): exit 2, value quoted, no traceback."""
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    assert "Error:" in result.output
-    for needle in needles:
-        assert needle in result.output, (needle, result.output)
 
 
 def table_rows(output: str) -> list[str]:
@@ -160,7 +153,7 @@ def test_top_limits_keep_lists(adv):
     assert "keeps shown" not in everything
     assert len(run_json("hint", "12345")["options"]) == n
     assert len(run_json("hint", "12345", "--top", "3")["options"]) == 3
-    assert_click_usage_error(run("hint", "12345", "--top", "-1"), "-1")
+    assert_click_usage_error(run("hint", "12345", "--top", "-1"), "-1", command="hint")
 
 
 # -- fill / hint -r 0 -----------------------------------------------------------------
@@ -317,17 +310,33 @@ def test_bad_card_file_json(tmp_path):
 @pytest.mark.parametrize(
     "args, needles",
     [
-        (["hint", "22555", "--rolls-left", "3"], ["3"]),
+        (["hint", "22555", "--rolls-left", "3"], ["3 is not in the range"]),
         (["hint", "22555", "-r", "-1"], ["-1"]),
         (["hint", "22555", "-r", "two"], ["'two'"]),
+        (["hint", "22555", "-r", "x"], ["'x'"]),
         (["keep", "22555", "--rolls-left", "0"], ["0"]),
         (["keep", "22555", "--rolls-left", "3"], ["3"]),
         (["hint", "22555", "--rules", "poker"], ["'poker'"]),
+        (["value", "--rules", "foo"], ["'foo'"]),
         (["hint"], ["DICE"]),
+        (["hint", "22555", "--bogus"], ["'--bogus'"]),
+        (["fill", "22555", "-r", "1"], ["'-r'"]),
     ],
 )
 def test_option_errors(args, needles):
-    assert_click_usage_error(run(*args), *needles)
+    """Click's own usage errors: one line naming the bad value and the command's help, exit 2."""
+    assert_click_usage_error(run(*args), *needles, command=args[0])
+
+
+@pytest.mark.parametrize("args, needle", [(["foo"], "'foo'"), (["--bogus"], "'--bogus'"), (["hnt", "22555"], "'hnt'")])
+def test_group_usage_errors(args, needle):
+    assert_click_usage_error(run(*args), needle, command="")
+
+
+def test_bare_command_shows_the_help():
+    result = run()
+    assert result.exit_code == 2 and "Usage: yahtzee-solve" in result.output
+    assert all(name in result.output for name in COMMANDS)
 
 
 # -- bad tables (exit 1) -----------------------------------------------------------------
@@ -383,4 +392,78 @@ def test_corrupt_table_fails_checksum(tmp_path):
 
 
 def test_directory_as_table(tmp_path):
-    assert_click_usage_error(run("value", "--table", str(tmp_path)), str(tmp_path))
+    assert_click_usage_error(run("value", "--table", str(tmp_path)), str(tmp_path), command="value")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
+def test_fifo_as_table_is_refused_not_read(tmp_path):
+    """Opening a fifo for reading blocks until a writer comes: refuse it up front."""
+    with make_fifo(tmp_path / "table.h5") as path:
+        for cmd in (["value"], ["hint", "22555"], ["value", "--rules", "yacht"]):
+            result = run(*cmd, "--table", str(path))
+            assert_click_usage_error(result, str(path), "not a regular file", command=cmd[0])
+
+
+# -- the rule set of a --table file ------------------------------------------------------
+
+
+def test_rules_come_from_the_table_file(tmp_path):
+    p = _shipped(tmp_path, "yacht")
+    assert run_json("value", "--table", str(p)) == run_json("value", "--rules", "yacht", "--table", str(p))
+    data = run_json("hint", "22555", "--table", str(p), "--card", "choice=20,aces=3")
+    assert data["rules"] == "yacht"
+    assert data == run_json("hint", "22555", "--rules", "yacht", "--table", str(p), "--card", "choice=20,aces=3")
+    assert run_json("fill", "22555", "--table", str(p)) == run_json("fill", "22555", "--rules", "yacht")
+    # without --table the default is still yahtzee; an explicit --rules is still checked against the file
+    assert run_json("value")["rules"] == "yahtzee"
+    assert_clean_error(run("value", "--rules", "yahtzee", "--table", str(p)), 1, "'yacht'", "'yahtzee'")
+
+
+def test_table_of_unknown_rules(tmp_path):
+    p = _shipped(tmp_path, "yacht")
+    with h5py.File(p, "r+") as f:
+        f.attrs["rules"] = "poker"
+    assert_clean_error(run("value", "--table", str(p)), 1, str(p), "'poker'", "unknown")
+    # with --rules, the ordinary validation reports it
+    assert_clean_error(run("value", "--rules", "yacht", "--table", str(p)), 1, str(p), "'poker'")
+
+
+def test_unreadable_table_without_rules_is_still_reported(tmp_path):
+    p = tmp_path / "t.h5"
+    p.write_text("not hdf5")
+    assert_clean_error(run("value", "--table", str(p)), 1, str(p), "cannot read value table")
+    assert_clean_error(run("value", "--table", str(tmp_path / "none.h5")), 1, "not found")
+
+
+# -- output that cannot be written (real processes: real file descriptors) ------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["hint", "22555"], ["value", "--json"]])
+def test_full_disk_is_a_one_line_error(args):
+    with open("/dev/full", "w") as full:
+        proc = run_process(*args, stdout=full)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines() == ["Error: cannot write output: No space left on device"], proc.stderr
+
+
+@pytest.mark.parametrize("args", [["hint", "22555"], ["hint", "12345", "--top", "0", "--json"]])
+def test_closed_pipe_ends_quietly(args):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first byte, like `| head -0`
+    try:
+        proc = run_process(*args, stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 1
+    assert proc.stderr == "", proc.stderr
+
+
+def test_process_exit_codes_and_streams():
+    ok = run_process("value", "--rules", "yacht")
+    assert ok.returncode == 0 and ok.stderr == "" and "expected final total" in ok.stdout
+    bad = run_process("hint", "22555", "-r", "3")
+    assert bad.returncode == 2 and bad.stdout == ""
+    [line] = bad.stderr.splitlines()
+    assert line.startswith("Error: invalid value for '--rolls-left'") and ": 3 " in line
+    assert line.endswith(" (see 'yahtzee-solve hint -h')")

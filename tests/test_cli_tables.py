@@ -8,13 +8,15 @@ so they run instantly.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import h5py
 import numpy as np
 import pytest
 
-from clihelpers import run, run_json
+from clihelpers import assert_click_usage_error, run, run_json
+from clihelpers import fifo as make_fifo
 from clihelpers import assert_clean_error as _assert_clean_error
 import yahtzee_solver.build as build_module
 import yahtzee_solver.table as table_module
@@ -64,6 +66,8 @@ def test_build_writes_a_valid_table(built):
     assert f"wrote {out}" in output
     assert f"{table.empty_value:.10f}" in output
     assert f"{table.meta['n_states']:,} states" in output
+    assert "no published optimal value to compare for yacht" in output
+    assert "RULES.md reference" not in output
 
 
 def test_info_and_value_on_built_table(built):
@@ -77,8 +81,10 @@ def test_info_and_value_on_built_table(built):
     assert data["rules"] == "yacht" and data["empty_value"] == table.empty_value
     assert data["n_states"] == int(table.meta["n_states"])
     assert data["reference_value"] is None and data["reference_match"] is None
+    assert run_json("info", "--table", str(out)) == data  # the rule set is read from the file
     text = run("info", "--rules", "yacht", "--table", str(out))
-    assert text.exit_code == 0 and "verified" in text.output and "no reference value" in text.output
+    assert text.exit_code == 0 and "verified" in text.output
+    assert "no published optimal value to compare for yacht" in text.output
     value = run_json("value", "--rules", "yacht", "--table", str(out))
     assert value["expected_final"] == table.empty_value
     hint = run_json("hint", "22555", "--rules", "yacht", "--table", str(out))
@@ -127,6 +133,44 @@ def test_build_into_unwritable_out(tmp_path, instant_build):
     assert_clean_error(run("build", "--rules", "yacht", "--out", str(out)), 1, "cannot write table", str(out))
     assert instant_build == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_build_creates_missing_folders_as_documented(tmp_path, instant_build):
+    assert "missing folders are created" in " ".join(run("build", "-h").output.split())
+    out = tmp_path / "a" / "b" / "yacht.h5"
+    assert run("build", "--rules", "yacht", "--out", str(out), "--no-progress").exit_code == 0
+    assert load_table("yacht", out).empty_value == load_table("yacht").empty_value
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker"])
+def test_build_names_the_source_of_the_reference_value(tmp_path, instant_build, rules):
+    rs = get_rules(rules)
+    result = run("build", "--rules", rules, "--out", str(tmp_path / "t.h5"), "--no-progress")
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("empty-card value"))
+    assert f"matches the optimal value {rs.reference_value} (" in line  # the RULES.md golden
+    assert "RULES.md" in line and "RULES.md reference" not in line
+    assert ("Verhoeff 1999" in line) == (rules == "yahtzee-free-joker")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
+def test_build_refuses_a_fifo_before_the_work(tmp_path, instant_build):
+    with make_fifo(tmp_path / "yacht.h5") as fifo:
+        result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
+    _assert_clean_error(result, 1, "cannot write table", str(fifo), "not a regular file")
+    assert instant_build == []  # refused before the DP
+    assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"] and fifo.is_fifo()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
+def test_build_surfaces_save_table_refusal_as_one_line(tmp_path, instant_build, monkeypatch):
+    """A target that turns into a fifo while the DP runs: save_table's own refusal, one line, exit 1."""
+    monkeypatch.setattr("yahtzee_solver.cli.tables.check_writable", lambda path, hint="": None)
+    with make_fifo(tmp_path / "yacht.h5") as fifo:
+        result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
+    _assert_clean_error(result, 1, str(fifo), "not a regular file")
+    assert instant_build == [get_rules("yacht")]
+    assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"] and fifo.is_fifo()
 
 
 def test_build_out_is_a_folder(tmp_path, instant_build):
@@ -181,13 +225,18 @@ def test_info_on_shipped_tables(rules):
     assert data["package_version"] == table.meta["package_version"]
     assert data["empty_value"] == table.empty_value
     assert data["shape"] == list(table.values.shape)
+    text = run("info", "--rules", rules).output
     if rs.reference_value is not None:  # RULES.md goldens
         assert data["reference_value"] == rs.reference_value
         assert data["reference_match"] is True
+        assert "RULES.md" in data["reference_source"]
         assert table.empty_value == pytest.approx(rs.reference_value, abs=5e-8)
-    text = run("info", "--rules", rules).output
+        assert f"matches the optimal value {rs.reference_value} ({data['reference_source']}; difference" in text
+    else:
+        assert data["reference_source"] is None
     for needle in (str(path), f"version {table_module.FORMAT_VERSION}", rs.title, f"{table.empty_value:.10f}", "verified"):
         assert needle in text
+    assert run_json("info", "--table", str(path)) == data  # the rule set is read from the file
 
 
 def test_info_reports_checksum_mismatch(tmp_path):
@@ -233,3 +282,27 @@ def test_info_bad_tables(tmp_path, make, needles):
     before = sorted(tmp_path.iterdir())
     assert_clean_error(run("info", "--rules", "yacht", "--table", str(p)), 1, str(p), *needles)
     assert sorted(tmp_path.iterdir()) == before
+
+
+def test_info_reads_the_rules_from_the_file_and_still_validates(tmp_path):
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    data = run_json("info", "--table", str(p))
+    assert data["rules"] == "yacht" and data["checksum_ok"] is True
+    with h5py.File(p, "r+") as f:  # a yacht table whose stored definition was tampered with
+        f.attrs["rules_json"] = f.attrs["rules_json"].replace('"upper_bonus": 35', '"upper_bonus": 36')
+    assert_clean_error(run("info", "--table", str(p)), 1, str(p), "different definition")
+    with h5py.File(p, "r+") as f:
+        f.attrs["rules"] = "poker"
+    assert_clean_error(run("info", "--table", str(p)), 1, str(p), "'poker'", "unknown")
+
+
+def test_info_bad_tables_without_rules(tmp_path):
+    p = tmp_path / "t.h5"
+    p.write_text("not hdf5")
+    assert_clean_error(run("info", "--table", str(p)), 1, str(p), "cannot read value table")
+    assert_clean_error(run("info", "--table", str(tmp_path / "none.h5")), 1, "not found")
+    if hasattr(os, "mkfifo"):
+        with make_fifo(tmp_path / "fifo.h5") as fifo:
+            result = run("info", "--table", str(fifo))
+        assert_click_usage_error(result, str(fifo), "not a regular file", command="info")

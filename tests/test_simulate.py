@@ -4,11 +4,13 @@ determinism, statistics, the expert's mean against the table, level ordering, CL
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
 from yahtzee_solver.cli import main
 from yahtzee_solver import jit
 from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, ROLLS
@@ -25,7 +27,7 @@ from yahtzee_solver.simulate import (
     simulate,
     summarise,
 )
-from yahtzee_solver.table import load_table
+from yahtzee_solver.table import default_table_path, load_table
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
 
@@ -248,14 +250,56 @@ def test_cli_simulate_text(level):
         assert word in res.output
 
 
+def test_cli_simulate_yacht_names_its_own_box():
+    res = run("simulate", "--strategy", "normal", "-n", "40", "--seed", "1", "--rules", "yacht", "--no-progress")
+    assert res.exit_code == 0, res.output
+    lib = simulate("normal", 40, "yacht", seed=1)
+    line = next(line for line in res.output.splitlines() if "(50)" in line)
+    assert line.split() == ["yacht", "(50)", f"{100 * lib.yahtzee_rate:.2f}", "%"]
+    assert "yahtzee" not in res.output.lower()
+
+
+def test_cli_simulate_takes_the_rules_of_its_table(tmp_path):
+    p = tmp_path / "t.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    args = ("simulate", "-n", "50", "--seed", "3", "--no-progress")
+    data = run_json(*args, "--table", str(p))
+    assert data["rules"] == "yacht"
+    assert data == {**run_json(*args, "--rules", "yacht"), "seconds": data["seconds"],
+                    "games_per_second": data["games_per_second"]}
+
+
 @pytest.mark.parametrize(
-    "args",
-    [["--strategy", "wizard"], ["--games", "0"], ["--games", "x"], ["--seed", "-1"], ["--rules", "poker"]],
+    "args, needle",
+    [
+        (["--strategy", "wizard"], "'wizard'"),
+        (["--games", "0"], "0 is not in the range"),
+        (["--games", "x"], "'x'"),
+        (["--games", "1000000000000"], "1000000000000"),
+        (["--seed", "-1"], "-1"),
+        (["--rules", "poker"], "'poker'"),
+    ],
 )
-def test_cli_simulate_usage_errors_exit_2(args):
-    res = CliRunner().invoke(main, ["simulate", "--no-progress", *args])
-    assert res.exit_code == 2
-    assert "Traceback" not in res.output
+def test_cli_simulate_usage_errors_exit_2(args, needle):
+    assert_click_usage_error(run("simulate", "--no-progress", *args), needle, command="simulate")
+
+
+def test_cli_simulate_games_bound_is_documented_and_allowed():
+    from yahtzee_solver.cli.simulate import MAX_GAMES
+
+    assert f"{MAX_GAMES:,}" in run("simulate", "-h").output
+    assert_click_usage_error(run("simulate", "-n", str(MAX_GAMES + 1)), str(MAX_GAMES + 1), command="simulate")
+
+
+def test_cli_simulate_out_of_memory_is_one_line(monkeypatch):
+    import yahtzee_solver.simulate as simulate_module
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(simulate_module, "simulate", no_memory)
+    res = run("simulate", "-n", "5", "--no-progress")
+    assert_clean_error(res, 1, "out of memory")
 
 
 def test_cli_simulate_missing_table_exits_1(tmp_path):

@@ -4,14 +4,31 @@ Each command lives in its own module (``query``, ``tables``, ``play``,
 ``records``, ``simulate``) and is imported only when it runs, so a cold
 ``yahtzee-solve hint`` does not pay for numba or the game.
 
-Library errors are mapped here, once: :class:`~yahtzee_solver.errors.UsageError`
-becomes a click usage error (exit 2), any other
-:class:`~yahtzee_solver.errors.YahtzeeError` a one-line ``Error: ...`` (exit 1).
+Errors are turned into exit codes here, once, and every failure is a single
+``Error: ...`` line on stderr, never a traceback:
+
+- :class:`~yahtzee_solver.errors.UsageError`, and click's own usage errors (bad
+  option value, unknown option or command, missing argument): exit 2,
+  ``Error: <message>``; click's errors add ``(see 'yahtzee-solve CMD -h')``.
+- any other :class:`~yahtzee_solver.errors.YahtzeeError` (a missing or corrupt
+  value table, ...): exit 1, ``Error: <message>``.
+- output that cannot be written (full disk, ...): exit 1,
+  ``Error: cannot write output: <reason>``.
+- output pipe closed by its reader (``| head``): exit 1 and nothing printed,
+  the Python convention for EPIPE.
+- out of memory: exit 1, ``Error: out of memory: ...``.
+- Ctrl-C or end of input: exit 1, ``Aborted!``.
+
+``--help`` and ``--version`` exit 0; a command's own ``ctx.exit(code)`` keeps its code.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import io
+import os
+import sys
 
 import click
 
@@ -31,9 +48,62 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate",
 }
 
+# click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
+_NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+def _sentence(message: str) -> str:
+    """A click message in the project's style: one line, lowercase start, no final period."""
+    text = " ".join(message.split())
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        text = text[0].lower() + text[1:]
+    return text[:-1] if text.endswith(".") else text
+
+
+def _usage_line(e: click.UsageError) -> str:
+    """``<message> (see 'yahtzee-solve CMD -h')`` for click's usage errors; library ones as they are."""
+    message = _sentence(e.format_message())
+    ctx = e.ctx
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        flag = min(ctx.help_option_names, key=len)
+        message += f" (see '{ctx.command_path} {flag}')"
+    return message
+
+
+def _echo_error(message: str) -> None:
+    """``Error: message`` on stderr (silently dropped if stderr itself cannot be written)."""
+    try:
+        click.echo(f"Error: {message}", err=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _discard_unwritable_output() -> None:
+    """Point stdout/stderr at the null device if they can no longer be flushed.
+
+    Python flushes the standard streams at exit; without this, output still
+    buffered for a full disk or a closed pipe would print an "Exception ignored"
+    traceback and change the exit code to 120.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+            continue
+        except (OSError, ValueError):
+            pass
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass  # not a file descriptor (e.g. click's CliRunner): nothing flushes it at exit
+
 
 class LazyGroup(click.Group):
-    """A group that imports a command's module only when the command is used."""
+    """A group that imports a command's module only when the command is used,
+    and reports every failure as one line (see the module docstring)."""
 
     def list_commands(self, ctx):
         return sorted(COMMANDS)
@@ -52,6 +122,51 @@ class LazyGroup(click.Group):
             raise click.UsageError(str(e)) from None
         except YahtzeeError as e:
             raise click.ClickException(str(e)) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Run the command line and exit with its code (see the module docstring).
+
+        With ``standalone_mode=False`` this is click's own ``main``: exceptions
+        propagate to the caller.
+        """
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        sys.exit(self._run(args, prog_name, complete_var, extra))
+
+    def _run(self, args, prog_name, complete_var, extra) -> int:
+        """Run click without its standalone error handling; return the exit code."""
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            # Output still buffered must fail here, inside the handlers, not at exit.
+            sys.stdout.flush()
+        except _NoArgsIsHelpError as e:  # bare ``yahtzee-solve``: the help, as click prints it
+            e.show()
+            return e.exit_code
+        except click.UsageError as e:
+            _echo_error(_usage_line(e))
+            return e.exit_code
+        except click.ClickException as e:
+            _echo_error(_sentence(e.format_message()))
+            return e.exit_code
+        except (click.Abort, KeyboardInterrupt, EOFError):
+            _discard_unwritable_output()
+            try:
+                click.echo("Aborted!", err=True)
+            except (OSError, ValueError):
+                pass
+            return 1
+        except OSError as e:
+            _discard_unwritable_output()
+            if e.errno != errno.EPIPE:  # a closed pipe ends the output quietly, as ``head`` wants
+                reason = e.strerror or str(e) or type(e).__name__
+                where = f"cannot access {os.fsdecode(e.filename)!r}" if e.filename else "cannot write output"
+                _echo_error(f"{where}: {reason}")
+            return 1
+        except MemoryError:
+            _echo_error("out of memory: ask for less (fewer games, a smaller rule set) or free some memory")
+            return 1
+        # ``ctx.exit(code)``, ``--help`` and ``--version`` come back as an int code
+        return rv if type(rv) is int else 0
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -3,27 +3,61 @@
 from __future__ import annotations
 
 import json as _json
+import os
+import stat
 
 import click
 
+from ..errors import TableError
 from ..rules import RULESETS
+
+#: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
+DEFAULT_RULES = "yahtzee"
+
+_RULES_HELP = "Rule set: official forced Joker, free Joker, or 12-category Yacht."
 
 rules_option = click.option(
     "--rules",
     "rules",
     type=click.Choice(list(RULESETS), case_sensitive=False),
-    default="yahtzee",
+    default=DEFAULT_RULES,
     show_default=True,
-    help="Rule set: official forced Joker, free Joker, or 12-category Yacht.",
+    help=_RULES_HELP,
+)
+
+#: ``--rules`` for commands that also take ``--table``: ``None`` when not given,
+#: so :func:`resolve_rules` can take the rule set stored in the table file.
+table_rules_option = click.option(
+    "--rules",
+    "rules",
+    type=click.Choice(list(RULESETS), case_sensitive=False),
+    default=None,
+    help=f"{_RULES_HELP}  Default: the rule set stored in the --table file, else {DEFAULT_RULES}.",
 )
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+
+def _regular_file(ctx, param, value):
+    """Refuse an existing ``--table`` that is not a regular file: reading a fifo would block forever."""
+    if value is None:
+        return None
+    try:
+        mode = os.stat(value).st_mode
+    except OSError:
+        return value  # missing: load_table reports it with the command that builds it
+    if not stat.S_ISREG(mode):
+        raise click.BadParameter(f"{value!r} is not a regular file", ctx, param)
+    return value
+
 
 table_option = click.option(
     "--table",
     "table_path",
     type=click.Path(dir_okay=False),
     default=None,
+    callback=_regular_file,
     help="Value table file (default: the one shipped for --rules).",
 )
 
@@ -36,10 +70,61 @@ card_option = click.option(
     help=(
         "Scorecard before this turn's score: filled boxes as box=points pairs, "
         "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "
-        "ss, ls, y, c; yahtzee-bonus=100 for bonuses already earned), or @FILE.json.  "
-        "Default: the empty card."
+        "ss, ls, y, c; yahtzee-bonus=100 for bonuses already earned; Yacht names its "
+        "boxes aces, choice, four-dice, yacht), or @FILE.json.  Default: the empty card."
     ),
 )
+
+
+def rules_in_table(path: str | os.PathLike) -> str | None:
+    """The rule-set name stored in a value table file's ``rules`` attribute.
+
+    Only a peek to pick the rule set: the file is validated in full by
+    :func:`yahtzee_solver.table.load_table` afterwards.
+
+    Returns
+    -------
+    str or None
+        The name, or ``None`` if the file is missing, not a regular file, not
+        readable as HDF5 or has no ``rules`` attribute (``load_table`` then
+        reports the precise problem).
+
+    Raises
+    ------
+    TableError
+        If the file names a rule set this version does not know.
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a fifo or device would block or never end
+            return None
+        import h5py
+
+        with h5py.File(path, "r") as f:
+            name = f.attrs.get("rules")
+    except Exception:  # noqa: BLE001 -- h5py raises many kinds; load_table reports them properly
+        return None
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    if not isinstance(name, str):
+        return None
+    if name not in RULESETS:
+        raise TableError(
+            f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "
+            f"(known: {', '.join(RULESETS)})"
+        )
+    return name
+
+
+def resolve_rules(rules: str | None, table_path: str | None) -> str:
+    """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
+
+    An explicit ``--rules`` is still checked against the file by ``load_table``.
+    """
+    if rules is not None:
+        return rules
+    if table_path is not None:
+        return rules_in_table(table_path) or DEFAULT_RULES
+    return DEFAULT_RULES
 
 
 def echo_json(data) -> None:

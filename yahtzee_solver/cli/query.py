@@ -18,7 +18,7 @@ from ..advisor import Advisor, BoxOption, KeepOption
 from ..dice import format_dice, parse_dice
 from ..state import ScoreCard, parse_card
 from ..table import load_table
-from .options import card_option, echo_json, json_option, rules_option, table_option
+from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP"]
 
@@ -201,7 +201,7 @@ def _report(card, faces, rolls_left, options, top, as_json) -> None:
     help=_ROLLS_HELP + ", 0 to choose a box.",
 )
 @card_option
-@rules_option
+@table_rules_option
 @table_option
 @top_option
 @json_option
@@ -220,6 +220,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, as_json):
       yahtzee-solve hint 13456 -r 1 --card sixes=18,fours=12,chance=22,yahtzee=50
       yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
     """
+    rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
     options = _advisor(rules, table_path).hint(card, faces, rolls_left)
     _report(card, faces, rolls_left, options, top, as_json)
@@ -236,7 +237,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, as_json):
     help=_ROLLS_HELP + ".",
 )
 @card_option
-@rules_option
+@table_rules_option
 @table_option
 @top_option
 @json_option
@@ -247,6 +248,7 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
     Example:
       yahtzee-solve keep 22555 --rolls-left 1 --card sixes=18,fours=12
     """
+    rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
     options = _advisor(rules, table_path).keep_options(card, faces, rolls_left)
     _report(card, faces, rolls_left, options, top, as_json)
@@ -255,7 +257,7 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
 @click.command()
 @dice_argument
 @card_option
-@rules_option
+@table_rules_option
 @table_option
 @top_option
 @json_option
@@ -269,6 +271,7 @@ def fill(dice, card_text, rules, table_path, top, as_json):
     Example:
       yahtzee-solve fill 22555 --card sixes=18,fours=12
     """
+    rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
     options = _advisor(rules, table_path).box_options(card, faces)
     _report(card, faces, 0, options, top, as_json)
@@ -276,7 +279,7 @@ def fill(dice, card_text, rules, table_path, top, as_json):
 
 @click.command()
 @card_option
-@rules_option
+@table_rules_option
 @table_option
 @json_option
 def value(card_text, rules, table_path, as_json):
@@ -288,6 +291,7 @@ def value(card_text, rules, table_path, as_json):
     Example:
       yahtzee-solve value --card sixes=18,fours=12,chance=22,yahtzee=50
     """
+    rules = resolve_rules(rules, table_path)
     card = parse_card(card_text, rules)
     expected = _advisor(rules, table_path).expected_final(card)
     if as_json:

@@ -5,13 +5,24 @@ from __future__ import annotations
 import click
 
 from ..players import LEVELS
-from .options import echo_json, json_option, rules_option, table_option
+from ..rules import get_rules
+from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
+
+__all__ = ["simulate", "format_result", "MAX_GAMES"]
+
+#: Most games one run may ask for.  Every final score is kept (for the
+#: percentiles), about 10 bytes a game while playing and up to about 30 at the
+#: summary: some 3 GB of memory at this bound.
+MAX_GAMES = 100_000_000
 
 
 def format_result(res) -> str:
     """The human-readable summary of a :class:`~yahtzee_solver.simulate.SimulationResult`."""
     lo, hi = res.ci95
     p = res.percentiles
+    rules = get_rules(res.rules)
+    y = rules.yahtzee_category
+    five_alike = f"{rules.categories[y].slug if y >= 0 else 'five alike'} (50)"
     lines = [
         f"{res.level} player, rules {res.rules}: {res.games:,} games (seed {res.seed})",
         f"  mean          {res.mean:8.2f}  (95% CI {lo:.2f} .. {hi:.2f})",
@@ -19,7 +30,7 @@ def format_result(res) -> str:
         "  percentiles   " + "  ".join(f"P{q} {v:g}" for q, v in p.items()),
         f"  min / max     {res.min} / {res.max}",
         f"  upper bonus   {100 * res.upper_bonus_rate:7.2f} %",
-        f"  yahtzee (50)  {100 * res.yahtzee_rate:7.2f} %",
+        f"  {five_alike:<12}  {100 * res.yahtzee_rate:7.2f} %",
         f"  speed         {res.games_per_second:,.0f} games/s ({res.seconds:.2f} s)",
     ]
     return "\n".join(lines)
@@ -35,9 +46,14 @@ def format_result(res) -> str:
     help="CPU level that plays the games.",
 )
 @click.option(
-    "--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Number of games."
+    "--games",
+    "-n",
+    type=click.IntRange(1, MAX_GAMES),
+    default=10_000,
+    show_default=True,
+    help=f"Number of games, 1 to {MAX_GAMES:,} (every score is kept: about 30 bytes of memory a game).",
 )
-@rules_option
+@table_rules_option
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (default: random, printed).")
 @table_option
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
@@ -46,8 +62,8 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
     """Play GAMES solitaire games with a CPU level and print score statistics.
 
     Reports the mean final score with its 95% confidence interval, the standard
-    deviation, percentiles, and how often the upper bonus and a Yahtzee (five
-    alike scored as 50) were made.  Dice come from a seeded generator: the same
+    deviation, percentiles, and how often the upper bonus and a Yahtzee (Yacht:
+    a yacht; five alike scored as 50) were made.  Dice come from a seeded generator: the same
     seed gives the same games.
 
     \b
@@ -57,6 +73,7 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
     from ..simulate import simulate as run
     from ..table import load_table
 
+    rules = resolve_rules(rules, table_path)
     table = load_table(rules, table_path) if table_path is not None and level.lower() == "expert" else None
     res = run(level, games, rules, seed=seed, table=table, progress=progress)
     if as_json:

@@ -6,12 +6,17 @@ the file is written atomically by :func:`yahtzee_solver.table.save_table`
 (temp file in the same folder, then rename), so an interrupted or failed build
 leaves the previous table and no temp file behind.
 
-``info`` reads a table's metadata and re-verifies its SHA-256 checksum.
+``info`` reads a table's metadata and re-verifies its SHA-256 checksum; without
+``--rules`` it takes the rule set stored in the ``--table`` file.
+
+Both compare the optimal expected score of the empty card with the value
+RULES.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -20,12 +25,18 @@ import click
 from ..errors import TableError
 from ..rules import get_rules
 from ..table import FORMAT_VERSION, checksum, default_table_path, load_table
-from .options import echo_json, json_option, rules_option, table_option
+from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
 
-__all__ = ["build", "info", "REFERENCE_TOLERANCE"]
+__all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
 #: RULES.md quotes the reference values to 7 decimals.
 REFERENCE_TOLERANCE = 5e-8
+
+#: Where each rule set's reference value (``RuleSet.reference_value``) comes from, as RULES.md states it.
+REFERENCE_SOURCES = {
+    "yahtzee": "two independent computations agree, RULES.md",
+    "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, RULES.md",
+}
 
 
 def check_writable(path: Path, *, hint: str = "") -> None:
@@ -37,13 +48,20 @@ def check_writable(path: Path, *, hint: str = "") -> None:
     Raises
     ------
     TableError
-        If ``path`` is a folder, or its folder cannot hold a new file.
+        If ``path`` is a folder or another non-regular file (a fifo, a device),
+        or its folder cannot hold a new file.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
 
     if path.is_dir():
         raise fail("it is a folder")
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise fail("it exists and is not a regular file")
     folder = path.parent
     if folder.is_dir():
         try:
@@ -63,12 +81,13 @@ def check_writable(path: Path, *, hint: str = "") -> None:
 
 
 def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | None]:
-    """The RULES.md reference value of ``rules`` and whether ``empty_value`` matches it.
+    """The reference value of ``rules`` (quoted in RULES.md) and whether ``empty_value`` matches it.
 
     Returns
     -------
     reference : float or None
-        Optimal expected final score published in RULES.md (points), ``None`` if none.
+        Optimal expected final score from the empty card (points) as RULES.md
+        quotes it (source: :data:`REFERENCE_SOURCES`), ``None`` if there is none.
     matches : bool or None
         ``abs(empty_value - reference) <= REFERENCE_TOLERANCE``; ``None`` without a reference.
     """
@@ -78,11 +97,12 @@ def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | N
     return ref, abs(empty_value - ref) <= REFERENCE_TOLERANCE
 
 
-def _reference_text(ref, ok, empty_value) -> str:
+def _reference_text(rules, ref, ok, empty_value) -> str:
     if ref is None:
-        return "no reference value in RULES.md"
+        return f"no published optimal value to compare for {rules.name}"
     verdict = "matches" if ok else "DIFFERS from"
-    return f"{verdict} RULES.md reference {ref} (difference {empty_value - ref:+.1e})"
+    source = REFERENCE_SOURCES.get(rules.name, "RULES.md")
+    return f"{verdict} the optimal value {ref} ({source}; difference {empty_value - ref:+.1e})"
 
 
 @click.command()
@@ -92,7 +112,10 @@ def _reference_text(ref, ok, empty_value) -> str:
     "out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="File to write (default: the table shipped with the package for --rules).",
+    help=(
+        "File to write; missing folders are created (default: the table shipped "
+        "with the package for --rules)."
+    ),
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
 def build(rules, out, progress):
@@ -100,7 +123,8 @@ def build(rules, out, progress):
 
     Uses the numba-compiled kernels on every core: a few seconds, plus the
     time to compile the kernels on first use.  An existing file is replaced
-    only once the new one is completely written.
+    only once the new one is completely written; a target that is not a
+    regular file (a folder, a fifo, a device) is refused before the work.
 
     \b
     Example:
@@ -126,23 +150,28 @@ def build(rules, out, progress):
     )
     click.echo(
         f"empty-card value {result.empty_value:.10f}, "
-        f"{_reference_text(ref, ok, result.empty_value)}"
+        f"{_reference_text(rs, ref, ok, result.empty_value)}"
     )
 
 
 @click.command()
-@rules_option
+@table_rules_option
 @table_option
 @json_option
 def info(rules, table_path, as_json):
     """Metadata of a value table, with a full checksum verification.
 
     Shows the file, format version, rule set, the package version that built
-    it, the optimal expected score of the empty card against the RULES.md
-    reference value and the number of states.  Exits 1 if the SHA-256 checksum
-    does not match the values.
+    it, the optimal expected score of the empty card against the published
+    optimal value (where RULES.md quotes one) and the number of states.  Exits
+    1 if the SHA-256 checksum does not match the values.
+
+    \b
+    Examples:
+      yahtzee-solve info --rules yacht
+      yahtzee-solve info --table yacht.h5
     """
-    rs = get_rules(rules)
+    rs = get_rules(resolve_rules(rules, table_path))
     table = load_table(rs, table_path, verify=False)  # structure checked; checksum below
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
@@ -163,6 +192,7 @@ def info(rules, table_path, as_json):
         "empty_value": empty,
         "reference_value": ref,
         "reference_match": ok_ref,
+        "reference_source": REFERENCE_SOURCES.get(rs.name) if ref is not None else None,
         "n_states": int(meta.get("n_states", 0)),
         "shape": list(table.values.shape),
         "checksum": stored,
@@ -176,7 +206,7 @@ def info(rules, table_path, as_json):
             ("format", f"{meta.get('format', '?')}, version {data['format_version']}"),
             ("rules", f"{rs.name}: {rs.title}"),
             ("built by", f"yahtzee_solver {data['package_version']} (running {__version__})"),
-            ("empty card", f"{empty:.10f}, {_reference_text(ref, ok_ref, empty)}"),
+            ("empty card", f"{empty:.10f}, {_reference_text(rs, ref, ok_ref, empty)}"),
             ("states", f"{data['n_states']:,} reachable, array {' x '.join(map(str, data['shape']))} float64"),
             ("checksum", f"{stored} {'verified' if ok_sum else 'MISMATCH'}"),
         ]
