@@ -271,3 +271,13 @@ def test_default_path_falls_back_to_the_checkout_data_folder(monkeypatch):
     monkeypatch.setattr(table_mod.resources, "files", missing)
     path = table_mod.default_table_path("yahtzee")
     assert path == table_mod.Path(table_mod.__file__).resolve().parent.parent / "data" / "yahtzee.h5"
+
+
+def test_load_refuses_what_is_not_a_regular_file(tmp_path):
+    """A fifo would block h5py forever; a folder or device is no table either."""
+    fifo = tmp_path / "pipe.h5"
+    os.mkfifo(fifo)
+    for p in (fifo, tmp_path):
+        with pytest.raises(TableError) as info:
+            load_table("yacht", p)
+        _assert_clear(info.value, "is not a regular file", "yahtzee-solve build")

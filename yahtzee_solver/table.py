@@ -243,7 +243,7 @@ def load_table(
     Raises
     ------
     TableError
-        If the file is missing, unreadable, truncated, not a value table, of
+        If the file is missing, not a regular file, unreadable, truncated, not a value table, of
         another format version, built for other rules, or its values do not
         match its checksum.  The message says how to rebuild it.
     """
@@ -254,6 +254,8 @@ def load_table(
         st = p.stat()
     except OSError:
         raise TableError(f"value table {str(p)!r} not found; {hint}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise TableError(f"value table {str(p)!r} is not a regular file; {hint}")
     key = (str(p.resolve()), rules.name, st.st_mtime_ns, st.st_size)
     if key in _TABLE_CACHE and (not verify or _TABLE_CACHE[key].meta.get("_verified")):
         return _TABLE_CACHE[key]
