@@ -449,7 +449,7 @@ def test_session_on_a_terminal_redraws_and_keeps_messages(monkeypatch, capsys, h
     g = new_game("yacht", "beginner", "cpu", seed=6)
     answers = iter(["r", "h", "s 7", "q"])
     monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
-    monkeypatch.setattr(click, "clear", lambda: print("<CLEAR>"))
+    monkeypatch.setattr("yahtzee_solver.cli.play.clear_screen", lambda: print("<CLEAR>"))
     pauses = []
     s = Session(g, Translator("en"), fast=False, game_file=home / "game.json",
                 records_file=home / "records.json", sleep=pauses.append, tty=True)
@@ -863,3 +863,13 @@ def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
     out = click.unstyle(capsys.readouterr().out)
     assert all(display_width(line) <= 60 for line in out.splitlines()), \
         [line for line in out.splitlines() if display_width(line) > 60]
+
+
+def test_clear_screen_is_not_colour(monkeypatch, capsys):
+    """NO_COLOR turns colours off but a terminal screen is still cleared."""
+    from yahtzee_solver.cli import play as play_mod
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    play_mod.clear_screen()
+    assert "\033[2J" in capsys.readouterr().out

@@ -294,3 +294,24 @@ def test_card_text_edge_cases():
         parse_card("yahtzee-bonus=100")
     assert_one_line(info.value, "yahtzee-bonus=100", "(it is open)")
     assert "None" not in str(info.value)
+
+
+def test_card_inline_json_bom_and_ascii_digits(tmp_path):
+    card = parse_card('{"sixes": 18, "yahtzee": 50}')
+    assert card.boxes[5] == 18 and card.key.yahtzee_bonus == 1
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + b'{"fours": 12}')
+    assert parse_card(f"@{bom}").boxes[3] == 12
+    for text, needle in (("@", "missing file name"), ("sixes=\u0663", "invalid points '\u0663'")):
+        with pytest.raises(ScoreCardError) as info:
+            parse_card(text)
+        assert_one_line(info.value, needle)
+
+
+def test_impossible_score_lists_ranges():
+    with pytest.raises(ScoreCardError) as info:
+        parse_card("chance=31")
+    assert_one_line(info.value, "(possible: 5-30)")
+    with pytest.raises(ScoreCardError) as info:
+        parse_card("3k=4")
+    assert_one_line(info.value, "(possible: 0, 5-30)")

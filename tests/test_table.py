@@ -245,21 +245,44 @@ def test_refuses_a_target_that_is_not_a_regular_file(fresh_table, tmp_path):
         save_table(fresh_table("yacht"), tmp_path)
 
 
-def test_signals_are_held_while_the_file_is_written(fresh_table, tmp_path, monkeypatch):
-    """SIGINT/SIGTERM wait until the file is complete and renamed."""
+def test_signals_are_deferred_while_the_file_is_written(fresh_table, tmp_path, monkeypatch):
+    """A SIGTERM that arrives mid-write is delivered only once the file is complete and renamed."""
     import signal
 
-    seen = []
+    events = []
     real = table_mod._write_atomic
 
-    def spy(*args):
-        seen.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))
-        return real(*args)
+    def write_then_signal(table, v, path, n_states):
+        signal.raise_signal(signal.SIGTERM)  # arrives in the middle of the write
+        events.append("signalled")
+        real(table, v, path, n_states)
+        events.append("written")
 
-    monkeypatch.setattr(table_mod, "_write_atomic", spy)
-    save_table(fresh_table("yacht"), tmp_path / "t.h5")
-    assert {signal.SIGINT, signal.SIGTERM} <= set(seen[0])
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    def on_term(signum, frame):
+        events.append(("delivered", path.exists(), _leftovers(tmp_path)))
+
+    path = tmp_path / "t.h5"
+    monkeypatch.setattr(table_mod, "_write_atomic", write_then_signal)
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        save_table(fresh_table("yacht"), path)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert events == ["signalled", "written", ("delivered", True, [])]
+    assert signal.getsignal(signal.SIGTERM) is old
+
+
+def test_refuses_to_overwrite_a_file_that_is_not_hdf5(fresh_table, tmp_path):
+    precious = tmp_path / "important.json"
+    precious.write_text('{"sixes": 18}')
+    with pytest.raises(TableError) as info:
+        save_table(fresh_table("yacht"), precious)
+    _assert_clear(info.value, "refusing to overwrite", "not an HDF5 value table")
+    assert precious.read_text() == '{"sixes": 18}'
+    damaged = tmp_path / "old.h5"
+    damaged.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64)  # a truncated table may be replaced
+    save_table(fresh_table("yacht"), damaged)
+    assert load_table("yacht", damaged).rules.name == "yacht"
 
 
 def test_default_path_falls_back_to_the_checkout_data_folder(monkeypatch):

@@ -75,9 +75,7 @@ class ScoreCard:
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v not in r.possible_points[c]:
-                ok = ", ".join(str(p) for p in sorted(r.possible_points[c]))
-                if len(ok) > 60:
-                    ok = ok[:57] + "..."
+                ok = _runs(sorted(r.possible_points[c]))
                 raise ScoreCardError(
                     f"impossible score {v!r} for {r.categories[c].slug} (possible: {ok})"
                 )
@@ -245,13 +243,28 @@ class ScoreCard:
         return ",".join(parts)
 
 
+def _runs(values: list[int]) -> str:
+    """``[0, 5, 6, 7, 8, 10]`` -> ``'0, 5-8, 10'``."""
+    parts = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        parts.append(str(values[i]) if j - i < 2 else f"{values[i]}-{values[j]}")
+        if j - i == 1:
+            parts.append(str(values[j]))
+        i = j + 1
+    return ", ".join(parts)
+
+
 def _as_points(value, name) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
     if isinstance(value, int):
         return value
     s = str(value).strip()
-    if re.fullmatch(r"[+-]?\d+", s):
+    if re.fullmatch(r"[+-]?[0-9]+", s):  # ASCII digits only, as for dice
         return int(s)
     raise ScoreCardError(f"invalid points {value!r} for {name}: want a whole number")
 
@@ -279,7 +292,11 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return ScoreCard.empty(rules)
     text = str(text).strip()
     if text.startswith("@"):
+        if not text[1:].strip():
+            raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")
         return _card_file(Path(text[1:]), rules)
+    if text.startswith("{"):
+        return _card_json(text.encode("utf-8"), "the card", rules)
     pairs: dict = {}
     # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
     for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", text)):
@@ -313,29 +330,34 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
         raise ScoreCardError(f"cannot read card file {name!r}: {e.strerror or e}") from None
     if len(raw) > MAX_CARD_FILE:
         raise ScoreCardError(f"card file {name!r} is too large for a scorecard (over {MAX_CARD_FILE} bytes)")
+    return _card_json(raw, f"card file {name!r}", rules)
+
+
+def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
+    """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
 
     def no_repeats(pairs):
         seen = {}
         for k, v in pairs:
             if k in seen:
-                raise ScoreCardError(f"card file {name!r} repeats the key {k!r}")
+                raise ScoreCardError(f"{what} repeats the key {k!r}")
             seen[k] = v
         return seen
 
     try:
-        data = json.loads(raw.decode("utf-8"), object_pairs_hook=no_repeats)
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats)
     except (ValueError, RecursionError) as e:
         if isinstance(e, ScoreCardError):
             raise
         reason = "nested too deeply" if isinstance(e, RecursionError) else str(e).splitlines()[0]
-        raise ScoreCardError(f"card file {name!r} is not valid JSON: {reason}") from None
+        raise ScoreCardError(f"{what} is not valid JSON: {reason}") from None
     if not isinstance(data, dict):
-        raise ScoreCardError(f"card file {name!r} must hold a JSON object of box: points")
+        raise ScoreCardError(f"{what} must hold a JSON object of box: points")
     if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
         if data.get("rules", rules.name) != rules.name:
-            raise ScoreCardError(f"card file {name!r} is for rules {data['rules']!r}, not {rules.name!r}")
+            raise ScoreCardError(f"{what} is for rules {data['rules']!r}, not {rules.name!r} (pass --rules {data['rules']})")
         data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
     for k, v in data.items():
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, str))):
-            raise ScoreCardError(f"card file {name!r}: points for {k!r} must be a whole number or null, got {v!r}")
+            raise ScoreCardError(f"{what}: points for {k!r} must be a whole number or null, got {v!r}")
     return ScoreCard.from_mapping(data, rules)

@@ -117,9 +117,11 @@ def _rebuild_hint(rules_name: str, path) -> str:
 def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | None = None) -> Path:
     """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
 
-    Missing folders are created.  SIGINT and SIGTERM are held back while the
-    file is written and renamed (well under a second), so an interrupted
-    build leaves either the old file or the complete new one, and no temp file.
+    Missing folders are created.  An existing file is replaced only if it is
+    an HDF5 file (an older or damaged table), never a file of another kind.
+    SIGINT and SIGTERM are deferred while the file is written and renamed
+    (well under a second), so an interrupted build leaves either the old file
+    or the complete new one, and no temp file.
 
     Returns
     -------
@@ -130,7 +132,7 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
     ------
     TableError
         If the folder cannot be written, or ``path`` exists and is not a
-        regular file (a device, a pipe, a folder).
+        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...).
     """
     path = Path(path)
     try:
@@ -139,6 +141,10 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
+    if st is not None and not _is_hdf5(path):
+        raise TableError(
+            f"refusing to overwrite {str(path)!r}: it is not an HDF5 value table (remove it or choose another path)"
+        )
     v = np.ascontiguousarray(table.values, dtype=np.float64)
     with _signals_held():
         _write_atomic(table, v, path, n_states)
@@ -147,16 +153,38 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
 
 @contextmanager
 def _signals_held():
-    """Hold SIGINT/SIGTERM (delivered on exit) -- only possible in the main thread."""
-    sigs = {signal.SIGINT, signal.SIGTERM}
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Defer SIGINT/SIGTERM until the block is done, then deliver them as usual.
+
+    Python runs signal handlers in the main thread whichever thread the OS
+    picked (numba's workers included), so a deferring handler is reliable
+    where a thread signal mask is not.  Outside the main thread (where
+    handlers cannot be set) the block runs unprotected.
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    pending: list[int] = []
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    old = {s: signal.signal(s, lambda signum, frame: pending.append(signum)) for s in sigs}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        for s in dict.fromkeys(pending):
+            signal.raise_signal(s)
+
+
+_HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+
+
+def _is_hdf5(path: Path) -> bool:
+    """True if ``path`` starts with the HDF5 signature (a table, perhaps a damaged one)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(_HDF5_SIGNATURE)) == _HDF5_SIGNATURE
+    except OSError:
+        return False
 
 
 def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | None) -> None:

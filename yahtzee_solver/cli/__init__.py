@@ -70,8 +70,14 @@ def _usage_line(e: click.UsageError) -> str:
     return message
 
 
+#: Longest error line printed; a pasted 100 kB value is cut, not echoed back.
+MAX_ERROR = 300
+
+
 def _echo_error(message: str) -> None:
-    """``Error: message`` on stderr (silently dropped if stderr itself cannot be written)."""
+    """``Error: message`` on stderr, cut to :data:`MAX_ERROR` characters (dropped if stderr cannot be written)."""
+    if len(message) > MAX_ERROR:
+        message = message[: MAX_ERROR - 3] + "..."
     try:
         click.echo(f"Error: {message}", err=True)
     except (OSError, ValueError):

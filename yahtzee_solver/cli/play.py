@@ -471,7 +471,7 @@ class Session:
     def draw(self, force: bool = False) -> None:
         """Draw the board and dice (whole screen on a terminal), then any pending messages."""
         if self.tty:
-            click.clear()
+            clear_screen()
         if self.tty or self.dirty or force:
             click.echo("\n".join(render_board(self.state, self.tr, self.width)))
             if not self.state.is_terminal():
@@ -575,7 +575,7 @@ class Session:
                 self.sleep(CPU_PAUSE)
 
     def draw_cpu(self) -> None:
-        click.clear()
+        clear_screen()
         click.echo("\n".join(render_board(self.state, self.tr, self.width)))
         click.echo()
         if not self.state.is_terminal() and self.state.is_cpu_turn:
@@ -681,7 +681,7 @@ class Session:
         pages = tr.rules_pages(self.state.rules, help_text)
         for i, page in enumerate(pages):
             if self.tty:
-                click.clear()
+                clear_screen()
             click.echo(self.wrap(page))
             click.echo()
             ans = self.ask(tr("rules.pager", page=i + 1, pages=len(pages)))
@@ -769,6 +769,17 @@ def record_pending(tr: Translator, game_file=None, records_file=None, state: Gam
     click.echo(tr("end.pending", rules=tr.title(state.rules), opponent=tr.opponent(opp),
                   score=state.cards[HUMAN].total), err=err)
     return True
+
+
+def clear_screen() -> None:
+    """Clear a terminal screen, as ``click.clear`` does, but also under ``NO_COLOR``.
+
+    (``click.clear`` goes through ``echo``, which strips escape sequences when
+    colours are off; clearing is not colour.)
+    """
+    if sys.stdout.isatty():
+        sys.stdout.write("\033[2J\033[1;1H")
+        sys.stdout.flush()
 
 
 def no_color(ctx: click.Context) -> None:
