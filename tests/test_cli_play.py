@@ -480,12 +480,17 @@ def test_records_command_table_json_and_reset(home):
     res = run(["records", "--lang", "ja"])
     assert "上級" in res.output and "最高" in res.output
     res = run(["records", "--reset"], ["n"])
-    assert RecordBook.load().records
+    assert RecordBook.load().records and "Nothing deleted." in res.output
     res = run(["records", "--reset"], ["y"])
     assert res.exit_code == 0 and "Records deleted." in res.output
     assert not RecordBook.load().records
     res = run(["records", "--reset", "--yes"])
-    assert res.exit_code == 0
+    assert res.exit_code == 0 and "There are no records to delete." in res.output
+    book = RecordBook.load()
+    book.add_game("yacht", "solo", 190)
+    book.save()
+    res = run(["records", "--reset", "--yes", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["deleted"] == 1
 
 
 def test_corrupt_records_file_during_a_game(home):

@@ -191,6 +191,7 @@ EN = {
     "rec.reset_confirm": "Delete all records in {path}?",
     "rec.reset_done": "Records deleted.",
     "rec.reset_none": "There are no records to delete.",
+    "rec.reset_kept": "Nothing deleted.",
     # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
@@ -353,6 +354,7 @@ ZH = {
     "rec.reset_confirm": "删除 {path} 中的全部记录？",
     "rec.reset_done": "记录已删除。",
     "rec.reset_none": "没有可删除的记录。",
+    "rec.reset_kept": "未删除任何记录。",
     "rules.turn": (
         "{title}\n\n"
         "共 {n} 个项目、{n} 轮。每轮先掷全部五颗骰子；之后最多两次，可保留任意骰子并重掷其余的"
@@ -513,6 +515,7 @@ JA = {
     "rec.reset_confirm": "{path} の記録をすべて削除しますか？",
     "rec.reset_done": "記録を削除しました。",
     "rec.reset_none": "削除する記録はありません。",
+    "rec.reset_kept": "何も削除していません。",
     "rules.turn": (
         "{title}\n\n"
         "{n} 役、{n} ターン。各ターンはまず5個のサイコロをすべて振り、そのあと2回まで、"

@@ -82,14 +82,17 @@ def records(ctx, as_json, reset, yes, lang):
     if book.problem:
         click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
     if reset:
-        if not book.records and not path.exists():
-            click.echo(tr("rec.reset_none"))
-            return
-        if not yes and not confirm(tr, tr("rec.reset_confirm", path=str(path))):
-            return
-        book.records.clear()
-        book.save()
-        click.echo(tr("rec.reset_done"))
+        n = len(book.records)
+        if n and (yes or confirm(tr, tr("rec.reset_confirm", path=str(path)))):
+            book.records.clear()
+            book.save()
+            key, deleted = "rec.reset_done", n
+        else:
+            key, deleted = ("rec.reset_kept" if n else "rec.reset_none"), 0
+        if as_json:
+            echo_json({"path": str(path), "deleted": deleted})
+        else:
+            click.echo(tr(key))
         return
     rows = book.to_list()
     if as_json:
