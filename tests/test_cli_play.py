@@ -878,3 +878,10 @@ def test_clear_screen_is_not_colour(monkeypatch, capsys):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     play_mod.clear_screen()
     assert "\033[2J" in capsys.readouterr().out
+
+
+def test_first_without_an_opponent_is_a_usage_error(home):
+    res = run(["play", "--first", "cpu"])
+    assert res.exit_code == 2
+    assert "--first cpu needs an opponent" in res.output
+    assert "Traceback" not in res.output
