@@ -105,9 +105,9 @@ def main(argv=None) -> int:
     print(f"\n  Advisor ranked keeps {keeps:.1f} us (goal < 200 us); ranked boxes {boxes:.1f} us (goal < 20 us)")
 
     # batch
-    masks = np.array([p.key.filled for p in pos])
-    ups = np.array([p.key.upper for p in pos])
-    ybs = np.array([p.key.yahtzee_bonus for p in pos])
+    masks = np.array([p.key.mask for p in pos])
+    ups = np.array([p.key.up for p in pos])
+    ybs = np.array([p.key.yb for p in pos])
     dice = np.array([p.dice for p in pos])
     res = aa.option_values(masks, ups, ybs, dice, rls)
     print("\nbatch (ArrayAdvisor.option_values, all positions in one call; median of "
@@ -132,9 +132,9 @@ def main(argv=None) -> int:
     # realistic workload: every decision of whole games (3 positions per turn share a state)
     rng = np.random.default_rng(opts.seed)
     games = [p for _ in range(100) for p in common.play_random_game(rng, aa.rules)]
-    gm = np.array([p.key.filled for p in games])
-    gu = np.array([p.key.upper for p in games])
-    gy = np.array([p.key.yahtzee_bonus for p in games])
+    gm = np.array([p.key.mask for p in games])
+    gu = np.array([p.key.up for p in games])
+    gy = np.array([p.key.yb for p in games])
     gd = np.array([p.dice for p in games])
     gr = np.array([p.rolls_left for p in games])
     ts = []

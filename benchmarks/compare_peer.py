@@ -222,7 +222,7 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
                 f"peer {pv[worst]!r}; {(diff > TOL).sum()} states")
 
     sits = [note.situation(p.card, p.dice, p.rolls_left) for p in pos]
-    args = [(p.key.filled, p.key.upper, p.key.yahtzee_bonus, p.dice, p.rolls_left) for p in pos]
+    args = [(p.key.mask, p.key.up, p.key.yb, p.dice, p.rolls_left) for p in pos]
     # warm up both
     for a, s, p in zip(args[:50], sits[:50], pos[:50]):
         aa.ranked(*a)
@@ -362,7 +362,7 @@ def check_values(pos, sits, note, solver, aa, adv, res, pres, bad: Disagreements
         if abs(peer_choice_in_ours - ours_best) > TOL:
             bad.add("peer best, by us", f"{where}: worth {peer_choice_in_ours!r} vs our best {ours_best!r}")
         # our single call and our advisor give the batch values
-        codes, vals = aa.ranked(p.key.filled, p.key.upper, p.key.yahtzee_bonus, p.dice, p.rolls_left)
+        codes, vals = aa.ranked(p.key.mask, p.key.up, p.key.yb, p.dice, p.rolls_left)
         want = keeps if p.rolls_left else boxes
         if dict(zip(codes.tolist(), vals.tolist())) != want or vals[0] != ours_best:
             bad.add("ours single vs batch", where)

@@ -68,9 +68,9 @@ def random_positions(name: str, n_games: int, seed: int):
 def as_arrays(positions):
     keys = [card.key for card, _, _ in positions]
     return (
-        np.array([k.filled for k in keys]),
-        np.array([k.upper for k in keys]),
-        np.array([k.yahtzee_bonus for k in keys]),
+        np.array([k.mask for k in keys]),
+        np.array([k.up for k in keys]),
+        np.array([k.yb for k in keys]),
         np.array([d for _, d, _ in positions]),
         np.array([rl for _, _, rl in positions]),
     )
@@ -82,7 +82,7 @@ def test_ranked_equals_the_advisor(name, arr, adv):
     a, advisor = arr(name), adv(name)
     for card, dice, rl in random_positions(name, 4, seed=11):
         k = card.key
-        codes, values = a.ranked(k.filled, k.upper, k.yahtzee_bonus, dice, rl)
+        codes, values = a.ranked(k.mask, k.up, k.yb, dice, rl)
         rich = advisor.hint(card, dice, rl)
         assert len(codes) == len(rich) == len(values)
         got = [KEEPS[c] for c in codes] if rl else [int(c) for c in codes]
@@ -110,7 +110,7 @@ def test_batch_equals_single_calls(name, arr):
         k = card.key
         assert res.rolls[i] == roll_index(d)
         assert res.keeps[i].tolist() == ROLL_SUBKEEPS[roll_index(d)].tolist()
-        codes, values = a.ranked(k.filled, k.upper, k.yahtzee_bonus, d, rl)
+        codes, values = a.ranked(k.mask, k.up, k.yb, d, rl)
         if rl:
             row = dict(zip(res.keeps[i].tolist(), res.keep_values[i].tolist()))
             assert {int(c): row[int(c)] for c in codes} == dict(zip(codes.tolist(), values.tolist()))
@@ -124,7 +124,7 @@ def test_batch_equals_single_calls(name, arr):
             }
         assert res.best_value[i] == values[0]
         # scoring now, also with rerolls left, is the rolls-left-0 ranking
-        c0, v0 = a.ranked(k.filled, k.upper, k.yahtzee_bonus, d, 0)
+        c0, v0 = a.ranked(k.mask, k.up, k.yb, d, 0)
         assert res.best_box[i] == c0[0]
         legal = ~np.isnan(res.box_values[i])
         assert sorted(np.flatnonzero(legal).tolist()) == sorted(c0.tolist())
@@ -204,9 +204,9 @@ def test_forced_joker_closes_boxes(arr):
     a = arr("yahtzee")
     card = ScoreCard.from_mapping({"yahtzee": 50}, "yahtzee")
     k = card.key
-    codes, values = a.ranked(k.filled, k.upper, k.yahtzee_bonus, (5, 5, 5, 5, 5), 0)
+    codes, values = a.ranked(k.mask, k.up, k.yb, (5, 5, 5, 5, 5), 0)
     assert codes.tolist() == [a.rules.category_index("fives")]
-    res = a.option_values([k.filled], [k.upper], [k.yahtzee_bonus], [(5, 5, 5, 5, 5)], [1])
+    res = a.option_values([k.mask], [k.up], [k.yb], [(5, 5, 5, 5, 5)], [1])
     assert np.flatnonzero(~np.isnan(res.box_values[0])).tolist() == codes.tolist()
 
 
@@ -221,8 +221,8 @@ def test_interpreted_equals_compiled(arr):
         np.testing.assert_array_equal(getattr(slow_res, f), getattr(fast_res, f))
     card, d, rl = positions[0]
     k = card.key
-    for x, y in zip(slow.ranked(k.filled, k.upper, k.yahtzee_bonus, d, rl),
-                    a.ranked(k.filled, k.upper, k.yahtzee_bonus, d, rl)):
+    for x, y in zip(slow.ranked(k.mask, k.up, k.yb, d, rl),
+                    a.ranked(k.mask, k.up, k.yb, d, rl)):
         np.testing.assert_array_equal(x, y)
 
 

@@ -96,7 +96,7 @@ def test_hint_best_keep_matches_advisor(adv):
     # header: card total, upper subtotal vs 63, state key
     assert f"card total {card.total}" in lines[0]
     assert f"upper {card.upper_subtotal}/63" in lines[0]
-    assert f"{card.key.filled:#06x}:{card.key.upper}:{card.key.yahtzee_bonus}" in lines[0]
+    assert f"{card.key.mask:#06x}:{card.key.up}:{card.key.yb}" in lines[0]
     rows = [row.split() for row in table_rows(result.output)]
     assert len(rows) == min(DEFAULT_KEEP_TOP, len(options))
     # the best is marked, with its keep, reroll and expected final total
@@ -119,7 +119,7 @@ def test_hint_json_round_trips(adv):
         assert data["dice"] == "22555"
         assert data["n_options"] == len(options)
         assert data["options"] == [o.to_dict() for o in options]
-        assert data["state"] == card.key._asdict()
+        assert data["state"] == dict(zip(("filled", "upper", "yahtzee_bonus"), card.key))  # JSON keys unchanged
         assert data["card_total"] == card.total
         assert ScoreCard.from_mapping(data["card"]) == card
 
@@ -226,7 +226,7 @@ def test_value_of_a_card(adv):
     data = run_json("value", "--card", CARD)
     assert data["expected_final"] == adv.expected_final(card)
     assert data["expected_to_come"] == pytest.approx(adv.expected_final(card) - card.total, abs=1e-12)
-    assert data["state"] == card.key._asdict()
+    assert data["state"] == dict(zip(("filled", "upper", "yahtzee_bonus"), card.key))  # JSON keys unchanged
 
 
 def test_value_of_a_full_card():

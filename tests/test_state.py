@@ -53,7 +53,7 @@ def test_open_markers():
 def test_yacht_names():
     card = parse_card("aces=3,choice=22,four-dice=24,yacht=50,fh=19", "yacht")
     assert boxes(card) == {"ones": 3, "chance": 22, "four-of-a-kind": 24, "yahtzee": 50, "full-house": 19}
-    assert card.key.yahtzee_bonus == 0  # Yacht has no bonus flag
+    assert card.key.yb == 0  # Yacht has no bonus flag
 
 
 @pytest.mark.parametrize("text", ["sixes=18,6s=12", "sixes=18,SIXES=12", "c=20,chance=20", "fh=25,full_house=25"])
@@ -166,15 +166,15 @@ def test_totals_and_upper_bonus():
     short = parse_card("ones=2,twos=6,threes=9,fours=12,fives=15,sixes=18")
     assert short.upper_subtotal == 62 and short.upper_bonus == 0 and short.total == 62
     big = parse_card("fours=20,fives=25,sixes=30,chance=30,yahtzee=50,ones=5,3k=30,yahtzee-bonus=100")
-    assert big.upper_subtotal == 80 and big.key.upper == 63  # capped
+    assert big.upper_subtotal == 80 and big.key.up == 63  # capped
     assert big.total == 80 + 35 + 30 + 50 + 30 + 100
-    assert big.key.yahtzee_bonus == 1
+    assert big.key.yb == 1
 
 
 def test_state_key_flag():
     assert parse_card("yahtzee=50").key == StateKey(1 << 11, 0, 1)
     assert parse_card("yahtzee=0").key == StateKey(1 << 11, 0, 0)
-    assert parse_card("yahtzee=50", "yahtzee-free-joker").key.yahtzee_bonus == 1
+    assert parse_card("yahtzee=50", "yahtzee-free-joker").key.yb == 1
     assert parse_card("yacht=50", "yacht").key == StateKey(1 << 11, 0, 0)
 
 
@@ -298,7 +298,7 @@ def test_card_text_edge_cases():
 
 def test_card_inline_json_bom_and_ascii_digits(tmp_path):
     card = parse_card('{"sixes": 18, "yahtzee": 50}')
-    assert card.boxes[5] == 18 and card.key.yahtzee_bonus == 1
+    assert card.boxes[5] == 18 and card.key.yb == 1
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + b'{"fours": 12}')
     assert parse_card(f"@{bom}").boxes[3] == 12

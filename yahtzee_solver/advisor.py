@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import jit
-from .dice import KEEPS, N_KEEPS, ROLL_SUBKEEPS, format_dice, parse_dice, roll_index
-from .errors import ScoreCardError, UsageError
+from .dice import KEEPS, format_dice, parse_dice, roll_index
+from .errors import ScoreCardError
+from .policy import ExpectedValueSource, Policy, check_rolls_left
 from .rules import RuleSet, get_rules
-from .state import ScoreCard, StateKey
+from .state import ScoreCard, StateKey, parse_card
 from .table import ValueTable, resolve_table
 
 __all__ = ["Advisor", "KeepOption", "BoxOption"]
@@ -46,8 +46,8 @@ class KeepOption:
         Points lost in expectation against the best keep (0 for the best).
     """
 
-    keep: tuple
-    reroll: tuple
+    keep: tuple[int, ...]
+    reroll: tuple[int, ...]
     expected: float
     loss: float
 
@@ -124,7 +124,12 @@ def _make(cls, fields: dict):
 
 
 class Advisor:
-    """Optimal-play queries on one rule set's value table.
+    """Optimal-play queries on one rule set's value table, as ranked result objects.
+
+    A thin layer over :class:`~yahtzee_solver.policy.Policy` on an
+    :class:`~yahtzee_solver.policy.ExpectedValueSource` (rankings and the
+    tie-break rule live there); scoring facts (points, Joker, bonuses) come
+    from :meth:`ScoreCard.scoring <yahtzee_solver.state.ScoreCard.scoring>`.
 
     Parameters
     ----------
@@ -147,22 +152,13 @@ class Advisor:
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         self.rules = get_rules(rules)
         self.table = table = resolve_table(self.rules, table)
-        self._jit = jit
-        self._k = None
-        self._arrays = self.rules.arrays()
-        self._E = np.empty((3, N_KEEPS))
-        self._B = np.empty(N_KEEPS)
-        C = self.rules.n_categories
-        self._points = np.empty(C, np.int64)
-        self._legal = np.empty(C, np.int8)
-        self._values = np.empty(C)
+        self.source = ExpectedValueSource(self.rules, table, jit=jit)
+        self.policy = Policy(self.source)
 
     @property
     def kernels(self):
         """The kernel module in use (compiled or interpreted)."""
-        if self._k is None:
-            self._k = jit.backend(self._jit)
-        return self._k
+        return self.source.kernels
 
     # -- helpers ---------------------------------------------------------
     def _card(self, card) -> ScoreCard:
@@ -172,8 +168,6 @@ class Advisor:
             if card.rules != self.rules:
                 raise ScoreCardError(f"card is for rules {card.rules.name!r}, not {self.rules.name!r}")
             return card
-        from .state import parse_card
-
         if isinstance(card, str):
             return parse_card(card, self.rules)
         return ScoreCard.from_mapping(card, self.rules)
@@ -194,21 +188,20 @@ class Advisor:
         card = self._card(card)
         if card.is_full:
             return float(card.total)
-        k = card.key
-        return card.total + self.table.value(k.filled, k.upper, k.yahtzee_bonus)
+        return card.total + self.table.value(*card.key)
 
     def keep_values(self, state: StateKey, rolls_left: int) -> np.ndarray:
         """Expected future points of every keep (462,) at ``rolls_left`` rerolls (1 or 2).
 
         Low-level: no card, no ranking; index with :data:`yahtzee_solver.dice.KEEPS`.
         The returned array is reused by the next call.
+
+        Raises
+        ------
+        UsageError
+            ``rolls_left`` not 1 or 2.
         """
-        a = self._arrays
-        self.kernels.turn(
-            state.filled, state.upper, state.yahtzee_bonus, rolls_left,
-            self.table.values, a["score"], a["joker"], a["params"], self._E, self._B,
-        )
-        return self._E[rolls_left - 1]
+        return self.source.keep_values(state, 0, check_rolls_left(rolls_left))
 
     def keep_options(self, card, dice, rolls_left: int = 2) -> list[KeepOption]:
         """Every distinct keep of ``dice``, best first.
@@ -226,7 +219,7 @@ class Advisor:
         -------
         list of KeepOption
             Up to 32 keeps (keeping all five = standing pat), ranked by
-            expected final total; ties keep the smaller keep first.
+            expected final total (ties: :mod:`~yahtzee_solver.policy`).
 
         Raises
         ------
@@ -235,22 +228,18 @@ class Advisor:
         """
         card = self._open_card(card)
         faces = parse_dice(dice)
-        if rolls_left not in (1, 2) or isinstance(rolls_left, bool):
-            raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
-        E = self.keep_values(card.key, rolls_left)
-        r = roll_index(faces)
+        # values at total 0 (points to come): the loss is exact, the total added once
+        codes, values = self.policy.keep_ranking(card.key, 0, roll_index(faces), rolls_left)
+        vals = values.tolist()
+        best = vals[0]
         base = card.total
-        ks = [k for k in ROLL_SUBKEEPS[r].tolist() if k >= 0]
-        vals = E[ks].tolist()
-        best = max(vals)
         out = []
-        for k, v in zip(ks, vals):
+        for k, v in zip(codes.tolist(), vals):
             keep = KEEPS[k]
             rest = list(faces)
             for d in keep:
                 rest.remove(d)
             out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v, "loss": best - v}))
-        out.sort(key=lambda o: o.loss)
         return out
 
     def box_options(self, card, dice) -> list[BoxOption]:
@@ -265,32 +254,20 @@ class Advisor:
         """
         card = self._open_card(card)
         faces = parse_dice(dice)
-        r = roll_index(faces)
-        k = card.key
-        a = self._arrays
-        args = (k.filled, k.upper, k.yahtzee_bonus, r)
-        tail = (a["score"], a["joker"], a["params"], self._points, self._legal)
-        bonus = int(self.kernels.box_points(*args, *tail))
-        self.kernels.box_values(*args, self.table.values, *tail, self._values)
+        boxes, values = self.policy.box_ranking(card.key, 0, roll_index(faces))
+        s = card.scoring(faces)
+        joker = s.joker is not None
         rules = self.rules
-        y = rules.yahtzee_category
-        joker = rules.joker != "none" and y >= 0 and bool((k.filled >> y) & 1) and len(set(faces)) == 1
-        values, points, legal = self._values.tolist(), self._points.tolist(), self._legal.tolist()
-        vals = [(c, values[c]) for c in range(rules.n_categories) if legal[c]]
-        best = max(v for _, v in vals)
-        sub = card.upper_subtotal
+        vals = values.tolist()
+        best = vals[0]
         total = card.total
         out = []
-        for c, v in vals:
-            pts = points[c]
-            ub = 0
-            if c < 6 and sub < rules.upper_threshold <= sub + pts:
-                ub = rules.upper_bonus
+        for c, v in zip(boxes.tolist(), vals):
             out.append(_make(BoxOption, {
-                "category": c, "name": rules.categories[c].name, "points": pts, "yahtzee_bonus": bonus,
-                "upper_bonus": ub, "expected": total + v, "loss": best - v, "joker": joker,
+                "category": c, "name": rules.categories[c].name, "points": s.points[c],
+                "yahtzee_bonus": s.yahtzee_bonus, "upper_bonus": s.upper_bonus[c],
+                "expected": total + v, "loss": best - v, "joker": joker,
             }))
-        out.sort(key=lambda o: o.loss)
         return out
 
     def hint(self, card, dice, rolls_left: int):
@@ -301,8 +278,6 @@ class Advisor:
         UsageError
             If ``rolls_left`` is not 0, 1 or 2 (and as :meth:`keep_options` / :meth:`box_options`).
         """
-        if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
-            raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
-        if rolls_left == 0:
+        if check_rolls_left(rolls_left, (0, 1, 2)) == 0:
             return self.box_options(card, dice)
         return self.keep_options(card, dice, rolls_left)

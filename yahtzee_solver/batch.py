@@ -50,9 +50,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import jit
 from .dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
 from .errors import DiceError, ScoreCardError, UsageError
+from .policy import ExpectedValueSource, Policy, check_rolls_left
 from .rules import RuleSet, get_rules
 from .table import ValueTable, resolve_table
 
@@ -190,51 +190,29 @@ class ArrayAdvisor:
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         self.rules = get_rules(rules)
         self.table = table = resolve_table(self.rules, table)
-        self._jit = jit
-        self._k = None
-        a = self.rules.arrays()
-        self._score, self._joker, self._params = a["score"], a["joker"], a["params"]
-        self._V = table.values
+        self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
+        self.policy = Policy(source)
         C = self.rules.n_categories
-        self._C = C
-        self._full = self.rules.full_mask
-        self._T = self.rules.upper_threshold
-        self._F = self.rules.n_flags
-        self._E = np.empty((3, N_KEEPS))
-        self._B = np.empty(N_KEEPS)
-        self._points = np.empty(C, np.int64)
-        self._legal = np.empty(C, np.int8)
-        self._kv = np.empty(MAX_KEEPS)
-        self._bv = np.empty(C)
-        self._codes = np.empty(MAX_KEEPS, np.int64)
-        self._vals = np.empty(MAX_KEEPS)
-        # arguments of kernels.ranked_options after the position
+        # scratch of kernels.ranked_options; its ranking applies the policy's tie-break rule
         self._tail = (
-            self._V, self._score, self._joker, self._params, ROLL_SUBKEEPS, self._E, self._B,
-            self._points, self._legal, self._kv, self._bv, self._codes, self._vals,
+            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
+            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
+            np.empty(MAX_KEEPS), np.empty(C), np.empty(MAX_KEEPS, np.int64), np.empty(MAX_KEEPS),
         )
+        self._codes, self._vals = self._tail[-2], self._tail[-1]
         self._ranked = None
+
+    @property
+    def jit(self) -> bool:
+        """True when the compiled kernels are used."""
+        return self.source.jit
 
     @property
     def kernels(self):
         """The kernel module in use (compiled or interpreted)."""
-        if self._k is None:
-            self._k = jit.backend(self._jit)
-            self._ranked = self._k.ranked_options
-        return self._k
-
-    def _state_error(self, mask, up, yb, where: str = "") -> None:
-        full, T, F = self._full, self._T, self._F
-        state = f"({mask}, {up}, {yb}){where}"
-        if not 0 <= mask < full:
-            if mask == full:
-                raise ScoreCardError(f"invalid state {state}: the card is full, there is no move to advise")
-            raise ScoreCardError(f"invalid state {state}: mask must be 0..{full - 1}")
-        if not 0 <= up <= T:
-            raise ScoreCardError(f"invalid state {state}: upper subtotal must be 0..{T} (capped)")
-        if not 0 <= yb < F:
-            raise ScoreCardError(f"invalid state {state}: yahtzee-bonus flag must be 0..{F - 1}")
-        raise ScoreCardError(f"invalid state {state}: it cannot occur under rules {self.rules.name!r}")
+        k = self.source.kernels
+        self._ranked = k.ranked_options
+        return k
 
     def ranked(self, mask: int, up: int, yb: int, dice, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
         """The options of one position, best first.
@@ -277,15 +255,14 @@ class ArrayAdvisor:
             r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
             if r < 0:
                 raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
-        if rolls_left not in (0, 1, 2) or type(rolls_left) is bool:
-            raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
-        V = self._V
+        check_rolls_left(rolls_left, (0, 1, 2))
+        V = self._tail[0]
         try:
-            ok = 0 <= mask < self._full and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
+            ok = 0 <= mask < self.rules.full_mask and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
         except (IndexError, TypeError):
             ok = False
         if not ok or up < 0 or yb < 0:
-            self._state_error(mask, up, yb)
+            _state_error(self.rules, mask, up, yb)
         if self._ranked is None:
             self.kernels  # noqa: B018 - loads the kernels
         n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
@@ -330,6 +307,21 @@ def option_values(table: ValueTable, masks, ups, ybs, dice, rolls_left, *, jit: 
     return _option_values(ArrayAdvisor(table.rules, table, jit=jit), masks, ups, ybs, dice, rolls_left)
 
 
+def _state_error(rules: RuleSet, mask: int, up: int, yb: int, where: str = "") -> None:
+    """Raise the ScoreCardError that says why state ``(mask, up, yb)`` has no value under ``rules``."""
+    full, T, F = rules.full_mask, rules.upper_threshold, rules.n_flags
+    state = f"({mask}, {up}, {yb}){where}"
+    if not 0 <= mask < full:
+        if mask == full:
+            raise ScoreCardError(f"invalid state {state}: the card is full, there is no move to advise")
+        raise ScoreCardError(f"invalid state {state}: mask must be 0..{full - 1}")
+    if not 0 <= up <= T:
+        raise ScoreCardError(f"invalid state {state}: upper subtotal must be 0..{T} (capped)")
+    if not 0 <= yb < F:
+        raise ScoreCardError(f"invalid state {state}: yahtzee-bonus flag must be 0..{F - 1}")
+    raise ScoreCardError(f"invalid state {state}: it cannot occur under rules {rules.name!r}")
+
+
 def _as_index_array(x, name: str, n: int | None) -> np.ndarray:
     a = np.asarray(x)
     if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
@@ -365,25 +357,28 @@ def _option_values(adv: ArrayAdvisor, masks, ups, ybs, dice, rolls_left) -> Opti
     if bad.size:
         i = int(bad[0])
         raise UsageError(f"invalid rolls-left {int(rl[i])} at row {i}: want 0, 1 or 2")
-    V = adv._V
-    inside = (m >= 0) & (m < adv._full) & (u >= 0) & (u <= adv._T) & (y >= 0) & (y < adv._F)
+    rules = adv.rules
+    src = adv.source
+    V = src.values
+    T, F = rules.upper_threshold, rules.n_flags
+    inside = (m >= 0) & (m < rules.full_mask) & (u >= 0) & (u <= T) & (y >= 0) & (y < F)
     ok = inside.copy()
     ok[inside] = ~np.isnan(V[m[inside], u[inside], y[inside]])
     bad = np.flatnonzero(~ok)
     if bad.size:
         i = int(bad[0])
-        adv._state_error(int(m[i]), int(u[i]), int(y[i]), f" at row {i}")
+        _state_error(rules, int(m[i]), int(u[i]), int(y[i]), f" at row {i}")
     keep_out = np.empty((n, MAX_KEEPS))
-    box_out = np.empty((n, adv._C))
+    box_out = np.empty((n, rules.n_categories))
     # one turn per distinct state: group the positions by state
-    key = (m * (adv._T + 1) + u) * adv._F + y
+    key = (m * (T + 1) + u) * F + y
     order = np.argsort(key, kind="stable")
     ks = key[order]
     starts = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1], [True]))) if n else np.zeros(1, np.int64)
     k = adv.kernels
-    args = (m, u, y, r, rl, order, starts.astype(np.int64), V, adv._score, adv._joker, adv._params, ROLL_SUBKEEPS,
+    args = (m, u, y, r, rl, order, starts.astype(np.int64), V, src.score, src.joker, src.params, ROLL_SUBKEEPS,
             keep_out, box_out)
-    if adv._jit:
+    if src.jit:
         import numba  # already loaded by the compiled kernels
 
         levels = np.maximum.reduceat(rl[order], starts[:-1]) if n else np.zeros(0, np.int64)

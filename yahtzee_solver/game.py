@@ -21,9 +21,10 @@ owned by the state (seeded from the config's ``seed``), whose
 exactly the dice the original would have rolled.  The beginner CPU draws from
 a second generator, also saved.
 
-How dice score is decided only by :meth:`ScoreCard.box_points
-<yahtzee_solver.state.ScoreCard.box_points>` (the single definition of the
-rules, Joker and Yahtzee bonus included) and written with
+How dice score is decided only by :meth:`ScoreCard.scoring
+<yahtzee_solver.state.ScoreCard.scoring>` (the single definition of the
+rules in :func:`yahtzee_solver.kernels.box_scoring`: Joker case, Joker points,
+Yahtzee and upper bonuses) and written with
 :meth:`ScoreCard.with_box <yahtzee_solver.state.ScoreCard.with_box>`.
 """
 
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import CategoryError, IllegalMoveError, SavedGameError, ScoreCardError
-from .rules import N_UPPER, RULESETS, RuleSet, get_rules
+from .rules import RULESETS, RuleSet, get_rules
 from .state import ScoreCard
 
 __all__ = [
@@ -311,30 +312,18 @@ def joker_info(card: ScoreCard, dice) -> JokerInfo | None:
     """The Joker rule that applies to final ``dice`` on ``card``, or ``None``.
 
     A Joker applies when five alike are scored while the five-alike box is
-    already filled (with 50 or 0) under a rule set with a Joker.  Legality and
-    points still come from :meth:`ScoreCard.box_points`; this only names the
-    case so the interface can explain it.
+    already filled (with 50 or 0) under a rule set with a Joker.  The case is
+    the one the scoring kernel applies (:meth:`ScoreCard.scoring`); this only
+    names it so the interface can explain it.
     """
-    rules = card.rules
-    y = rules.yahtzee_category
     faces = tuple(dice)
-    if rules.joker == "none" or y < 0 or len(faces) != N_DICE or len(set(faces)) != 1:
+    if len(faces) != N_DICE or len(set(faces)) != 1:
         return None
-    if card.boxes[y] is None:
+    s = card.scoring(faces)
+    if s.joker is None:
         return None
     face = faces[0]
-    _, _, bonus = card.box_points(faces)
-    upper_open = card.boxes[face - 1] is None
-    if rules.joker == "forced":
-        if upper_open:
-            case = "upper"
-        elif any(card.boxes[c] is None for c in range(N_UPPER, rules.n_categories)):
-            case = "lower"
-        else:
-            case = "upper_zero"
-    else:
-        case = "free" if upper_open else "free_fixed"
-    return JokerInfo(case, face, face - 1, bonus)
+    return JokerInfo(s.joker, face, face - 1, s.yahtzee_bonus)
 
 
 #: The 32 ways to hold dice, in mask order.
@@ -593,13 +582,10 @@ class GameState:
         else:
             c = action.category
             card = self.card
-            points, _, bonus = card.box_points(self.dice)
-            j = joker_info(card, self.dice)
-            new = card.with_box(c, points[c], bonus)
-            ub = new.upper_bonus - card.upper_bonus
-            self.cards[player] = new
+            s = card.scoring(self.dice)
+            self.cards[player] = card.with_box(c, s.points[c], s.yahtzee_bonus)
             ev = Event("score", player, self.dice, (False,) * N_DICE, self.rolls_used, c,
-                       points[c], bonus, ub, j is not None)
+                       s.points[c], s.yahtzee_bonus, s.upper_bonus[c], s.joker is not None)
             self._next_turn()
         self.log.append(ev)
         return ev

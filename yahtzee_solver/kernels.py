@@ -48,7 +48,10 @@ _FORCED, _FREE = 1, 2
 
 # Names compiled by yahtzee_solver.jit (every function here).
 KERNELS = (
+    "joker_case",
     "box_points",
+    "upper_bonus_gain",
+    "box_scoring",
     "after_box",
     "box_values",
     "expect_keeps",
@@ -68,6 +71,44 @@ KERNELS = (
     "roll_of_counts",
     "_code",
 )
+
+
+#: Joker cases reported by :func:`joker_case` (RULES.md, "Joker").
+JOKER_NONE, JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO, JOKER_FREE, JOKER_FREE_FIXED = 0, 1, 2, 3, 4, 5
+
+
+def joker_case(mask, r, params):
+    """Which Joker rule applies to roll ``r`` with filled-box mask ``mask``.
+
+    Returns
+    -------
+    int
+        :data:`JOKER_NONE` unless ``r`` is five alike, the Yahtzee box is
+        filled and the rules have a Joker.  Forced Joker: :data:`JOKER_UPPER`
+        (rule 1: the open upper box of that face must take it),
+        :data:`JOKER_LOWER` (rule 2: any open lower box, at Joker points),
+        :data:`JOKER_UPPER_ZERO` (rule 3: an open upper box, for 0).  Free
+        Joker: :data:`JOKER_FREE` (upper box of that face open: any box,
+        scored as usual) or :data:`JOKER_FREE_FIXED` (it is filled: the
+        fixed-point boxes score their value).
+    """
+    face = ROLL_FACE[r]
+    ycat = params[_YCAT]
+    mode = params[_JOKER]
+    if face == 0 or ycat < 0 or not (mask >> ycat) & 1:
+        return JOKER_NONE
+    if mode == _FORCED:
+        if not (mask >> (face - 1)) & 1:
+            return JOKER_UPPER
+        for c in range(params[_NUPPER], params[_NCAT]):
+            if not (mask >> c) & 1:
+                return JOKER_LOWER
+        return JOKER_UPPER_ZERO
+    if mode == _FREE:
+        if (mask >> (face - 1)) & 1:
+            return JOKER_FREE_FIXED
+        return JOKER_FREE
+    return JOKER_NONE
 
 
 def box_points(mask, up, yb, r, score, joker, params, points, legal):
@@ -95,42 +136,62 @@ def box_points(mask, up, yb, r, score, joker, params, points, legal):
     """
     C = params[_NCAT]
     ycat = params[_YCAT]
-    mode = params[_JOKER]
     for c in range(C):
         points[c] = score[r, c]
         legal[c] = 0 if (mask >> c) & 1 else 1
-    face = ROLL_FACE[r]
-    if face == 0 or ycat < 0 or not (mask >> ycat) & 1:
+    if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1:
         return 0
     bonus = 0
     if yb:
         bonus = params[_YBONUS]
-    if mode == _FORCED:
-        if not (mask >> (face - 1)) & 1:
-            # Joker rule 1: the upper box of that face must take it.
-            for c in range(C):
-                legal[c] = 1 if c == face - 1 else 0
-        else:
-            nup = params[_NUPPER]
-            lower_open = False
-            for c in range(nup, C):
-                if not (mask >> c) & 1:
-                    lower_open = True
-            for c in range(C):
-                if (mask >> c) & 1:
-                    continue
-                if lower_open:
-                    # rule 2: any open lower box, at Joker points
-                    legal[c] = 1 if c >= nup else 0
-                    points[c] = joker[r, c]
-                else:
-                    # rule 3: an open upper box, scoring as usual (0)
-                    legal[c] = 1
-    elif mode == _FREE:
-        if (mask >> (face - 1)) & 1:
-            for c in range(C):
+    case = joker_case(mask, r, params)
+    nup = params[_NUPPER]
+    if case == JOKER_UPPER:
+        for c in range(C):
+            legal[c] = 1 if c == ROLL_FACE[r] - 1 else 0
+    elif case == JOKER_LOWER:
+        for c in range(C):
+            if not (mask >> c) & 1:
+                legal[c] = 1 if c >= nup else 0
                 points[c] = joker[r, c]
+    elif case == JOKER_FREE_FIXED:
+        for c in range(C):
+            points[c] = joker[r, c]
+    # JOKER_UPPER_ZERO: every lower box is filled, so the open (upper) boxes
+    # take it as usual; JOKER_FREE: any open box, scored as usual.
     return bonus
+
+
+def upper_bonus_gain(up, c, pts, params):
+    """Upper bonus (points) completed by writing ``pts`` in box ``c`` at upper subtotal ``up``."""
+    if c < params[_NUPPER]:
+        thr = params[_THRESH]
+        if up < thr and up + pts >= thr:
+            return params[_UBONUS]
+    return 0
+
+
+def box_scoring(mask, up, yb, r, score, joker, params, points, legal, upper_gain):
+    """:func:`box_points`, plus the upper bonus each box completes and the Joker case.
+
+    The one place callers outside the turn loops read how a roll scores.
+
+    Parameters
+    ----------
+    upper_gain : (C,) int64, out
+        Upper bonus (points) writing the roll in each box would complete.
+
+    Returns
+    -------
+    bonus : int
+        Yahtzee bonus earned (as :func:`box_points`).
+    case : int
+        :func:`joker_case`.
+    """
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+    for c in range(params[_NCAT]):
+        upper_gain[c] = upper_bonus_gain(up, c, points[c], params)
+    return bonus, joker_case(mask, r, params)
 
 
 def after_box(mask, up, yb, c, pts, V, params):
@@ -149,12 +210,9 @@ def after_box(mask, up, yb, c, pts, V, params):
     if c < params[_NUPPER]:
         thr = params[_THRESH]
         nu = up + pts
-        gain = pts
-        if up < thr and nu >= thr:
-            gain += params[_UBONUS]
         if nu > thr:
             nu = thr
-        return gain + V[nm, nu, yb]
+        return pts + upper_bonus_gain(up, c, pts, params) + V[nm, nu, yb]
     nyb = yb
     if c == params[_YCAT] and pts > 0 and params[_NFLAGS] == 2:
         nyb = 1

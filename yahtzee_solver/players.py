@@ -41,16 +41,25 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import jit as _jit
-from .dice import KEEP_COUNTS, KEEPS, N_KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, parse_dice, roll_index
+from .dice import KEEP_COUNTS, KEEPS, ROLL_OFFSET, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
-from .rules import P_UPPER_BONUS, RuleSet, get_rules
+from .policy import (
+    ExpectedValueSource,
+    Policy,
+    TurnOnlySource,
+    ValueSource,
+    check_rolls_left,
+    turn_only_params,
+    zero_values,
+)
+from .rules import RuleSet, get_rules
 from .state import ScoreCard, StateKey
-from .table import ValueTable, load_table
+from .table import ValueTable, resolve_table
 
 __all__ = [
     "LEVELS",
     "Strategy",
+    "PolicyStrategy",
     "ExpertStrategy",
     "NormalStrategy",
     "BeginnerStrategy",
@@ -65,9 +74,18 @@ LEVELS = ("beginner", "normal", "expert")
 
 @runtime_checkable
 class Strategy(Protocol):
-    """What a CPU player answers during a turn."""
+    """What a CPU player answers during a turn, and what :mod:`~yahtzee_solver.simulate` reads.
+
+    Attributes
+    ----------
+    level : str
+        One of :data:`LEVELS` (named in error messages).
+    rules : RuleSet
+        The rule set it plays (the simulator scores the games with it).
+    """
 
     level: str
+    rules: RuleSet
 
     def choose_keep(self, card: ScoreCard, dice: tuple[int, ...], rolls_left: int) -> tuple[int, ...]:
         """Faces to keep (a sorted sub-multiset of dice); all five = stop rolling."""
@@ -89,96 +107,54 @@ def _check_card(card: ScoreCard, rules: RuleSet) -> ScoreCard:
     return card
 
 
-def _check_rolls_left(rolls_left) -> int:
-    if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
-        raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
-    return int(rolls_left)
+# -- expert and normal: a Policy over a value source ----------------------------
+class PolicyStrategy:
+    """A CPU player that plays a :class:`~yahtzee_solver.policy.Policy` (keeps and boxes of highest value).
 
+    Ties follow the policy's rule (the smaller keep, the lowest box).  The
+    game kernel (:func:`yahtzee_solver.simulate.play_games`) plays the same
+    policy when the source is a :class:`~yahtzee_solver.policy.KernelValueSource`.
 
-# -- data for the single-turn (normal) player ---------------------------------
-def turn_only_params(rules: str | RuleSet) -> np.ndarray:
-    """Rule parameters for deciding as a player who looks at the current turn only.
-
-    A copy of ``rules.arrays()["params"]`` with the upper bonus set to 0: with
-    an all-zero future table (:func:`zero_values`) the turn kernel then values
-    a box by the points it shows now plus the Yahtzee bonus earned now.
-    Scoring itself always uses the true parameters.
-
-    Returns
-    -------
-    (8,) int64, read-only
+    Parameters
+    ----------
+    source : ValueSource
+    level : str
+        The name reported (default: the class's ``level``).
     """
-    p = get_rules(rules).arrays()["params"].copy()
-    p[P_UPPER_BONUS] = 0
-    p.setflags(write=False)
-    return p
-
-
-_ZEROS: dict[RuleSet, np.ndarray] = {}
-
-
-def zero_values(rules: str | RuleSet) -> np.ndarray:
-    """An all-zero value array of the table shape of ``rules``: no future points.
-
-    Returns
-    -------
-    (2**C, T+1, F) float64, read-only
-        Shared between callers (allocated once per rule set; ``np.zeros``
-        pages are only touched when read).
-    """
-    rules = get_rules(rules)
-    if rules not in _ZEROS:
-        z = np.zeros((1 << rules.n_categories, rules.upper_threshold + 1, rules.n_flags))
-        z.setflags(write=False)
-        _ZEROS[rules] = z
-    return _ZEROS[rules]
-
-
-# -- expert and normal: the turn kernel on a value array ----------------------------
-class _TurnSearchStrategy:
-    """Best keep / best box by the turn kernel over ``values`` with ``params`` (decision data)."""
 
     level = ""
 
-    def __init__(self, rules: RuleSet, values: np.ndarray, params: np.ndarray, jit: bool):
-        self.rules = rules
-        self.values = values
-        self.params = params
-        a = rules.arrays()
-        self._score, self._joker = a["score"], a["joker"]
-        self._jit = jit
-        self._k = None
-        C = rules.n_categories
-        self._E = np.empty((3, N_KEEPS))
-        self._B = np.empty(N_KEEPS)
-        self._points = np.empty(C, np.int64)
-        self._legal = np.empty(C, np.int8)
-        self._box_values = np.empty(C)
-        self._state: StateKey | None = None
+    def __init__(self, source: ValueSource, level: str = ""):
+        self.source = source
+        self.policy = Policy(source)
+        self.rules = source.rules
+        if level:
+            self.level = level
 
     @property
     def kernels(self):
-        """The kernel module in use (compiled or interpreted)."""
-        if self._k is None:
-            self._k = _jit.backend(self._jit)
-        return self._k
+        """The kernel module of the source (compiled or interpreted)."""
+        return self.source.kernels
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value array the decisions look ahead with (``source.values``; kernel sources)."""
+        return self.source.values
+
+    @property
+    def params(self) -> np.ndarray:
+        """The rule parameters the decisions use (``source.params``; kernel sources)."""
+        return self.source.params
 
     def keep_values(self, state: StateKey) -> np.ndarray:
-        """Expected future points of every keep at 1 and 2 rerolls left, (3, 462) float64.
+        """Points still to come of every keep at 1 and 2 rerolls left, (3, 462) float64 (row ``rolls_left - 1``).
 
-        Row ``rolls_left - 1``; cached for the last state asked (a turn asks twice).
+        For a :class:`~yahtzee_solver.policy.KernelValueSource`; reused by the next call.
         """
-        if state != self._state:
-            self._state = None
-            self.kernels.turn(
-                state.filled, state.upper, state.yahtzee_bonus, 2, self.values,
-                self._score, self._joker, self.params, self._E, self._B,
-            )
-            self._state = state
-        return self._E
+        return self.source.turn_values(state, 2)
 
     def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
-        """The keep of highest expected value (ties: the keep listed first, i.e. the smaller).
+        """The keep of highest value (ties: the smaller keep).
 
         Raises
         ------
@@ -186,19 +162,12 @@ class _TurnSearchStrategy:
             Bad dice, a card of other rules or a full card, ``rolls_left`` not 1 or 2.
         """
         card = _check_card(card, self.rules)
-        rl = _check_rolls_left(rolls_left)
+        rl = check_rolls_left(rolls_left)
         r = roll_index(parse_dice(dice))
-        E = self.keep_values(card.key)[rl - 1]
-        best_k, best_v = -1, -np.inf
-        for k in ROLL_SUBKEEPS[r]:
-            if k < 0:
-                break
-            if E[k] > best_v:
-                best_v, best_k = E[k], int(k)
-        return KEEPS[best_k]
+        return KEEPS[self.policy.choose_keep(card.key, card.total, r, rl)]
 
     def choose_box(self, card: ScoreCard, dice) -> int:
-        """The legal box of highest value (points now + decision future; ties: lowest index).
+        """The legal box of highest value (ties: the lowest index).
 
         Raises
         ------
@@ -207,22 +176,13 @@ class _TurnSearchStrategy:
         """
         card = _check_card(card, self.rules)
         r = roll_index(parse_dice(dice))
-        k = card.key
-        self.kernels.box_values(
-            k.filled, k.upper, k.yahtzee_bonus, r, self.values, self._score, self._joker,
-            self.params, self._points, self._legal, self._box_values,
-        )
-        best_c, best_v = -1, -np.inf
-        for c in range(self.rules.n_categories):
-            if self._legal[c] and self._box_values[c] > best_v:
-                best_v, best_c = self._box_values[c], c
-        return best_c
+        return self.policy.choose_box(card.key, card.total, r)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(rules={self.rules.name!r})"
 
 
-class ExpertStrategy(_TurnSearchStrategy):
+class ExpertStrategy(PolicyStrategy):
     """Optimal play from the value table (highest expected final score).
 
     Parameters
@@ -245,26 +205,21 @@ class ExpertStrategy(_TurnSearchStrategy):
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         rules = get_rules(rules)
-        if table is None:
-            table = load_table(rules)
-        elif table.rules != rules:
-            raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
-        self.table = table
-        super().__init__(rules, table.values, rules.arrays()["params"], jit)
+        self.table = resolve_table(rules, table)
+        super().__init__(ExpectedValueSource(rules, self.table, jit=jit))
 
 
-class NormalStrategy(_TurnSearchStrategy):
+class NormalStrategy(PolicyStrategy):
     """Best expected points of the current turn only (no upper-bonus or later-turn planning).
 
-    The turn kernel over :func:`zero_values` with :func:`turn_only_params`.
-    Needs no value table.
+    A :class:`~yahtzee_solver.policy.TurnOnlySource`: the turn kernel over
+    :func:`zero_values` with :func:`turn_only_params`.  Needs no value table.
     """
 
     level = "normal"
 
     def __init__(self, rules: str | RuleSet = "yahtzee", *, jit: bool = True):
-        rules = get_rules(rules)
-        super().__init__(rules, zero_values(rules), turn_only_params(rules), jit)
+        super().__init__(TurnOnlySource(get_rules(rules), jit=jit))
 
 
 class BeginnerStrategy:
@@ -312,7 +267,7 @@ class BeginnerStrategy:
             Bad dice, a card of other rules or a full card, ``rolls_left`` not 1 or 2.
         """
         card = _check_card(card, self.rules)
-        _check_rolls_left(rolls_left)
+        check_rolls_left(rolls_left)
         faces = parse_dice(dice)
         if self.rng.random() < self.blunder:
             pick = int(self.rng.integers(0, 32))

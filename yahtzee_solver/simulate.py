@@ -9,10 +9,11 @@ are asked for (the first 1,000 games of a 100,000-game run are the 1,000-game ru
 
 ``expert`` and ``normal`` play inside compiled code
 (:func:`yahtzee_solver.kernels.play_games`, with the value array and decision
-parameters of the :mod:`~yahtzee_solver.players` strategy object, so one
-definition of each policy).  ``beginner`` plays in Python through
-:func:`play_game`, its blunders drawn from a generator spawned from the same
-seed.
+parameters of the strategy's :class:`~yahtzee_solver.policy.KernelValueSource`,
+so one definition of each policy).  ``beginner`` plays in Python through
+:func:`play_game`, i.e. the game engine (:class:`~yahtzee_solver.game.GameState`
+and :func:`~yahtzee_solver.game.cpu_actions`), its blunders drawn from a
+generator spawned from the same seed.
 
 Example
 -------
@@ -32,7 +33,9 @@ import numpy as np
 from . import jit as _jit
 from .dice import ROLL_SUBKEEPS
 from .errors import IllegalMoveError, UsageError
+from .game import GameConfig, GameState, cpu_actions
 from .players import LEVELS, BeginnerStrategy, Strategy, make_strategy
+from .policy import KernelValueSource
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 from .table import ValueTable
@@ -186,13 +189,62 @@ def _check_dice(dice, ndim: int, turns: int) -> np.ndarray:
     return d
 
 
-def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, moves: list | None = None) -> ScoreCard:
-    """Play one game with ``strategy`` on pre-drawn ``dice``, in Python.
+class _PredrawnDice:
+    """The dice source of a :class:`~yahtzee_solver.game.GameState` that deals pre-drawn faces.
 
-    Any :class:`~yahtzee_solver.players.Strategy` works; the dice follow the
-    convention of :func:`draw_dice`, the same as the game kernel's.  Each
-    answer is checked: a keep must be a sub-multiset of the dice showing, a
-    box must be legal.
+    Stands in for the state's ``numpy.random.Generator`` (only ``integers``
+    is used): roll ``j`` (0, 1, 2) of turn ``t`` deals ``dice[t, j, :n]`` for
+    the ``n`` dice rolled -- the convention of :func:`draw_dice`.
+    """
+
+    def __init__(self, dice: np.ndarray):
+        self.dice = dice
+        self.turn = 0
+        self.roll = 0
+
+    def start_turn(self, t: int) -> None:
+        self.turn, self.roll = t, 0
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        faces = self.dice[self.turn, self.roll, :size]
+        self.roll += 1
+        return faces
+
+
+class _Checked:
+    """A strategy whose answers are checked (and recorded) before the engine plays them."""
+
+    def __init__(self, strategy: Strategy, n_boxes: int):
+        self.strategy = strategy
+        self.n_boxes = n_boxes
+        self.keeps: list[tuple[int, ...]] = []
+
+    def choose_keep(self, card: ScoreCard, dice: tuple[int, ...], rolls_left: int) -> tuple[int, ...]:
+        keep = tuple(sorted(self.strategy.choose_keep(card, dice, rolls_left)))
+        rest = list(dice)
+        for d in keep:
+            if d not in rest:
+                raise IllegalMoveError(f"illegal keep {keep!r} of dice {dice!r} by the {self.strategy.level} player")
+            rest.remove(d)
+        self.keeps.append(keep)
+        return keep
+
+    def choose_box(self, card: ScoreCard, dice: tuple[int, ...]) -> int:
+        c = self.strategy.choose_box(card, dice)
+        if not (isinstance(c, (int, np.integer)) and 0 <= c < self.n_boxes and card.box_points(dice)[1][c]):
+            raise IllegalMoveError(f"illegal box {c!r} for dice {dice!r} by the {self.strategy.level} player")
+        return int(c)
+
+
+def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, moves: list | None = None) -> ScoreCard:
+    """Play one solitaire game with ``strategy`` on pre-drawn ``dice``, through the game engine.
+
+    The game is a :class:`~yahtzee_solver.game.GameState` played by
+    :func:`~yahtzee_solver.game.cpu_actions` (the loop of the terminal game),
+    its dice dealt from ``dice`` by the convention of :func:`draw_dice`, the
+    same as the game kernel's.  Each answer is checked: a keep must be a
+    sub-multiset of the dice showing, a box must be legal.  Keeping all five
+    ends the rolls of the turn.
 
     Parameters
     ----------
@@ -203,7 +255,8 @@ def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, move
         Default: ``strategy.rules``.
     moves : list, optional
         If given, one ``(keep1, keep2, roll, box)`` tuple of faces/box index is
-        appended per turn (keeps and roll as sorted face tuples).
+        appended per turn (keeps and roll as sorted face tuples; a turn that
+        stands on its first roll repeats the first keep).
 
     Returns
     -------
@@ -219,29 +272,22 @@ def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, move
     """
     rules = get_rules(rules if rules is not None else strategy.rules)
     C = rules.n_categories
-    dice = _check_dice(dice, 3, C)
-    card = ScoreCard.empty(rules)
+    deal = _PredrawnDice(_check_dice(dice, 3, C))
+    state = GameState(GameConfig(rules), deal)
+    player = _Checked(strategy, C)
     for t in range(C):
-        roll = tuple(sorted(int(d) for d in dice[t, 0]))
-        keeps = []
-        for rl in (2, 1):
-            keep = tuple(sorted(strategy.choose_keep(card, roll, rl)))
-            rest = list(roll)
-            for d in keep:
-                if d not in rest:
-                    raise IllegalMoveError(f"illegal keep {keep!r} of dice {roll!r} by the {strategy.level} player")
-                rest.remove(d)
-            keeps.append(keep)
-            fresh = tuple(int(d) for d in dice[t, 3 - rl, : 5 - len(keep)])
-            roll = tuple(sorted(keep + fresh))
-        c = strategy.choose_box(card, roll)
-        points, legal, bonus = card.box_points(roll)
-        if not (isinstance(c, (int, np.integer)) and 0 <= c < C and legal[c]):
-            raise IllegalMoveError(f"illegal box {c!r} for dice {roll!r} by the {strategy.level} player")
-        card = card.with_box(int(c), points[c], bonus)
+        deal.start_turn(t)
+        player.keeps.clear()
+        while True:
+            ev = None
+            for action in cpu_actions(state, player):
+                ev = state.apply_action(action)
+            if ev is not None and ev.kind == "score":
+                break
         if moves is not None:
-            moves.append((keeps[0], keeps[1], roll, int(c)))
-    return card
+            k = player.keeps
+            moves.append((k[0], k[1] if len(k) > 1 else k[0], tuple(sorted(ev.dice)), ev.category))
+    return state.cards[0]
 
 
 def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -249,8 +295,10 @@ def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarra
 
     Parameters
     ----------
-    strategy : ExpertStrategy or NormalStrategy
-        Supplies the value array and decision parameters (``.values``, ``.params``).
+    strategy : PolicyStrategy
+        A player whose ``source`` is a :class:`~yahtzee_solver.policy.KernelValueSource`
+        (``expert``, ``normal``): the kernel plays its policy from the source's
+        value array and decision parameters.
     dice : (G, turns, 3, 5) int8
         Pre-drawn dice (:func:`draw_dice`).
     jit : bool
@@ -271,7 +319,8 @@ def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarra
     UsageError
         If the strategy is not a table-driven one, or the dice are malformed.
     """
-    if not hasattr(strategy, "values") or not hasattr(strategy, "params"):
+    source = getattr(strategy, "source", None)
+    if not isinstance(source, KernelValueSource):
         raise UsageError(f"the {strategy.level} player does not run in the game kernel")
     rules = strategy.rules
     dice = np.ascontiguousarray(_check_dice(dice, 4, rules.n_categories), dtype=np.int8)
@@ -287,7 +336,7 @@ def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarra
 
             parts = max(1, min(numba.get_num_threads(), G // 64))
         _jit.backend(jit).play_games(
-            dice, strategy.values, a["score"], a["joker"], strategy.params, a["params"],
+            dice, source.values, source.score, source.joker, source.params, a["params"],
             ROLL_SUBKEEPS, parts, totals, flags, moves,
         )
     return totals, flags, moves

@@ -2,7 +2,7 @@
 
 A :class:`ScoreCard` is what is written on a paper card: points per box
 (``None`` = open) and the Yahtzee bonus points.  Its :attr:`ScoreCard.key` is
-the solver's :class:`StateKey` ``(filled, upper, yahtzee_bonus)`` (RULES.md,
+the solver's :class:`StateKey` ``(mask, up, yb)`` (RULES.md,
 "State of a solitaire game at the start of a turn").
 """
 
@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .errors import CategoryError, ScoreCardError
 from .rules import N_UPPER, RuleSet, get_rules
 
-__all__ = ["StateKey", "ScoreCard", "parse_card"]
+__all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
 
 _BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
 
@@ -26,19 +26,54 @@ _BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bon
 class StateKey(NamedTuple):
     """A turn-start state: the index of a value-table entry.
 
+    The same three names ``mask, up, yb`` are used for a state throughout the
+    package (kernels, batch arrays, value-table index); unpack positionally:
+    ``mask, up, yb = card.key``.
+
     Attributes
     ----------
-    filled : int
-        Bit mask of filled boxes (bit i = category i).
-    upper : int
+    mask : int
+        Filled-box bit mask (bit i = category i).
+    up : int
         Upper-section subtotal capped at the threshold (0..63).
-    yahtzee_bonus : int
-        1 when the Yahtzee box holds 50 under a rule set with a Yahtzee bonus, else 0.
+    yb : int
+        Yahtzee-bonus flag, 0 or 1: 1 when the Yahtzee box holds 50 under a
+        rule set with a Yahtzee bonus.  Not points: the bonus points earned
+        are :attr:`ScoreCard.yahtzee_bonus`.
     """
 
-    filled: int
-    upper: int
+    mask: int
+    up: int
+    yb: int
+
+
+class BoxScoring(NamedTuple):
+    """How five final dice score on a card, box by box (from :func:`yahtzee_solver.kernels.box_scoring`).
+
+    Attributes
+    ----------
+    points : tuple of int
+        Points each box would hold (C,), Joker points where the Joker applies.
+    legal : tuple of bool
+        Whether each box may take the roll now (open and allowed by the Joker rule).
+    yahtzee_bonus : int
+        Yahtzee bonus points this roll earns whatever box it goes in (100 or 0).
+    upper_bonus : tuple of int
+        Upper bonus points (35 or 0) writing the roll in each box would complete.
+    joker : str or None
+        The Joker case (``upper``, ``lower``, ``upper_zero``, ``free``,
+        ``free_fixed``; see :class:`yahtzee_solver.game.JokerInfo`), or ``None``.
+    """
+
+    points: tuple[int, ...]
+    legal: tuple[bool, ...]
     yahtzee_bonus: int
+    upper_bonus: tuple[int, ...]
+    joker: str | None
+
+
+#: Joker case names by the kernel's codes (:func:`yahtzee_solver.kernels.joker_case`).
+JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 
 
 @dataclass(frozen=True)
@@ -64,7 +99,7 @@ class ScoreCard:
     """
 
     rules: RuleSet
-    boxes: tuple
+    boxes: tuple[int | None, ...]
     yahtzee_bonus: int = 0
 
     def __post_init__(self):
@@ -190,16 +225,41 @@ class ScoreCard:
         boxes[category] = int(points)
         return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
 
-    def box_points(self, dice) -> tuple[list[int], list[bool], int]:
+    def scoring(self, dice) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
 
-        Uses the rules' single definition (:func:`yahtzee_solver.kernels.box_points`):
-        Joker constraints, Joker points and the Yahtzee bonus.
+        Uses the rules' single definition (:func:`yahtzee_solver.kernels.box_scoring`):
+        Joker constraints and points, the Joker case, the Yahtzee bonus and the
+        upper bonus each box would complete.
 
         Parameters
         ----------
         dice : str or sequence of int
             Five faces 1..6.
+
+        Raises
+        ------
+        DiceError
+            Bad dice.
+        """
+        import numpy as np
+
+        from . import kernels
+        from .dice import parse_dice, roll_index
+
+        r = roll_index(parse_dice(dice))
+        mask, up, yb = self.key
+        a = self.rules.arrays()
+        C = self.rules.n_categories
+        pts = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        gain = np.empty(C, np.int64)
+        bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
+        return BoxScoring(tuple(pts.tolist()), tuple(bool(x) for x in legal), int(bonus),
+                          tuple(gain.tolist()), JOKER_CASES[case])
+
+    def box_points(self, dice) -> tuple[list[int], list[bool], int]:
+        """How five final ``dice`` would score in each box of this card (see :meth:`scoring`).
 
         Returns
         -------
@@ -215,18 +275,8 @@ class ScoreCard:
         DiceError
             Bad dice.
         """
-        import numpy as np
-
-        from . import kernels
-        from .dice import parse_dice, roll_index
-
-        r = roll_index(parse_dice(dice))
-        k = self.key
-        a = self.rules.arrays()
-        pts = np.empty(self.rules.n_categories, np.int64)
-        legal = np.empty(self.rules.n_categories, np.int8)
-        bonus = kernels.box_points(k.filled, k.upper, k.yahtzee_bonus, r, a["score"], a["joker"], a["params"], pts, legal)
-        return [int(p) for p in pts], [bool(x) for x in legal], int(bonus)
+        s = self.scoring(dice)
+        return list(s.points), list(s.legal), s.yahtzee_bonus
 
     def to_dict(self) -> dict:
         """``{box key: points or None, ..., "yahtzee-bonus": points}`` (round-trips through :meth:`from_mapping`)."""

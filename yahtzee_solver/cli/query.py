@@ -85,8 +85,8 @@ def describe_card(card: ScoreCard) -> str:
         elif card.boxes[y] == 0:
             parts.append(f"{r.categories[y].name} box scratched")
     k = card.key
-    flag = f":{k.yahtzee_bonus}" if r.n_flags == 2 else ""
-    return f"{r.name}, {turn}: {', '.join(parts)}  [state {k.filled:#06x}:{k.upper}{flag}]"
+    flag = f":{k.yb}" if r.n_flags == 2 else ""
+    return f"{r.name}, {turn}: {', '.join(parts)}  [state {k.mask:#06x}:{k.up}{flag}]"
 
 
 def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
@@ -156,7 +156,7 @@ def _state_dict(card: ScoreCard) -> dict:
         "card": card.to_dict(),
         "card_total": card.total,
         "upper_subtotal": card.upper_subtotal,
-        "state": {"filled": k.filled, "upper": k.upper, "yahtzee_bonus": k.yahtzee_bonus},
+        "state": {"filled": k.mask, "upper": k.up, "yahtzee_bonus": k.yb},
     }
 
 
