@@ -16,6 +16,7 @@ __all__ = [
     "DiceError",
     "CategoryError",
     "ScoreCardError",
+    "CardRulesError",
     "RuleSetError",
     "IllegalMoveError",
     "TableError",
@@ -45,6 +46,20 @@ class CategoryError(UsageError, KeyError):
 
 class ScoreCardError(UsageError):
     """A scorecard that cannot occur: impossible box value, full card, bonus without 50, ..."""
+
+
+class CardRulesError(ScoreCardError):
+    """A card written for another rule set than the one asked for.
+
+    Attributes
+    ----------
+    card_rules : str
+        The rule-set name the card gives (a front end may suggest it).
+    """
+
+    def __init__(self, message: str, card_rules: str):
+        super().__init__(message)
+        self.card_rules = card_rules
 
 
 class RuleSetError(UsageError):

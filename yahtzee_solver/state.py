@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import CategoryError, ScoreCardError
+from .errors import CardRulesError, CategoryError, ScoreCardError
 from .rules import N_UPPER, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
@@ -138,8 +138,7 @@ class ScoreCard:
     @classmethod
     def empty(cls, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         """A new card with every box open."""
-        rules = get_rules(rules)
-        return cls(rules, (None,) * rules.n_categories, 0)
+        return _empty(get_rules(rules))
 
     @classmethod
     def from_mapping(cls, mapping: Mapping, rules: str | RuleSet = "yahtzee") -> ScoreCard:
@@ -154,25 +153,7 @@ class ScoreCard:
         ScoreCardError
             Impossible values (see the class).
         """
-        rules = get_rules(rules)
-        boxes: list = [None] * rules.n_categories
-        seen: dict[int, str] = {}
-        bonus = 0
-        bonus_seen = False
-        for name, value in mapping.items():
-            norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
-            if norm in _BONUS_KEYS:
-                if bonus_seen:
-                    raise CategoryError(f"repeated category {name!r}")
-                bonus_seen = True
-                bonus = _as_points(value, name)
-                continue
-            c = rules.category_index(name)
-            if c in seen:
-                raise CategoryError(f"repeated category {name!r} (already given as {seen[c]!r})")
-            seen[c] = str(name)
-            boxes[c] = None if value is None else _as_points(value, name)
-        return cls(rules, tuple(boxes), bonus if bonus is not None else 0)
+        return _from_mapping(mapping, get_rules(rules))
 
     # -- derived ----------------------------------------------------------
     @property
@@ -293,6 +274,32 @@ class ScoreCard:
         return ",".join(parts)
 
 
+def _empty(rules: RuleSet) -> ScoreCard:
+    return ScoreCard(rules, (None,) * rules.n_categories, 0)
+
+
+def _from_mapping(mapping: Mapping, rules: RuleSet) -> ScoreCard:
+    """:meth:`ScoreCard.from_mapping` on a resolved rule set."""
+    boxes: list = [None] * rules.n_categories
+    seen: dict[int, str] = {}
+    bonus = 0
+    bonus_seen = False
+    for name, value in mapping.items():
+        norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
+        if norm in _BONUS_KEYS:
+            if bonus_seen:
+                raise CategoryError(f"repeated category {name!r}")
+            bonus_seen = True
+            bonus = _as_points(value, name)
+            continue
+        c = rules.category_index(name)
+        if c in seen:
+            raise CategoryError(f"repeated category {name!r} (already given as {seen[c]!r})")
+        seen[c] = str(name)
+        boxes[c] = None if value is None else _as_points(value, name)
+    return ScoreCard(rules, tuple(boxes), bonus)
+
+
 def _runs(values: list[int]) -> str:
     """``[0, 5, 6, 7, 8, 10]`` -> ``'0, 5-8, 10'``."""
     parts = []
@@ -339,7 +346,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     """
     rules = get_rules(rules)
     if text is None or not str(text).strip():
-        return ScoreCard.empty(rules)
+        return _empty(rules)
     text = str(text).strip()
     if text.startswith("@"):
         if not text[1:].strip():
@@ -363,7 +370,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         if not value.strip():
             raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {norm}=18 ('-' for an open box)")
         pairs[norm] = None if value.strip().lower() in ("-", "none", "open") else value
-    return ScoreCard.from_mapping(pairs, rules)
+    return _from_mapping(pairs, rules)
 
 
 #: Largest card file read (bytes); a card is a few hundred bytes.
@@ -405,9 +412,9 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
         raise ScoreCardError(f"{what} must hold a JSON object of box: points")
     if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
         if data.get("rules", rules.name) != rules.name:
-            raise ScoreCardError(f"{what} is for rules {data['rules']!r}, not {rules.name!r} (pass --rules {data['rules']})")
+            raise CardRulesError(f"{what} is for rules {data['rules']!r}, not {rules.name!r}", str(data["rules"]))
         data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
     for k, v in data.items():
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, str))):
             raise ScoreCardError(f"{what}: points for {k!r} must be a whole number or null, got {v!r}")
-    return ScoreCard.from_mapping(data, rules)
+    return _from_mapping(data, rules)

@@ -33,7 +33,7 @@ import sys
 import click
 
 from .. import __version__
-from ..errors import UsageError, YahtzeeError
+from ..errors import CardRulesError, UsageError, YahtzeeError
 
 # command name -> "module:attribute" (relative to this package)
 COMMANDS: dict[str, str] = {
@@ -124,6 +124,8 @@ class LazyGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except CardRulesError as e:
+            raise click.UsageError(f"{e} (pass --rules {e.card_rules})") from None
         except UsageError as e:
             raise click.UsageError(str(e)) from None
         except YahtzeeError as e:

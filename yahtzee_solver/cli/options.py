@@ -9,17 +9,37 @@ import stat
 import click
 
 from ..errors import TableError
-from ..rules import RULESETS
+from ..rules import RULESETS, RuleSet, get_rules
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
 
 _RULES_HELP = "Rule set: official forced Joker, free Joker, or 12-category Yacht."
 
+
+class RulesType(click.Choice):
+    """``--rules``: one of the rule-set names (any case), converted once to its :class:`RuleSet`.
+
+    Help and errors are those of ``click.Choice`` over :data:`RULESETS`.
+    """
+
+    name = "rules"
+
+    def __init__(self):
+        super().__init__(list(RULESETS), case_sensitive=False)
+
+    def convert(self, value, param, ctx) -> RuleSet:
+        if isinstance(value, RuleSet):
+            return value
+        return get_rules(super().convert(value, param, ctx))
+
+
+RULES = RulesType()
+
 rules_option = click.option(
     "--rules",
     "rules",
-    type=click.Choice(list(RULESETS), case_sensitive=False),
+    type=RULES,
     default=DEFAULT_RULES,
     show_default=True,
     help=_RULES_HELP,
@@ -30,7 +50,7 @@ rules_option = click.option(
 table_rules_option = click.option(
     "--rules",
     "rules",
-    type=click.Choice(list(RULESETS), case_sensitive=False),
+    type=RULES,
     default=None,
     help=f"{_RULES_HELP}  Default: the rule set stored in the --table file, else {DEFAULT_RULES}.",
 )
@@ -115,7 +135,7 @@ def rules_in_table(path: str | os.PathLike) -> str | None:
     return name
 
 
-def resolve_rules(rules: str | None, table_path: str | None) -> str:
+def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
     """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
 
     An explicit ``--rules`` is still checked against the file by ``load_table``.
@@ -123,8 +143,8 @@ def resolve_rules(rules: str | None, table_path: str | None) -> str:
     if rules is not None:
         return rules
     if table_path is not None:
-        return rules_in_table(table_path) or DEFAULT_RULES
-    return DEFAULT_RULES
+        return get_rules(rules_in_table(table_path) or DEFAULT_RULES)
+    return get_rules(DEFAULT_RULES)
 
 
 def echo_json(data) -> None:

@@ -16,6 +16,7 @@ import click
 
 from ..advisor import Advisor, BoxOption, KeepOption
 from ..dice import format_dice, parse_dice
+from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..table import load_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
@@ -49,12 +50,12 @@ def dice_argument(f):
 # -- plumbing -------------------------------------------------------------------
 
 
-def _advisor(rules: str, table_path: str | None) -> Advisor:
+def _advisor(rules: RuleSet, table_path: str | None) -> Advisor:
     """The advisor on the verified table for ``rules`` (``--table`` or the shipped one)."""
     return Advisor(rules, load_table(rules, table_path), jit=False)
 
 
-def _position(dice: tuple[str, ...], card_text: str | None, rules: str) -> tuple[ScoreCard, tuple[int, ...]]:
+def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> tuple[ScoreCard, tuple[int, ...]]:
     """Parse the scorecard and the dice (usage errors surface before the table is read)."""
     card = parse_card(card_text, rules)
     faces = parse_dice(" ".join(dice))

@@ -23,7 +23,6 @@ from pathlib import Path
 import click
 
 from ..errors import TableError
-from ..rules import get_rules
 from ..table import FORMAT_VERSION, checksum, default_table_path, load_table
 from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
 
@@ -133,7 +132,7 @@ def build(rules, out, progress):
     from ..build import build_values
     from ..table import ValueTable, save_table
 
-    rs = get_rules(rules)
+    rs = rules
     path = Path(out) if out is not None else default_table_path(rs)
     hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
     check_writable(path, hint=hint)
@@ -171,7 +170,7 @@ def info(rules, table_path, as_json):
       yahtzee-solve info --rules yacht
       yahtzee-solve info --table yacht.h5
     """
-    rs = get_rules(resolve_rules(rules, table_path))
+    rs = resolve_rules(rules, table_path)
     table = load_table(rs, table_path, verify=False)  # structure checked; checksum below
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
