@@ -22,6 +22,7 @@ import numpy as np
 
 from .dice import KEEPS, format_dice, parse_dice, roll_index
 from .errors import ScoreCardError
+from .kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from .rules import RuleSet, get_rules
 from .state import ScoreCard, StateKey, parse_card
@@ -154,6 +155,10 @@ class Advisor:
         self.table = table = resolve_table(self.rules, table)
         self.source = ExpectedValueSource(self.rules, table, jit=jit)
         self.policy = Policy(self.source)
+        C = self.rules.n_categories
+        self._params = self.rules.arrays()["params"]  # scoring uses the true rules
+        self._scratch = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+        self._names = tuple(c.name for c in self.rules.categories)
 
     @property
     def kernels(self):
@@ -253,19 +258,23 @@ class Advisor:
             Bad dice or a full card.
         """
         card = self._open_card(card)
-        faces = parse_dice(dice)
-        boxes, values = self.policy.box_ranking(card.key, 0, roll_index(faces))
-        s = card.scoring(faces)
-        joker = s.joker is not None
-        rules = self.rules
+        r = roll_index(parse_dice(dice))
+        key = card.key
+        boxes, values = self.policy.box_ranking(key, 0, r)
+        # how the roll scores: the rules' kernel (Joker case, bonuses), as ScoreCard.scoring
+        src, (points, legal, gain) = self.source, self._scratch
+        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
+        bonus, joker = int(bonus), case != JOKER_NONE
+        points, gain = points.tolist(), gain.tolist()
+        names = self._names
         vals = values.tolist()
         best = vals[0]
         total = card.total
         out = []
         for c, v in zip(boxes.tolist(), vals):
             out.append(_make(BoxOption, {
-                "category": c, "name": rules.categories[c].name, "points": s.points[c],
-                "yahtzee_bonus": s.yahtzee_bonus, "upper_bonus": s.upper_bonus[c],
+                "category": c, "name": names[c], "points": points[c],
+                "yahtzee_bonus": bonus, "upper_bonus": gain[c],
                 "expected": total + v, "loss": best - v, "joker": joker,
             }))
         return out

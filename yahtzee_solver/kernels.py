@@ -222,7 +222,7 @@ def after_box(mask, up, yb, c, pts, V, params):
 def box_values(mask, up, yb, r, V, score, joker, params, points, legal, values):
     """Value of scoring roll ``r`` in each box: points now (bonuses included) + future.
 
-    ``values[c]`` is ``-inf`` for a box that is filled or closed by the Joker rule.
+    ``values[c]`` is NaN for a box that is filled or closed by the Joker rule.
     ``points`` and ``legal`` are filled as by :func:`box_points`.
 
     Returns
@@ -239,7 +239,7 @@ def box_values(mask, up, yb, r, V, score, joker, params, points, legal, values):
             if v > best:
                 best = v
         else:
-            values[c] = -np.inf
+            values[c] = np.nan
     return best
 
 
@@ -410,9 +410,6 @@ def fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkee
                  points, legal, keep_vals, box_vals):
     """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``)."""
     box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
-    for c in range(box_vals.shape[0]):
-        if not legal[c]:
-            box_vals[c] = np.nan
     n = 0
     if rolls_left > 0:
         for j in range(subkeeps.shape[1]):

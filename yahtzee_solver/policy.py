@@ -229,7 +229,6 @@ class KernelValueSource:
         out = self._box
         self.kernels.box_values(mask, up, yb, roll, self.values, self.score, self.joker, self.params,
                                 self._points, self._legal, out)
-        out[self._legal == 0] = np.nan
         if total:
             out += total
         return out
@@ -271,6 +270,10 @@ class TurnOnlySource(KernelValueSource):
 
     def __init__(self, rules: RuleSet, *, jit: bool = True):
         super().__init__(rules, zero_values(rules), turn_only_params(rules), jit=jit)
+
+
+#: The distinct keeps of each roll (int64 keep indices, in ROLL_SUBKEEPS order).
+_SUBKEEPS = tuple(np.ascontiguousarray(row[row >= 0], dtype=np.int64) for row in ROLL_SUBKEEPS)
 
 
 def _check_roll(roll) -> int:
@@ -321,8 +324,7 @@ class Policy:
         rl = check_rolls_left(rolls_left)
         r = _check_roll(roll)
         E = self.source.keep_values(state, 0 if self._additive else total, rl)
-        ks = ROLL_SUBKEEPS[r]
-        ks = ks[ks >= 0].astype(np.int64)
+        ks = _SUBKEEPS[r]
         return self._ranked(E[ks], ks, total)
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
@@ -342,7 +344,7 @@ class Policy:
         """
         r = _check_roll(roll)
         bv = self.source.box_values(state, 0 if self._additive else total, r)
-        boxes = np.flatnonzero(~np.isnan(bv))
+        boxes = np.flatnonzero(bv == bv)  # not NaN
         return self._ranked(bv[boxes], boxes, total)
 
     def choose_keep(self, state: StateKey, total: int, roll: int, rolls_left: int) -> int:

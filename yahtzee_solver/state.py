@@ -206,7 +206,7 @@ class ScoreCard:
         boxes[category] = int(points)
         return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
 
-    def scoring(self, dice) -> BoxScoring:
+    def scoring(self, dice, *, kernels=None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
 
         Uses the rules' single definition (:func:`yahtzee_solver.kernels.box_scoring`):
@@ -217,6 +217,9 @@ class ScoreCard:
         ----------
         dice : str or sequence of int
             Five faces 1..6.
+        kernels : module, optional
+            The kernel module to run (:func:`yahtzee_solver.jit.backend`);
+            default: the interpreted one (no numba import).
 
         Raises
         ------
@@ -225,8 +228,10 @@ class ScoreCard:
         """
         import numpy as np
 
-        from . import kernels
         from .dice import parse_dice, roll_index
+
+        if kernels is None:
+            from . import kernels
 
         r = roll_index(parse_dice(dice))
         mask, up, yb = self.key
