@@ -151,9 +151,10 @@ class OptionValues(NamedTuple):
         Value of the best option: the best keep with rerolls left, else the
         best box.
     best_keep : (n,) int64
-        Keep index of the best keep (ties: the smaller keep); -1 with 0 rerolls left.
+        Keep index of the best keep; -1 with 0 rerolls left.
     best_box : (n,) int64
-        The best box to score the dice in now (ties: the lower box index).
+        The best box to score the dice in now.  Ties in both: the rule of
+        :mod:`yahtzee_solver.policy`.
     """
 
     rolls: np.ndarray
@@ -167,6 +168,12 @@ class OptionValues(NamedTuple):
 
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
+
+    A layer over :class:`~yahtzee_solver.policy.Policy` (:attr:`policy`) on an
+    :class:`~yahtzee_solver.policy.ExpectedValueSource` (:attr:`source`): the
+    compiled paths (:func:`~yahtzee_solver.kernels.ranked_options`,
+    :func:`~yahtzee_solver.kernels.batch_turn`) run on the source's public
+    arrays (``values``, ``score``, ``joker``, ``params``) and rank as the policy does.
 
     Parameters
     ----------
@@ -235,8 +242,8 @@ class ArrayAdvisor:
             with none left, box indices (legal boxes only).
         values : (m,) float64
             Expected points still to come for each option (add the card's
-            total for the expected final total), descending; ties keep the
-            smaller keep or the lower box first.
+            total for the expected final total), descending (ties: the rule
+            of :mod:`yahtzee_solver.policy`).
 
         Raises
         ------
@@ -348,9 +355,9 @@ def _option_values(adv: ArrayAdvisor, masks, ups, ybs, dice, rolls_left) -> Opti
         if r.shape[0] != n:
             raise UsageError(f"invalid dice: {r.shape[0]} rows, want {n} (one per position)")
     if np.ndim(rolls_left) == 0:
-        rl = np.full(n, rolls_left, dtype=np.int64) if isinstance(rolls_left, (int, np.integer)) else None
-        if rl is None or isinstance(rolls_left, bool):
+        if isinstance(rolls_left, bool) or not isinstance(rolls_left, (int, np.integer)):
             raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
+        rl = np.full(n, rolls_left, dtype=np.int64)  # range checked per row below
     else:
         rl = _as_index_array(rolls_left, "rolls_left", n)
     bad = np.flatnonzero((rl < 0) | (rl > 2))

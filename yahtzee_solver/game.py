@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import CategoryError, IllegalMoveError, SavedGameError, ScoreCardError
+from .errors import CategoryError, IllegalMoveError, SavedGameError, ScoreCardError, UsageError
 from .rules import RULESETS, RuleSet, get_rules
 from .state import ScoreCard
 
@@ -154,8 +154,8 @@ class Event:
 
     kind: str
     player: int
-    dice: tuple
-    held: tuple
+    dice: tuple[int, ...]
+    held: tuple[bool, ...]
     roll: int
     category: int = -1
     points: int = 0
@@ -208,8 +208,6 @@ class GameConfig:
     seed: int = 0
 
     def __post_init__(self):
-        from .errors import UsageError
-
         if self.opponent not in OPPONENTS:
             raise UsageError(f"unknown opponent {self.opponent!r} (choose from {', '.join(OPPONENTS)})")
         if self.first not in (HUMAN, CPU) or (self.first == CPU and self.opponent == "none"):
@@ -261,8 +259,6 @@ def new_game(
     RuleSetError, UsageError
         Unknown rules, opponent or first player; a negative seed.
     """
-    from .errors import UsageError
-
     rules = get_rules(rules)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)
@@ -400,13 +396,13 @@ class GameState:
     config: GameConfig
     rng: np.random.Generator
     cpu_rng: np.random.Generator | None = None
-    cards: list | None = None
+    cards: list[ScoreCard] | None = None
     current: int = -1
     round: int = 1
-    dice: tuple | None = None
-    held: tuple = (False,) * N_DICE
+    dice: tuple[int, ...] | None = None
+    held: tuple[bool, ...] = (False,) * N_DICE
     rolls_used: int = 0
-    log: list = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)
 
     def __post_init__(self):
         if self.cpu_rng is None:
@@ -536,7 +532,7 @@ class GameState:
         """Every legal action: Roll, the 32 holds (between rolls), the legal boxes (after a roll)."""
         if self.is_terminal():
             return []
-        out: list = []
+        out: list[Action] = []
         if self.problem(Roll()) is None:
             out.append(Roll())
         if 0 < self.rolls_used < MAX_ROLLS:

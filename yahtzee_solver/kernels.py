@@ -429,9 +429,8 @@ def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeep
 
     Runs :func:`turn_options`, then writes the ranking: ``codes[i]`` is a
     keep index (0..461) when ``rolls_left`` > 0, else a box index; ``vals[i]``
-    its expected points still to come.  Ties keep the order of
-    :func:`turn_options` (smaller keep first, lower box first), as the
-    advisor's rankings do.
+    its expected points still to come.  A stable sort, so ties follow the
+    tie-break rule of :mod:`yahtzee_solver.policy`.
 
     Returns
     -------
@@ -536,9 +535,8 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
     params : (8,) int64
         The true rule parameters, used to score the games.
     subkeeps : (252, 32) int32
-        ``dice.ROLL_SUBKEEPS``.  Ties between keeps go to the first listed
-        (the smaller keep), ties between boxes to the lowest index -- as in
-        the advisor's rankings.
+        ``dice.ROLL_SUBKEEPS``.  Ties: the rule of :mod:`yahtzee_solver.policy`
+        (:func:`best_keep`, :func:`play_box`).
     parts : int
         Number of slices (the number of threads is a good choice; fewer,
         larger slices share more states).
@@ -619,7 +617,7 @@ def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, 
 
 
 def best_keep(E, r, subkeeps):
-    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: first listed."""
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.policy`."""
     best = -np.inf
     bk = -1
     for s in range(subkeeps.shape[1]):
@@ -668,7 +666,7 @@ def play_keeps(dice, E, subkeeps, cnt, move):
 
 
 def play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
-    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: the lowest index."""
+    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: :mod:`yahtzee_solver.policy`."""
     box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
     bc = -1
     bv = -np.inf

@@ -9,8 +9,9 @@ Levels
 ``expert``
     The optimal policy: the keep and box of highest expected final score
     under the value table (the same turn kernel as the table build and the
-    :class:`~yahtzee_solver.advisor.Advisor`; ties go to the smallest keep and
-    the lowest box index, as in ``Advisor.keep_options``/``box_options``).
+    :class:`~yahtzee_solver.advisor.Advisor`): a
+    :class:`~yahtzee_solver.policy.Policy` over an
+    :class:`~yahtzee_solver.policy.ExpectedValueSource`.
 ``normal``
     Maximises the expected points of the current turn only: the same turn
     kernel run on an all-zero future table, with the upper bonus removed from
@@ -111,7 +112,7 @@ def _check_card(card: ScoreCard, rules: RuleSet) -> ScoreCard:
 class PolicyStrategy:
     """A CPU player that plays a :class:`~yahtzee_solver.policy.Policy` (keeps and boxes of highest value).
 
-    Ties follow the policy's rule (the smaller keep, the lowest box).  The
+    Ties follow the rule of :mod:`yahtzee_solver.policy`.  The
     game kernel (:func:`yahtzee_solver.simulate.play_games`) plays the same
     policy when the source is a :class:`~yahtzee_solver.policy.KernelValueSource`.
 
@@ -154,7 +155,7 @@ class PolicyStrategy:
         return self.source.turn_values(state, 2)
 
     def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
-        """The keep of highest value (ties: the smaller keep).
+        """The keep of highest value (:meth:`Policy.choose_keep <yahtzee_solver.policy.Policy.choose_keep>`).
 
         Raises
         ------
@@ -167,7 +168,7 @@ class PolicyStrategy:
         return KEEPS[self.policy.choose_keep(card.key, card.total, r, rl)]
 
     def choose_box(self, card: ScoreCard, dice) -> int:
-        """The legal box of highest value (ties: the lowest index).
+        """The legal box of highest value (:meth:`Policy.choose_box <yahtzee_solver.policy.Policy.choose_box>`).
 
         Raises
         ------

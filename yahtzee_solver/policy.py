@@ -188,7 +188,7 @@ class KernelValueSource:
         self._points = np.empty(C, np.int64)
         self._legal = np.empty(C, np.int8)
         self._box = np.empty(C)
-        self._cached: tuple | None = None  # (state, levels) whose turn is in _E
+        self._cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in _E
 
     @property
     def kernels(self):

@@ -236,7 +236,12 @@ class _Checked:
         return int(c)
 
 
-def play_game(strategy: Strategy, dice, rules: str | RuleSet | None = None, moves: list | None = None) -> ScoreCard:
+def play_game(
+    strategy: Strategy,
+    dice,
+    rules: str | RuleSet | None = None,
+    moves: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] | None = None,
+) -> ScoreCard:
     """Play one solitaire game with ``strategy`` on pre-drawn ``dice``, through the game engine.
 
     The game is a :class:`~yahtzee_solver.game.GameState` played by
