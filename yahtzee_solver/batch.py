@@ -207,6 +207,7 @@ class ArrayAdvisor:
             np.empty(MAX_KEEPS), np.empty(C), np.empty(MAX_KEEPS, np.int64), np.empty(MAX_KEEPS),
         )
         self._codes, self._vals = self._tail[-2], self._tail[-1]
+        self._full = self.rules.full_mask
         self._ranked = None
 
     @property
@@ -265,7 +266,7 @@ class ArrayAdvisor:
         check_rolls_left(rolls_left, (0, 1, 2))
         V = self._tail[0]
         try:
-            ok = 0 <= mask < self.rules.full_mask and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
+            ok = 0 <= mask < self._full and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
         except (IndexError, TypeError):
             ok = False
         if not ok or up < 0 or yb < 0:

@@ -70,6 +70,8 @@ def check_rolls_left(rolls_left, allowed: tuple[int, ...] = (1, 2)) -> int:
     UsageError
         ``rolls_left`` is not an int in ``allowed`` (booleans refused).
     """
+    if type(rolls_left) is int and rolls_left in allowed:  # the common case, fast (bool is not int here)
+        return rolls_left
     if isinstance(rolls_left, bool) or not isinstance(rolls_left, (int, np.integer)) or rolls_left not in allowed:
         if allowed == (1, 2):
             raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")

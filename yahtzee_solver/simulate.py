@@ -189,6 +189,9 @@ def _check_dice(dice, ndim: int, turns: int) -> np.ndarray:
     return d
 
 
+_UNUSED_RNG = np.random.default_rng(0)
+
+
 class _PredrawnDice:
     """The dice source of a :class:`~yahtzee_solver.game.GameState` that deals pre-drawn faces.
 
@@ -278,7 +281,8 @@ def play_game(
     rules = get_rules(rules if rules is not None else strategy.rules)
     C = rules.n_categories
     deal = _PredrawnDice(_check_dice(dice, 3, C))
-    state = GameState(GameConfig(rules), deal)
+    # the strategy draws from its own generator; the state's CPU generator is never used here
+    state = GameState(GameConfig(rules), deal, _UNUSED_RNG)
     player = _Checked(strategy, C)
     for t in range(C):
         deal.start_turn(t)

@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -190,9 +191,9 @@ class ScoreCard:
         """Indices of the open boxes."""
         return tuple(c for c, v in enumerate(self.boxes) if v is None)
 
-    @property
+    @cached_property
     def key(self) -> StateKey:
-        """The turn-start state of this card."""
+        """The turn-start state of this card (computed once: the card is immutable)."""
         r = self.rules
         y = r.yahtzee_category
         yb = int(r.n_flags == 2 and y >= 0 and self.boxes[y] == 50)
@@ -226,23 +227,34 @@ class ScoreCard:
         DiceError
             Bad dice.
         """
-        import numpy as np
+        memo = self.__dict__.get("_scoring")  # the card is immutable: one answer per dice
+        if memo is None:
+            memo = self.__dict__["_scoring"] = {}
+        try:
+            s = memo.get(dice)
+        except TypeError:  # unhashable dice (a list)
+            s = None
+        if s is None:
+            import numpy as np
 
-        from .dice import parse_dice, roll_index
+            from .dice import parse_dice, roll_index
 
-        if kernels is None:
-            from . import kernels
+            if kernels is None:
+                from . import kernels
 
-        r = roll_index(parse_dice(dice))
-        mask, up, yb = self.key
-        a = self.rules.arrays()
-        C = self.rules.n_categories
-        pts = np.empty(C, np.int64)
-        legal = np.empty(C, np.int8)
-        gain = np.empty(C, np.int64)
-        bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
-        return BoxScoring(tuple(pts.tolist()), tuple(bool(x) for x in legal), int(bonus),
-                          tuple(gain.tolist()), JOKER_CASES[case])
+            r = roll_index(parse_dice(dice))
+            mask, up, yb = self.key
+            a = self.rules.arrays()
+            C = self.rules.n_categories
+            pts = np.empty(C, np.int64)
+            legal = np.empty(C, np.int8)
+            gain = np.empty(C, np.int64)
+            bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
+            s = BoxScoring(tuple(pts.tolist()), tuple(legal.astype(bool).tolist()), int(bonus),
+                           tuple(gain.tolist()), JOKER_CASES[case])
+            if isinstance(dice, (str, tuple)):
+                memo[dice] = s
+        return s
 
     def box_points(self, dice) -> tuple[list[int], list[bool], int]:
         """How five final ``dice`` would score in each box of this card (see :meth:`scoring`).
