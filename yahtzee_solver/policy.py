@@ -345,9 +345,13 @@ class Policy:
             ``roll`` not 0..251.
         """
         r = _check_roll(roll)
-        bv = self.source.box_values(state, 0 if self._additive else total, r)
-        boxes = np.flatnonzero(bv == bv)  # not NaN
-        return self._ranked(bv[boxes], boxes, total)
+        vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
+        # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
+        boxes = sorted([c for c, v in enumerate(vals) if v == v], key=vals.__getitem__, reverse=True)  # v == v: not NaN
+        v = np.array([vals[c] for c in boxes], dtype=np.float64)
+        if self._additive and total:
+            v = total + v
+        return np.array(boxes, dtype=np.int64), v
 
     def choose_keep(self, state: StateKey, total: int, roll: int, rolls_left: int) -> int:
         """The keep index of highest value (ties: the smaller keep)."""
