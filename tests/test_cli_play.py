@@ -19,12 +19,16 @@ import pytest
 from click.testing import CliRunner
 
 from yahtzee_solver.cli import main
-from yahtzee_solver.cli.play import PromptError, Session, parse_command, render_board, render_dice
-from yahtzee_solver.game import MAX_ROLLS, GameState, Hold, Roll, Score, cpu_actions, new_game, positions_of
+from yahtzee_solver.tui.board import render_board, render_dice
+from yahtzee_solver.tui.prompt import PromptError, parse_command
+from yahtzee_solver.tui.session import Session
+from yahtzee_solver.game import MAX_ROLLS, Hold, Roll, Score, cpu_actions, new_game, positions_of
 from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
 from yahtzee_solver.i18n_text import MESSAGES
 from yahtzee_solver.players import LEVELS, make_strategy
-from yahtzee_solver.records import HOME_ENV, RecordBook, save_game
+from yahtzee_solver.files import HOME_ENV
+from yahtzee_solver.records import RecordBook
+from yahtzee_solver.savegame import save_game, state_from_dict, state_to_dict
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
@@ -257,7 +261,7 @@ def _position(home, card: ScoreCard, dice, rolls_used=1):
     g.round = bin(card.filled).count("1") + 1
     g.dice = tuple(dice)
     g.rolls_used = rolls_used
-    GameState.from_dict(g.to_dict())  # consistent
+    state_from_dict(state_to_dict(g))  # consistent
     save_game(g, home / "game.json")
     return g
 
@@ -448,8 +452,8 @@ def test_preview_highlights_zero_and_joker_closed_boxes():
 def test_session_on_a_terminal_redraws_and_keeps_messages(monkeypatch, capsys, home):
     g = new_game("yacht", "beginner", "cpu", seed=6)
     answers = iter(["r", "h", "s 7", "q"])
-    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
-    monkeypatch.setattr("yahtzee_solver.cli.play.clear_screen", lambda: print("<CLEAR>"))
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", lambda text: next(answers))
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
     pauses = []
     s = Session(g, Translator("en"), fast=False, game_file=home / "game.json",
                 records_file=home / "records.json", sleep=pauses.append, tty=True)
@@ -620,11 +624,11 @@ def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home):
     assert "Final score: 26." in res.output
     assert "The result could not be recorded" in res.output and "will be recorded the next time" in res.output
     assert "Traceback" not in res.output
-    assert GameState.from_dict(_saved(home)).is_terminal()  # kept
+    assert state_from_dict(_saved(home)).is_terminal()  # kept
     # Still unwritable: play refuses rather than dropping the finished game.
     res = run(["play", "--seed", "3", "--fast"], ["q"])
     _one_line_error(res, 1, "cannot record the finished game kept in")
-    assert GameState.from_dict(_saved(home)).is_terminal()
+    assert state_from_dict(_saved(home)).is_terminal()
     (home / "records.json").rmdir()
     res = run(["play", "--resume"])
     assert "finished game from last time (Yahtzee (official rules, forced Joker), solo: 26)" in res.output
@@ -693,7 +697,7 @@ def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
                                                ((1, 2, 3, 5, 6), 3)])
 def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
     from yahtzee_solver.advisor import Advisor
-    from yahtzee_solver.cli.play import keep_command
+    from yahtzee_solver.tui.prompt import keep_command
 
     g = _position(home, ScoreCard.empty(), dice, rolls_used=rolls_used)
     res = run(["play", "--resume", "--fast", "--lang", lang], ["h", "q"])
@@ -715,7 +719,7 @@ def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
 
 
 def test_keep_command_forms():
-    from yahtzee_solver.cli.play import keep_command
+    from yahtzee_solver.tui.prompt import keep_command
 
     tr = Translator("en")
     g = new_game(seed=1)
@@ -860,7 +864,7 @@ def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((60, 24)))
     g = new_game("yahtzee", "normal", "me", seed=6)
     answers = iter(["r", "h", "help", "q"])
-    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", lambda text: next(answers))
     monkeypatch.setattr(click, "clear", lambda: None)
     s = Session(g, Translator("zh"), fast=True, game_file=home / "game.json",
                 records_file=home / "records.json", sleep=lambda t: None, tty=True)
@@ -872,7 +876,7 @@ def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
 
 def test_clear_screen_is_not_colour(monkeypatch, capsys):
     """NO_COLOR turns colours off but a terminal screen is still cleared."""
-    from yahtzee_solver.cli import play as play_mod
+    from yahtzee_solver.tui import board as play_mod
 
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)

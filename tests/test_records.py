@@ -12,24 +12,10 @@ import numpy as np
 import pytest
 
 from yahtzee_solver.game import Roll, new_game
-from yahtzee_solver.records import (
-    HOME_ENV,
-    MAX_FILE_BYTES,
-    DataFileError,
-    GameLock,
-    GameRunningError,
-    Record,
-    RecordBook,
-    data_dir,
-    discard_game,
-    file_finished_game,
-    load_game,
-    lock_path,
-    records_path,
-    save_game,
-    save_path,
-    write_json_atomic,
-)
+from yahtzee_solver.files import HOME_ENV, MAX_FILE_BYTES, data_dir, write_json_atomic
+from yahtzee_solver.lock import GameLock, GameRunningError, lock_path
+from yahtzee_solver.records import DataFileError, Record, RecordBook, file_finished_game, records_path
+from yahtzee_solver.savegame import discard_game, load_game, save_game, save_path
 
 
 @pytest.fixture(autouse=True)

@@ -151,8 +151,9 @@ class Translator:
         return self(f"level.{level}")
 
     def opponent(self, opponent: str) -> str:
-        """``solo`` or a CPU level, as shown in records."""
-        return self("solo") if opponent in ("none", "solo") else self("cpu", level=self.level(opponent))
+        """An opponent key of the records (``solo`` or a CPU level, :attr:`GameConfig.opponent_key
+        <yahtzee_solver.game.GameConfig.opponent_key>`) in words."""
+        return self("solo") if opponent == "solo" else self("cpu", level=self.level(opponent))
 
     def title(self, rules: RuleSet) -> str:
         """The rule set's title: :attr:`RuleSet.title` in English, its translation otherwise."""

@@ -1,19 +1,17 @@
-"""What the game keeps on disk: the player's records and the game in progress.
+"""The player's records: results per rule set and opponent, kept in ``records.json``.
 
-Both live as JSON files in the user's data directory (:func:`data_dir`:
-``$YAHTZEE_SOLVER_HOME`` if set and not empty, else
-``click.get_app_dir("yahtzee-solver")``).  Every write is atomic (a temporary
-file in the same folder, then ``os.replace``), and every load is validated.  A
+The file lives in the data folder (:func:`~yahtzee_solver.files.data_dir`) and
+is written atomically and validated on load (:mod:`yahtzee_solver.files`).  A
 file that cannot be read -- not JSON, nested too deeply, larger than
-:data:`MAX_FILE_BYTES`, not a regular file, or failing validation -- is never
-silently dropped and never crashes the game: it is renamed aside to
-``<name>.corrupt-<timestamp>`` and the caller is told (:attr:`RecordBook.problem`,
-:class:`DataFileError`).
+:data:`~yahtzee_solver.files.MAX_FILE_BYTES`, not a regular file, or failing
+validation -- is never silently dropped and never crashes the game: it is
+renamed aside to ``<name>.corrupt-<timestamp>`` and the caller is told
+(:attr:`RecordBook.problem`).
 
 A finished game is written to the records before its saved game is deleted
 (:func:`file_finished_game`); if the records cannot be written, the finished
-game stays in ``game.json`` and is recorded on the next run.  One game at a
-time owns the data folder (:class:`GameLock`, ``game.lock`` holding the pid).
+game stays in ``game.json`` (:mod:`yahtzee_solver.savegame`) and is recorded
+on the next run.
 
 Records are kept per rule set and opponent (``solo`` or a CPU level): games,
 best and average final score, wins, losses, draws, and games abandoned (a
@@ -22,53 +20,33 @@ saved game discarded by starting a new one).
 
 from __future__ import annotations
 
-import json
 import os
 import reprlib
-import stat
-import tempfile
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import DataFileError, YahtzeeError
+from .errors import DataFileError
+from .files import clip, data_dir, read_json, set_aside, write_json_atomic
 from .game import GameState
 from .rules import RULESETS
+from .savegame import discard_game
 
 __all__ = [
-    "HOME_ENV",
-    "MAX_FILE_BYTES",
     "DataFileError",
-    "GameRunningError",
-    "data_dir",
     "records_path",
-    "save_path",
-    "lock_path",
-    "GameLock",
-    "write_json_atomic",
-    "set_aside",
     "Record",
     "RecordUpdate",
     "RecordBook",
-    "save_game",
-    "load_game",
-    "discard_game",
     "file_finished_game",
     "OPPONENT_KEYS",
 ]
 
-#: Environment variable that overrides the data directory (tests use it).
-HOME_ENV = "YAHTZEE_SOLVER_HOME"
-
 RECORDS_FORMAT = "yahtzee_solver records"
 RECORDS_VERSION = 1
 
-#: Opponent keys of the records: ``solo`` or a CPU level.
+#: Opponent keys of the records: ``solo`` or a CPU level (:attr:`GameConfig.opponent_key
+#: <yahtzee_solver.game.GameConfig.opponent_key>`).
 OPPONENT_KEYS = ("solo", "beginner", "normal", "expert")
-
-#: Largest records or saved-game file read (bytes); a bigger file is corrupt.
-#: A saved game is a few tens of KiB, so 4 MiB leaves ample room.
-MAX_FILE_BYTES = 4 * 1024 * 1024
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
@@ -78,171 +56,9 @@ _short.maxstring = _short.maxother = 60
 _short.maxlevel = 3
 
 
-class GameRunningError(DataFileError):
-    """Another ``play`` process holds the data folder (CLI exit code 1).
-
-    Attributes
-    ----------
-    pid : int
-        Process id written in the lock file.
-    """
-
-    def __init__(self, message: str, pid: int):
-        super().__init__(message)
-        self.pid = pid
-
-
-def data_dir() -> Path:
-    """The folder of the records and the saved game (not created here).
-
-    ``$YAHTZEE_SOLVER_HOME`` when it is set and not blank; an empty value counts
-    as unset, giving ``click.get_app_dir("yahtzee-solver")`` (e.g.
-    ``~/.config/yahtzee-solver`` on Linux).
-    """
-    env = os.environ.get(HOME_ENV, "")
-    if env.strip():
-        return Path(env)
-    import click
-
-    return Path(click.get_app_dir("yahtzee-solver"))
-
-
-def _ensure_folder(folder: Path) -> None:
-    """Create the data folder ``folder`` if needed.
-
-    Raises
-    ------
-    DataFileError
-        If ``folder`` (or a parent) is a file, or it cannot be created.
-    """
-    if folder.exists() and not folder.is_dir():
-        raise DataFileError(f"data folder {str(folder)!r} is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise DataFileError(f"data folder {str(folder)!r} is not a directory (a parent is a file)") from None
-    except OSError as e:
-        raise DataFileError(f"cannot create data folder {str(folder)!r}: {e.strerror or e}") from None
-
-
 def records_path() -> Path:
-    """``records.json`` in :func:`data_dir`."""
+    """``records.json`` in :func:`~yahtzee_solver.files.data_dir`."""
     return data_dir() / "records.json"
-
-
-def save_path() -> Path:
-    """``game.json`` (the game in progress) in :func:`data_dir`."""
-    return data_dir() / "game.json"
-
-
-def lock_path() -> Path:
-    """``game.lock`` (pid of the ``play`` process running) in :func:`data_dir`."""
-    return data_dir() / "game.lock"
-
-
-def write_json_atomic(path: str | os.PathLike, data) -> Path:
-    """Write ``data`` as JSON to ``path`` atomically (temp file in the same folder + ``os.replace``).
-
-    Raises
-    ------
-    DataFileError
-        If the folder is a file or the file cannot be written; ``path`` is then unchanged.
-    """
-    path = Path(path)
-    text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
-    tmp = None
-    try:
-        _ensure_folder(path.parent)
-    except DataFileError as e:
-        raise DataFileError(f"cannot write {str(path)!r}: {e}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        raise DataFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    return path
-
-
-def set_aside(path: str | os.PathLike) -> Path:
-    """Rename an unreadable ``path`` to ``<path>.corrupt-<YYYYmmdd-HHMMSS>`` (never overwriting).
-
-    Returns
-    -------
-    Path
-        The new name.
-
-    Raises
-    ------
-    DataFileError
-        If the file cannot be renamed.
-    """
-    path = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-    try:
-        os.replace(path, target)
-    except OSError as e:
-        raise DataFileError(f"cannot move unreadable {str(path)!r} aside: {e.strerror or e}") from None
-    return target
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    """``text`` on one line, at most ``limit`` characters (for error messages)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _read_json(path: Path):
-    """Parsed JSON of ``path``.
-
-    Raises
-    ------
-    FileNotFoundError
-        If there is no file.
-    ValueError
-        If the content is unusable: not a regular file, more than
-        :data:`MAX_FILE_BYTES`, not UTF-8 JSON, or nested too deeply.
-    DataFileError
-        If the file exists but cannot be read (permissions, a directory, the
-        data folder is a file).
-    """
-    try:
-        st = os.stat(path)
-        if stat.S_ISDIR(st.st_mode):
-            raise DataFileError(f"cannot read {str(path)!r}: it is a directory")
-        if not stat.S_ISREG(st.st_mode):  # a FIFO would block, /dev/zero never ends
-            raise ValueError("not a regular file")
-        if st.st_size > MAX_FILE_BYTES:
-            raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except (FileNotFoundError, DataFileError):
-        raise
-    except NotADirectoryError:
-        raise DataFileError(f"data folder {str(path.parent)!r} is not a directory") from None
-    except OSError as e:
-        raise DataFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except RecursionError:
-        raise ValueError("not valid JSON: nested too deeply") from None
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -365,7 +181,7 @@ class RecordBook:
         path = Path(path) if path is not None else records_path()
         book = cls(path=path)
         try:
-            data = _read_json(path)
+            data = read_json(path)
             book.records = _parse_records(data)
         except FileNotFoundError:
             pass
@@ -373,7 +189,7 @@ class RecordBook:
             raise
         except _CORRUPT as e:
             moved = set_aside(path)
-            book.problem = (f"records file {str(path)!r} is unreadable ({_clip(e)}); "
+            book.problem = (f"records file {str(path)!r} is unreadable ({clip(e)}); "
                             f"moved to {str(moved)!r}, starting new records")
         return book
 
@@ -470,53 +286,8 @@ def _parse_records(data) -> dict:
     return out
 
 
-# -- the saved game ----------------------------------------------------------------------------
-def save_game(state: GameState, path: str | os.PathLike | None = None) -> Path:
-    """Write the game in progress atomically (default :func:`save_path`).
 
-    Raises
-    ------
-    DataFileError
-        If it cannot be written (the previous save is left intact).
-    """
-    return write_json_atomic(path if path is not None else save_path(), state.to_dict())
-
-
-def load_game(path: str | os.PathLike | None = None) -> GameState | None:
-    """The saved game, or ``None`` if there is none.
-
-    Raises
-    ------
-    DataFileError
-        If the file is corrupt, foreign or inconsistent: it has been moved
-        aside (:func:`set_aside`) and the message says where.
-    """
-    path = Path(path) if path is not None else save_path()
-    try:
-        data = _read_json(path)
-        return GameState.from_dict(data)
-    except FileNotFoundError:
-        return None
-    except DataFileError:
-        raise
-    except (*_CORRUPT, YahtzeeError) as e:
-        moved = set_aside(path)
-        raise DataFileError(
-            f"saved game {str(path)!r} cannot be restored ({_clip(e)}); moved to {str(moved)!r}"
-        ) from None
-
-
-def discard_game(path: str | os.PathLike | None = None) -> None:
-    """Delete the saved game (after it has ended); no error if there is none."""
-    path = Path(path) if path is not None else save_path()
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise DataFileError(f"cannot remove {str(path)!r}: {e.strerror or e}") from None
-
-
+# -- filing a finished game ------------------------------------------------------------------
 def file_finished_game(
     state: GameState,
     game_file: str | os.PathLike | None = None,
@@ -533,7 +304,7 @@ def file_finished_game(
     state : GameState
         A finished game (:meth:`GameState.is_terminal`).
     game_file, records_file : path, optional
-        Default :func:`save_path` and :func:`records_path`.
+        Default :func:`~yahtzee_solver.savegame.save_path` and :func:`records_path`.
 
     Returns
     -------
@@ -552,124 +323,10 @@ def file_finished_game(
     if not state.is_terminal():
         raise ValueError("the game is not over")
     book = RecordBook.load(records_file)
-    opp = "solo" if state.config.opponent == "none" else state.config.opponent
     outcome = None
     if state.config.n_players == 2:
         outcome = {0: "win", 1: "loss", None: "draw"}[state.winner()]
-    upd = book.add_game(state.rules.name, opp, state.cards[0].total, outcome)
+    upd = book.add_game(state.rules.name, state.config.opponent_key, state.cards[0].total, outcome)
     book.save()
     discard_game(game_file)
     return upd, book.problem
-
-
-# -- one game at a time ----------------------------------------------------------------------------
-def _pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (POSIX; elsewhere assumed alive)."""
-    if pid <= 0:
-        return False
-    if pid == os.getpid():
-        return True
-    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # PermissionError: it exists but belongs to someone else
-        return True
-    return True
-
-
-class GameLock:
-    """Exclusive use of the data folder by one ``play`` process.
-
-    The lock is the file ``game.lock`` created with ``O_CREAT | O_EXCL`` and
-    holding the owner's pid.  A lock whose pid no longer runs is stale and is
-    taken over.  Use as a context manager, or :meth:`acquire` / :meth:`release`.
-
-    Parameters
-    ----------
-    path : path, optional
-        Lock file (default :func:`lock_path`).
-
-    Raises
-    ------
-    GameRunningError
-        From :meth:`acquire`: another live process holds the lock.
-    DataFileError
-        From :meth:`acquire`: the data folder is a file or not writable.
-
-    Notes
-    -----
-    Two processes taking over the same stale lock at the same instant could
-    both succeed; that needs two games started within microseconds of each
-    other after a crash.  Where process ids cannot be checked (Windows) a
-    left-over lock must be deleted by hand; the error names the file.
-    """
-
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else lock_path()
-        self.held = False
-
-    def _owner(self) -> int | None:
-        """Pid in the lock file; ``None`` if it is gone; -1 if unreadable."""
-        try:
-            with open(self.path, "rb") as f:
-                text = f.read(32).decode("ascii", "replace").strip()
-        except FileNotFoundError:
-            return None
-        except OSError:
-            return -1
-        return int(text) if text.isascii() and text.isdigit() else -1
-
-    def acquire(self) -> GameLock:
-        """Take the lock (see the class notes).  Returns ``self``."""
-        _ensure_folder(self.path.parent)
-        for _ in range(5):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                pid = self._owner()
-                if pid is None:
-                    continue  # released meanwhile: try again
-                if pid == -1:
-                    # Being written right now, or garbage: give a writer a moment.
-                    time.sleep(0.05)
-                    pid = self._owner()
-                    if pid is None:
-                        continue
-                if pid > 0 and _pid_alive(pid):
-                    raise GameRunningError(
-                        f"another game is running (pid {pid}); if it is not, delete {str(self.path)!r}", pid
-                    ) from None
-                try:  # stale: its process is gone
-                    os.unlink(self.path)
-                except FileNotFoundError:
-                    pass
-                except OSError as e:
-                    raise DataFileError(f"cannot remove stale lock {str(self.path)!r}: {e.strerror or e}") from None
-                continue
-            except OSError as e:
-                raise DataFileError(f"cannot create {str(self.path)!r}: {e.strerror or e}") from None
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(f"{os.getpid()}\n")
-            self.held = True
-            return self
-        raise DataFileError(f"cannot take the lock {str(self.path)!r}")
-
-    def release(self) -> None:
-        """Give the lock back (only if this process holds it)."""
-        if not self.held:
-            return
-        self.held = False
-        if self._owner() == os.getpid():
-            try:
-                os.unlink(self.path)
-            except OSError:
-                pass
-
-    def __enter__(self) -> GameLock:
-        return self.acquire()
-
-    def __exit__(self, *exc) -> None:
-        self.release()

@@ -5,10 +5,13 @@ from __future__ import annotations
 import click
 
 from ..i18n import LANGS, Translator, display_width, pad
-from ..records import DataFileError, GameLock, GameRunningError, RecordBook, records_path, save_path
+from ..lock import GameLock, GameRunningError
+from ..records import DataFileError, RecordBook, records_path
 from ..rules import get_rules
-from .options import echo_json, json_option
-from .play import confirm, no_color, record_pending
+from ..savegame import save_path
+from ..tui.prompt import confirm
+from ..tui.session import record_pending
+from .options import echo_json, json_option, no_color
 
 __all__ = ["records"]
 

@@ -1,0 +1,191 @@
+"""What the player types: the prompt commands, parsed and checked against the position.
+
+Commands at the prompt (also listed by ``help``)::
+
+    r            roll (the first roll of a turn rolls all five, then the dice not kept)
+    k 1 3 4      keep / release the dice at positions 1, 3 and 4 (ASCII digits 1-5)
+    k 225        keep exactly a 2, a 2 and a 5;  k =6 keeps one 6;  k - releases all
+    s <box>      score in a box (number, name, alias such as fh / 3k, or local name)
+    h            hint: the best keep or box, the command to type and its expected final score
+    ?            the rules, page by page
+    q            save and quit
+    help         the list of commands
+
+:func:`parse_command` only parses (no I/O); :func:`confirm` asks a yes/no question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import click
+
+from ..dice import format_dice
+from ..errors import CategoryError, IllegalMoveError
+from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
+from ..i18n import Translator
+
+__all__ = ["Command", "PromptError", "parse_command", "keep_command", "dice_text", "confirm", "ask"]
+
+
+# -- commands ------------------------------------------------------------------------------
+class PromptError(Exception):
+    """A command that cannot be carried out: a message key of :mod:`yahtzee_solver.i18n_text` and its fields."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed prompt command: ``verb`` (roll, hold, score, hint, rules, quit, help, redraw) and its argument."""
+
+    verb: str
+    arg: object = None
+
+
+_VERBS = {
+    "r": "roll", "roll": "roll",
+    "k": "hold", "keep": "hold",
+    "s": "score", "score": "score",
+    "h": "hint", "hint": "hint",
+    "?": "rules", "rules": "rules",
+    "q": "quit", "quit": "quit",
+    "help": "help",
+}
+_NO_ARGS = {"roll", "hint", "rules", "quit", "help"}
+
+
+def parse_command(text: str, state: GameState, tr: Translator) -> Command:
+    """Turn a line typed at the prompt into a :class:`Command`, checking it against the position.
+
+    Raises
+    ------
+    PromptError
+        For an unknown command, bad dice or box, or a move the rules do not allow now.
+    """
+    line = text.strip()
+    if not line:
+        return Command("redraw")
+    word, rest = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
+    low = word.lower()
+    if low not in _VERBS:
+        m = re.fullmatch(r"([ks])([0-9=\-].*)", low)
+        if m is None:
+            raise PromptError("err.unknown_command", cmd=word)
+        low, rest = m.group(1), m.group(2) + " " + rest
+    verb = _VERBS[low]
+    rest = rest.strip()
+    if verb in _NO_ARGS:
+        if rest:
+            raise PromptError("err.no_args", cmd=word)
+        if verb == "roll":
+            _check(state, Roll())
+        return Command(verb)
+    if verb == "hold":
+        return Command("hold", _parse_hold(rest, state))
+    return Command("score", _parse_box(rest, state, tr))
+
+
+def _check(state: GameState, action) -> None:
+    why = state.problem(action)
+    if why is not None:
+        raise PromptError("problem." + why[0], **why[1])
+
+
+def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
+    _check(state, Hold((False,) * N_DICE))
+    if not text:
+        raise PromptError("err.keep_what")
+    if text in ("-", "none"):
+        return (False,) * N_DICE
+    if text.startswith("="):
+        faces_text = text[1:]
+        positional = False
+    else:
+        tokens = [t for t in re.split(r"[\s,]+", text) if t]
+        positional = all(len(t) == 1 for t in tokens)
+        faces_text = "".join(tokens)
+    if positional:
+        held = list(state.held)
+        seen = set()
+        for t in tokens:
+            if not _ascii_digit(t) or not 1 <= int(t) <= N_DICE:
+                raise PromptError("err.bad_position", pos=t)
+            if t in seen:
+                raise PromptError("err.repeated_position", pos=t)
+            seen.add(t)
+            held[int(t) - 1] = not held[int(t) - 1]
+        return tuple(held)
+    faces = []
+    for ch in re.sub(r"[\s,]+", "", faces_text):
+        if not _ascii_digit(ch) or not 1 <= int(ch) <= 6:
+            raise PromptError("err.bad_face", face=ch)
+        faces.append(int(ch))
+    if not faces:
+        raise PromptError("err.keep_what")
+    try:
+        return positions_of(state.dice, faces, state.held)
+    except IllegalMoveError:
+        raise PromptError("err.no_such_dice", faces=format_dice(faces), dice=dice_text(state.dice)) from None
+
+
+def _parse_box(text: str, state: GameState, tr: Translator) -> int:
+    rules = state.rules
+    if not text:
+        raise PromptError("err.score_what")
+    c = None
+    if _ascii_digit(text):
+        if 1 <= int(text) <= rules.n_categories:
+            c = int(text) - 1
+    else:
+        c = tr.box_index(rules, text)
+        if c is None:
+            try:
+                c = rules.category_index(text)
+            except CategoryError:
+                c = None
+    if c is None:
+        raise PromptError("err.unknown_box", box=text, n=rules.n_categories, example="fh")
+    _check(state, Score(c))
+    return c
+
+
+def _ascii_digit(text: str) -> bool:
+    """Only 0-9 (``str.isdigit`` also takes ``٣`` or ``３``, which dice input refuses)."""
+    return text.isascii() and text.isdigit()
+
+
+def dice_text(dice) -> str:
+    """``dice`` as ``"5 6 5 6 4"``."""
+    return " ".join(str(d) for d in dice)
+
+
+def keep_command(keep) -> str:
+    """The prompt command that keeps exactly the faces ``keep`` (sorted multiset).
+
+    ``k 44`` for two or more dice (one token of faces), ``k =4`` for one die
+    (``k 4`` would toggle position 4), ``k -`` for none.
+    """
+    faces = "".join(str(int(f)) for f in keep)
+    if not faces:
+        return "k -"
+    return f"k ={faces}" if len(faces) == 1 else f"k {faces}"
+
+
+def ask(text: str) -> str:
+    """One line from the player (``click.Abort`` on end of input or Ctrl-C)."""
+    return click.prompt(text, default="", show_default=False, prompt_suffix="")
+
+
+def confirm(tr: Translator, text: str) -> bool:
+    """Ask a yes/no question until answered (empty answer = no; y/n or the language's words, see
+    :meth:`Translator.yes_no <yahtzee_solver.i18n.Translator.yes_no>`)."""
+    while True:
+        ans = tr.yes_no(ask(text + tr("confirm.suffix")))
+        if ans is not None:
+            return ans
+        click.echo(click.style(tr("confirm.again"), fg="red"))

@@ -1,0 +1,467 @@
+"""One run of the terminal game: the loop that reads commands, acts, draws and saves.
+
+The rules live in :mod:`yahtzee_solver.game` (the engine), the CPU in
+:mod:`yahtzee_solver.players`, the hints in :mod:`yahtzee_solver.advisor`, the
+files in :mod:`yahtzee_solver.savegame` and :mod:`yahtzee_solver.records`, the
+commands in :mod:`.prompt`, the drawing in :mod:`.board` and the words in
+:mod:`yahtzee_solver.i18n`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+
+import click
+
+from ..errors import UsageError
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, GameState, Hold, Roll, Score, cpu_actions, new_game
+from ..i18n import Translator, display_width, pad, wrap
+from ..lock import GameLock
+from ..records import DataFileError, RecordBook, file_finished_game, records_path
+from ..savegame import load_game, save_game, save_path
+from . import prompt
+from .board import clear_screen, fit_items, player_name, render_board, render_dice
+from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
+
+__all__ = ["Session", "record_pending", "start_game", "play_game", "CPU_PAUSE"]
+
+
+CPU_PAUSE = 0.9  # seconds between the CPU's steps (skipped with --fast)
+
+
+# -- the session -------------------------------------------------------------------------------------
+class Session:
+    """One run of the interactive game: reads commands, acts, draws, saves.
+
+    Parameters
+    ----------
+    state : GameState
+    tr : Translator
+    fast : bool
+        Skip the pauses between the CPU's steps.
+    game_file, records_file : Path
+        Where the game in progress and the records are saved.
+    sleep : callable
+        ``time.sleep`` (injected for tests).
+    tty : bool, optional
+        Redraw the whole screen for every prompt (default: stdout is a terminal).
+    """
+
+    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, sleep=time.sleep, tty=None):
+        self.state = state
+        self.tr = tr
+        self.fast = fast
+        self.game_file = game_file if game_file is not None else save_path()
+        self.records_file = records_file if records_file is not None else records_path()
+        self.sleep = sleep
+        self.tty = sys.stdout.isatty() if tty is None else tty
+        self.messages: list[str] = []  # kept until the player's next move (terminal only)
+        self.transient: list[str] = []  # shown once (terminal only)
+        self.dirty = True
+        self._table = None
+        self._advisor = None
+        self._strategy = None
+
+    # -- output ----------------------------------------------------------------------------
+    @property
+    def width(self) -> int | None:
+        """Terminal width to wrap text to (``None`` when not on a terminal)."""
+        return shutil.get_terminal_size((80, 24)).columns - 1 if self.tty else None
+
+    def wrap(self, text: str) -> str:
+        """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
+        return wrap(text, self.width)
+
+    def note(self, text: str, **style) -> None:
+        """Show a message: kept under the board on a terminal, printed at once otherwise."""
+        text = self.wrap(text)
+        text = click.style(text, **style) if style else text
+        if self.tty:
+            self.messages.append(text)
+        else:
+            click.echo(text)
+
+    def error(self, e: PromptError) -> None:
+        """Show a bad command's message (once, under the board on a terminal)."""
+        p = dict(e.params)
+        if e.key.startswith("problem."):
+            msg = self.tr.problem(e.key[len("problem."):], p, self.state.rules)
+        else:
+            msg = self.tr(e.key, **p)
+        msg = click.style(self.wrap(msg), fg="red")
+        if self.tty:
+            self.transient.append(msg)
+        else:
+            click.echo(msg)
+
+    def draw(self, force: bool = False) -> None:
+        """Draw the board and dice (whole screen on a terminal), then any pending messages."""
+        if self.tty:
+            clear_screen()
+        if self.tty or self.dirty or force:
+            click.echo("\n".join(render_board(self.state, self.tr, self.width)))
+            if not self.state.is_terminal():
+                click.echo()
+                click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
+                click.echo(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
+        for m in self.messages + self.transient:
+            click.echo(m)
+        self.transient.clear()
+        self.dirty = False
+
+    def ask(self, text: str) -> str:
+        return prompt.ask(text)
+
+    def confirm(self, text: str) -> bool:
+        return confirm(self.tr, text)
+
+    # -- helpers ------------------------------------------------------------------------------
+    @property
+    def table(self):
+        if self._table is None:
+            from ..table import load_table
+
+            self._table = load_table(self.state.rules)
+        return self._table
+
+    @property
+    def advisor(self):
+        if self._advisor is None:
+            from ..advisor import Advisor
+
+            self._advisor = Advisor(self.state.rules, self.table, jit=False)
+        return self._advisor
+
+    @property
+    def strategy(self):
+        if self._strategy is None:
+            from ..players import make_strategy
+
+            level = self.state.config.opponent
+            table = self.table if level == "expert" else None
+            self._strategy = make_strategy(level, self.state.rules, rng=self.state.cpu_rng, table=table, jit=False)
+        return self._strategy
+
+    def act(self, action):
+        ev = self.state.apply_action(action)
+        save_game(self.state, self.game_file)
+        self.dirty = True
+        return ev
+
+    def scored(self, ev) -> None:
+        tr, rules = self.tr, self.state.rules
+        who = player_name(self.state, ev.player, tr)
+        text = tr("ev.scored", player=who, points=ev.points, box=tr.box(rules, ev.category),
+                  joker=tr("ev.joker") if ev.joker else "")
+        self.note(text, bold=True)
+        if ev.yahtzee_bonus:
+            self.note(tr("ev.yahtzee_bonus", yahtzee=tr.box(rules, rules.yahtzee_category), points=ev.yahtzee_bonus),
+                      fg="green", bold=True)
+        if ev.upper_bonus:
+            self.note(tr("ev.upper_bonus", points=ev.upper_bonus), fg="green", bold=True)
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> str:
+        """Play until the game ends (``"over"``) or the player quits (``"quit"``).
+
+        ``"unrecorded"`` when the game ended but its result could not be
+        written to the records (the finished game stays saved; see :meth:`finish`).
+        """
+        st = self.state
+        while not st.is_terminal():
+            if st.is_cpu_turn:
+                self.cpu_step()
+            elif not self.human_step():
+                return "quit"
+        return "over" if self.finish() else "unrecorded"
+
+    def cpu_step(self) -> None:
+        st, tr = self.state, self.tr
+        who = player_name(st, CPU, tr)
+        for action in cpu_actions(st, self.strategy):
+            if isinstance(action, Hold):
+                # Shown with the reroll it prepares (a keep may also be left unchanged).
+                self.act(action)
+                continue
+            if isinstance(action, Roll) and st.rolls_used:
+                kept = sorted(d for d, h in zip(st.dice, st.held) if h)
+                rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
+                if kept:
+                    self.note(tr("ev.cpu_keeps", player=who, keep=dice_text(kept), reroll=dice_text(rest)))
+                else:
+                    self.note(tr("ev.cpu_keeps_none", player=who))
+            ev = self.act(action)
+            if ev.kind == "roll":
+                self.note(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
+            else:
+                self.scored(ev)
+            if self.tty:
+                self.draw_cpu()
+            if not self.fast:
+                self.sleep(CPU_PAUSE)
+
+    def draw_cpu(self) -> None:
+        clear_screen()
+        click.echo("\n".join(render_board(self.state, self.tr, self.width)))
+        click.echo()
+        if not self.state.is_terminal() and self.state.is_cpu_turn:
+            click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
+        for m in self.messages:
+            click.echo(m)
+
+    def human_step(self) -> bool:
+        st, tr = self.state, self.tr
+        self.draw()
+        line = self.ask(tr("prompt"))
+        try:
+            cmd = parse_command(line, st, tr)
+        except PromptError as e:
+            self.error(e)
+            return True
+        if cmd.verb in ("roll", "hold", "score", "hint", "help"):
+            self.messages.clear()
+        if cmd.verb == "quit":
+            save_game(st, self.game_file)
+            click.echo(tr("quit.saved"))
+            return False
+        if cmd.verb == "redraw":
+            self.dirty = True
+        elif cmd.verb == "help":
+            self.note(tr.help(st.rules))
+        elif cmd.verb == "rules":
+            self.show_rules()
+        elif cmd.verb == "hint":
+            self.hint()
+        elif cmd.verb == "roll":
+            self.act(Roll())
+        elif cmd.verb == "hold":
+            if cmd.arg != st.held:
+                self.act(Hold(cmd.arg))
+        elif cmd.verb == "score":
+            self.score(cmd.arg)
+        return True
+
+    def score(self, c: int) -> None:
+        st, tr, rules = self.state, self.tr, self.state.rules
+        if st.zero_warning(c):
+            pts, legal, _ = st.preview()
+            best = max((p, -i) for i, p in enumerate(pts) if legal[i])
+            other = -best[1]
+            q = tr("confirm.zero", box=tr.box(rules, c), other=tr.box(rules, other), points=best[0])
+            if self.tty:
+                self.draw()
+            if not self.confirm(q):
+                self.note(tr("confirm.cancelled"))
+                return
+        ev = self.act(Score(c))
+        self.scored(ev)
+
+    def hint(self) -> None:
+        """The advisor's best options, each with the exact command to type (``k 44``, ``k =6``, ``k -``, ``s 9``)."""
+        st, tr, rules = self.state, self.tr, self.state.rules
+        if st.dice is None:
+            self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
+            return
+        dice = st.sorted_dice
+        rows = []  # (command, label, expected, loss, best) or a bare text line
+
+        def box_row(o, best):
+            label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
+            return (f"s {o.category + 1}", label, o.expected, o.loss, best)
+
+        if st.rolls_used < MAX_ROLLS:
+            keeps = self.advisor.keep_options(st.card, dice, st.rerolls_left)
+            best_box = None
+            for i, o in enumerate(keeps[:4]):
+                if len(o.keep) == N_DICE:
+                    best_box = self.advisor.box_options(st.card, dice)[0]
+                    cmd, label = f"s {best_box.category + 1}", tr("hint.keep_all")
+                elif not o.keep:
+                    cmd, label = keep_command(()), tr("hint.reroll_all")
+                else:
+                    cmd = keep_command(o.keep)
+                    label = tr("hint.keep", keep=dice_text(o.keep), reroll=dice_text(o.reroll))
+                rows.append((cmd, label, o.expected, o.loss, i == 0))
+            if len(keeps[0].keep) == N_DICE:
+                rows.append(tr("hint.then"))
+                rows.append(box_row(best_box, True))
+        else:
+            boxes = self.advisor.box_options(st.card, dice)[:4]
+            rows += [box_row(o, o.loss == 0 and i == 0) for i, o in enumerate(boxes)]
+        table = [r for r in rows if not isinstance(r, str)]
+        wc = max(display_width(r[0]) for r in table)
+        wl = max(display_width(r[1]) for r in table)
+        lines = [tr("hint.title")]
+        for r in rows:
+            if isinstance(r, str):
+                lines.append("  " + r)
+                continue
+            cmd, label, ev, loss, best = r
+            tag = tr("hint.best") if best else f"-{loss:.2f}"
+            lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
+        self.note("\n".join(lines), fg="cyan")
+
+    def show_rules(self) -> None:
+        tr = self.tr
+        help_text = tr.help(self.state.rules)
+        pages = tr.rules_pages(self.state.rules, help_text)
+        for i, page in enumerate(pages):
+            if self.tty:
+                clear_screen()
+            click.echo(self.wrap(page))
+            click.echo()
+            ans = self.ask(tr("rules.pager", page=i + 1, pages=len(pages)))
+            if ans.strip().lower() in ("q", "quit"):
+                break
+        self.dirty = True
+
+    def finish(self) -> bool:
+        """Show the result and file it in the records; ``False`` if the records could not be written.
+
+        The finished game is deleted only once it is recorded; otherwise it
+        stays saved and :func:`record_pending` files it on the next run.
+        """
+        st, tr, rules = self.state, self.tr, self.state.rules
+        self.draw(force=True)
+        click.echo()
+        click.echo(click.style(tr("end.title"), bold=True))
+        me = st.cards[HUMAN].total
+        outcome = None
+        if st.config.n_players == 1:
+            click.echo(tr("end.solo", total=me))
+        else:
+            cpu = st.cards[CPU].total
+            w = st.winner()
+            outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[w]
+            key = {"win": "end.win", "loss": "end.loss", "draw": "end.draw"}[outcome]
+            click.echo(click.style(tr(key, me=me, cpu=cpu, player=player_name(st, CPU, tr)), bold=True,
+                                   fg={"win": "green", "loss": "red", "draw": "yellow"}[outcome]))
+        opp = st.config.opponent_key
+        try:
+            upd, problem = file_finished_game(st, self.game_file, self.records_file)
+        except DataFileError as e:
+            msg = tr("end.unrecorded", detail=str(e), path=str(self.game_file))
+            click.echo(click.style(self.wrap(msg), fg="red"), err=True)
+            click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+            return False
+        if problem:
+            click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
+        names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
+        if upd.new_best:
+            click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
+        r = upd.record
+        click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
+        click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+        return True
+
+
+def record_pending(tr: Translator, game_file=None, records_file=None, state: GameState | None = None,
+                   err: bool = False) -> bool:
+    """File a finished game left in ``game_file`` by a run that could not record it.
+
+    Parameters
+    ----------
+    tr : Translator
+    game_file, records_file : Path, optional
+        Default :func:`~yahtzee_solver.records.save_path`, :func:`~yahtzee_solver.records.records_path`.
+    state : GameState, optional
+        The saved game if already loaded (else it is loaded here).
+    err : bool
+        Tell the user on stderr (keeps stdout clean for ``--json``).
+
+    Returns
+    -------
+    bool
+        True when a finished game was found and recorded (and the user told).
+
+    Raises
+    ------
+    DataFileError
+        If the saved game is corrupt (it has been moved aside), or the finished
+        game cannot be recorded (it stays saved: nothing is lost).
+    """
+    game_file = game_file if game_file is not None else save_path()
+    if state is None:
+        state = load_game(game_file)
+    if state is None or not state.is_terminal():
+        return False
+    try:
+        _, problem = file_finished_game(state, game_file, records_file)
+    except DataFileError as e:
+        raise DataFileError(f"cannot record the finished game kept in {str(game_file)!r}: {e}") from None
+    if problem:
+        click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
+    opp = state.config.opponent_key
+    click.echo(tr("end.pending", rules=tr.title(state.rules), opponent=tr.opponent(opp),
+                  score=state.cards[HUMAN].total), err=err)
+    return True
+
+
+def start_game(tr, game_file, resume, rules, opponent, first, seed) -> GameState | None:
+    """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
+
+    A finished game left unrecorded by an earlier run is recorded first.
+    """
+    if resume:
+        state = load_game(game_file)
+        if state is not None and state.is_terminal():
+            record_pending(tr, game_file, state=state)
+            state = None
+        if state is None:
+            raise UsageError("there is no saved game to resume: start one with 'yahtzee-solve play'")
+        click.echo(tr("ev.resumed", rules=tr.title(state.rules), round=state.round, turns=state.rules.n_categories))
+        return state
+    try:
+        old = load_game(game_file)
+    except DataFileError as e:
+        click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
+        old = None
+    if old is not None and old.is_terminal():
+        record_pending(tr, game_file, state=old)
+        old = None
+    if old is not None:
+        q = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
+               round=old.round, turns=old.rules.n_categories)
+        if not confirm(tr, q):
+            click.echo(tr("kept_saved"))
+            return None
+        book = RecordBook.load()
+        if book.problem:
+            click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
+        book.add_abandoned(old.rules.name, old.config.opponent_key)
+        book.save()
+    state = new_game(rules, opponent.lower(), first.lower(), seed)
+    save_game(state, game_file)
+    if state.config.n_players == 2:
+        key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
+        click.echo(tr(key, player=player_name(state, CPU, tr)))
+    return state
+
+
+def play_game(tr: Translator, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
+              fast: bool = False) -> int:
+    """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
+    or the finished game could not be recorded).
+
+    Raises
+    ------
+    GameRunningError
+        Another game holds the data folder.
+    DataFileError, UsageError
+        From :func:`start_game`.
+    """
+    game_file = save_path()
+    with GameLock():
+        state = start_game(tr, game_file, resume, rules, opponent, first, seed)
+        if state is None:
+            return 0
+        session = Session(state, tr, fast=fast, game_file=game_file)
+        try:
+            result = session.run()
+        except (click.Abort, KeyboardInterrupt):
+            click.echo()
+            click.echo(tr("quit.interrupted"), err=True)
+            return 1
+        return 1 if result == "unrecorded" else 0
