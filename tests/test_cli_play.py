@@ -13,6 +13,7 @@ import string
 import subprocess
 import sys
 from collections import Counter
+from types import SimpleNamespace
 
 import click
 import pytest
@@ -26,9 +27,8 @@ from yahtzee_solver.game import MAX_ROLLS, Hold, Roll, Score, cpu_actions, new_g
 from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
 from yahtzee_solver.i18n_text import MESSAGES
 from yahtzee_solver.players import LEVELS, make_strategy
-from yahtzee_solver.files import HOME_ENV
+from yahtzee_solver.files import HOME_ENV, data_dir
 from yahtzee_solver.records import RecordBook
-from yahtzee_solver.savegame import save_game, state_from_dict, state_to_dict
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
@@ -99,6 +99,11 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
     return g, lines
 
 
+def unaided(monkeypatch, seed: int) -> None:
+    """Make the next game's secret seed ``seed`` (a player cannot choose it: a chosen --seed is practice)."""
+    monkeypatch.setattr("yahtzee_solver.tui.session.fresh_seed", lambda: seed)
+
+
 def assert_clean(output: str):
     for e in ERRORS:
         assert e not in output, e
@@ -106,9 +111,10 @@ def assert_clean(output: str):
 
 # -- whole games --------------------------------------------------------------------------------
 @pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
-def test_full_solo_game(rules, home):
+def test_full_solo_game(rules, home, monkeypatch):
     g, lines = scripted_game(rules, seed=101)
-    res = run(["play", "--rules", rules, "--seed", "101", "--fast"], lines)
+    unaided(monkeypatch, 101)
+    res = run(["play", "--rules", rules, "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert_clean(res.output)
     total = g.cards[0].total
@@ -120,9 +126,10 @@ def test_full_solo_game(rules, home):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_full_game_against_each_level(level, home):
+def test_full_game_against_each_level(level, home, monkeypatch):
     g, lines = scripted_game("yahtzee", level, "random", seed=202)
-    res = run(["play", "--vs", level, "--first", "random", "--seed", "202", "--fast"], lines)
+    unaided(monkeypatch, 202)
+    res = run(["play", "--vs", level, "--first", "random", "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert_clean(res.output)
     me, cpu = g.totals()
@@ -175,12 +182,17 @@ def _saved(home) -> dict:
     return json.loads((home / "game.json").read_text())
 
 
+def _ledger(home) -> dict:
+    """The records' entry of the game in progress (ledger.json)."""
+    return json.loads((home / "ledger.json").read_text())["game"]
+
+
 def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
     # Uninterrupted: roll, keep dice 1 and 2, reroll, reroll, score Chance, roll again.
     straight = ["r", "k 1 2", "r", "r", "s c", "r", "q"]
     res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], straight)
     assert res.exit_code == 0, res.output
-    full = _saved(home)
+    full, full_ledger = _saved(home), _ledger(home)
     (home / "game.json").unlink()
     # The same moves with a quit after the second roll.
     res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k 1 2", "r", "q"])
@@ -196,7 +208,8 @@ def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
     res = run(["play", "--resume", "--fast"], ["r", "s c", "r", "q"])
     assert res.exit_code == 0, res.output
     assert _saved(home)["log"] == full["log"]
-    assert _saved(home)["rng"] == full["rng"] and _saved(home)["cpu_rng"] == full["cpu_rng"]
+    assert _ledger(home)["cpu_rng"] == full_ledger["cpu_rng"]
+    assert "rng" not in _saved(home) and "seed" not in _saved(home)["config"]  # the next dice are not in the save
 
 
 def test_quit_and_resume_never_gives_a_fresh_roll(home):
@@ -250,25 +263,43 @@ def test_new_game_over_a_saved_one_asks_first(home):
     assert _saved(home) == before
     res = run(["play", "--seed", "2", "--fast"], ["y", "q"])
     assert res.exit_code == 0
-    assert _saved(home)["config"]["seed"] == 2
-    assert RecordBook.load().get("yahtzee", "normal").abandoned == 1
+    assert _ledger(home)["seed"] == 2
+    # Abandoned against the CPU: a loss (a practice one: its seed was chosen).
+    rec = RecordBook.load().get("yahtzee", "normal", practice=True)
+    assert (rec.losses, rec.forfeits, rec.abandoned) == (1, 1, 0)
 
 
 # -- Joker and zero confirmation ----------------------------------------------------------------------
 def _position(home, card: ScoreCard, dice, rolls_used=1):
+    """A set-up solitaire position (a game cannot be saved there and resumed: see play_from)."""
     g = new_game(card.rules, "none", "me", 77)
     g.cards = [card]
     g.round = bin(card.filled).count("1") + 1
     g.dice = tuple(dice)
     g.rolls_used = rolls_used
-    state_from_dict(state_to_dict(g))  # consistent
-    save_game(g, home / "game.json")
     return g
 
 
+def play_from(g, lines, lang="en"):
+    """Play the set-up game ``g`` in-process as ``play`` would (saving after every action), typing ``lines``.
+
+    A saved game is only resumed by replaying its moves from its seed, so a
+    position set up by hand is played by a session started on it.
+    """
+    text = "".join(f"{line}\n" for line in lines)
+    with CliRunner().isolation(input=text) as (_, _, output):
+        try:
+            result = Session(g, Translator(lang), fast=True, game_file=data_dir() / "game.json",
+                             records_file=data_dir() / "records.json", tty=False).run()
+            code = 1 if result == "unrecorded" else 0
+        except click.Abort:
+            code = 1
+        return SimpleNamespace(exit_code=code, output=output.getvalue().decode())
+
+
 def test_forced_joker_is_enforced_and_explained(home):
-    _position(home, ScoreCard.from_mapping({"yahtzee": 50}), (4,) * 5)
-    res = run(["play", "--resume", "--fast"], ["s fh", "s 4", "q"])
+    g = _position(home, ScoreCard.from_mapping({"yahtzee": 50}), (4,) * 5)
+    res = play_from(g, ["s fh", "s 4", "q"])
     assert res.exit_code == 0, res.output
     assert "Joker: five 4s with the Yahtzee box filled must go in the open Fours box." in res.output
     assert "joker: five 4s must go in the Fours box while it is open" in res.output
@@ -280,8 +311,8 @@ def test_forced_joker_is_enforced_and_explained(home):
 
 
 def test_forced_joker_lower_box_scores_fixed_points(home):
-    _position(home, ScoreCard.from_mapping({"yahtzee": 0, "fours": 12}), (4,) * 5)
-    res = run(["play", "--resume", "--fast"], ["s 1", "s ls", "q"])
+    g = _position(home, ScoreCard.from_mapping({"yahtzee": 0, "fours": 12}), (4,) * 5)
+    res = play_from(g, ["s 1", "s ls", "q"])
     assert res.exit_code == 0, res.output
     assert "so five 4s go in any open lower box (Full House 25, Small Straight 30, Large Straight 40)" in res.output
     assert "joker: the Fours box is filled, so five 4s go in an open lower box" in res.output
@@ -289,8 +320,8 @@ def test_forced_joker_lower_box_scores_fixed_points(home):
 
 
 def test_zero_needs_confirmation_only_when_another_box_scores(home):
-    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s y", "n", "s y", "maybe", "y", "q"])
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s y", "n", "s y", "maybe", "y", "q"])
     assert res.exit_code == 0, res.output
     assert res.output.count("Score 0 in Yahtzee? Small Straight would score 30.") == 3
     assert "Not scored." in res.output and "please answer y or n" in res.output
@@ -299,8 +330,8 @@ def test_zero_needs_confirmation_only_when_another_box_scores(home):
     zeros = {k: 0 for k in ("ones", "twos", "threes", "fours", "fives", "sixes", "three-of-a-kind",
                             "four-of-a-kind", "full-house", "small-straight", "large-straight")}
     (home / "game.json").unlink()
-    _position(home, ScoreCard.from_mapping({**zeros, "chance": 20}), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s y"])
+    g = _position(home, ScoreCard.from_mapping({**zeros, "chance": 20}), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s y"])
     assert res.exit_code == 0, res.output
     assert "Score 0" not in res.output and "You scored 0 in Yahtzee." in res.output
     assert "Game over." in res.output
@@ -334,14 +365,14 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
 
 def test_keep_by_faces_that_are_not_showing(home):
     g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["k 55", "k =6", "k -", "q"])
+    res = play_from(g, ["k 55", "k =6", "k -", "q"])
     assert "cannot keep 55: the dice show 1 2 3 4 6" in res.output
     assert g.dice == tuple(_saved(home)["dice"]) and not any(_saved(home)["held"])
 
 
 def test_filled_box_is_refused(home):
-    _position(home, ScoreCard.from_mapping({"chance": 20}), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s chance", "q"])
+    g = _position(home, ScoreCard.from_mapping({"chance": 20}), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s chance", "q"])
     assert "the Chance box is already filled" in res.output
 
 
@@ -358,7 +389,7 @@ def test_hint_numbers_come_from_the_advisor(home):
     from yahtzee_solver.advisor import Advisor
 
     g = _position(home, ScoreCard.empty(), (2, 2, 5, 5, 5), rolls_used=1)
-    res = run(["play", "--resume", "--fast"], ["h", "q"])
+    res = play_from(g, ["h", "q"])
     best = Advisor("yahtzee", jit=False).keep_options(g.card, g.dice, 2)
     assert f"{best[0].expected:8.2f}" in res.output
     assert f"-{best[1].loss:.2f}" in res.output
@@ -497,26 +528,28 @@ def test_records_command_table_json_and_reset(home):
     assert res.exit_code == 0 and json.loads(res.output)["deleted"] == 1
 
 
-def test_corrupt_records_file_during_a_game(home):
+def test_corrupt_records_file_during_a_game(home, monkeypatch):
     home.mkdir(parents=True)
     (home / "records.json").write_text("{broken")
     res = run(["records"])
     assert res.exit_code == 0 and "Warning" in res.output and "moved to" in res.output
     (home / "records.json").write_text("{broken again")
     g, lines = scripted_game("yacht", seed=11)
-    res = run(["play", "--rules", "yacht", "--seed", "11", "--fast"], lines)
+    unaided(monkeypatch, 11)
+    res = run(["play", "--rules", "yacht", "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert "Warning" in res.output and "records file" in res.output
     assert len(list(home.glob("records.json.corrupt-*"))) == 2
     assert RecordBook.load().get("yacht", "solo").games == 1
 
 
-def test_new_record_notice(home):
+def test_new_record_notice(home, monkeypatch):
     book = RecordBook.load()
     book.add_game("yahtzee", "solo", 5)
     book.save()
     g, lines = scripted_game(seed=12)
-    res = run(["play", "--seed", "12", "--fast"], lines)
+    unaided(monkeypatch, 12)
+    res = run(["play", "--fast"], lines)
     assert f"New record for Yahtzee (official rules, forced Joker), solo: {g.cards[0].total} (previous best 5)!" \
         in res.output
 
@@ -607,61 +640,75 @@ def test_deeply_nested_save_is_set_aside_and_play_stays_usable(home):
     assert res.exit_code == 0 and "Traceback" not in res.output and "moved to" in res.output
 
 
-def _last_turn(home, rules="yahtzee"):
-    """A saved solitaire game with only Chance open and the dice locked after the third roll."""
-    r = get_rules(rules)
-    chance = [c for c, s in enumerate(r.categories) if s.kind == "chance"][0]
-    card = ScoreCard(r, tuple(None if c == chance else 0 for c in range(r.n_categories)), 0)
-    g = _position(home, card, (6, 6, 5, 5, 4), rolls_used=3)
-    return g, chance
+def _last_turn(monkeypatch, rules="yahtzee", seed=31):
+    """Play a real solitaire game (unaided: the seed is injected, not chosen) up to its last score and quit.
+
+    Returns the final total it will reach and the lines that finish it.
+    """
+    g, lines = scripted_game(rules, seed=seed)
+    last = max(i for i, line in enumerate(lines) if line.startswith("s "))
+    monkeypatch.setattr("yahtzee_solver.tui.session.fresh_seed", lambda: seed)
+    res = run(["play", "--rules", rules, "--fast"], lines[:last] + ["q"])
+    assert res.exit_code == 0 and "Game saved" in res.output, res.output
+    return g.cards[0].total, lines[last:]
 
 
-def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home):
-    _, chance = _last_turn(home)
+def _finished_saved_game(home) -> bool:
+    from yahtzee_solver.savegame import GameStore
+
+    opened = GameStore(home / "game.json").open()
+    return opened.status == "ok" and opened.state.is_terminal()
+
+
+def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home, monkeypatch):
+    total, rest = _last_turn(monkeypatch)
     (home / "records.json").mkdir()
-    res = run(["play", "--resume", "--fast"], [f"s {chance + 1}"])
+    res = run(["play", "--resume", "--fast"], rest)
     assert res.exit_code == 1, res.output
-    assert "Final score: 26." in res.output
+    assert f"Final score: {total}." in res.output
     assert "The result could not be recorded" in res.output and "will be recorded the next time" in res.output
     assert "Traceback" not in res.output
-    assert state_from_dict(_saved(home)).is_terminal()  # kept
+    assert _finished_saved_game(home)  # kept
     # Still unwritable: play refuses rather than dropping the finished game.
     res = run(["play", "--seed", "3", "--fast"], ["q"])
     _one_line_error(res, 1, "cannot record the finished game kept in")
-    assert state_from_dict(_saved(home)).is_terminal()
+    assert _finished_saved_game(home)
     (home / "records.json").rmdir()
     res = run(["play", "--resume"])
-    assert "finished game from last time (Yahtzee (official rules, forced Joker), solo: 26)" in res.output
+    assert f"finished game from last time (Yahtzee (official rules, forced Joker), solo: {total})" in res.output
     assert res.exit_code == 2 and "no saved game to resume" in res.output
     assert not (home / "game.json").exists()
     assert RecordBook.load().get("yahtzee", "solo").games == 1
 
 
 @pytest.mark.parametrize("how", ["play", "records"])
-def test_next_run_records_a_finished_game_left_behind(home, how):
-    g, chance = _last_turn(home, "yacht")
-    g.apply_action(Score(chance))
-    save_game(g, home / "game.json")
+def test_next_run_records_a_finished_game_left_behind(home, how, monkeypatch):
+    total, rest = _last_turn(monkeypatch, "yacht")
+    (home / "records.json").mkdir()
+    res = run(["play", "--resume", "--fast"], rest)
+    assert res.exit_code == 1 and "could not be recorded" in res.output
+    (home / "records.json").rmdir()
+    finished = (home / "game.json").read_text()
     if how == "play":
         res = run(["play", "--rules", "yacht", "--seed", "5", "--fast"], ["q"])
         assert res.exit_code == 0 and "Game saved" in res.output
-        assert _saved(home)["config"]["seed"] == 5
+        assert _ledger(home)["seed"] == 5
     else:
         res = run(["records"])
         assert res.exit_code == 0 and not (home / "game.json").exists()
         assert "Yacht (12 categories)" in res.output
-        save_game(g, home / "game.json")
+        # The same finished game copied back is not counted twice.
+        (home / "game.json").write_text(finished)
         js = CliRunner().invoke(main, ["records", "--json"])
-        assert js.exit_code == 0 and json.loads(js.stdout)["records"][0]["games"] == 2  # notice on stderr
-    assert "The finished game from last time (Yacht (12 categories), solo: 26)" in res.output
+        assert js.exit_code == 0 and json.loads(js.stdout)["records"][0]["games"] == 1  # notice on stderr
+    assert f"The finished game from last time (Yacht (12 categories), solo: {total})" in res.output
     rec = RecordBook.load().get("yacht", "solo")
-    assert (rec.games, rec.best, rec.abandoned) == (1 if how == "play" else 2, 26, 0)
+    assert (rec.games, rec.best, rec.abandoned) == (1, total, 0)
 
 
 def test_records_leaves_a_running_games_result_to_that_game(home):
-    g, chance = _last_turn(home)
-    g.apply_action(Score(chance))
-    save_game(g, home / "game.json")
+    home.mkdir(parents=True)
+    (home / "game.json").write_text("{}")
     (home / "game.lock").write_text(f"{os.getppid()}\n")  # a live process holds the data folder
     res = run(["records"])
     assert res.exit_code == 0 and "No games recorded yet." in res.output
@@ -700,7 +747,7 @@ def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
     from yahtzee_solver.tui.prompt import keep_command
 
     g = _position(home, ScoreCard.empty(), dice, rolls_used=rolls_used)
-    res = run(["play", "--resume", "--fast", "--lang", lang], ["h", "q"])
+    res = play_from(g, ["h", "q"], lang)
     assert res.exit_code == 0, res.output
     adv = Advisor("yahtzee", jit=False)
     tr = Translator(lang)
@@ -805,9 +852,9 @@ def test_no_color_turns_colours_off(home, cmd):
 @pytest.mark.parametrize("lang, yes, no", [("zh", "是", "否"), ("ja", "はい", "いいえ"), ("zh", "ｙ", "Ｎ"),
                                            ("ja", "y", "n"), ("en", "Yes", "no")])
 def test_zero_confirmation_takes_the_languages_answers(home, lang, yes, no):
-    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
     tr = Translator(lang)
-    res = run(["play", "--resume", "--fast", "--lang", lang], ["s y", no, "s y", yes, "q"])
+    res = play_from(g, ["s y", no, "s y", yes, "q"], lang)
     assert res.exit_code == 0, res.output
     assert tr("confirm.cancelled") in res.output and tr("confirm.again") not in res.output
     assert _saved(home)["cards"][0]["yahtzee"] == 0

@@ -192,6 +192,20 @@ EN = {
     "rec.reset_done": "Records deleted.",
     "rec.reset_none": "There are no records to delete.",
     "rec.reset_kept": "Nothing deleted.",
+    "confirm.new_game_cpu": (
+        "A saved game exists ({rules}, {opponent}, turn {round}/{turns}). Abandoning it counts as a loss. "
+        "Start a new game?"
+    ),
+    "practice.seed": "Chosen seed: this game counts as practice (kept apart from your records).",
+    "practice.hint": "Hint used: this game now counts as practice (kept apart from your records).",
+    "practice.undo": "Score undone: this game now counts as practice (kept apart from your records).",
+    "practice.label": "{rules} (practice)",
+    "end.practice": "A practice game: filed with your practice records.",
+    "why.deleted": "was deleted",
+    "why.refused": "failed verification",
+    "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
+    "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
+    "rec.practice_title": "Practice (chosen seed, hints or undo):",
     # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
@@ -355,6 +369,17 @@ ZH = {
     "rec.reset_done": "记录已删除。",
     "rec.reset_none": "没有可删除的记录。",
     "rec.reset_kept": "未删除任何记录。",
+    "confirm.new_game_cpu": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它会记为一负。开始新游戏？",
+    "practice.seed": "指定了种子：本局算作练习（与正式记录分开）。",
+    "practice.hint": "使用了提示：本局现在算作练习（与正式记录分开）。",
+    "practice.undo": "撤销了得分：本局现在算作练习（与正式记录分开）。",
+    "practice.label": "{rules}（练习）",
+    "end.practice": "练习局：已记入练习记录。",
+    "why.deleted": "已被删除",
+    "why.refused": "未通过校验",
+    "settled.loss": "存档（{rules}，{opponent}）{why}：记为一负。",
+    "settled.abandoned": "存档（{rules}，{opponent}）{why}：记为放弃。",
+    "rec.practice_title": "练习（指定种子、提示或撤销）：",
     "rules.turn": (
         "{title}\n\n"
         "共 {n} 个项目、{n} 轮。每轮先掷全部五颗骰子；之后最多两次，可保留任意骰子并重掷其余的"
@@ -516,6 +541,17 @@ JA = {
     "rec.reset_done": "記録を削除しました。",
     "rec.reset_none": "削除する記録はありません。",
     "rec.reset_kept": "何も削除していません。",
+    "confirm.new_game_cpu": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄すると負けになります。新しいゲームを始めますか？",
+    "practice.seed": "シード指定：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.hint": "ヒントを使いました：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.undo": "記入を取り消しました：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.label": "{rules}（練習）",
+    "end.practice": "練習ゲーム：練習の記録に入れました。",
+    "why.deleted": "が削除されました",
+    "why.refused": "の検証に失敗しました",
+    "settled.loss": "保存されたゲーム（{rules}、{opponent}）{why}：負けとして記録します。",
+    "settled.abandoned": "保存されたゲーム（{rules}、{opponent}）{why}：放棄として記録します。",
+    "rec.practice_title": "練習（シード指定・ヒント・取り消し）：",
     "rules.turn": (
         "{title}\n\n"
         "{n} 役、{n} ターン。各ターンはまず5個のサイコロをすべて振り、そのあと2回まで、"

@@ -1,25 +1,40 @@
-"""The saved game: its format, where it lives, and how it is written and read.
+"""The saved game: its format, where it lives, and the checks that make it trustworthy.
 
 ``game.json`` in the data folder (:func:`save_path`) holds the game in
-progress as JSON (:func:`state_to_dict` / :func:`state_from_dict`): the
-configuration, the cards, the dice, the counters, the move log and the states
-of the random generators, so a restored game rolls exactly the dice the
-original would have rolled.  It is written atomically after every action and
-validated on load; a save that cannot be restored is set aside
+progress as JSON (:func:`state_to_dict`): the game's id, its rules, opponent
+and language, the cards, the dice, the counters and the move log (every
+roll, hold and score, :class:`~yahtzee_solver.game.Event`).  It does not hold
+the seed or the state of the dice generator: those stay in the records' side,
+the ledger (:mod:`yahtzee_solver.ledger`), so the save does not tell which
+dice come next.
+
+A save is restored only by replaying its move log with the engine from the
+ledger's seed (:func:`state_from_dict`): every event must come out the same
+(dice, points, bonuses), the position reached must be the saved one, the
+log must have as many actions as the ledger counted and its HMAC must match
+the ledger's digest.  A save that was edited, belongs to another game, or is
+older than the game's last recorded action (a copy put back) is refused.
+(One action ahead of the ledger is accepted: that is a run stopped between
+writing the save and the ledger.)
+
+:class:`GameStore` writes both files after every action (the save first) and
+reads them back; a save that cannot be restored is set aside
 (:func:`~yahtzee_solver.files.set_aside`) and reported, never silently dropped.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from .errors import CategoryError, DataFileError, SavedGameError, ScoreCardError, YahtzeeError
+from .errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
 from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import MAX_ROLLS, N_DICE, Event, GameConfig, GameState
-from .rules import RULESETS, get_rules
+from .game import CPU, MAX_ROLLS, N_DICE, Event, GameState, Hold, Roll, Score, new_game
+from .ledger import Ledger, LedgerEntry, log_digest
+from .rules import RULESETS
 from .state import ScoreCard
 
 __all__ = [
@@ -28,13 +43,12 @@ __all__ = [
     "save_path",
     "state_to_dict",
     "state_from_dict",
-    "save_game",
-    "load_game",
-    "discard_game",
+    "GameStore",
+    "Opened",
 ]
 
 SAVE_FORMAT = "yahtzee_solver saved game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
@@ -82,32 +96,62 @@ def _restore_generator(state) -> np.random.Generator:
 
 
 # -- the format -------------------------------------------------------------------------------
-def state_to_dict(state: GameState) -> dict:
-    """The whole game as JSON-safe data, generator states included (see :func:`state_from_dict`)."""
+def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict:
+    """The game as JSON-safe data: position and move log, no seed and no generator state.
+
+    Parameters
+    ----------
+    state : GameState
+    game_id : str
+        The ledger's id of the game (:class:`~yahtzee_solver.ledger.LedgerEntry`).
+    lang : str
+        Interface language the game is played in.
+    """
+    cfg = state.config
     return {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
-        "config": state.config.to_dict(),
+        "game_id": game_id,
+        "lang": lang,
+        "config": {"rules": cfg.rules.name, "opponent": cfg.opponent, "first": cfg.first},
         "cards": [c.to_dict() for c in state.cards],
         "current": state.current,
         "round": state.round,
         "dice": None if state.dice is None else list(state.dice),
         "held": list(state.held),
         "rolls_used": state.rolls_used,
-        "rng": _bit_generator_state(state.rng),
-        "cpu_rng": _bit_generator_state(state.cpu_rng),
         "log": [e.to_dict() for e in state.log],
     }
 
 
-def state_from_dict(data) -> GameState:
-    """Restore a game written by :func:`state_to_dict`, checking that it is whole and consistent.
+def _action(ev: Event):
+    if ev.kind == "roll":
+        return Roll()
+    if ev.kind == "hold":
+        return Hold(ev.held)
+    if ev.kind == "score":
+        return Score(ev.category)
+    raise SavedGameError(f"saved game is damaged (unknown action {clip(ev.kind, 20)!r})")
+
+
+def state_from_dict(data, entry: LedgerEntry) -> GameState:
+    """Restore a game written by :func:`state_to_dict` by replaying its moves from the ledger's seed.
+
+    Parameters
+    ----------
+    data : object
+        The parsed save.
+    entry : LedgerEntry
+        The ledger's entry of the game in progress.
 
     Raises
     ------
     SavedGameError
         For data of another format or version, unknown rules or opponent,
-        impossible cards, dice or counters, or a bad generator state.
+        impossible cards, dice or counters; a save of another game; a move
+        log that does not match the ledger (edited, or older than the game's
+        last recorded action); or a replay that does not reach the saved
+        dice, scores, totals and position.
     """
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SavedGameError("not a yahtzee_solver saved game")
@@ -121,27 +165,48 @@ def state_from_dict(data) -> GameState:
         if not isinstance(name, str) or name not in RULESETS:
             shown = f" {name[:40]!r}" if isinstance(name, str) else ""
             raise SavedGameError(f"saved game has unknown rules{shown}")
-        config = GameConfig(get_rules(cfg["rules"]), cfg["opponent"], cfg["first"], cfg["seed"])
-        rules = config.rules
-        cards = [ScoreCard.from_mapping(c, rules) for c in data["cards"]]
-        current, rnd, rolls = data["current"], data["round"], data["rolls_used"]
-        dice = data["dice"]
-        held = data["held"]
-        state = GameState(
-            config, _restore_generator(data["rng"]), _restore_generator(data["cpu_rng"]),
-            cards, current, rnd,
-            None if dice is None else tuple(dice), tuple(held), rolls,
+        if data.get("game_id") != entry.game_id:
+            raise SavedGameError("saved game is not the game in progress in the records (another game's id)")
+        if (cfg["rules"], cfg["opponent"], cfg["first"]) != (entry.rules, entry.opponent, entry.first):
+            raise SavedGameError("saved game's rules, opponent or first player differ from the records")
+        state = new_game(entry.rules, entry.opponent, "cpu" if entry.first == CPU else "me", entry.seed)
+        rules = state.rules
+        saved = GameState(
+            state.config, state.rng, state.cpu_rng,
+            [ScoreCard.from_mapping(c, rules) for c in data["cards"]],
+            data["current"], data["round"],
+            None if data["dice"] is None else tuple(data["dice"]), tuple(data["held"]), data["rolls_used"],
             [Event.from_dict(e) for e in data["log"]],
         )
+        log_dicts = [e.to_dict() for e in saved.log]
     except SavedGameError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError,
             ScoreCardError, CategoryError) as e:
-        detail = " ".join(str(e).split())
-        if len(detail) > 120:
-            detail = detail[:117] + "..."
-        raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {detail})") from None
-    _check(state)
+        raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {clip(e, 120)})") from None
+    _check(saved)
+    n = len(log_dicts)
+    if n < entry.counter:
+        raise SavedGameError(f"saved game is older than the game's last recorded action "
+                             f"({n} of {entry.counter} actions): a copy put back")
+    if n > entry.counter + 1:
+        raise SavedGameError(f"saved game has {n} actions, the records know of {entry.counter}")
+    if log_digest(entry.key, log_dicts[:entry.counter]) != entry.digest:
+        raise SavedGameError("saved game's moves differ from the ones recorded (edited)")
+    for i, ev in enumerate(saved.log):
+        try:
+            if ev.player != state.current:
+                raise IllegalMoveError("not that player's turn")
+            got = state.apply_action(_action(ev))
+        except IllegalMoveError as e:
+            raise SavedGameError(f"saved game's move {i + 1} is not legal ({clip(e, 80)})") from None
+        if got != ev:
+            raise SavedGameError(f"saved game's move {i + 1} does not replay (dice or points differ)")
+    if (state.cards, state.current, state.round, state.dice, state.held, state.rolls_used) != (
+            saved.cards, saved.current, saved.round, saved.dice, saved.held, saved.rolls_used):
+        raise SavedGameError("saved game's scores, dice or position do not follow from its moves")
+    if entry.cpu_rng is not None and n == entry.counter:
+        state.cpu_rng = _restore_generator(entry.cpu_rng)
     return state
 
 
@@ -191,48 +256,162 @@ def _check(state: GameState) -> None:
         bad(f"boxes filled {n} in round {state.round}")
 
 
-# -- the file ---------------------------------------------------------------------------------
-def save_game(state: GameState, path: str | os.PathLike | None = None) -> Path:
-    """Write the game in progress atomically (default :func:`save_path`).
 
-    Raises
-    ------
-    DataFileError
-        If it cannot be written (the previous save is left intact).
+# -- the files -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Opened:
+    """What :meth:`GameStore.open` found.
+
+    Attributes
+    ----------
+    status : str
+        ``none`` (no game in progress), ``ok`` (a verified game: ``state``),
+        ``missing`` (the records know of a game whose save is gone: ``entry``),
+        ``refused`` (the save could not be restored or verified: it was moved
+        aside, ``problem`` says why and where; ``entry`` is the records' game,
+        if any).
+    state : GameState or None
+    entry : LedgerEntry or None
+    problem : str or None
     """
-    return write_json_atomic(path if path is not None else save_path(), state_to_dict(state))
+
+    status: str
+    state: GameState | None = None
+    entry: LedgerEntry | None = None
+    problem: str | None = None
 
 
-def load_game(path: str | os.PathLike | None = None) -> GameState | None:
-    """The saved game, or ``None`` if there is none.
+class GameStore:
+    """The game in progress on disk: the save (``game.json``) and its ledger entry (``ledger.json``).
 
-    Raises
-    ------
-    DataFileError
-        If the file is corrupt, foreign or inconsistent: it has been moved
-        aside (:func:`~yahtzee_solver.files.set_aside`) and the message says where.
+    Parameters
+    ----------
+    game_file : path, optional
+        Default :func:`save_path`.
+    ledger_file : path, optional
+        Default ``ledger.json`` next to ``game_file``.
+
+    Attributes
+    ----------
+    entry : LedgerEntry or None
+        The ledger entry of the game being played (after :meth:`begin` or :meth:`open`).
+    ledger : Ledger
     """
-    path = Path(path) if path is not None else save_path()
-    try:
-        data = read_json(path)
-        return state_from_dict(data)
-    except FileNotFoundError:
-        return None
-    except DataFileError:
-        raise
-    except (*_CORRUPT, YahtzeeError) as e:
-        moved = set_aside(path)
-        raise DataFileError(
-            f"saved game {str(path)!r} cannot be restored ({clip(e)}); moved to {str(moved)!r}"
-        ) from None
 
+    def __init__(self, game_file: str | os.PathLike | None = None, ledger_file: str | os.PathLike | None = None):
+        self.game_file = Path(game_file) if game_file is not None else save_path()
+        self.ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
+        self.entry: LedgerEntry | None = None
 
-def discard_game(path: str | os.PathLike | None = None) -> None:
-    """Delete the saved game (after it has ended); no error if there is none."""
-    path = Path(path) if path is not None else save_path()
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise DataFileError(f"cannot remove {str(path)!r}: {e.strerror or e}") from None
+    @property
+    def practice(self) -> tuple:
+        """Why the game is practice (:data:`~yahtzee_solver.ledger.PRACTICE_REASONS`); empty for unaided play."""
+        return self.entry.practice if self.entry is not None else ()
+
+    @property
+    def lang(self) -> str | None:
+        return self.entry.lang if self.entry is not None else None
+
+    def begin(self, state: GameState, *, lang: str = "en", practice=()) -> None:
+        """Record a new game in the ledger (a fresh id and key), then save it.
+
+        Raises
+        ------
+        DataFileError
+            If either file cannot be written.
+        """
+        cfg = state.config
+        self.entry = LedgerEntry.new(seed=cfg.seed, rules=cfg.rules.name, opponent=cfg.opponent, first=cfg.first,
+                                     lang=lang, practice=practice)
+        if state.log:
+            self._count(state)
+        self.ledger.write(self.entry)
+        self._write_save(state)
+
+    def save(self, state: GameState) -> None:
+        """Save the game after an action: the save first, then the ledger's counter and digest.
+
+        Raises
+        ------
+        DataFileError
+            If either file cannot be written.
+        """
+        self._write_save(state)
+        self._count(state)
+        self.ledger.write(self.entry)
+
+    def update(self, *, practice: str | None = None, lang: str | None = None) -> None:
+        """Mark the game as practice (``practice`` a reason) or change its language, in the ledger and the save."""
+        e = self.entry
+        if practice is not None:
+            e = e.with_practice(practice)
+        if lang is not None:
+            e = replace(e, lang=lang)
+        if e != self.entry:
+            self.entry = e
+            self.ledger.write(e)
+
+    def _count(self, state: GameState) -> None:
+        log = [ev.to_dict() for ev in state.log]
+        self.entry = replace(self.entry, counter=len(log), digest=log_digest(self.entry.key, log),
+                             cpu_rng=_bit_generator_state(state.cpu_rng))
+
+    def _write_save(self, state: GameState) -> None:
+        write_json_atomic(self.game_file, state_to_dict(state, self.entry.game_id, self.entry.lang))
+
+    def open(self) -> Opened:
+        """Read and verify the game in progress (see :class:`Opened`).
+
+        A save that fails is moved aside; the ledger entry is kept (the
+        caller files the game, then calls :meth:`clear`).
+
+        Raises
+        ------
+        DataFileError
+            If a file exists but cannot be read, or cannot be moved aside.
+        """
+        entry = self.ledger.read()
+        try:
+            data = read_json(self.game_file)
+        except FileNotFoundError:
+            if entry is None:
+                return Opened("none")
+            if entry.counter == 0:  # started, but not a single action: nothing to count
+                self.clear()
+                return Opened("none")
+            return Opened("missing", entry=entry)
+        except DataFileError:
+            raise
+        except _CORRUPT as e:
+            return self._refuse(e, entry)
+        try:
+            if entry is None:
+                raise SavedGameError("the records have no game in progress (the ledger is missing)")
+            state = state_from_dict(data, entry)
+        except (*_CORRUPT, YahtzeeError) as e:
+            return self._refuse(e, entry)
+        self.entry = entry
+        return Opened("ok", state=state, entry=entry)
+
+    def _refuse(self, e: Exception, entry: LedgerEntry | None) -> Opened:
+        moved = set_aside(self.game_file)
+        problem = f"saved game {str(self.game_file)!r} cannot be restored ({clip(e)}); moved to {str(moved)!r}"
+        return Opened("refused", entry=entry, problem=problem)
+
+    def clear(self) -> None:
+        """Delete the save and empty the ledger (the game has been filed); no error if there is none.
+
+        Raises
+        ------
+        DataFileError
+            If the save cannot be removed or the ledger written.
+        """
+        try:
+            self.game_file.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise DataFileError(f"cannot remove {str(self.game_file)!r}: {e.strerror or e}") from None
+        if self.ledger.path.exists():
+            self.ledger.write(None)
+        self.entry = None

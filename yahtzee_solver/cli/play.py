@@ -12,7 +12,7 @@ from click.core import ParameterSource
 
 from ..errors import UsageError
 from ..game import OPPONENTS
-from ..i18n import LANGS, Translator
+from ..i18n import LANGS
 from ..tui.session import play_game
 from .options import no_color, rules_option
 
@@ -30,8 +30,9 @@ _SETTINGS = ("rules", "opponent", "first", "seed")
               show_default=True, help="Who plays first against the CPU.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the dice (same seed, same dice); default: fresh entropy.")
-@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default="en", show_default=True,
-              help="Interface language: English, Chinese, Japanese.")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
+              help="Interface language: English, Chinese, Japanese.  Default: the saved game's language "
+                   "with --resume, else the locale's (LC_ALL/LANG zh_*, ja_*), else English.")
 @click.option("--resume", is_flag=True, help="Continue the saved game exactly where it stopped.")
 @click.option("--fast", is_flag=True, help="No pauses between the CPU's steps.")
 @click.pass_context
@@ -41,15 +42,17 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
     The scorecard shows what the dice would score in every open box; type
     help at the prompt for the commands (r roll, k keep, s score, h hint,
     ? rules, q save and quit).  The game is saved after every action;
-    --resume continues it with the same dice.  Records: yahtzee-solve records.
+    --resume continues it with the same dice, after checking it against the
+    records (an edited, deleted or copied-back save is refused, and against
+    the CPU counts as a loss).  A game with --seed, hints or an undo is
+    practice, recorded apart.  Records: yahtzee-solve records.
 
-    Files: game.json (the game in progress), records.json and game.lock (one
-    game at a time) are kept in $YAHTZEE_SOLVER_HOME when it is set and not
+    Files: game.json (the game in progress), ledger.json (what the records
+    know of it), records.json and game.lock (one game at a time) are kept in $YAHTZEE_SOLVER_HOME when it is set and not
     empty, else in the platform's app folder (~/.config/yahtzee-solver on
     Linux).  Set NO_COLOR to turn colours off.
     """
     no_color(ctx)
-    tr = Translator(lang.lower())
     if resume:
         given = [n for n in _SETTINGS if ctx.get_parameter_source(n) is ParameterSource.COMMANDLINE]
         if given:
@@ -57,5 +60,5 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
             raise UsageError(f"--resume continues the saved game with its own settings: drop --{flag}")
     elif opponent.lower() == "none" and ctx.get_parameter_source("first") is ParameterSource.COMMANDLINE:
         raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert")
-    code = play_game(tr, resume=resume, rules=rules, opponent=opponent, first=first, seed=seed, fast=fast)
+    code = play_game(lang and lang.lower(), resume=resume, rules=rules, opponent=opponent, first=first, seed=seed, fast=fast)
     ctx.exit(code)

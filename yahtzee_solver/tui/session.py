@@ -9,6 +9,7 @@ commands in :mod:`.prompt`, the drawing in :mod:`.board` and the words in
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import sys
 import time
@@ -16,16 +17,17 @@ import time
 import click
 
 from ..errors import UsageError
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, GameState, Hold, Roll, Score, cpu_actions, new_game
-from ..i18n import Translator, display_width, pad, wrap
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score, cpu_actions, new_game
+from ..i18n import LANGS, Translator, display_width, locale_lang, pad, wrap
 from ..lock import GameLock
-from ..records import DataFileError, RecordBook, file_finished_game, records_path
-from ..savegame import load_game, save_game, save_path
+from ..records import DataFileError, file_finished_game, file_unfinished_game, records_path
+from ..rules import get_rules
+from ..savegame import GameStore
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
 
-__all__ = ["Session", "record_pending", "start_game", "play_game", "CPU_PAUSE"]
+__all__ = ["Session", "open_saved_game", "record_pending", "start_game", "play_game", "fresh_seed", "CPU_PAUSE"]
 
 
 CPU_PAUSE = 0.9  # seconds between the CPU's steps (skipped with --fast)
@@ -43,21 +45,34 @@ class Session:
         Skip the pauses between the CPU's steps.
     game_file, records_file : Path
         Where the game in progress and the records are saved.
+    store : GameStore, optional
+        The game's files, already holding its ledger entry (from
+        :func:`start_game`); default: a new entry for ``state`` is recorded in
+        a store on ``game_file``.
+    notices : list of (str, dict), optional
+        Messages to show under the first board: ``(text, style)``.
     sleep : callable
         ``time.sleep`` (injected for tests).
     tty : bool, optional
         Redraw the whole screen for every prompt (default: stdout is a terminal).
     """
 
-    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, sleep=time.sleep, tty=None):
+    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, store=None, notices=(),
+                 sleep=time.sleep, tty=None):
         self.state = state
         self.tr = tr
         self.fast = fast
-        self.game_file = game_file if game_file is not None else save_path()
+        if store is None:
+            store = GameStore(game_file)
+            store.begin(state, lang=tr.lang)
+        self.store = store
+        self.game_file = store.game_file
         self.records_file = records_file if records_file is not None else records_path()
         self.sleep = sleep
         self.tty = sys.stdout.isatty() if tty is None else tty
         self.messages: list[str] = []  # kept until the player's next move (terminal only)
+        for text, style in notices:
+            self.note(text, **style)
         self.transient: list[str] = []  # shown once (terminal only)
         self.dirty = True
         self._table = None
@@ -146,7 +161,7 @@ class Session:
 
     def act(self, action):
         ev = self.state.apply_action(action)
-        save_game(self.state, self.game_file)
+        self.store.save(self.state)
         self.dirty = True
         return ev
 
@@ -223,7 +238,7 @@ class Session:
         if cmd.verb in ("roll", "hold", "score", "hint", "help"):
             self.messages.clear()
         if cmd.verb == "quit":
-            save_game(st, self.game_file)
+            self.store.save(st)
             click.echo(tr("quit.saved"))
             return False
         if cmd.verb == "redraw":
@@ -233,6 +248,7 @@ class Session:
         elif cmd.verb == "rules":
             self.show_rules()
         elif cmd.verb == "hint":
+            self.practice("hint")
             self.hint()
         elif cmd.verb == "roll":
             self.act(Roll())
@@ -242,6 +258,12 @@ class Session:
         elif cmd.verb == "score":
             self.score(cmd.arg)
         return True
+
+    def practice(self, reason: str) -> None:
+        """Mark the game as practice for ``reason`` (say so the first time)."""
+        if reason not in self.store.practice:
+            self.store.update(practice=reason)
+            self.note(self.tr(f"practice.{reason}"), fg="yellow")
 
     def score(self, c: int) -> None:
         st, tr, rules = self.state, self.tr, self.state.rules
@@ -340,7 +362,7 @@ class Session:
                                    fg={"win": "green", "loss": "red", "draw": "yellow"}[outcome]))
         opp = st.config.opponent_key
         try:
-            upd, problem = file_finished_game(st, self.game_file, self.records_file)
+            upd, problem = file_finished_game(st, self.store, self.records_file)
         except DataFileError as e:
             msg = tr("end.unrecorded", detail=str(e), path=str(self.game_file))
             click.echo(click.style(self.wrap(msg), fg="red"), err=True)
@@ -349,6 +371,9 @@ class Session:
         if problem:
             click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
+        if upd.practice:
+            click.echo(click.style(tr("end.practice"), fg="yellow"))
+            names["rules"] = tr("practice.label", rules=names["rules"])
         if upd.new_best:
             click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
         r = upd.record
@@ -357,93 +382,154 @@ class Session:
         return True
 
 
-def record_pending(tr: Translator, game_file=None, records_file=None, state: GameState | None = None,
-                   err: bool = False) -> bool:
-    """File a finished game left in ``game_file`` by a run that could not record it.
+def _warn(notices, text) -> None:
+    notices.append((text, {"fg": "yellow"}))
+
+
+def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices=None, err: bool = False):
+    """Settle what an earlier run left in ``store``; the verified unfinished game, if any.
+
+    * a finished game not yet recorded is filed (:func:`~yahtzee_solver.records.file_finished_game`);
+    * a game whose save was deleted, or fails verification (it is moved
+      aside), is counted: a loss against the CPU, abandoned in solitaire
+      (:func:`~yahtzee_solver.records.file_unfinished_game`).
 
     Parameters
     ----------
-    tr : Translator
-    game_file, records_file : Path, optional
-        Default :func:`~yahtzee_solver.records.save_path`, :func:`~yahtzee_solver.records.records_path`.
-    state : GameState, optional
-        The saved game if already loaded (else it is loaded here).
-    err : bool
-        Tell the user on stderr (keeps stdout clean for ``--json``).
+    notices : list, optional
+        Where the messages go as ``(text, style)`` (shown under the board);
+        ``None`` prints them at once (on stderr if ``err``).
 
     Returns
     -------
-    bool
-        True when a finished game was found and recorded (and the user told).
+    (GameState or None, Opened)
+        The unfinished verified game (or ``None``) and what was found.
 
     Raises
     ------
     DataFileError
-        If the saved game is corrupt (it has been moved aside), or the finished
-        game cannot be recorded (it stays saved: nothing is lost).
+        If a file cannot be read or moved aside, or the records cannot be
+        written (a finished game then stays saved: nothing is lost).
     """
-    game_file = game_file if game_file is not None else save_path()
-    if state is None:
-        state = load_game(game_file)
-    if state is None or not state.is_terminal():
-        return False
-    try:
-        _, problem = file_finished_game(state, game_file, records_file)
-    except DataFileError as e:
-        raise DataFileError(f"cannot record the finished game kept in {str(game_file)!r}: {e}") from None
-    if problem:
-        click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
-    opp = state.config.opponent_key
-    click.echo(tr("end.pending", rules=tr.title(state.rules), opponent=tr.opponent(opp),
-                  score=state.cards[HUMAN].total), err=err)
-    return True
+    out = [] if notices is None else notices
+    opened = store.open()
+    if store.ledger.problem:
+        _warn(out, tr("warn.save", detail=store.ledger.problem))
+    state = None
+    if opened.status == "refused":
+        _warn(out, tr("warn.save", detail=opened.problem))
+    if opened.status in ("missing", "refused") and opened.entry is not None:
+        e = opened.entry
+        how, problem = file_unfinished_game(e, store, records_file)
+        if problem:
+            _warn(out, tr("warn.records", detail=problem))
+        why = tr("why.deleted" if opened.status == "missing" else "why.refused")
+        opponent = tr.opponent(e.opponent_key)
+        _warn(out, tr(f"settled.{how}", rules=tr.title(get_rules(e.rules)), opponent=opponent, why=why))
+    elif opened.status == "ok" and opened.state.is_terminal():
+        st = opened.state
+        try:
+            _, problem = file_finished_game(st, store, records_file)
+        except DataFileError as e:
+            raise DataFileError(f"cannot record the finished game kept in {str(store.game_file)!r}: {e}") from None
+        if problem:
+            _warn(out, tr("warn.records", detail=problem))
+        out.append((tr("end.pending", rules=tr.title(st.rules), opponent=tr.opponent(st.config.opponent_key),
+                       score=st.cards[HUMAN].total), {}))
+    elif opened.status == "ok":
+        state = opened.state
+    if notices is None:
+        for text, style in out:
+            click.echo(click.style(text, **style) if style else text, err=err or bool(style))
+    return state, opened
 
 
-def start_game(tr, game_file, resume, rules, opponent, first, seed) -> GameState | None:
+def record_pending(tr: Translator, game_file=None, records_file=None, err: bool = False) -> bool:
+    """Settle the game an earlier run left behind (see :func:`open_saved_game`), telling the user.
+
+    A verified unfinished game is left as it is (it can be resumed).
+
+    Returns
+    -------
+    bool
+        True when something was filed in the records.
+    """
+    store = GameStore(game_file)
+    state, opened = open_saved_game(tr, store, records_file, err=err)
+    return state is None and opened.status != "none"
+
+
+def fresh_seed() -> int:
+    """A new secret root seed for the dice (:mod:`secrets`, 64 bits)."""
+    return secrets.randbits(64)
+
+
+def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notices, records_file=None):
     """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
 
-    A finished game left unrecorded by an earlier run is recorded first.
+    What an earlier run left is settled first (:func:`open_saved_game`).
+    ``seed`` ``None`` draws a secret seed (:func:`fresh_seed`); a chosen seed
+    makes the game practice.  Messages for the first board go to ``notices``.
+
+    Raises
+    ------
+    UsageError
+        ``--resume`` without a saved game.
+    DataFileError
+        ``--resume`` of a save that fails verification (it is counted and moved aside),
+        or a file that cannot be read or written.
     """
+    old, opened = open_saved_game(tr, store, records_file, notices)
     if resume:
-        state = load_game(game_file)
-        if state is not None and state.is_terminal():
-            record_pending(tr, game_file, state=state)
-            state = None
-        if state is None:
+        if old is None:
+            if opened.status == "refused":
+                for text, style in notices:
+                    click.echo(click.style(text, **style) if style else text, err=True)
+                notices.clear()
+                raise DataFileError(opened.problem)
+            for text, style in notices:
+                click.echo(click.style(text, **style) if style else text, err=bool(style))
+            notices.clear()
             raise UsageError("there is no saved game to resume: start one with 'yahtzee-solve play'")
-        click.echo(tr("ev.resumed", rules=tr.title(state.rules), round=state.round, turns=state.rules.n_categories))
-        return state
-    try:
-        old = load_game(game_file)
-    except DataFileError as e:
-        click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
-        old = None
-    if old is not None and old.is_terminal():
-        record_pending(tr, game_file, state=old)
-        old = None
+        if store.lang != tr.lang:
+            store.update(lang=tr.lang)
+        notices.append((tr("ev.resumed", rules=tr.title(old.rules), round=old.round,
+                           turns=old.rules.n_categories), {}))
+        return old
     if old is not None:
-        q = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
+        for text, style in notices:
+            click.echo(click.style(text, **style) if style else text, err=bool(style))
+        notices.clear()
+        key = "confirm.new_game" if old.config.n_players == 1 else "confirm.new_game_cpu"
+        q = tr(key, rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
                round=old.round, turns=old.rules.n_categories)
         if not confirm(tr, q):
             click.echo(tr("kept_saved"))
             return None
-        book = RecordBook.load()
-        if book.problem:
-            click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
-        book.add_abandoned(old.rules.name, old.config.opponent_key)
-        book.save()
-    state = new_game(rules, opponent.lower(), first.lower(), seed)
-    save_game(state, game_file)
+        how, problem = file_unfinished_game(store.entry, store, records_file)
+        if problem:
+            _warn(notices, tr("warn.records", detail=problem))
+    chosen = seed is not None
+    state = new_game(rules, opponent.lower(), first.lower(), seed if chosen else fresh_seed())
+    store.begin(state, lang=tr.lang, practice=("seed",) if chosen else ())
+    if chosen:
+        notices.append((tr("practice.seed"), {"fg": "yellow"}))
     if state.config.n_players == 2:
         key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
-        click.echo(tr(key, player=player_name(state, CPU, tr)))
+        notices.append((tr(key, player=player_name(state, CPU, tr)), {}))
     return state
 
 
-def play_game(tr: Translator, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
+def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
               fast: bool = False) -> int:
     """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
     or the finished game could not be recorded).
+
+    Parameters
+    ----------
+    lang : str or None
+        ``--lang``; ``None``: the saved game's language when resuming, else the
+        locale's (:func:`~yahtzee_solver.i18n.locale_lang`).
 
     Raises
     ------
@@ -452,12 +538,17 @@ def play_game(tr: Translator, *, resume: bool, rules: str, opponent: str, first:
     DataFileError, UsageError
         From :func:`start_game`.
     """
-    game_file = save_path()
+    store = GameStore()
     with GameLock():
-        state = start_game(tr, game_file, resume, rules, opponent, first, seed)
+        if lang is None:
+            saved = store.ledger.read() if resume else None
+            lang = saved.lang if saved is not None and saved.lang in LANGS else locale_lang()
+        tr = Translator(lang)
+        notices: list = []
+        state = start_game(tr, store, resume, rules, opponent, first, seed, notices)
         if state is None:
             return 0
-        session = Session(state, tr, fast=fast, game_file=game_file)
+        session = Session(state, tr, fast=fast, store=store, notices=notices)
         try:
             result = session.run()
         except (click.Abort, KeyboardInterrupt):
