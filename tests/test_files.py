@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 from yahtzee_solver.errors import DataFileError, ScoreCardError
 from yahtzee_solver.files import (
+    HOME_ENV,
     FileTooLargeError,
     UnusableFileError,
+    data_dir,
     file_kind,
     read_bounded,
     read_json,
@@ -92,3 +95,16 @@ def test_set_aside_never_overwrites(tmp_path):
         a.write_text("bad")
         names.add(set_aside(a).name)
     assert len(names) == 3 and not a.exists()
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="XDG folders are for Linux and the BSDs")
+@pytest.mark.parametrize("xdg", ["", "  ", "relative/dir"])
+def test_empty_or_relative_xdg_config_home_counts_as_unset(tmp_path, monkeypatch, xdg):
+    monkeypatch.delenv(HOME_ENV, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    monkeypatch.chdir(tmp_path)
+    assert data_dir() == tmp_path / ".config" / "yahtzee-solver"
+    assert data_dir().is_absolute()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    assert data_dir() == tmp_path / "cfg" / "yahtzee-solver"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -66,11 +67,17 @@ def data_dir() -> Path:
 
     ``$YAHTZEE_SOLVER_HOME`` when it is set and not blank; an empty value counts
     as unset, giving ``click.get_app_dir("yahtzee-solver")`` (e.g.
-    ``~/.config/yahtzee-solver`` on Linux).
+    ``~/.config/yahtzee-solver`` on Linux).  On Linux and the BSDs an empty or
+    relative ``$XDG_CONFIG_HOME`` is ignored, as the XDG Base Directory
+    specification says (click would otherwise give a relative
+    ``./yahtzee-solver`` in the current folder).
     """
     env = os.environ.get(HOME_ENV, "")
     if env.strip():
         return Path(env)
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg is not None and sys.platform not in ("win32", "cygwin", "darwin") and not os.path.isabs(xdg.strip()):
+        return Path(os.path.expanduser("~/.config")) / "yahtzee-solver"
     import click
 
     return Path(click.get_app_dir("yahtzee-solver"))
