@@ -69,7 +69,7 @@ class Session:
         self.game_file = store.game_file
         self.records_file = records_file if records_file is not None else records_path()
         self.sleep = sleep
-        self.tty = sys.stdout.isatty() if tty is None else tty
+        self.tty = on_terminal() if tty is None else tty
         self.messages: list[str] = []  # kept until the player's next move (terminal only)
         for text, style in notices:
             self.note(text, **style)
@@ -380,6 +380,11 @@ class Session:
         click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
         click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
         return True
+
+
+def on_terminal() -> bool:
+    """Whether the game draws full screens (stdout is a terminal)."""
+    return sys.stdout.isatty()
 
 
 def _warn(notices, text) -> None:

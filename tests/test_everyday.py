@@ -1,0 +1,94 @@
+"""The everyday paths a new player takes through ``play`` and ``records`` (language, start-up messages,
+the lock, input typed with an IME, keeping dice, long lines, undo, history)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from yahtzee_solver.cli import main
+from yahtzee_solver.files import HOME_ENV
+from yahtzee_solver.i18n import Translator, locale_lang
+
+NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    monkeypatch.setattr("yahtzee_solver.tui.session.fresh_seed", lambda: 4242)
+    for k, v in NO_LOCALE.items():
+        monkeypatch.setenv(k, v)
+    return tmp_path / "home"
+
+
+def run(args, lines=(), env=None):
+    return CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines), env=env)
+
+
+# -- 5. the language stays with the game ----------------------------------------------------------------
+def test_the_language_is_kept_with_the_game_and_used_by_records(home):
+    ja = Translator("ja")
+    res = run(["play", "--lang", "ja", "--fast"], ["r", "q"])
+    assert res.exit_code == 0 and ja("quit.saved") in res.output
+    res = run(["play", "--resume", "--fast"], ["q"])
+    assert res.exit_code == 0
+    assert ja("quit.saved") in res.output and "Game saved" not in res.output
+    res = run(["records"])
+    assert res.exit_code == 0 and ja("rec.none") in res.output
+    # --lang still wins, and is kept from then on.
+    res = run(["play", "--resume", "--lang", "en", "--fast"], ["q"])
+    assert "Game saved" in res.output
+    assert "Game saved" in run(["play", "--resume", "--fast"], ["q"]).output
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "ja_JP.UTF-8"}, "ja"), ({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LC_ALL": "zh_TW.UTF-8", "LANG": "ja_JP"}, "zh"),
+    ({"LANG": "de_DE.UTF-8"}, "en"), ({"LC_ALL": "C", "LANG": "ja_JP.UTF-8"}, "en"), ({}, "en"),
+])
+def test_the_language_defaults_from_the_locale(home, env, lang):
+    assert locale_lang(environ=env) == lang
+    res = run(["play", "--fast"], ["q"], env={**NO_LOCALE, "LANG": "", **env})
+    assert Translator(lang)("quit.saved") in res.output
+
+
+# -- 6. start-up messages stay under the board ----------------------------------------------------------
+def _on_a_terminal(monkeypatch):
+    monkeypatch.setattr("yahtzee_solver.tui.session.on_terminal", lambda: True)
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
+
+
+def _first_screen(output: str) -> str:
+    """What is on the screen when the player is first asked for a command."""
+    return output.split("\n> ")[0].split("<CLEAR>")[-1]
+
+
+@pytest.mark.parametrize("args, lines, needle", [
+    (["play", "--vs", "normal", "--fast"], [], "You go first."),
+    (["play", "--resume", "--fast"], ["r", "q"], "Game resumed: Yahtzee"),
+])
+def test_start_up_messages_are_shown_under_the_board(home, monkeypatch, args, lines, needle):
+    _on_a_terminal(monkeypatch)
+    if "--resume" in args:
+        run(["play", "--fast"], lines)
+    res = run(args, ["q"])
+    assert res.exit_code == 0, res.output
+    screen = _first_screen(res.output)
+    assert needle in screen and "Upper section" in screen.split(needle)[0]
+
+
+def test_cpu_goes_first_and_warnings_stay_on_screen(home, monkeypatch):
+    _on_a_terminal(monkeypatch)
+    home.mkdir(parents=True)
+    (home / "game.json").write_text("garbage")
+    res = run(["play", "--vs", "expert", "--first", "cpu", "--fast"], ["q"])
+    assert res.exit_code == 0, res.output
+    screen = _first_screen(res.output)
+    assert "CPU (expert) goes first." in screen and "cannot be restored" in screen
