@@ -92,3 +92,35 @@ def test_cpu_goes_first_and_warnings_stay_on_screen(home, monkeypatch):
     assert res.exit_code == 0, res.output
     screen = _first_screen(res.output)
     assert "CPU (expert) goes first." in screen and "cannot be restored" in screen
+
+
+# -- 7. the lock ----------------------------------------------------------------------------------------
+def test_a_lock_left_with_our_own_pid_is_stale(home):
+    """In a container the game is pid 1 on every run: a lock naming our pid that we do not hold is stale."""
+    home.mkdir(parents=True)
+    (home / "game.lock").write_text(f"{os.getpid()}\n")
+    res = run(["play", "--fast"], ["q"])
+    assert res.exit_code == 0, res.output
+    assert "another game is running" not in res.output and "Game saved" in res.output
+    assert not (home / "game.lock").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_remove_the_lock(home, sig):
+    env = {**os.environ, HOME_ENV: str(home)}
+    p = subprocess.Popen([sys.executable, "-m", "yahtzee_solver", "play", "--fast"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    p.stdin.write(b"r\n")
+    p.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not (home / "game.json").exists() or json.loads((home / "game.json").read_text())["rolls_used"] != 1:
+        assert time.monotonic() < deadline and p.poll() is None
+        time.sleep(0.1)
+    assert (home / "game.lock").exists()
+    p.send_signal(getattr(signal, sig))
+    p.communicate(timeout=30)
+    assert p.returncode != 0
+    assert not (home / "game.lock").exists()
+    res = run(["play", "--resume", "--fast"], ["q"])  # the game is still there, at the same roll
+    assert res.exit_code == 0 and "roll 1 of 3" in res.output

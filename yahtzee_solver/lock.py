@@ -8,6 +8,8 @@ same saved game or records at once.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -37,11 +39,12 @@ def lock_path() -> Path:
 
 
 def _pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (POSIX; elsewhere assumed alive)."""
+    """Whether process ``pid`` exists (POSIX; elsewhere assumed alive); this process counts as not running
+    another game (callers check :data:`_HELD` for its own locks)."""
     if pid <= 0:
         return False
     if pid == os.getpid():
-        return True
+        return False
     if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
         return True
     try:
@@ -53,12 +56,26 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+#: Lock files held by this process (resolved paths).  A lock file naming this
+#: process's pid that is not in here was left by an earlier process that had
+#: the same pid -- in a container the game is pid 1 on every run -- and is stale.
+_HELD: set[str] = set()
+
+#: Signals that end the game with its lock removed (the game is saved after every action).
+_END_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 class GameLock:
     """Exclusive use of the data folder by one ``play`` process.
 
     The lock is the file ``game.lock`` created with ``O_CREAT | O_EXCL`` and
     holding the owner's pid.  A lock whose pid no longer runs is stale and is
-    taken over.  Use as a context manager, or :meth:`acquire` / :meth:`release`.
+    taken over; so is a lock naming this process's own pid that this process
+    does not hold (left by an earlier run with the same pid, as in a container
+    where the game is pid 1 every time).  Use as a context manager, or
+    :meth:`acquire` / :meth:`release`.  As a context manager in the main
+    thread it also turns SIGTERM and SIGHUP into ``SystemExit(128 + signal)``,
+    so the lock is removed when the game is stopped that way.
 
     Parameters
     ----------
@@ -111,7 +128,8 @@ class GameLock:
                     pid = self._owner()
                     if pid is None:
                         continue
-                if pid > 0 and _pid_alive(pid):
+                mine = pid == os.getpid() and self._key() in _HELD
+                if pid > 0 and (mine or _pid_alive(pid)):
                     raise GameRunningError(
                         f"another game is running (pid {pid}); if it is not, delete {str(self.path)!r}", pid
                     ) from None
@@ -127,14 +145,19 @@ class GameLock:
             with os.fdopen(fd, "w", encoding="ascii") as f:
                 f.write(f"{os.getpid()}\n")
             self.held = True
+            _HELD.add(self._key())
             return self
         raise DataFileError(f"cannot take the lock {str(self.path)!r}")
+
+    def _key(self) -> str:
+        return os.path.realpath(self.path)
 
     def release(self) -> None:
         """Give the lock back (only if this process holds it)."""
         if not self.held:
             return
         self.held = False
+        _HELD.discard(self._key())
         if self._owner() == os.getpid():
             try:
                 os.unlink(self.path)
@@ -142,7 +165,20 @@ class GameLock:
                 pass
 
     def __enter__(self) -> GameLock:
-        return self.acquire()
+        self.acquire()
+        self._old_handlers = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in _END_SIGNALS:
+                self._old_handlers[sig] = signal.signal(sig, _end)
+        return self
 
     def __exit__(self, *exc) -> None:
+        for sig, handler in self._old_handlers.items():
+            signal.signal(sig, handler)
+        self._old_handlers = {}
         self.release()
+
+
+def _end(signum, frame):
+    """Stop the game: unwinds to :meth:`GameLock.__exit__`, which removes the lock."""
+    raise SystemExit(128 + signum)
