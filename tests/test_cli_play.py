@@ -77,7 +77,7 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
             if g.round % 2:
                 lines.append("k " + ("=" if len(keep) == 1 else "") + "".join(map(str, keep)))
             else:
-                flip = [str(i + 1) for i in range(5) if held[i] != g.held[i]]
+                flip = ["abcde"[i] for i in range(5) if held[i] != g.held[i]]
                 if flip:
                     lines.append("k " + " ".join(flip))
             if held != g.held:
@@ -189,13 +189,13 @@ def _ledger(home) -> dict:
 
 def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
     # Uninterrupted: roll, keep dice 1 and 2, reroll, reroll, score Chance, roll again.
-    straight = ["r", "k 1 2", "r", "r", "s c", "r", "q"]
+    straight = ["r", "k a b", "r", "r", "s c", "r", "q"]
     res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], straight)
     assert res.exit_code == 0, res.output
     full, full_ledger = _saved(home), _ledger(home)
     (home / "game.json").unlink()
     # The same moves with a quit after the second roll.
-    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k 1 2", "r", "q"])
+    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k a b", "r", "q"])
     assert res.exit_code == 0 and "Game saved" in res.output
     mid = _saved(home)
     assert mid["rolls_used"] == 2 and mid["held"][:2] == [True, True]
@@ -343,8 +343,10 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
     bad_after_roll = [
         ("xyzzy", "unknown command 'xyzzy'"),
         ("k", "say which dice"),
-        ("k 9", "invalid die '9'"),
-        ("k 1 1", "die 1 is given twice"),
+        ("k 9", "invalid face '9'"),
+        ("k x", "invalid die 'x'"),
+        ("k a a", "die a is given twice"),
+        ("k a 4", "mixes letters and digits"),
         ("k 7x", "invalid face '7'"),
         ("k =", "say which dice"),
         ("s", "say which box"),
@@ -353,7 +355,7 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
         ("r 1", "takes no arguments"),
         ("q now", "takes no arguments"),
     ]
-    lines = [b for b, _ in bad_before_roll] + ["r"] + [b for b, _ in bad_after_roll] + ["k 1 2 3 4 5", "r", "q"]
+    lines = [b for b, _ in bad_before_roll] + ["r"] + [b for b, _ in bad_after_roll] + ["k a b c d e", "r", "q"]
     res = run(["play", "--seed", "5", "--fast"], lines)
     assert res.exit_code == 0, res.output
     for _, msg in bad_before_roll + bad_after_roll:
@@ -425,18 +427,22 @@ def test_parse_command_keeps_by_position_and_by_face():
     g = new_game(seed=1)
     g.apply_action(Roll())
     g.dice = (2, 5, 2, 5, 5)
-    assert parse_command("k 1 3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k a c", g, tr).arg == (True, False, True, False, False)
     assert parse_command("k 225", g, tr).arg == (True, True, True, False, False)
     assert parse_command("k225", g, tr).arg == (True, True, True, False, False)
-    assert parse_command("k 1,3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k a,c", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k 5", g, tr).arg == (False, True, False, False, False)  # a face, never a position
     assert parse_command("k =5", g, tr).arg == (False, True, False, False, False)
     assert parse_command("K -", g, tr).arg == (False,) * 5
     assert parse_command("s full house", g, tr).arg == 8
     assert parse_command("s9", g, tr).arg == 8
     assert parse_command("  ", g, tr).verb == "redraw"
     with pytest.raises(PromptError) as e:
-        parse_command("k 0 1", g, tr)
+        parse_command("k f a", g, tr)
     assert e.value.key == "err.bad_position"
+    with pytest.raises(PromptError) as e:
+        parse_command("k 0 1", g, tr)
+    assert e.value.key == "err.bad_face"
     zh = Translator("zh")
     assert parse_command("s 葫芦", g, zh).arg == 8
     ja = Translator("ja")
@@ -460,7 +466,7 @@ def test_board_columns_line_up_in_every_language(lang, rules):
     pos, faces = dice[1], dice[2]
     digits = [k for k, ch in enumerate(faces) if ch.isdigit()][:5]
     for i in range(5):  # each die sits under its position number, in terminal cells
-        assert display_width(faces[: digits[i]]) == pos.index(str(i + 1))
+        assert display_width(faces[: digits[i]]) == pos.index("abcde"[i])
 
 
 def test_preview_highlights_zero_and_joker_closed_boxes():
@@ -716,10 +722,10 @@ def test_records_leaves_a_running_games_result_to_that_game(home):
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("k 0", "invalid die '0'"),
-    ("k 0 1", "invalid die '0'"),
-    ("k ٣", "invalid die '٣'"),
-    ("k １", "invalid die '１'"),
+    ("k 0", "invalid face '0'"),
+    ("k 0 1", "invalid face '0'"),
+    ("k ٣", "invalid face '٣'"),
+    ("k ０", "invalid face '0'"),
     ("k ٣٣", "invalid face '٣'"),
     ("k٣", "unknown command 'k٣'"),
     ("s ٣", "unknown box '٣'"),
@@ -736,7 +742,7 @@ def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
 def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
     res = run(["play", "--seed", "5", "--fast"], ["r", "k 0", "k ٣", "q"])
     assert res.exit_code == 0
-    assert "invalid die '0'" in res.output and "invalid die '٣'" in res.output
+    assert "invalid face '0'" in res.output and "invalid face '٣'" in res.output
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -773,7 +779,8 @@ def test_keep_command_forms():
     g.apply_action(Roll())
     g.dice = (4, 1, 4, 2, 3)
     assert keep_command((4, 4)) == "k 44"
-    assert keep_command((4,)) == "k =4" and parse_command("k =4", g, tr).arg == (True, False, False, False, False)
+    assert keep_command((4,)) == "k 4" and parse_command("k 4", g, tr).arg == (True, False, False, False, False)
+    assert parse_command("k =4", g, tr).arg == (True, False, False, False, False)
     assert keep_command(()) == "k -" and parse_command("k -", g, tr).arg == (False,) * 5
 
 

@@ -124,3 +124,46 @@ def test_sigterm_and_sighup_remove_the_lock(home, sig):
     assert not (home / "game.lock").exists()
     res = run(["play", "--resume", "--fast"], ["q"])  # the game is still there, at the same roll
     assert res.exit_code == 0 and "roll 1 of 3" in res.output
+
+
+# -- 8. full-width input from an IME ----------------------------------------------------------------------
+@pytest.mark.parametrize("typed, means", [
+    ("ｒ", "r"), ("ｓ　９", "s 9"), ("k １", "k 1"), ("k 1，2", "k 1,2"), ("k 1、2", "k 1,2"), ("ｋ　ａ、ｃ", "k a,c"),
+    ("Ｋ ５５", "k 55"), ("ｈ", "h"), ("ｑ", "q"),
+])
+def test_full_width_commands_mean_what_they_say(typed, means):
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.tui.prompt import parse_command
+
+    tr = Translator("ja")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    g.dice = (1, 2, 5, 5, 6)
+    assert parse_command(typed, g, tr) == parse_command(means, g, tr)
+
+
+def test_full_width_input_at_the_prompt(home):
+    res = run(["play", "--lang", "ja", "--fast"], ["ｒ", "ｋ　ａ、ｃ", "ｑ"])
+    assert res.exit_code == 0, res.output
+    ja = Translator("ja")
+    assert ja("err.unknown_command", cmd="ｒ") not in res.output
+    assert json.loads((home / "game.json").read_text())["held"] == [True, False, True, False, False]
+
+
+# -- 9. keeping by position and by face cannot be confused --------------------------------------------
+def test_k_4_keeps_a_four_and_says_so(home):
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.tui.prompt import parse_command
+
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    g.dice = (5, 6, 5, 6, 4)
+    assert parse_command("k 4", g, tr).arg == (False, False, False, False, True)  # the 4, not the die at 4
+    assert parse_command("k d", g, tr).arg == (False, False, False, True, False)  # position d, by letter
+    res = run(["play", "--fast"], ["r", "k a", "q"])
+    d = json.loads((home / "game.json").read_text())["dice"]
+    rest = " ".join(map(str, sorted(d[1:])))
+    assert f"You keep {d[0]}; r rerolls {rest}." in res.output
+    screen = [ln for ln in res.output.splitlines() if ln.split() == list("abcde")]
+    assert screen, "the dice are labelled a-e"

@@ -73,7 +73,7 @@ def test_an_edited_save_is_refused_and_never_sets_a_best_score(home, vs):
 
 def test_an_edited_move_is_refused_even_when_it_replays(home):
     """Keeping other dice in the move log (a legal history, with hindsight) no longer matches the records."""
-    res = run(["play", "--fast"], ["r", "k 1", "r", "q"])
+    res = run(["play", "--fast"], ["r", "k a", "r", "q"])
     assert res.exit_code == 0
     d = saved(home)
     hold = next(e for e in d["log"] if e["kind"] == "hold")
@@ -90,11 +90,11 @@ def test_a_save_copied_back_is_refused_and_shows_no_future_dice(home, tmp_path):
     assert res.exit_code == 0
     copy = tmp_path / "copy.json"
     shutil.copy(home / "game.json", copy)
-    res = run(["play", "--resume", "--fast"], ["k 1 2", "r", "q"])
+    res = run(["play", "--resume", "--fast"], ["k a b", "r", "q"])
     assert res.exit_code == 0, res.output
     rerolled = saved(home)["dice"]
     shutil.copy(copy, home / "game.json")
-    res = run(["play", "--resume", "--fast"], ["k 1", "r", "q"])
+    res = run(["play", "--resume", "--fast"], ["k a", "r", "q"])
     assert res.exit_code == 1
     assert "older than the game's last recorded action" in res.output
     assert f"Dice    {'    '.join(map(str, rerolled))}" not in res.output

@@ -91,13 +91,13 @@ EN = {
     "fixed_item": "{box} {points}",
     "list_sep": ", ",
     "bonus_now": "{yahtzee} bonus: +{points} whichever box you choose.",
-    "commands_short": "r roll | k 1 3 keep/release dice 1 and 3 | k 225 keep 2, 2, 5 | s <box> score\nh hint | ? rules | q save and quit | help all commands",
+    "commands_short": "r roll | k a c keep/release dice a and c | k 225 keep 2, 2, 5 | s <box> score\nh hint | ? rules | q save and quit | help all commands",
     "prompt": "> ",
     # -- why an action is illegal (keys of game.PROBLEMS) ----------------------------
     "problem.game_over": "the game is over",
     "problem.roll_first": "roll the dice first (r)",
     "problem.no_rolls_left": "no rolls left this turn: score the dice (s <box>)",
-    "problem.all_held": "every die is kept: release some (k 1 2 ...) to reroll, or score",
+    "problem.all_held": "every die is kept: release some (k a b ...) to reroll, or score",
     "problem.locked": "the dice are locked after the third roll: score them (s <box>)",
     "problem.bad_hold": "invalid hold {held!r}",
     "problem.bad_box": "invalid box {box!r}",
@@ -107,9 +107,10 @@ EN = {
     "problem.joker_upper_zero": "joker: every lower box is filled, so five {face}s go in an open upper box (for 0)",
     # -- bad commands -------------------------------------------------------------------
     "err.unknown_command": "unknown command {cmd!r}: type help for the list",
-    "err.keep_what": "say which dice: k 1 3 keeps/releases dice 1 and 3, k 225 keeps a 2, a 2 and a 5, k - releases all",
-    "err.bad_position": "invalid die {pos!r}: the dice are numbered 1-5",
+    "err.keep_what": "say which dice: k a c keeps/releases dice a and c, k 225 keeps a 2, a 2 and a 5, k 6 keeps one 6, k - releases all",
+    "err.bad_position": "invalid die {pos!r}: name dice by letter a-e (their position) or by face 1-6",
     "err.repeated_position": "die {pos} is given twice",
+    "err.mixed_keep": "{text!r} mixes letters and digits: k a c keeps dice a and c (by position), k 56 keeps a 5 and a 6 (by face)",
     "err.bad_face": "invalid face {face!r}: faces are 1-6",
     "err.no_such_dice": "cannot keep {faces}: the dice show {dice}",
     "err.score_what": "say which box: s <name or number>, e.g. s fh or s 9",
@@ -130,6 +131,9 @@ EN = {
     "ev.cpu_rolls": "{player} rolls {dice} (roll {n} of {max}).",
     "ev.cpu_keeps": "{player} keeps {keep} and rerolls {reroll}.",
     "ev.cpu_keeps_none": "{player} rerolls all five dice.",
+    "ev.kept": "You keep {keep}; r rerolls {reroll}.",
+    "ev.kept_none": "Nothing kept; r rerolls all five dice.",
+    "ev.kept_all": "All five dice kept: score them (s <box>), or release some.",
     "ev.first_you": "You go first.",
     "ev.first_cpu": "{player} goes first.",
     "ev.resumed": "Game resumed: {rules}, turn {round}/{turns}.",
@@ -148,8 +152,8 @@ EN = {
     "help": (
         "Commands (type them at the > prompt):\n"
         "  r              roll the dice (first roll: all five; then the dice not kept)\n"
-        "  k 1 3 4        keep or release the dice at positions 1, 3 and 4\n"
-        "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k =6 keeps one 6\n"
+        "  k a c d        keep or release the dice at positions a, c and d (the letters above the dice)\n"
+        "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k 6 keeps one 6\n"
         "  k -            release all dice\n"
         "  s <box>        score in a box: a number (1-{n}) or a name, e.g. {examples}\n"
         "  h              hint: the best keep or box with its expected final score\n"
@@ -277,12 +281,12 @@ ZH = {
     "fixed_item": "{box} {points} 分",
     "list_sep": "、",
     "bonus_now": "{yahtzee}奖励：无论记在哪一栏都 +{points} 分。",
-    "commands_short": "r 掷骰 | k 1 3 保留/放回第 1、3 颗 | k 225 保留 2、2、5 | s <项目> 记分\nh 提示 | ? 规则 | q 保存退出 | help 全部命令",
+    "commands_short": "r 掷骰 | k a c 保留/放回骰子 a、c | k 225 保留 2、2、5 | s <项目> 记分\nh 提示 | ? 规则 | q 保存退出 | help 全部命令",
     "prompt": "> ",
     "problem.game_over": "游戏已结束",
     "problem.roll_first": "请先掷骰子（r）",
     "problem.no_rolls_left": "本轮已没有掷骰机会：请记分（s <项目>）",
-    "problem.all_held": "所有骰子都已保留：先放回一些（k 1 2 ...）再掷，或者记分",
+    "problem.all_held": "所有骰子都已保留：先放回一些（k a b ...）再掷，或者记分",
     "problem.locked": "第三次掷骰后骰子已锁定：请记分（s <项目>）",
     "problem.bad_hold": "无效的保留 {held!r}",
     "problem.bad_box": "无效的项目 {box!r}",
@@ -291,9 +295,10 @@ ZH = {
     "problem.joker_lower": "百搭：{box}栏已填，五个 {face} 须记在下半区的空栏",
     "problem.joker_upper_zero": "百搭：下半区已填满，五个 {face} 须记在上半区的空栏（0 分）",
     "err.unknown_command": "未知命令 {cmd!r}：输入 help 查看命令列表",
-    "err.keep_what": "请指明骰子：k 1 3 保留/放回第 1、3 颗，k 225 保留一个 2、一个 2 和一个 5，k - 全部放回",
-    "err.bad_position": "无效的骰子位置 {pos!r}：骰子编号为 1-5",
-    "err.repeated_position": "第 {pos} 颗骰子重复了",
+    "err.keep_what": "请指明骰子：k a c 保留/放回骰子 a、c，k 225 保留一个 2、一个 2 和一个 5，k 6 保留一个 6，k - 全部放回",
+    "err.bad_position": "无效的骰子 {pos!r}：位置用字母 a-e，点数用数字 1-6",
+    "err.repeated_position": "骰子 {pos} 重复了",
+    "err.mixed_keep": "{text!r} 混用了字母和数字：k a c 按位置保留骰子 a、c，k 56 按点数保留一个 5 和一个 6",
     "err.bad_face": "无效的点数 {face!r}：点数为 1-6",
     "err.no_such_dice": "无法保留 {faces}：骰子是 {dice}",
     "err.score_what": "请指明项目：s <名称或编号>，例如 s fh 或 s 9",
@@ -312,6 +317,9 @@ ZH = {
     "ev.cpu_rolls": "{player}掷出 {dice}（第 {n}/{max} 次）。",
     "ev.cpu_keeps": "{player}保留 {keep}，重掷 {reroll}。",
     "ev.cpu_keeps_none": "{player}重掷全部五颗。",
+    "ev.kept": "你保留 {keep}；r 将重掷 {reroll}。",
+    "ev.kept_none": "没有保留骰子；r 将重掷全部五颗。",
+    "ev.kept_all": "五颗都已保留：请记分（s <项目>），或放回一些。",
     "ev.first_you": "你先手。",
     "ev.first_cpu": "{player}先手。",
     "ev.resumed": "继续游戏：{rules}，第 {round}/{turns} 轮。",
@@ -328,8 +336,8 @@ ZH = {
     "help": (
         "命令（在 > 提示符后输入）：\n"
         "  r              掷骰子（第一次掷全部五颗，之后掷未保留的骰子）\n"
-        "  k 1 3 4        保留或放回第 1、3、4 颗骰子\n"
-        "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k =6 保留一个 6\n"
+        "  k a c d        保留或放回位置 a、c、d 的骰子（字母标在骰子上方）\n"
+        "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k 6 保留一个 6\n"
         "  k -            全部放回\n"
         "  s <项目>       记分：编号（1-{n}）或名称，例如 {examples}\n"
         "  h              提示：最佳保留或记分项目及期望最终得分\n"
@@ -448,12 +456,12 @@ JA = {
     "fixed_item": "{box} {points}点",
     "list_sep": "、",
     "bonus_now": "{yahtzee}ボーナス：どの役を選んでも +{points} 点。",
-    "commands_short": "r 振る | k 1 3 1・3番目をキープ/解除 | k 225 2・2・5をキープ | s <役> 記入\nh ヒント | ? ルール | q 保存して終了 | help コマンド一覧",
+    "commands_short": "r 振る | k a c a・cをキープ/解除 | k 225 2・2・5をキープ | s <役> 記入\nh ヒント | ? ルール | q 保存して終了 | help コマンド一覧",
     "prompt": "> ",
     "problem.game_over": "ゲームは終了しています",
     "problem.roll_first": "まずサイコロを振ってください（r）",
     "problem.no_rolls_left": "このターンはもう振れません。役を選んでください（s <役>）",
-    "problem.all_held": "すべてキープ中です。振り直すには解除する（k 1 2 ...）か、役を選んでください",
+    "problem.all_held": "すべてキープ中です。振り直すには解除する（k a b ...）か、役を選んでください",
     "problem.locked": "3投目のあとサイコロは固定されます。役を選んでください（s <役>）",
     "problem.bad_hold": "無効なキープ {held!r}",
     "problem.bad_box": "無効な役 {box!r}",
@@ -462,9 +470,10 @@ JA = {
     "problem.joker_lower": "ジョーカー：{box}は記入済みなので、5つの {face} は下段の空いている役に入れます",
     "problem.joker_upper_zero": "ジョーカー：下段はすべて記入済みなので、5つの {face} は上段の空いている役に入れます（0点）",
     "err.unknown_command": "不明なコマンド {cmd!r}：help で一覧を表示します",
-    "err.keep_what": "サイコロを指定してください：k 1 3 で1・3番目をキープ/解除、k 225 で 2 と 2 と 5 をキープ、k - ですべて解除",
-    "err.bad_position": "無効な位置 {pos!r}：サイコロの番号は 1-5 です",
-    "err.repeated_position": "{pos} 番目が2回指定されています",
+    "err.keep_what": "サイコロを指定してください：k a c で a・c をキープ/解除、k 225 で 2 と 2 と 5 をキープ、k 6 で 6 を1個キープ、k - ですべて解除",
+    "err.bad_position": "無効なサイコロ {pos!r}：位置は文字 a-e、目は数字 1-6 で指定します",
+    "err.repeated_position": "{pos} が2回指定されています",
+    "err.mixed_keep": "{text!r} は文字と数字が混ざっています：k a c は位置 a・c をキープ、k 56 は目の 5 と 6 をキープ",
     "err.bad_face": "無効な目 {face!r}：目は 1-6 です",
     "err.no_such_dice": "{faces} はキープできません：出目は {dice} です",
     "err.score_what": "役を指定してください：s <名前または番号>（例：s fh、s 9）",
@@ -483,6 +492,9 @@ JA = {
     "ev.cpu_rolls": "{player}の出目：{dice}（{n}/{max} 投目）。",
     "ev.cpu_keeps": "{player}は {keep} をキープして {reroll} を振り直します。",
     "ev.cpu_keeps_none": "{player}は5個すべて振り直します。",
+    "ev.kept": "{keep} をキープ。r で {reroll} を振り直します。",
+    "ev.kept_none": "キープなし。r で5個すべて振り直します。",
+    "ev.kept_all": "5個すべてキープ中：役に記入する（s <役>）か、解除してください。",
     "ev.first_you": "あなたが先攻です。",
     "ev.first_cpu": "{player}が先攻です。",
     "ev.resumed": "ゲームを再開しました：{rules}、ターン {round}/{turns}。",
@@ -499,8 +511,8 @@ JA = {
     "help": (
         "コマンド（> のあとに入力）：\n"
         "  r              サイコロを振る（1投目は5個すべて、以降はキープしていないもの）\n"
-        "  k 1 3 4        1・3・4番目のサイコロをキープ/解除\n"
-        "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k =6 で 6 を1個キープ\n"
+        "  k a c d        位置 a・c・d のサイコロをキープ/解除（文字はサイコロの上）\n"
+        "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k 6 で 6 を1個キープ\n"
         "  k -            すべて解除\n"
         "  s <役>         役に記入：番号（1-{n}）または名前（例：{examples}）\n"
         "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"

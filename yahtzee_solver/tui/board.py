@@ -8,6 +8,7 @@ import click
 
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, GameState
 from ..i18n import Translator, display_width, pad, wrap
+from .prompt import POSITIONS
 
 __all__ = ["render_board", "render_dice", "fit_items", "player_name", "column_name", "clear_screen"]
 
@@ -160,7 +161,7 @@ def render_dice(state: GameState, tr: Translator, width: int | None = None) -> l
     lines = [click.style(tr("status.roll", player=who, n=state.rolls_used, max=MAX_ROLLS), bold=True)]
     label = tr("dice")
     w = display_width(label)
-    lines.append(" " * (w + 2) + "".join(pad(str(i + 1), 5, "^") for i in range(N_DICE)))
+    lines.append(" " * (w + 2) + "".join(pad(POSITIONS[i], 5, "^") for i in range(N_DICE)))
     cells = ""
     locked = state.rolls_used >= MAX_ROLLS
     for d, h in zip(state.dice, state.held):

@@ -3,8 +3,8 @@
 Commands at the prompt (also listed by ``help``)::
 
     r            roll (the first roll of a turn rolls all five, then the dice not kept)
-    k 1 3 4      keep / release the dice at positions 1, 3 and 4 (ASCII digits 1-5)
-    k 225        keep exactly a 2, a 2 and a 5;  k =6 keeps one 6;  k - releases all
+    k a c d      keep / release the dice at positions a, c and d (the letters above the dice)
+    k 225        keep exactly a 2, a 2 and a 5;  k 6 keeps one 6;  k - releases all
     s <box>      score in a box (number, name, alias such as fh / 3k, or local name)
     h            hint: the best keep or box, the command to type and its expected final score
     ?            the rules, page by page
@@ -17,6 +17,7 @@ Commands at the prompt (also listed by ``help``)::
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import click
@@ -26,7 +27,7 @@ from ..errors import CategoryError, IllegalMoveError
 from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
 from ..i18n import Translator
 
-__all__ = ["Command", "PromptError", "parse_command", "keep_command", "dice_text", "confirm", "ask"]
+__all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", "keep_command", "dice_text", "confirm", "ask"]
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -59,15 +60,27 @@ _VERBS = {
 _NO_ARGS = {"roll", "hint", "rules", "quit", "help"}
 
 
+def normalize(text: str) -> str:
+    """What the player typed, in the form the commands are parsed in.
+
+    Unicode NFKC folds full-width letters, digits and spaces typed with a
+    Chinese or Japanese input method (``ｒ``, ``ｓ　９``, ``k １``) into ASCII;
+    the ideographic comma ``、`` (which NFKC keeps) becomes a comma like ``，``.
+    """
+    return unicodedata.normalize("NFKC", text).replace("\u3001", ",")
+
+
 def parse_command(text: str, state: GameState, tr: Translator) -> Command:
     """Turn a line typed at the prompt into a :class:`Command`, checking it against the position.
+
+    The line is first :func:`normalize`-d.
 
     Raises
     ------
     PromptError
         For an unknown command, bad dice or box, or a move the rules do not allow now.
     """
-    line = text.strip()
+    line = normalize(text).strip()
     if not line:
         return Command("redraw")
     word, rest = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
@@ -96,37 +109,42 @@ def _check(state: GameState, action) -> None:
         raise PromptError("problem." + why[0], **why[1])
 
 
+#: Dice positions as typed and shown above the dice: letters, so that they never look like faces.
+POSITIONS = "abcde"
+
+
 def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
+    """Hold flags for ``k TEXT``: letters a-e toggle dice by position, digits 1-6 keep exactly those faces."""
     _check(state, Hold((False,) * N_DICE))
+    text = text.lower()
     if not text:
         raise PromptError("err.keep_what")
     if text in ("-", "none"):
         return (False,) * N_DICE
-    if text.startswith("="):
-        faces_text = text[1:]
-        positional = False
-    else:
-        tokens = [t for t in re.split(r"[\s,]+", text) if t]
-        positional = all(len(t) == 1 for t in tokens)
-        faces_text = "".join(tokens)
-    if positional:
+    chars = re.sub(r"[\s,]+", "", text[1:] if text.startswith("=") else text)
+    if not chars:
+        raise PromptError("err.keep_what")
+    letters = [ch for ch in chars if ch in POSITIONS]
+    digits = [ch for ch in chars if _ascii_digit(ch)]
+    if letters and digits and len(letters) + len(digits) == len(chars):
+        raise PromptError("err.mixed_keep", text=text)
+    if len(letters) == len(chars) and not text.startswith("="):
         held = list(state.held)
         seen = set()
-        for t in tokens:
-            if not _ascii_digit(t) or not 1 <= int(t) <= N_DICE:
-                raise PromptError("err.bad_position", pos=t)
-            if t in seen:
-                raise PromptError("err.repeated_position", pos=t)
-            seen.add(t)
-            held[int(t) - 1] = not held[int(t) - 1]
+        for ch in chars:
+            if ch in seen:
+                raise PromptError("err.repeated_position", pos=ch)
+            seen.add(ch)
+            i = POSITIONS.index(ch)
+            held[i] = not held[i]
         return tuple(held)
     faces = []
-    for ch in re.sub(r"[\s,]+", "", faces_text):
+    for ch in chars:
         if not _ascii_digit(ch) or not 1 <= int(ch) <= 6:
+            if ch.isalpha():
+                raise PromptError("err.bad_position", pos=ch)
             raise PromptError("err.bad_face", face=ch)
         faces.append(int(ch))
-    if not faces:
-        raise PromptError("err.keep_what")
     try:
         return positions_of(state.dice, faces, state.held)
     except IllegalMoveError:
@@ -167,18 +185,15 @@ def dice_text(dice) -> str:
 def keep_command(keep) -> str:
     """The prompt command that keeps exactly the faces ``keep`` (sorted multiset).
 
-    ``k 44`` for two or more dice (one token of faces), ``k =4`` for one die
-    (``k 4`` would toggle position 4), ``k -`` for none.
+    ``k 44`` (faces; positions are letters, so ``k 4`` keeps one 4), ``k -`` for none.
     """
     faces = "".join(str(int(f)) for f in keep)
-    if not faces:
-        return "k -"
-    return f"k ={faces}" if len(faces) == 1 else f"k {faces}"
+    return f"k {faces}" if faces else "k -"
 
 
 def ask(text: str) -> str:
-    """One line from the player (``click.Abort`` on end of input or Ctrl-C)."""
-    return click.prompt(text, default="", show_default=False, prompt_suffix="")
+    """One line from the player, :func:`normalize`-d (``click.Abort`` on end of input or Ctrl-C)."""
+    return normalize(click.prompt(text, default="", show_default=False, prompt_suffix=""))
 
 
 def confirm(tr: Translator, text: str) -> bool:

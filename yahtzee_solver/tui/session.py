@@ -255,9 +255,22 @@ class Session:
         elif cmd.verb == "hold":
             if cmd.arg != st.held:
                 self.act(Hold(cmd.arg))
+            self.say_kept()
         elif cmd.verb == "score":
             self.score(cmd.arg)
         return True
+
+    def say_kept(self) -> None:
+        """Say in words which dice are kept and which the next roll rerolls."""
+        st, tr = self.state, self.tr
+        kept = sorted(d for d, h in zip(st.dice, st.held) if h)
+        rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
+        if not kept:
+            self.note(tr("ev.kept_none"))
+        elif not rest:
+            self.note(tr("ev.kept_all"))
+        else:
+            self.note(tr("ev.kept", keep=dice_text(kept), reroll=dice_text(rest)))
 
     def practice(self, reason: str) -> None:
         """Mark the game as practice for ``reason`` (say so the first time)."""
@@ -281,7 +294,7 @@ class Session:
         self.scored(ev)
 
     def hint(self) -> None:
-        """The advisor's best options, each with the exact command to type (``k 44``, ``k =6``, ``k -``, ``s 9``)."""
+        """The advisor's best options, each with the exact command to type (``k 44``, ``k 6``, ``k -``, ``s 9``)."""
         st, tr, rules = self.state, self.tr, self.state.rules
         if st.dice is None:
             self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
