@@ -303,7 +303,9 @@ def test_forced_joker_is_enforced_and_explained(home):
     assert res.exit_code == 0, res.output
     assert "Joker: five 4s with the Yahtzee box filled must go in the open Fours box." in res.output
     assert "joker: five 4s must go in the Fours box while it is open" in res.output
-    assert "Yahtzee bonus: +100 whichever box you choose." in res.output
+    # Only Fours may take it: the bonus line does not offer a choice.
+    assert "Yahtzee bonus: +100 when you score it in Fours." in res.output
+    assert "whichever box you choose" not in res.output
     assert "You scored 20 in Fours (Joker)." in res.output
     assert "Yahtzee bonus +100!" in res.output
     card = _saved(home)["cards"][0]

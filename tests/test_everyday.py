@@ -167,3 +167,68 @@ def test_k_4_keeps_a_four_and_says_so(home):
     assert f"You keep {d[0]}; r rerolls {rest}." in res.output
     screen = [ln for ln in res.output.splitlines() if ln.split() == list("abcde")]
     assert screen, "the dice are labelled a-e"
+
+
+# -- 10. rough edges ------------------------------------------------------------------------------------
+def test_a_long_line_is_not_echoed_whole(home):
+    res = run(["play", "--fast"], ["z" * 3000, "r", "s " + "y" * 3000, "k " + "x" * 3000, "q"])
+    assert res.exit_code == 0
+    shown = [line for line in res.output.splitlines() if not line.startswith("> ")]  # not the typed lines
+    assert max(len(line) for line in shown) < 200
+    assert "unknown command 'zzzzzzzzzzzzzzzzzzzzzzz…'" in res.output
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_dice_legend_is_never_broken_at_40_columns(lang):
+    import click
+
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.i18n import display_width
+    from yahtzee_solver.tui.board import render_dice
+
+    tr = Translator(lang)
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    lines = [click.unstyle(x) for x in render_dice(g, tr, 39)]
+    assert all(display_width(x) <= 39 for x in lines), lines
+    assert any(tr("kept_legend") in x for x in lines)
+
+
+def test_messages_never_push_the_title_off_an_80x24_screen(home, monkeypatch, capsys):
+    import os as _os
+
+    from yahtzee_solver.game import new_game
+    from yahtzee_solver.tui.session import Session
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): _os.terminal_size((80, 24)))
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
+    g = new_game("yahtzee", "normal", "me", seed=3)
+    s = Session(g, Translator("en"), fast=True, tty=True, notices=[("You go first.", {})])
+    for i in range(12):
+        s.note(f"message {i}")
+    s.draw()
+    screen = capsys.readouterr().out.split("<CLEAR>")[-1].strip("\n").splitlines()
+    assert len(screen) <= 23  # with the prompt line: 24
+    assert screen[0].startswith("Yahtzee (official rules") and "You go first." in screen
+    assert "message 11" in screen and "message 0" not in screen
+
+
+def test_q_at_a_yes_no_question_means_no(home):
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s y", "q", "q"])
+    assert res.exit_code == 0
+    assert "Not scored." in res.output and "please answer" not in res.output
+
+
+def test_end_screen_against_the_cpu_shows_wins_losses_draws(home, monkeypatch):
+    from test_cli_play import scripted_game
+
+    g, lines = scripted_game("yahtzee", "beginner", "me", seed=4242)
+    res = run(["play", "--vs", "beginner", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    w = g.winner()
+    won, lost = int(w == 0), int(w == 1)
+    assert f"games 1, wins {won}, losses {lost}, draws {1 - won - lost}," in res.output

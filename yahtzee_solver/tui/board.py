@@ -166,8 +166,15 @@ def render_dice(state: GameState, tr: Translator, width: int | None = None) -> l
     locked = state.rolls_used >= MAX_ROLLS
     for d, h in zip(state.dice, state.held):
         cells += click.style(pad(f"[{d}]", 5, "^"), fg="green", bold=True) if h and not locked else pad(str(d), 5, "^")
-    legend = "" if state.rolls_used >= MAX_ROLLS else "   " + click.style(tr("kept_legend"), dim=True)
-    lines.append(label + "  " + cells + legend)
+    line = label + "  " + cells
+    if state.rolls_used < MAX_ROLLS:
+        legend = click.style(tr("kept_legend"), dim=True)
+        if width is not None and w + 2 + 5 * N_DICE + 3 + display_width(tr("kept_legend")) > width:
+            lines.append(line)  # too narrow: the legend on its own line, never broken mid-token
+            line = " " * (w + 2) + legend
+        else:
+            line += "   " + legend
+    lines.append(line)
     if state.rolls_used >= MAX_ROLLS and not state.is_cpu_turn:
         lines.append(tr("status.locked"))
     j = state.joker()
@@ -177,7 +184,12 @@ def render_dice(state: GameState, tr: Translator, width: int | None = None) -> l
     preview = state.preview()
     if preview is not None and preview[2]:
         y = tr.box(rules, rules.yahtzee_category)
-        lines.append(click.style(fit(tr("bonus_now", yahtzee=y, points=preview[2])), fg="green", bold=True))
+        legal = [c for c, ok in enumerate(preview[1]) if ok]
+        if len(legal) == 1:  # the forced Joker leaves one box: no choice to speak of
+            text = tr("bonus_now_one", yahtzee=y, points=preview[2], box=tr.box(rules, legal[0]))
+        else:
+            text = tr("bonus_now", yahtzee=y, points=preview[2])
+        lines.append(click.style(fit(text), fg="green", bold=True))
     return lines
 
 

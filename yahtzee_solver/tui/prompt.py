@@ -37,7 +37,16 @@ class PromptError(Exception):
     def __init__(self, key: str, **params):
         super().__init__(key)
         self.key = key
-        self.params = params
+        # What the player typed is echoed in the message: at most ECHO_LIMIT characters of it.
+        self.params = {k: _clip_echo(v) if isinstance(v, str) else v for k, v in params.items()}
+
+
+#: Longest piece of the player's input echoed back in an error message (characters).
+ECHO_LIMIT = 24
+
+
+def _clip_echo(text: str) -> str:
+    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -197,10 +206,13 @@ def ask(text: str) -> str:
 
 
 def confirm(tr: Translator, text: str) -> bool:
-    """Ask a yes/no question until answered (empty answer = no; y/n or the language's words, see
+    """Ask a yes/no question until answered (empty answer or ``q`` = no; y/n or the language's words, see
     :meth:`Translator.yes_no <yahtzee_solver.i18n.Translator.yes_no>`)."""
     while True:
-        ans = tr.yes_no(ask(text + tr("confirm.suffix")))
+        line = ask(text + tr("confirm.suffix"))
+        if line.strip().lower() in ("q", "quit"):
+            return False
+        ans = tr.yes_no(line)
         if ans is not None:
             return ans
         click.echo(click.style(tr("confirm.again"), fg="red"))

@@ -73,6 +73,8 @@ class Session:
         self.messages: list[str] = []  # kept until the player's next move (terminal only)
         for text, style in notices:
             self.note(text, **style)
+        self.pinned = self.messages  # start-up messages: never left out to fit the screen
+        self.messages = []
         self.transient: list[str] = []  # shown once (terminal only)
         self.dirty = True
         self._table = None
@@ -115,16 +117,34 @@ class Session:
         """Draw the board and dice (whole screen on a terminal), then any pending messages."""
         if self.tty:
             clear_screen()
+        screen = []
         if self.tty or self.dirty or force:
-            click.echo("\n".join(render_board(self.state, self.tr, self.width)))
+            screen += render_board(self.state, self.tr, self.width)
             if not self.state.is_terminal():
-                click.echo()
-                click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
-                click.echo(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
-        for m in self.messages + self.transient:
-            click.echo(m)
+                screen.append("")
+                screen += render_dice(self.state, self.tr, self.width)
+                screen.append(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
+        self._show(screen, self.messages + self.transient, self.pinned)
         self.transient.clear()
         self.dirty = False
+
+    def _show(self, screen: list[str], messages: list[str], pinned: list[str] = ()) -> None:
+        """Print ``screen``, ``pinned`` then ``messages``; on a terminal, the oldest ``messages`` that
+        would push the title off the screen (with the prompt line) are left out."""
+        screen = [*screen, *pinned]
+        if self.tty:
+            rows = shutil.get_terminal_size((80, 24)).lines
+            used = sum(s.count("\n") + 1 for s in screen) + 1  # + the prompt line
+            kept = []
+            for m in reversed(messages):
+                n = m.count("\n") + 1
+                if kept and used + n > rows:
+                    break
+                kept.append(m)
+                used += n
+            messages = kept[::-1]
+        for line in screen + messages:
+            click.echo(line)
 
     def ask(self, text: str) -> str:
         return prompt.ask(text)
@@ -219,12 +239,10 @@ class Session:
 
     def draw_cpu(self) -> None:
         clear_screen()
-        click.echo("\n".join(render_board(self.state, self.tr, self.width)))
-        click.echo()
+        screen = render_board(self.state, self.tr, self.width) + [""]
         if not self.state.is_terminal() and self.state.is_cpu_turn:
-            click.echo("\n".join(render_dice(self.state, self.tr, self.width)))
-        for m in self.messages:
-            click.echo(m)
+            screen += render_dice(self.state, self.tr, self.width)
+        self._show(screen, self.messages, self.pinned)
 
     def human_step(self) -> bool:
         st, tr = self.state, self.tr
@@ -237,6 +255,7 @@ class Session:
             return True
         if cmd.verb in ("roll", "hold", "score", "hint", "help"):
             self.messages.clear()
+            self.pinned = []
         if cmd.verb == "quit":
             self.store.save(st)
             click.echo(tr("quit.saved"))
@@ -390,7 +409,11 @@ class Session:
         if upd.new_best:
             click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
         r = upd.record
-        click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
+        if st.config.n_players == 2:
+            click.echo(tr("end.stats_cpu", games=r.games, wins=r.wins, losses=r.losses, draws=r.draws,
+                          best=r.best, average=f"{r.average:.1f}", **names))
+        else:
+            click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
         click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
         return True
 
