@@ -280,7 +280,7 @@ def _position(home, card: ScoreCard, dice, rolls_used=1):
     return g
 
 
-def play_from(g, lines, lang="en"):
+def play_from(g, lines, lang="en", **options):
     """Play the set-up game ``g`` in-process as ``play`` would (saving after every action), typing ``lines``.
 
     A saved game is only resumed by replaying its moves from its seed, so a
@@ -290,7 +290,7 @@ def play_from(g, lines, lang="en"):
     with CliRunner().isolation(input=text) as (_, _, output):
         try:
             result = Session(g, Translator(lang), fast=True, game_file=data_dir() / "game.json",
-                             records_file=data_dir() / "records.json", tty=False).run()
+                             records_file=data_dir() / "records.json", tty=False, **options).run()
             code = 1 if result == "unrecorded" else 0
         except click.Abort:
             code = 1

@@ -232,3 +232,76 @@ def test_end_screen_against_the_cpu_shows_wins_losses_draws(home, monkeypatch):
     w = g.winner()
     won, lost = int(w == 0), int(w == 1)
     assert f"games 1, wins {won}, losses {lost}, draws {1 - won - lost}," in res.output
+
+
+# -- 11. undo and confirm-loss ---------------------------------------------------------------------------
+def test_undo_the_last_score_before_the_next_roll(home):
+    """'s 1' meant 's 11' with 1-2-3-4-5 showing: u takes it back, the dice stay, the game is practice."""
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.records import RecordBook
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)
+    res = play_from(g, ["s 1", "u", "s 11", "q"])
+    assert res.exit_code == 0, res.output
+    assert "You scored 1 in Ones." in res.output and "u undoes it" in res.output
+    assert "Score in Ones undone" in res.output and "counts as practice" in res.output
+    card = json.loads((home / "game.json").read_text())["cards"][0]
+    assert card["ones"] is None and card["large-straight"] == 40
+    assert "undo" in json.loads((home / "ledger.json").read_text())["game"]["practice"]
+    # Not after the next roll, and not against the CPU.
+    res = play_from(g, ["s 1", "r", "u", "q"])
+    assert "nothing to undo" in res.output
+    assert RecordBook.load().get("yahtzee", "solo").games == 0
+
+
+def test_undo_is_refused_against_the_cpu(home):
+    res = run(["play", "--vs", "normal", "--fast"], ["r", "r", "r", "s c", "u", "q"])
+    assert res.exit_code == 0 and "nothing to undo" in res.output
+
+
+def test_undone_game_resumes_and_verifies(home):
+    res = run(["play", "--fast"], ["r", "r", "r", "s c", "u", "s 1", "q"])
+    assert res.exit_code == 0, res.output
+    res = run(["play", "--resume", "--fast"], ["q"])
+    assert res.exit_code == 0 and "Game resumed" in res.output, res.output
+
+
+def test_confirm_loss_asks_before_a_costly_choice(home):
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)
+    res = play_from(g, ["s 1", "n", "s 11", "q"], confirm_loss=5.0)
+    assert res.exit_code == 0, res.output
+    assert "Scoring in Ones loses" in res.output and "s 11 (Large Straight)" in res.output
+    assert "Not scored." in res.output
+    card = json.loads((home / "game.json").read_text())["cards"][0]
+    assert card["ones"] is None and card["large-straight"] == 40  # the best box: no question
+
+
+def test_confirm_loss_option_on_the_command_line(home):
+    res = run(["play", "--confirm-loss", "1000", "--fast"], ["r", "k -", "r", "q"])
+    assert res.exit_code == 0 and "loses" not in res.output
+    res = run(["play", "--resume", "--confirm-loss", "-1"])
+    assert res.exit_code == 2
+
+
+# -- 12. history -------------------------------------------------------------------------------------------
+def test_history_shows_earlier_turns_the_cpus_included(home):
+    res = run(["play", "--vs", "expert", "--fast"], ["r", "r", "r", "s c", "r", "history", "q"])
+    assert res.exit_code == 0, res.output
+    text = res.output.split("Turns so far:")[1]
+    assert "Turn 1, You:" in text and "Turn 1, CPU (expert):" in text
+    assert " in Chance" in text
+
+
+def test_confirm_loss_asks_before_a_costly_reroll(home):
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (6, 6, 6, 6, 6), rolls_used=1)
+    res = play_from(g, ["k -", "r", "n", "q"], confirm_loss=5.0)
+    assert res.exit_code == 0, res.output
+    assert "Rerolling with this keep loses" in res.output and "Not rolled." in res.output
+    assert json.loads((home / "game.json").read_text())["rolls_used"] == 1  # not rolled

@@ -122,6 +122,7 @@ EN = {
     "confirm.suffix": " [y/N] ",
     "confirm.again": "please answer y or n (q: no)",
     "confirm.cancelled": "Not scored.",
+    "confirm.not_rolled": "Not rolled.",
     "confirm.new_game": "A saved game exists ({rules}, {opponent}, turn {round}/{turns}). Abandon it and start a new game?",
     "kept_saved": "The saved game is kept. Continue it with: yahtzee-solve play --resume",
     # -- what happened ----------------------------------------------------------------------------
@@ -134,6 +135,15 @@ EN = {
     "ev.cpu_keeps_none": "{player} rerolls all five dice.",
     "ev.kept": "You keep {keep}; r rerolls {reroll}.",
     "ev.kept_none": "Nothing kept; r rerolls all five dice.",
+    "ev.undo_offer": "Not what you meant? u undoes it before your next roll (the game then counts as practice).",
+    "ev.undone": "Score in {box} undone: the dice are back, score them again.",
+    "err.no_undo": "nothing to undo: u undoes your last score in a solo game, before the next roll",
+    "confirm.loss": "{what} loses {loss} expected points against the best ({best}). Do it anyway?",
+    "confirm.loss_keep": "Rerolling with this keep",
+    "confirm.loss_box": "Scoring in {box}",
+    "history.title": "Turns so far:",
+    "history.none": "No turn has been scored yet.",
+    "history.line": "Turn {turn}, {player}: {rolls} -> {points} in {box}{extra}",
     "ev.kept_all": "All five dice kept: score them (s <box>), or release some.",
     "ev.first_you": "You go first.",
     "ev.first_cpu": "{player} goes first.",
@@ -158,6 +168,8 @@ EN = {
         "  k -            release all dice\n"
         "  s <box>        score in a box: a number (1-{n}) or a name, e.g. {examples}\n"
         "  h              hint: the best keep or box with its expected final score\n"
+        "  u              undo your last score (solo, before the next roll; the game then counts as practice)\n"
+        "  history        the turns played so far, the CPU's included\n"
         "  ?              the rules, page by page\n"
         "  q              save and quit (continue later with: yahtzee-solve play --resume)\n"
         "  help           this list\n"
@@ -311,6 +323,7 @@ ZH = {
     "confirm.suffix": " [是/否，y/N] ",
     "confirm.again": "请回答 是 或 否（y 或 n；q 表示否）",
     "confirm.cancelled": "未记分。",
+    "confirm.not_rolled": "未掷骰。",
     "confirm.new_game": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它并开始新游戏？",
     "kept_saved": "存档已保留。继续请用：yahtzee-solve play --resume",
     "ev.scored": "{player}在{box}记了 {points} 分{joker}。",
@@ -322,6 +335,15 @@ ZH = {
     "ev.cpu_keeps_none": "{player}重掷全部五颗。",
     "ev.kept": "你保留 {keep}；r 将重掷 {reroll}。",
     "ev.kept_none": "没有保留骰子；r 将重掷全部五颗。",
+    "ev.undo_offer": "记错了？下一次掷骰前输入 u 可撤销（本局随即算作练习）。",
+    "ev.undone": "已撤销{box}的记分：骰子已恢复，请重新记分。",
+    "err.no_undo": "没有可撤销的：u 只能在单人游戏中、下一次掷骰前撤销上一次记分",
+    "confirm.loss": "{what}比最佳选择（{best}）少 {loss} 期望分。仍然要这样做吗？",
+    "confirm.loss_keep": "按这样保留并重掷",
+    "confirm.loss_box": "记在{box}",
+    "history.title": "已进行的各轮：",
+    "history.none": "还没有记过分。",
+    "history.line": "第 {turn} 轮，{player}：{rolls} -> {box} {points} 分{extra}",
     "ev.kept_all": "五颗都已保留：请记分（s <项目>），或放回一些。",
     "ev.first_you": "你先手。",
     "ev.first_cpu": "{player}先手。",
@@ -344,6 +366,8 @@ ZH = {
         "  k -            全部放回\n"
         "  s <项目>       记分：编号（1-{n}）或名称，例如 {examples}\n"
         "  h              提示：最佳保留或记分项目及期望最终得分\n"
+        "  u              撤销上一次记分（单人游戏，下一次掷骰前；本局随即算作练习）\n"
+        "  history        已进行的各轮（包括电脑的）\n"
         "  ?              分页查看规则\n"
         "  q              保存并退出（之后用 yahtzee-solve play --resume 继续）\n"
         "  help           本列表\n"
@@ -488,6 +512,7 @@ JA = {
     "confirm.suffix": " [はい/いいえ、y/N] ",
     "confirm.again": "はい か いいえ（y か n）で答えてください（q はいいえ）",
     "confirm.cancelled": "記入しませんでした。",
+    "confirm.not_rolled": "振りませんでした。",
     "confirm.new_game": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄して新しいゲームを始めますか？",
     "kept_saved": "保存されたゲームは残してあります。続きは：yahtzee-solve play --resume",
     "ev.scored": "{player}は{box}に {points} 点を記入しました{joker}。",
@@ -499,6 +524,15 @@ JA = {
     "ev.cpu_keeps_none": "{player}は5個すべて振り直します。",
     "ev.kept": "{keep} をキープ。r で {reroll} を振り直します。",
     "ev.kept_none": "キープなし。r で5個すべて振り直します。",
+    "ev.undo_offer": "間違えましたか？次に振る前なら u で取り消せます（取り消すと練習扱い）。",
+    "ev.undone": "{box}への記入を取り消しました。サイコロは元に戻りました。もう一度記入してください。",
+    "err.no_undo": "取り消せるものがありません：u はひとり用で、次に振る前に直前の記入を取り消します",
+    "confirm.loss": "{what}は最善（{best}）より期待値が {loss} 点低くなります。それでもよいですか？",
+    "confirm.loss_keep": "このキープで振り直すと",
+    "confirm.loss_box": "{box}に記入すると",
+    "history.title": "これまでのターン：",
+    "history.none": "まだ記入したターンはありません。",
+    "history.line": "ターン {turn}、{player}：{rolls} -> {box} {points} 点{extra}",
     "ev.kept_all": "5個すべてキープ中：役に記入する（s <役>）か、解除してください。",
     "ev.first_you": "あなたが先攻です。",
     "ev.first_cpu": "{player}が先攻です。",
@@ -521,6 +555,8 @@ JA = {
         "  k -            すべて解除\n"
         "  s <役>         役に記入：番号（1-{n}）または名前（例：{examples}）\n"
         "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"
+        "  u              直前の記入を取り消す（ひとり用、次に振る前まで。取り消すと練習扱い）\n"
+        "  history        これまでのターン（CPU の分も）\n"
         "  ?              ルールをページごとに表示\n"
         "  q              保存して終了（続きは yahtzee-solve play --resume）\n"
         "  help           この一覧\n"

@@ -193,15 +193,7 @@ def state_from_dict(data, entry: LedgerEntry) -> GameState:
         raise SavedGameError(f"saved game has {n} actions, the records know of {entry.counter}")
     if log_digest(entry.key, log_dicts[:entry.counter]) != entry.digest:
         raise SavedGameError("saved game's moves differ from the ones recorded (edited)")
-    for i, ev in enumerate(saved.log):
-        try:
-            if ev.player != state.current:
-                raise IllegalMoveError("not that player's turn")
-            got = state.apply_action(_action(ev))
-        except IllegalMoveError as e:
-            raise SavedGameError(f"saved game's move {i + 1} is not legal ({clip(e, 80)})") from None
-        if got != ev:
-            raise SavedGameError(f"saved game's move {i + 1} does not replay (dice or points differ)")
+    _replay(state, saved.log)
     if (state.cards, state.current, state.round, state.dice, state.held, state.rolls_used) != (
             saved.cards, saved.current, saved.round, saved.dice, saved.held, saved.rolls_used):
         raise SavedGameError("saved game's scores, dice or position do not follow from its moves")
@@ -255,6 +247,19 @@ def _check(state: GameState) -> None:
     if n != want:
         bad(f"boxes filled {n} in round {state.round}")
 
+
+
+def _replay(state: GameState, events) -> None:
+    """Apply the actions of ``events`` to ``state``, requiring each to produce the same event."""
+    for i, ev in enumerate(events):
+        try:
+            if ev.player != state.current:
+                raise IllegalMoveError("not that player's turn")
+            got = state.apply_action(_action(ev))
+        except IllegalMoveError as e:
+            raise SavedGameError(f"saved game's move {i + 1} is not legal ({clip(e, 80)})") from None
+        if got != ev:
+            raise SavedGameError(f"saved game's move {i + 1} does not replay (dice or points differ)")
 
 
 # -- the files -----------------------------------------------------------------------------

@@ -35,8 +35,11 @@ _SETTINGS = ("rules", "opponent", "first", "seed")
                    "with --resume, else the locale's (LC_ALL/LANG zh_*, ja_*), else English.")
 @click.option("--resume", is_flag=True, help="Continue the saved game exactly where it stopped.")
 @click.option("--fast", is_flag=True, help="No pauses between the CPU's steps.")
+@click.option("--confirm-loss", type=click.FloatRange(min=0), default=None, metavar="POINTS",
+              help="Ask before a reroll or a score that loses more than POINTS expected points against the "
+                   "best choice (the game then counts as practice, as with a hint).")
 @click.pass_context
-def play(ctx, rules, opponent, first, seed, lang, resume, fast):
+def play(ctx, rules, opponent, first, seed, lang, resume, fast, confirm_loss):
     """Play Yahtzee or Yacht in the terminal, alone or against the CPU.
 
     The scorecard shows what the dice would score in every open box; type
@@ -60,5 +63,6 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
             raise UsageError(f"--resume continues the saved game with its own settings: drop --{flag}")
     elif opponent.lower() == "none" and ctx.get_parameter_source("first") is ParameterSource.COMMANDLINE:
         raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert")
-    code = play_game(lang and lang.lower(), resume=resume, rules=rules, opponent=opponent, first=first, seed=seed, fast=fast)
+    code = play_game(lang and lang.lower(), resume=resume, rules=rules, opponent=opponent, first=first,
+                     seed=seed, fast=fast, confirm_loss=confirm_loss)
     ctx.exit(code)

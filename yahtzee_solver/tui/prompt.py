@@ -8,6 +8,8 @@ Commands at the prompt (also listed by ``help``)::
     s <box>      score in a box (number, name, alias such as fh / 3k, or local name)
     h            hint: the best keep or box, the command to type and its expected final score
     ?            the rules, page by page
+    u            undo the last score (solo, before the next roll: the game becomes practice)
+    history      the turns played so far, the CPU's included
     q            save and quit
     help         the list of commands
 
@@ -64,9 +66,11 @@ _VERBS = {
     "h": "hint", "hint": "hint",
     "?": "rules", "rules": "rules",
     "q": "quit", "quit": "quit",
+    "u": "undo", "undo": "undo",
+    "history": "history",
     "help": "help",
 }
-_NO_ARGS = {"roll", "hint", "rules", "quit", "help"}
+_NO_ARGS = {"roll", "hint", "rules", "quit", "help", "undo", "history"}
 
 
 def normalize(text: str) -> str:

@@ -51,6 +51,10 @@ class Session:
         a store on ``game_file``.
     notices : list of (str, dict), optional
         Messages to show under the first board: ``(text, style)``.
+    confirm_loss : float, optional
+        Ask before a reroll or a score that loses more than this many expected
+        points against the best choice (the advisor's; the game then counts as
+        practice, as with a hint).  ``None``: never ask.
     sleep : callable
         ``time.sleep`` (injected for tests).
     tty : bool, optional
@@ -58,8 +62,10 @@ class Session:
     """
 
     def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, store=None, notices=(),
-                 sleep=time.sleep, tty=None):
+                 confirm_loss=None, sleep=time.sleep, tty=None):
         self.state = state
+        self.confirm_loss = confirm_loss
+        self._before_score = None  # the game before the player's last score, for an undo
         self.tr = tr
         self.fast = fast
         if store is None:
@@ -253,7 +259,7 @@ class Session:
         except PromptError as e:
             self.error(e)
             return True
-        if cmd.verb in ("roll", "hold", "score", "hint", "help"):
+        if cmd.verb in ("roll", "hold", "score", "hint", "help", "undo", "history"):
             self.messages.clear()
             self.pinned = []
         if cmd.verb == "quit":
@@ -270,7 +276,12 @@ class Session:
             self.practice("hint")
             self.hint()
         elif cmd.verb == "roll":
-            self.act(Roll())
+            if self.loss_confirmed_keep():
+                self.act(Roll())
+        elif cmd.verb == "undo":
+            self.undo()
+        elif cmd.verb == "history":
+            self.history()
         elif cmd.verb == "hold":
             if cmd.arg != st.held:
                 self.act(Hold(cmd.arg))
@@ -297,8 +308,76 @@ class Session:
             self.store.update(practice=reason)
             self.note(self.tr(f"practice.{reason}"), fg="yellow")
 
+    def _too_costly(self, what: str, loss: float, best: str, cancelled: str = "confirm.cancelled") -> bool:
+        """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""
+        if self.confirm_loss is None or loss <= self.confirm_loss:
+            return False
+        self.practice("hint")
+        if self.tty:
+            self.draw()
+        q = self.tr("confirm.loss", what=what, loss=f"{loss:.2f}", best=best)
+        if self.confirm(q):
+            return False
+        self.note(self.tr(cancelled))
+        return True
+
+    def loss_confirmed_keep(self) -> bool:
+        """With ``confirm_loss``: whether rerolling with the dice kept now may go ahead."""
+        st = self.state
+        if self.confirm_loss is None or st.rolls_used == 0 or all(st.held):
+            return True
+        kept = tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
+        options = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)
+        mine = next(o for o in options if tuple(o.keep) == kept)
+        best = keep_command(options[0].keep) if len(options[0].keep) < N_DICE else self.tr("hint.keep_all")
+        return not self._too_costly(self.tr("confirm.loss_keep"), mine.loss, best, "confirm.not_rolled")
+
+    def undo(self) -> None:
+        """Take back the last score (solo, before the next roll); the game becomes practice."""
+        st, tr = self.state, self.tr
+        last = st.log[-1] if st.log else None
+        if (st.config.n_players != 1 or last is None or last.kind != "score" or st.rolls_used
+                or self._before_score is None):
+            self.error(PromptError("err.no_undo"))
+            return
+        self.state = self._before_score
+        self._before_score = None
+        self.practice("undo")
+        self.store.save(self.state)
+        self.dirty = True
+        self.note(tr("ev.undone", box=tr.box(st.rules, last.category)), fg="yellow")
+
+    def history(self) -> None:
+        """The turns scored so far, the CPU's included: each roll's dice, then the box and points."""
+        st, tr, rules = self.state, self.tr, self.state.rules
+        lines, rolls, turn = [], [], {}
+        for ev in st.log:
+            if ev.kind == "roll":
+                rolls.append(dice_text(ev.dice).replace(" ", ""))
+            elif ev.kind == "score":
+                turn[ev.player] = turn.get(ev.player, 0) + 1
+                extra = []
+                if ev.yahtzee_bonus:
+                    extra.append(tr("ev.yahtzee_bonus", yahtzee=tr.box(rules, rules.yahtzee_category),
+                                    points=ev.yahtzee_bonus))
+                if ev.upper_bonus:
+                    extra.append(tr("ev.upper_bonus", points=ev.upper_bonus))
+                lines.append("  " + tr("history.line", turn=turn[ev.player], player=player_name(st, ev.player, tr),
+                                        rolls=" > ".join(rolls), points=ev.points, box=tr.box(rules, ev.category),
+                                        extra=(" " + " ".join(extra)) if extra else ""))
+                rolls = []
+        self.note("\n".join([tr("history.title"), *lines]) if lines else tr("history.none"), fg="cyan")
+
     def score(self, c: int) -> None:
         st, tr, rules = self.state, self.tr, self.state.rules
+        if self.confirm_loss is not None:
+            options = self.advisor.box_options(st.card, st.sorted_dice)
+            mine = next(o for o in options if o.category == c)
+            best = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best):
+                return
+            self._score(c)
+            return
         if st.zero_warning(c):
             pts, legal, _ = st.preview()
             best = max((p, -i) for i, p in enumerate(pts) if legal[i])
@@ -309,8 +388,19 @@ class Session:
             if not self.confirm(q):
                 self.note(tr("confirm.cancelled"))
                 return
+        self._score(c)
+
+    def _score(self, c: int) -> None:
+        before = self.state.clone()  # a score draws no dice: this copy's generators are still current
         ev = self.act(Score(c))
+        self._before_score = before
         self.scored(ev)
+        self._offer_undo()
+
+    def _offer_undo(self) -> None:
+        st = self.state
+        if st.config.n_players == 1 and not st.is_terminal():
+            self.note(self.tr("ev.undo_offer"), dim=True)
 
     def hint(self) -> None:
         """The advisor's best options, each with the exact command to type (``k 44``, ``k 6``, ``k -``, ``s 9``)."""
@@ -562,7 +652,7 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
 
 
 def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
-              fast: bool = False) -> int:
+              fast: bool = False, confirm_loss: float | None = None) -> int:
     """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
     or the finished game could not be recorded).
 
@@ -589,7 +679,7 @@ def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, firs
         state = start_game(tr, store, resume, rules, opponent, first, seed, notices)
         if state is None:
             return 0
-        session = Session(state, tr, fast=fast, store=store, notices=notices)
+        session = Session(state, tr, fast=fast, store=store, notices=notices, confirm_loss=confirm_loss)
         try:
             result = session.run()
         except (click.Abort, KeyboardInterrupt):
