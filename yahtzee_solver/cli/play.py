@@ -13,7 +13,7 @@ from click.core import ParameterSource
 from ..errors import UsageError
 from ..game import OPPONENTS
 from ..i18n import LANGS
-from ..tui.session import play_game
+from ..tui.start import play_game
 from .options import no_color, rules_option
 
 __all__ = ["play"]

@@ -11,7 +11,7 @@ from ..records import RecordBook, records_path
 from ..rules import get_rules
 from ..savegame import save_path
 from ..tui.prompt import confirm
-from ..tui.session import record_pending
+from ..tui.start import record_pending
 from .options import echo_json, json_option, no_color
 
 __all__ = ["records"]

@@ -1,5 +1,6 @@
-"""The terminal game: prompt parsing (:mod:`.prompt`), drawing (:mod:`.board`) and the session loop (:mod:`.session`).
+"""The terminal game: prompt parsing (:mod:`.prompt`), drawing (:mod:`.board`), the session loop
+(:mod:`.session`) and starting or resuming a game (:mod:`.start`).
 
 The ``play`` command (:mod:`yahtzee_solver.cli.play`) only parses its options
-and hands over to :func:`.session.start_game` and :class:`.session.Session`.
+and hands over to :func:`.start.play_game`.
 """
