@@ -129,9 +129,11 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
     old, opened = open_saved_game(tr, store, records_file, notices)
     if resume:
         if old is None:
-            if opened.status == "refused":
+            if opened.status == "refused":  # the error line names the problem: no warning saying it too
+                same = tr("warn.save", detail=opened.problem)
                 for text, style in notices:
-                    click.echo(click.style(text, **style) if style else text, err=True)
+                    if text != same:
+                        click.echo(click.style(text, **style) if style else text, err=True)
                 notices.clear()
                 raise DataFileError(opened.problem)
             for text, style in notices:
