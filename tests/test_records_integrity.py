@@ -177,3 +177,28 @@ def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
     assert "Practice (chosen seed, hints or undo):" in res.output
     rows = json.loads(run(["records", "--json"]).output)["records"]
     assert sorted((r["practice"], r["games"]) for r in rows) == [(False, 1), (True, 2)]
+
+
+# -- a run stopped between writing the save and the ledger --------------------------------------------------
+def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.savegame import GameStore
+
+    g = new_game(seed=SEED)
+    store = GameStore(home / "game.json")
+    store.begin(g)
+    g.apply_action(Roll())
+    store._write_save(g)  # the save is written, then the run stops before the ledger is
+    opened = GameStore(home / "game.json").open()
+    assert opened.status == "ok" and opened.state.dice == g.dice
+    g.apply_action(Roll())
+    store._write_save(g)  # two actions the ledger never saw: not a crash, refused
+    assert GameStore(home / "game.json").open().status == "refused"
+
+
+def test_deleting_the_ledger_does_not_dodge_a_loss(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    (home / "ledger.json").unlink()
+    res = run(["records"])
+    assert "counted as a loss" in res.output
+    assert RecordBook.load().get("yahtzee", "normal").losses == 1

@@ -32,7 +32,7 @@ import numpy as np
 
 from .errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
 from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import CPU, MAX_ROLLS, N_DICE, Event, GameState, Hold, Roll, Score, new_game
+from .game import CPU, MAX_ROLLS, N_DICE, OPPONENTS, Event, GameState, Hold, Roll, Score, new_game
 from .ledger import Ledger, LedgerEntry, log_digest
 from .rules import RULESETS
 from .state import ScoreCard
@@ -262,6 +262,27 @@ def _replay(state: GameState, events) -> None:
             raise SavedGameError(f"saved game's move {i + 1} does not replay (dice or points differ)")
 
 
+def _orphan_entry(data) -> LedgerEntry | None:
+    """The game a save of this format names when the ledger has no entry for it (the ledger was deleted).
+
+    Deleting ``ledger.json`` must not make a game against the CPU vanish: the
+    save's own rules and opponent are taken (unverified) so that the game is
+    still counted (a loss against the CPU, abandoned in solitaire).  ``None``
+    for anything that is not a save of this version.
+    """
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+        return None
+    cfg, game_id, lang = data.get("config"), data.get("game_id"), data.get("lang")
+    if not isinstance(cfg, dict) or not isinstance(game_id, str) or not game_id:
+        return None
+    rules, opponent, first = cfg.get("rules"), cfg.get("opponent"), cfg.get("first")
+    if not isinstance(rules, str) or rules not in RULESETS or not isinstance(opponent, str) \
+            or opponent not in OPPONENTS or first not in (0, 1) or isinstance(first, bool):
+        return None
+    return LedgerEntry(game_id[:64], "00", 0, rules, opponent, first, lang if lang in ("en", "zh", "ja") else "en", 1,
+                       "00")
+
+
 # -- the files -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Opened:
@@ -394,11 +415,12 @@ class GameStore:
                 raise SavedGameError("the records have no game in progress (the ledger is missing)")
             state = state_from_dict(data, entry)
         except (*_CORRUPT, YahtzeeError) as e:
-            return self._refuse(e, entry)
+            return self._refuse(e, entry if entry is not None else _orphan_entry(data))
         self.entry = entry
         return Opened("ok", state=state, entry=entry)
 
     def _refuse(self, e: Exception, entry: LedgerEntry | None) -> Opened:
+        """Move the save aside; ``entry`` is the game to count for it (``None``: nothing to count)."""
         moved = set_aside(self.game_file)
         problem = f"saved game {str(self.game_file)!r} cannot be restored ({clip(e)}); moved to {str(moved)!r}"
         return Opened("refused", entry=entry, problem=problem)
