@@ -13,18 +13,22 @@ import string
 import subprocess
 import sys
 from collections import Counter
+from types import SimpleNamespace
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from yahtzee_solver.cli import main
-from yahtzee_solver.cli.play import PromptError, Session, parse_command, render_board, render_dice
-from yahtzee_solver.game import MAX_ROLLS, GameState, Hold, Roll, Score, cpu_actions, new_game, positions_of
+from yahtzee_solver.tui.board import render_board, render_dice
+from yahtzee_solver.tui.prompt import PromptError, parse_command
+from yahtzee_solver.tui.session import Session
+from yahtzee_solver.game import MAX_ROLLS, Hold, Roll, Score, cpu_actions, new_game, positions_of
 from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
 from yahtzee_solver.i18n_text import MESSAGES
 from yahtzee_solver.players import LEVELS, make_strategy
-from yahtzee_solver.records import HOME_ENV, RecordBook, save_game
+from yahtzee_solver.files import HOME_ENV, data_dir
+from yahtzee_solver.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
@@ -73,7 +77,7 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
             if g.round % 2:
                 lines.append("k " + ("=" if len(keep) == 1 else "") + "".join(map(str, keep)))
             else:
-                flip = [str(i + 1) for i in range(5) if held[i] != g.held[i]]
+                flip = ["abcde"[i] for i in range(5) if held[i] != g.held[i]]
                 if flip:
                     lines.append("k " + " ".join(flip))
             if held != g.held:
@@ -95,6 +99,11 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
     return g, lines
 
 
+def unaided(monkeypatch, seed: int) -> None:
+    """Make the next game's secret seed ``seed`` (a player cannot choose it: a chosen --seed is practice)."""
+    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: seed)
+
+
 def assert_clean(output: str):
     for e in ERRORS:
         assert e not in output, e
@@ -102,9 +111,10 @@ def assert_clean(output: str):
 
 # -- whole games --------------------------------------------------------------------------------
 @pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
-def test_full_solo_game(rules, home):
+def test_full_solo_game(rules, home, monkeypatch):
     g, lines = scripted_game(rules, seed=101)
-    res = run(["play", "--rules", rules, "--seed", "101", "--fast"], lines)
+    unaided(monkeypatch, 101)
+    res = run(["play", "--rules", rules, "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert_clean(res.output)
     total = g.cards[0].total
@@ -116,9 +126,10 @@ def test_full_solo_game(rules, home):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_full_game_against_each_level(level, home):
+def test_full_game_against_each_level(level, home, monkeypatch):
     g, lines = scripted_game("yahtzee", level, "random", seed=202)
-    res = run(["play", "--vs", level, "--first", "random", "--seed", "202", "--fast"], lines)
+    unaided(monkeypatch, 202)
+    res = run(["play", "--vs", level, "--first", "random", "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert_clean(res.output)
     me, cpu = g.totals()
@@ -171,15 +182,20 @@ def _saved(home) -> dict:
     return json.loads((home / "game.json").read_text())
 
 
+def _ledger(home) -> dict:
+    """The records' entry of the game in progress (ledger.json)."""
+    return json.loads((home / "ledger.json").read_text())["game"]
+
+
 def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
     # Uninterrupted: roll, keep dice 1 and 2, reroll, reroll, score Chance, roll again.
-    straight = ["r", "k 1 2", "r", "r", "s c", "r", "q"]
+    straight = ["r", "k a b", "r", "r", "s c", "r", "q"]
     res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], straight)
     assert res.exit_code == 0, res.output
-    full = _saved(home)
+    full, full_ledger = _saved(home), _ledger(home)
     (home / "game.json").unlink()
     # The same moves with a quit after the second roll.
-    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k 1 2", "r", "q"])
+    res = run(["play", "--seed", "55", "--vs", "beginner", "--fast"], ["r", "k a b", "r", "q"])
     assert res.exit_code == 0 and "Game saved" in res.output
     mid = _saved(home)
     assert mid["rolls_used"] == 2 and mid["held"][:2] == [True, True]
@@ -192,7 +208,8 @@ def test_resume_mid_turn_gives_the_same_dice_and_the_same_future_dice(home):
     res = run(["play", "--resume", "--fast"], ["r", "s c", "r", "q"])
     assert res.exit_code == 0, res.output
     assert _saved(home)["log"] == full["log"]
-    assert _saved(home)["rng"] == full["rng"] and _saved(home)["cpu_rng"] == full["cpu_rng"]
+    assert _ledger(home)["cpu_rng"] == full_ledger["cpu_rng"]
+    assert "rng" not in _saved(home) and "seed" not in _saved(home)["config"]  # the next dice are not in the save
 
 
 def test_quit_and_resume_never_gives_a_fresh_roll(home):
@@ -246,29 +263,49 @@ def test_new_game_over_a_saved_one_asks_first(home):
     assert _saved(home) == before
     res = run(["play", "--seed", "2", "--fast"], ["y", "q"])
     assert res.exit_code == 0
-    assert _saved(home)["config"]["seed"] == 2
-    assert RecordBook.load().get("yahtzee", "normal").abandoned == 1
+    assert _ledger(home)["seed"] == 2
+    # Abandoned against the CPU: a loss (a practice one: its seed was chosen).
+    rec = RecordBook.load().get("yahtzee", "normal", practice=True)
+    assert (rec.losses, rec.forfeits, rec.abandoned) == (1, 1, 0)
 
 
 # -- Joker and zero confirmation ----------------------------------------------------------------------
 def _position(home, card: ScoreCard, dice, rolls_used=1):
+    """A set-up solitaire position (a game cannot be saved there and resumed: see play_from)."""
     g = new_game(card.rules, "none", "me", 77)
     g.cards = [card]
     g.round = bin(card.filled).count("1") + 1
     g.dice = tuple(dice)
     g.rolls_used = rolls_used
-    GameState.from_dict(g.to_dict())  # consistent
-    save_game(g, home / "game.json")
     return g
 
 
+def play_from(g, lines, lang="en", **options):
+    """Play the set-up game ``g`` in-process as ``play`` would (saving after every action), typing ``lines``.
+
+    A saved game is only resumed by replaying its moves from its seed, so a
+    position set up by hand is played by a session started on it.
+    """
+    text = "".join(f"{line}\n" for line in lines)
+    with CliRunner().isolation(input=text) as (_, _, output):
+        try:
+            result = Session(g, Translator(lang), fast=True, game_file=data_dir() / "game.json",
+                             records_file=data_dir() / "records.json", tty=False, **options).run()
+            code = 1 if result == "unrecorded" else 0
+        except click.Abort:
+            code = 1
+        return SimpleNamespace(exit_code=code, output=output.getvalue().decode())
+
+
 def test_forced_joker_is_enforced_and_explained(home):
-    _position(home, ScoreCard.from_mapping({"yahtzee": 50}), (4,) * 5)
-    res = run(["play", "--resume", "--fast"], ["s fh", "s 4", "q"])
+    g = _position(home, ScoreCard.from_mapping({"yahtzee": 50}), (4,) * 5)
+    res = play_from(g, ["s fh", "s 4", "q"])
     assert res.exit_code == 0, res.output
     assert "Joker: five 4s with the Yahtzee box filled must go in the open Fours box." in res.output
     assert "joker: five 4s must go in the Fours box while it is open" in res.output
-    assert "Yahtzee bonus: +100 whichever box you choose." in res.output
+    # Only Fours may take it: the bonus line does not offer a choice.
+    assert "Yahtzee bonus: +100 when you score it in Fours." in res.output
+    assert "whichever box you choose" not in res.output
     assert "You scored 20 in Fours (Joker)." in res.output
     assert "Yahtzee bonus +100!" in res.output
     card = _saved(home)["cards"][0]
@@ -276,8 +313,8 @@ def test_forced_joker_is_enforced_and_explained(home):
 
 
 def test_forced_joker_lower_box_scores_fixed_points(home):
-    _position(home, ScoreCard.from_mapping({"yahtzee": 0, "fours": 12}), (4,) * 5)
-    res = run(["play", "--resume", "--fast"], ["s 1", "s ls", "q"])
+    g = _position(home, ScoreCard.from_mapping({"yahtzee": 0, "fours": 12}), (4,) * 5)
+    res = play_from(g, ["s 1", "s ls", "q"])
     assert res.exit_code == 0, res.output
     assert "so five 4s go in any open lower box (Full House 25, Small Straight 30, Large Straight 40)" in res.output
     assert "joker: the Fours box is filled, so five 4s go in an open lower box" in res.output
@@ -285,8 +322,8 @@ def test_forced_joker_lower_box_scores_fixed_points(home):
 
 
 def test_zero_needs_confirmation_only_when_another_box_scores(home):
-    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s y", "n", "s y", "maybe", "y", "q"])
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s y", "n", "s y", "maybe", "y", "q"])
     assert res.exit_code == 0, res.output
     assert res.output.count("Score 0 in Yahtzee? Small Straight would score 30.") == 3
     assert "Not scored." in res.output and "please answer y or n" in res.output
@@ -295,8 +332,8 @@ def test_zero_needs_confirmation_only_when_another_box_scores(home):
     zeros = {k: 0 for k in ("ones", "twos", "threes", "fours", "fives", "sixes", "three-of-a-kind",
                             "four-of-a-kind", "full-house", "small-straight", "large-straight")}
     (home / "game.json").unlink()
-    _position(home, ScoreCard.from_mapping({**zeros, "chance": 20}), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s y"])
+    g = _position(home, ScoreCard.from_mapping({**zeros, "chance": 20}), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s y"])
     assert res.exit_code == 0, res.output
     assert "Score 0" not in res.output and "You scored 0 in Yahtzee." in res.output
     assert "Game over." in res.output
@@ -308,8 +345,10 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
     bad_after_roll = [
         ("xyzzy", "unknown command 'xyzzy'"),
         ("k", "say which dice"),
-        ("k 9", "invalid die '9'"),
-        ("k 1 1", "die 1 is given twice"),
+        ("k 9", "invalid face '9'"),
+        ("k x", "invalid die 'x'"),
+        ("k a a", "die a is given twice"),
+        ("k a 4", "mixes letters and digits"),
         ("k 7x", "invalid face '7'"),
         ("k =", "say which dice"),
         ("s", "say which box"),
@@ -318,7 +357,7 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
         ("r 1", "takes no arguments"),
         ("q now", "takes no arguments"),
     ]
-    lines = [b for b, _ in bad_before_roll] + ["r"] + [b for b, _ in bad_after_roll] + ["k 1 2 3 4 5", "r", "q"]
+    lines = [b for b, _ in bad_before_roll] + ["r"] + [b for b, _ in bad_after_roll] + ["k a b c d e", "r", "q"]
     res = run(["play", "--seed", "5", "--fast"], lines)
     assert res.exit_code == 0, res.output
     for _, msg in bad_before_roll + bad_after_roll:
@@ -330,14 +369,14 @@ def test_every_bad_command_gets_a_message_and_the_prompt_again(home):
 
 def test_keep_by_faces_that_are_not_showing(home):
     g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["k 55", "k =6", "k -", "q"])
+    res = play_from(g, ["k 55", "k =6", "k -", "q"])
     assert "cannot keep 55: the dice show 1 2 3 4 6" in res.output
     assert g.dice == tuple(_saved(home)["dice"]) and not any(_saved(home)["held"])
 
 
 def test_filled_box_is_refused(home):
-    _position(home, ScoreCard.from_mapping({"chance": 20}), (1, 2, 3, 4, 6))
-    res = run(["play", "--resume", "--fast"], ["s chance", "q"])
+    g = _position(home, ScoreCard.from_mapping({"chance": 20}), (1, 2, 3, 4, 6))
+    res = play_from(g, ["s chance", "q"])
     assert "the Chance box is already filled" in res.output
 
 
@@ -354,7 +393,7 @@ def test_hint_numbers_come_from_the_advisor(home):
     from yahtzee_solver.advisor import Advisor
 
     g = _position(home, ScoreCard.empty(), (2, 2, 5, 5, 5), rolls_used=1)
-    res = run(["play", "--resume", "--fast"], ["h", "q"])
+    res = play_from(g, ["h", "q"])
     best = Advisor("yahtzee", jit=False).keep_options(g.card, g.dice, 2)
     assert f"{best[0].expected:8.2f}" in res.output
     assert f"-{best[1].loss:.2f}" in res.output
@@ -390,18 +429,22 @@ def test_parse_command_keeps_by_position_and_by_face():
     g = new_game(seed=1)
     g.apply_action(Roll())
     g.dice = (2, 5, 2, 5, 5)
-    assert parse_command("k 1 3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k a c", g, tr).arg == (True, False, True, False, False)
     assert parse_command("k 225", g, tr).arg == (True, True, True, False, False)
     assert parse_command("k225", g, tr).arg == (True, True, True, False, False)
-    assert parse_command("k 1,3", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k a,c", g, tr).arg == (True, False, True, False, False)
+    assert parse_command("k 5", g, tr).arg == (False, True, False, False, False)  # a face, never a position
     assert parse_command("k =5", g, tr).arg == (False, True, False, False, False)
     assert parse_command("K -", g, tr).arg == (False,) * 5
     assert parse_command("s full house", g, tr).arg == 8
     assert parse_command("s9", g, tr).arg == 8
     assert parse_command("  ", g, tr).verb == "redraw"
     with pytest.raises(PromptError) as e:
-        parse_command("k 0 1", g, tr)
+        parse_command("k f a", g, tr)
     assert e.value.key == "err.bad_position"
+    with pytest.raises(PromptError) as e:
+        parse_command("k 0 1", g, tr)
+    assert e.value.key == "err.bad_face"
     zh = Translator("zh")
     assert parse_command("s 葫芦", g, zh).arg == 8
     ja = Translator("ja")
@@ -425,7 +468,7 @@ def test_board_columns_line_up_in_every_language(lang, rules):
     pos, faces = dice[1], dice[2]
     digits = [k for k, ch in enumerate(faces) if ch.isdigit()][:5]
     for i in range(5):  # each die sits under its position number, in terminal cells
-        assert display_width(faces[: digits[i]]) == pos.index(str(i + 1))
+        assert display_width(faces[: digits[i]]) == pos.index("abcde"[i])
 
 
 def test_preview_highlights_zero_and_joker_closed_boxes():
@@ -448,8 +491,8 @@ def test_preview_highlights_zero_and_joker_closed_boxes():
 def test_session_on_a_terminal_redraws_and_keeps_messages(monkeypatch, capsys, home):
     g = new_game("yacht", "beginner", "cpu", seed=6)
     answers = iter(["r", "h", "s 7", "q"])
-    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
-    monkeypatch.setattr("yahtzee_solver.cli.play.clear_screen", lambda: print("<CLEAR>"))
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", lambda text: next(answers))
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
     pauses = []
     s = Session(g, Translator("en"), fast=False, game_file=home / "game.json",
                 records_file=home / "records.json", sleep=pauses.append, tty=True)
@@ -493,26 +536,28 @@ def test_records_command_table_json_and_reset(home):
     assert res.exit_code == 0 and json.loads(res.output)["deleted"] == 1
 
 
-def test_corrupt_records_file_during_a_game(home):
+def test_corrupt_records_file_during_a_game(home, monkeypatch):
     home.mkdir(parents=True)
     (home / "records.json").write_text("{broken")
     res = run(["records"])
     assert res.exit_code == 0 and "Warning" in res.output and "moved to" in res.output
     (home / "records.json").write_text("{broken again")
     g, lines = scripted_game("yacht", seed=11)
-    res = run(["play", "--rules", "yacht", "--seed", "11", "--fast"], lines)
+    unaided(monkeypatch, 11)
+    res = run(["play", "--rules", "yacht", "--fast"], lines)
     assert res.exit_code == 0, res.output
     assert "Warning" in res.output and "records file" in res.output
     assert len(list(home.glob("records.json.corrupt-*"))) == 2
     assert RecordBook.load().get("yacht", "solo").games == 1
 
 
-def test_new_record_notice(home):
+def test_new_record_notice(home, monkeypatch):
     book = RecordBook.load()
     book.add_game("yahtzee", "solo", 5)
     book.save()
     g, lines = scripted_game(seed=12)
-    res = run(["play", "--seed", "12", "--fast"], lines)
+    unaided(monkeypatch, 12)
+    res = run(["play", "--fast"], lines)
     assert f"New record for Yahtzee (official rules, forced Joker), solo: {g.cards[0].total} (previous best 5)!" \
         in res.output
 
@@ -603,61 +648,75 @@ def test_deeply_nested_save_is_set_aside_and_play_stays_usable(home):
     assert res.exit_code == 0 and "Traceback" not in res.output and "moved to" in res.output
 
 
-def _last_turn(home, rules="yahtzee"):
-    """A saved solitaire game with only Chance open and the dice locked after the third roll."""
-    r = get_rules(rules)
-    chance = [c for c, s in enumerate(r.categories) if s.kind == "chance"][0]
-    card = ScoreCard(r, tuple(None if c == chance else 0 for c in range(r.n_categories)), 0)
-    g = _position(home, card, (6, 6, 5, 5, 4), rolls_used=3)
-    return g, chance
+def _last_turn(monkeypatch, rules="yahtzee", seed=31):
+    """Play a real solitaire game (unaided: the seed is injected, not chosen) up to its last score and quit.
+
+    Returns the final total it will reach and the lines that finish it.
+    """
+    g, lines = scripted_game(rules, seed=seed)
+    last = max(i for i, line in enumerate(lines) if line.startswith("s "))
+    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: seed)
+    res = run(["play", "--rules", rules, "--fast"], lines[:last] + ["q"])
+    assert res.exit_code == 0 and "Game saved" in res.output, res.output
+    return g.cards[0].total, lines[last:]
 
 
-def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home):
-    _, chance = _last_turn(home)
+def _finished_saved_game(home) -> bool:
+    from yahtzee_solver.savegame import GameStore
+
+    opened = GameStore(home / "game.json").open()
+    return opened.status == "ok" and opened.state.is_terminal()
+
+
+def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home, monkeypatch):
+    total, rest = _last_turn(monkeypatch)
     (home / "records.json").mkdir()
-    res = run(["play", "--resume", "--fast"], [f"s {chance + 1}"])
+    res = run(["play", "--resume", "--fast"], rest)
     assert res.exit_code == 1, res.output
-    assert "Final score: 26." in res.output
+    assert f"Final score: {total}." in res.output
     assert "The result could not be recorded" in res.output and "will be recorded the next time" in res.output
     assert "Traceback" not in res.output
-    assert GameState.from_dict(_saved(home)).is_terminal()  # kept
+    assert _finished_saved_game(home)  # kept
     # Still unwritable: play refuses rather than dropping the finished game.
     res = run(["play", "--seed", "3", "--fast"], ["q"])
     _one_line_error(res, 1, "cannot record the finished game kept in")
-    assert GameState.from_dict(_saved(home)).is_terminal()
+    assert _finished_saved_game(home)
     (home / "records.json").rmdir()
     res = run(["play", "--resume"])
-    assert "finished game from last time (Yahtzee (official rules, forced Joker), solo: 26)" in res.output
+    assert f"finished game from last time (Yahtzee (official rules, forced Joker), solo: {total})" in res.output
     assert res.exit_code == 2 and "no saved game to resume" in res.output
     assert not (home / "game.json").exists()
     assert RecordBook.load().get("yahtzee", "solo").games == 1
 
 
 @pytest.mark.parametrize("how", ["play", "records"])
-def test_next_run_records_a_finished_game_left_behind(home, how):
-    g, chance = _last_turn(home, "yacht")
-    g.apply_action(Score(chance))
-    save_game(g, home / "game.json")
+def test_next_run_records_a_finished_game_left_behind(home, how, monkeypatch):
+    total, rest = _last_turn(monkeypatch, "yacht")
+    (home / "records.json").mkdir()
+    res = run(["play", "--resume", "--fast"], rest)
+    assert res.exit_code == 1 and "could not be recorded" in res.output
+    (home / "records.json").rmdir()
+    finished = (home / "game.json").read_text()
     if how == "play":
         res = run(["play", "--rules", "yacht", "--seed", "5", "--fast"], ["q"])
         assert res.exit_code == 0 and "Game saved" in res.output
-        assert _saved(home)["config"]["seed"] == 5
+        assert _ledger(home)["seed"] == 5
     else:
         res = run(["records"])
         assert res.exit_code == 0 and not (home / "game.json").exists()
         assert "Yacht (12 categories)" in res.output
-        save_game(g, home / "game.json")
+        # The same finished game copied back is not counted twice.
+        (home / "game.json").write_text(finished)
         js = CliRunner().invoke(main, ["records", "--json"])
-        assert js.exit_code == 0 and json.loads(js.stdout)["records"][0]["games"] == 2  # notice on stderr
-    assert "The finished game from last time (Yacht (12 categories), solo: 26)" in res.output
+        assert js.exit_code == 0 and json.loads(js.stdout)["records"][0]["games"] == 1  # notice on stderr
+    assert f"The finished game from last time (Yacht (12 categories), solo: {total})" in res.output
     rec = RecordBook.load().get("yacht", "solo")
-    assert (rec.games, rec.best, rec.abandoned) == (1 if how == "play" else 2, 26, 0)
+    assert (rec.games, rec.best, rec.abandoned) == (1, total, 0)
 
 
 def test_records_leaves_a_running_games_result_to_that_game(home):
-    g, chance = _last_turn(home)
-    g.apply_action(Score(chance))
-    save_game(g, home / "game.json")
+    home.mkdir(parents=True)
+    (home / "game.json").write_text("{}")
     (home / "game.lock").write_text(f"{os.getppid()}\n")  # a live process holds the data folder
     res = run(["records"])
     assert res.exit_code == 0 and "No games recorded yet." in res.output
@@ -665,10 +724,10 @@ def test_records_leaves_a_running_games_result_to_that_game(home):
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("k 0", "invalid die '0'"),
-    ("k 0 1", "invalid die '0'"),
-    ("k ٣", "invalid die '٣'"),
-    ("k １", "invalid die '１'"),
+    ("k 0", "invalid face '0'"),
+    ("k 0 1", "invalid face '0'"),
+    ("k ٣", "invalid face '٣'"),
+    ("k ０", "invalid face '0'"),
     ("k ٣٣", "invalid face '٣'"),
     ("k٣", "unknown command 'k٣'"),
     ("s ٣", "unknown box '٣'"),
@@ -685,7 +744,7 @@ def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
 def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
     res = run(["play", "--seed", "5", "--fast"], ["r", "k 0", "k ٣", "q"])
     assert res.exit_code == 0
-    assert "invalid die '0'" in res.output and "invalid die '٣'" in res.output
+    assert "invalid face '0'" in res.output and "invalid face '٣'" in res.output
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -693,10 +752,10 @@ def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
                                                ((1, 2, 3, 5, 6), 3)])
 def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
     from yahtzee_solver.advisor import Advisor
-    from yahtzee_solver.cli.play import keep_command
+    from yahtzee_solver.tui.prompt import keep_command
 
     g = _position(home, ScoreCard.empty(), dice, rolls_used=rolls_used)
-    res = run(["play", "--resume", "--fast", "--lang", lang], ["h", "q"])
+    res = play_from(g, ["h", "q"], lang)
     assert res.exit_code == 0, res.output
     adv = Advisor("yahtzee", jit=False)
     tr = Translator(lang)
@@ -715,14 +774,15 @@ def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
 
 
 def test_keep_command_forms():
-    from yahtzee_solver.cli.play import keep_command
+    from yahtzee_solver.tui.prompt import keep_command
 
     tr = Translator("en")
     g = new_game(seed=1)
     g.apply_action(Roll())
     g.dice = (4, 1, 4, 2, 3)
     assert keep_command((4, 4)) == "k 44"
-    assert keep_command((4,)) == "k =4" and parse_command("k =4", g, tr).arg == (True, False, False, False, False)
+    assert keep_command((4,)) == "k 4" and parse_command("k 4", g, tr).arg == (True, False, False, False, False)
+    assert parse_command("k =4", g, tr).arg == (True, False, False, False, False)
     assert keep_command(()) == "k -" and parse_command("k -", g, tr).arg == (False,) * 5
 
 
@@ -801,9 +861,9 @@ def test_no_color_turns_colours_off(home, cmd):
 @pytest.mark.parametrize("lang, yes, no", [("zh", "是", "否"), ("ja", "はい", "いいえ"), ("zh", "ｙ", "Ｎ"),
                                            ("ja", "y", "n"), ("en", "Yes", "no")])
 def test_zero_confirmation_takes_the_languages_answers(home, lang, yes, no):
-    _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 6))
     tr = Translator(lang)
-    res = run(["play", "--resume", "--fast", "--lang", lang], ["s y", no, "s y", yes, "q"])
+    res = play_from(g, ["s y", no, "s y", yes, "q"], lang)
     assert res.exit_code == 0, res.output
     assert tr("confirm.cancelled") in res.output and tr("confirm.again") not in res.output
     assert _saved(home)["cards"][0]["yahtzee"] == 0
@@ -860,7 +920,7 @@ def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((60, 24)))
     g = new_game("yahtzee", "normal", "me", seed=6)
     answers = iter(["r", "h", "help", "q"])
-    monkeypatch.setattr("yahtzee_solver.cli.play._ask", lambda text: next(answers))
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", lambda text: next(answers))
     monkeypatch.setattr(click, "clear", lambda: None)
     s = Session(g, Translator("zh"), fast=True, game_file=home / "game.json",
                 records_file=home / "records.json", sleep=lambda t: None, tty=True)
@@ -872,7 +932,7 @@ def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
 
 def test_clear_screen_is_not_colour(monkeypatch, capsys):
     """NO_COLOR turns colours off but a terminal screen is still cleared."""
-    from yahtzee_solver.cli import play as play_mod
+    from yahtzee_solver.tui import board as play_mod
 
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)

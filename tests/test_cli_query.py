@@ -180,7 +180,8 @@ def test_fill_yahtzee_bonus_and_joker_notes(adv):
     assert len(rows) == len(options)
     for row in rows:
         assert "+100 Yahtzee bonus" in row and "Joker" in row
-    assert f"score {options[0].gain} in {options[0].name}" in text
+    # The summary states the box points and the bonus apart, as the rows do.
+    assert f"score {options[0].points} in {options[0].name} (+100 Yahtzee bonus, Joker)" in text
 
 
 def test_fill_upper_bonus_note(adv):
@@ -467,3 +468,16 @@ def test_process_exit_codes_and_streams():
     [line] = bad.stderr.splitlines()
     assert line.startswith("Error: invalid value for '--rolls-left'") and ": 3 " in line
     assert line.endswith(" (see 'yahtzee-solve hint -h')")
+
+
+@pytest.mark.parametrize("dice, card, rules, summary", [
+    # Box points and each bonus apart, as the table rows show them (not 130 in Sixes).
+    ("66666", "yahtzee=50", "yahtzee", "best: score 30 in Sixes (+100 Yahtzee bonus, Joker)"),
+    ("66666", "yahtzee=50,sixes=30", "yahtzee", "best: score 40 in Large Straight (+100 Yahtzee bonus, Joker)"),
+    ("66612", "aces=3,twos=6,threes=9,fours=12,fives=15", "yacht", "best: score 18 in Sixes (+35 upper bonus)"),
+])
+def test_fill_summary_states_box_points_and_bonuses_apart(dice, card, rules, summary):
+    res = run("fill", dice, "--card", card, "--rules", rules)
+    assert res.exit_code == 0, res.output
+    (line,) = [ln for ln in res.output.splitlines() if ln.startswith("best:")]
+    assert line.startswith(summary + " -> expected final total "), line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,24 +13,10 @@ import numpy as np
 import pytest
 
 from yahtzee_solver.game import Roll, new_game
-from yahtzee_solver.records import (
-    HOME_ENV,
-    MAX_FILE_BYTES,
-    DataFileError,
-    GameLock,
-    GameRunningError,
-    Record,
-    RecordBook,
-    data_dir,
-    discard_game,
-    file_finished_game,
-    load_game,
-    lock_path,
-    records_path,
-    save_game,
-    save_path,
-    write_json_atomic,
-)
+from yahtzee_solver.files import HOME_ENV, MAX_FILE_BYTES, data_dir, write_json_atomic
+from yahtzee_solver.lock import GameLock, GameRunningError, lock_path
+from yahtzee_solver.records import DataFileError, Record, RecordBook, file_finished_game, records_path
+from yahtzee_solver.savegame import GameStore, save_path
 
 
 @pytest.fixture(autouse=True)
@@ -73,10 +60,14 @@ def test_records_round_trip_through_the_file(home):
     assert book.records == {} and book.problem is None
     book.add_game("yacht", "solo", 180)
     book.add_abandoned("yahtzee", "normal")
+    book.add_abandoned("yahtzee", "solo")
     book.save()
     again = RecordBook.load()
     assert again.records == book.records
-    assert again.get("yahtzee", "normal").abandoned == 1
+    # Abandoned against the CPU is a loss (a forfeit); in solitaire it stays "abandoned".
+    r = again.get("yahtzee", "normal")
+    assert (r.losses, r.forfeits, r.abandoned) == (1, 1, 0)
+    assert again.get("yahtzee", "solo").abandoned == 1
     assert [p.name for p in home.iterdir()] == ["records.json"]  # no temp file left behind
 
 
@@ -126,34 +117,43 @@ def test_write_failure_leaves_the_old_file(tmp_path):
     assert blocker.read_text() == "x"
 
 
+def _refused(home) -> str:
+    """Open the saved game, expecting it refused (moved aside); the problem reported."""
+    opened = GameStore().open()
+    assert opened.status == "refused" and opened.state is None
+    return opened.problem
+
+
 def test_saved_game_round_trip_and_discard(home):
-    assert load_game() is None
+    assert GameStore().open().status == "none"
     g = new_game("yahtzee", "beginner", "me", seed=3)
+    store = GameStore()
+    store.begin(g)
     g.apply_action(Roll())
-    save_game(g)
-    h = load_game()
+    store.save(g)
+    h = GameStore().open().state
     assert h.dice == g.dice and h.rolls_used == 1 and h.config == g.config
-    discard_game()
-    assert load_game() is None
-    discard_game()  # nothing to discard: no error
+    store.clear()
+    assert GameStore().open().status == "none"
+    store.clear()  # nothing to discard: no error
 
 
 @pytest.mark.parametrize("content", ['{"format": "yahtzee_solver saved game", "version": 1}', "{{{", '{"hello": 1}'])
 def test_corrupt_saved_game_is_reported_and_set_aside(home, content):
     home.mkdir(parents=True)
     (home / "game.json").write_text(content)
-    with pytest.raises(DataFileError, match="cannot be restored.*moved to"):
-        load_game()
+    assert re.search("cannot be restored.*moved to", _refused(home))
     assert not (home / "game.json").exists()
     aside = [p for p in home.iterdir() if p.name.startswith("game.json.corrupt-")]
     assert len(aside) == 1 and aside[0].read_text() == content
 
 
-def test_saved_game_file_is_plain_json(home):
+def test_saved_game_file_is_plain_json_without_the_seed(home):
     g = new_game(seed=5)
-    save_game(g)
+    GameStore().begin(g)
     data = json.loads((home / "game.json").read_text())
-    assert data["format"] == "yahtzee_solver saved game" and data["config"]["seed"] == 5
+    assert data["format"] == "yahtzee_solver saved game" and "seed" not in data["config"]
+    assert json.loads((home / "ledger.json").read_text())["game"]["seed"] == 5
 
 
 # -- hostile files: deep nesting, huge, endless, not a file ----------------------------------------------
@@ -196,9 +196,9 @@ def test_deeply_nested_records_file_is_set_aside(home, content):
 def test_deeply_nested_or_mistyped_saved_game_is_set_aside(home, content):
     home.mkdir(parents=True)
     (home / "game.json").write_bytes(content)
-    with pytest.raises(DataFileError, match="cannot be restored.*moved to") as e:
-        load_game()
-    assert "\n" not in str(e.value) and len(str(e.value)) < 400
+    problem = _refused(home)
+    assert re.search("cannot be restored.*moved to", problem)
+    assert "\n" not in problem and len(problem) < 400
     assert not (home / "game.json").exists()
     (aside,) = _aside(home, "game.json")
     assert aside.read_bytes() == content
@@ -212,8 +212,7 @@ def test_file_over_the_size_cap_is_corrupt(home, name):
     if name == "records.json":
         assert "larger than 4 MiB" in RecordBook.load().problem
     else:
-        with pytest.raises(DataFileError, match="larger than 4 MiB"):
-            load_game()
+        assert "larger than 4 MiB" in _refused(home)
     assert len(_aside(home, name)) == 1 and not (home / name).exists()
 
 
@@ -226,8 +225,7 @@ def test_endless_or_blocking_file_is_not_read(home, kind):
         path.symlink_to("/dev/zero")
     else:
         os.mkfifo(path)
-    with pytest.raises(DataFileError, match="not a regular file"):
-        load_game()
+    assert "not a regular file" in _refused(home)
     assert len(_aside(home, "game.json")) == 1 and not os.path.lexists(path)
 
 
@@ -243,12 +241,12 @@ def test_data_folder_that_is_a_file_is_named_as_such(tmp_path, monkeypatch):
     folder.write_text("not a folder")
     monkeypatch.setenv(HOME_ENV, str(folder))
     with pytest.raises(DataFileError, match="data folder .* is not a directory") as e:
-        save_game(new_game(seed=1))
+        GameStore().begin(new_game(seed=1))
     assert "File exists" not in str(e.value)
     with pytest.raises(DataFileError, match="data folder .* is not a directory"):
         RecordBook.load()
     with pytest.raises(DataFileError, match="data folder .* is not a directory"):
-        load_game()
+        GameStore().open()
     with pytest.raises(DataFileError, match="data folder .* is not a directory"):
         GameLock().acquire()
     assert folder.read_text() == "not a folder"
@@ -275,15 +273,23 @@ def _finished(seed=4, rules="yacht", opponent="none"):
     return g
 
 
+def _stored(g):
+    store = GameStore()
+    store.begin(g)
+    return store
+
+
 def test_finished_game_is_kept_until_it_is_recorded(home):
     g = _finished()
-    save_game(g)
+    store = _stored(g)
     (home / "records.json").mkdir()
     with pytest.raises(DataFileError):
-        file_finished_game(g)
-    assert load_game().is_terminal()  # not lost
+        file_finished_game(g, store)
+    opened = GameStore().open()
+    assert opened.state.is_terminal()  # not lost
     (home / "records.json").rmdir()
-    upd, problem = file_finished_game(load_game())
+    store = GameStore()
+    upd, problem = file_finished_game(store.open().state, store)
     assert problem is None and upd.record.games == 1 and upd.record.best == g.cards[0].total
     assert not (home / "game.json").exists()
     assert RecordBook.load().get("yacht", "solo").games == 1
@@ -291,8 +297,7 @@ def test_finished_game_is_kept_until_it_is_recorded(home):
 
 def test_finished_game_against_the_cpu_records_the_outcome(home):
     g = _finished(seed=8, rules="yahtzee", opponent="normal")
-    save_game(g)
-    file_finished_game(g)
+    file_finished_game(g, _stored(g))
     rec = RecordBook.load().get("yahtzee", "normal")
     me, cpu = g.totals()
     want = "wins" if me > cpu else "losses" if me < cpu else "draws"
@@ -300,8 +305,9 @@ def test_finished_game_against_the_cpu_records_the_outcome(home):
 
 
 def test_an_unfinished_game_cannot_be_filed(home):
+    g = new_game(seed=1)
     with pytest.raises(ValueError, match="not over"):
-        file_finished_game(new_game(seed=1))
+        file_finished_game(g, _stored(g))
 
 
 # -- one game at a time ---------------------------------------------------------------------------------

@@ -311,3 +311,75 @@ def test_cli_simulate_missing_table_exits_1(tmp_path):
 def test_cli_simulate_help():
     res = CliRunner().invoke(main, ["simulate", "--help"])
     assert res.exit_code == 0 and "--strategy" in res.output and "--seed" in res.output
+
+
+# -- Ctrl-C and the progress bar ------------------------------------------------------------------------
+def _interrupt_after(monkeypatch, n: int):
+    """Make the beginner's games raise KeyboardInterrupt (as Ctrl-C does) when game ``n + 1`` starts."""
+    import yahtzee_solver.simulate as sim
+
+    real = sim.play_game
+    calls = []
+
+    def play(*args, **kw):
+        calls.append(1)
+        if len(calls) > n:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sim, "play_game", play)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_prints_the_games_done_and_exits_130(monkeypatch, as_json):
+    full = simulate("beginner", 30, seed=4)  # the first 30 games of any run with this seed
+    _interrupt_after(monkeypatch, 30)
+    args = ["simulate", "--strategy", "beginner", "-n", "500", "--seed", "4"] + (["--json"] if as_json else [])
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 130, res.output
+    assert "Aborted!" not in res.output
+    if as_json:
+        data = json.loads(res.stdout)
+        assert data["interrupted"] and data["games"] == 30 and data["requested"] == 500
+        assert data["mean"] == full.mean
+    else:
+        assert "30 games (seed 4), interrupted after 30 of 500" in res.stdout
+        assert f"mean          {full.mean:8.2f}" in res.stdout
+        assert "Interrupted: 30 of 500 games played." in res.stderr
+
+
+def test_ctrl_c_before_any_game_is_exit_130_without_statistics(monkeypatch):
+    _interrupt_after(monkeypatch, 0)
+    res = CliRunner().invoke(main, ["simulate", "--strategy", "beginner", "-n", "50", "--seed", "4"])
+    assert res.exit_code == 130 and "mean" not in res.output and "Interrupted before" in res.output
+
+
+@pytest.mark.parametrize("extra, bar", [([], False), (["--json"], False), (["--progress"], True),
+                                        (["--json", "--progress"], True)])
+def test_no_progress_bar_unless_asked_when_not_on_a_terminal(monkeypatch, extra, bar):
+    seen = []
+    import yahtzee_solver.simulate as sim
+
+    real = sim.simulate
+    monkeypatch.setattr(sim, "simulate", lambda *a, **kw: seen.append(kw["progress"]) or real(*a, **kw))
+    res = CliRunner().invoke(main, ["simulate", "--strategy", "normal", "-n", "20", "--seed", "1", *extra])
+    assert res.exit_code == 0, res.output
+    assert seen == [bar]
+    assert ("game/s" in res.stderr or "it/s" in res.stderr or "%|" in res.stderr) == bar
+
+
+def test_sigint_to_a_running_simulation_keeps_the_games_done():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "yahtzee_solver", "simulate", "--strategy", "beginner",
+                          "-n", "10000000", "--seed", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, (out, err)
+    assert "Aborted!" not in err and "Traceback" not in err
+    if "Interrupted before the first game" not in err:
+        assert "interrupted after" in out and "mean" in out and "of 10,000,000 games played" in err

@@ -2,9 +2,9 @@
 
 In the spirit of OpenSpiel, a game is an immutable :class:`GameConfig` plus a
 mutable :class:`GameState` that lists its :meth:`~GameState.legal_actions`,
-takes one action at a time (:meth:`~GameState.apply_action`), knows when it
-:meth:`~GameState.is_terminal`, and round-trips through
-:meth:`~GameState.to_dict` / :meth:`GameState.from_dict` (the saved game).
+takes one action at a time (:meth:`~GameState.apply_action`) and knows when it
+:meth:`~GameState.is_terminal`.  No I/O here: the saved game's format is
+:mod:`yahtzee_solver.savegame`.
 
 A turn (RULES.md): roll all five dice; between rolls hold any dice and reroll
 the rest, at most three rolls in all; after any roll, but not before the
@@ -16,10 +16,9 @@ locked and only scoring is possible.  The actions are
 * :class:`Score` -- write the dice in a box; the turn passes to the next player.
 
 Chance is not an action: the dice come from a ``numpy.random.Generator``
-owned by the state (seeded from the config's ``seed``), whose
-``bit_generator.state`` is saved with the game, so a restored game rolls
-exactly the dice the original would have rolled.  The beginner CPU draws from
-a second generator, also saved.
+owned by the state (seeded from the config's ``seed``), so a restored game
+rolls exactly the dice the original would have rolled.  The beginner CPU
+draws from a second generator.
 
 How dice score is decided only by :meth:`ScoreCard.scoring
 <yahtzee_solver.state.ScoreCard.scoring>` (the single definition of the
@@ -35,8 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import CategoryError, IllegalMoveError, SavedGameError, ScoreCardError, UsageError
-from .rules import RULESETS, RuleSet, get_rules
+from .errors import IllegalMoveError, UsageError
+from .rules import RuleSet, get_rules
 from .state import ScoreCard
 
 __all__ = [
@@ -52,7 +51,6 @@ __all__ = [
     "Score",
     "Event",
     "JokerInfo",
-    "SavedGameError",
     "new_game",
     "joker_info",
     "cpu_actions",
@@ -65,9 +63,6 @@ MAX_ROLLS = 3
 HUMAN, CPU = 0, 1
 #: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.players.LEVELS`).
 OPPONENTS = ("none", "beginner", "normal", "expert")
-
-SAVE_FORMAT = "yahtzee_solver saved game"
-SAVE_VERSION = 1
 
 #: Keys of the reasons an action is illegal (:meth:`GameState.problem`).  The
 #: English text is here; :mod:`yahtzee_solver.i18n` translates the same keys.
@@ -221,6 +216,11 @@ class GameConfig:
         return 1 if self.opponent == "none" else 2
 
     @property
+    def opponent_key(self) -> str:
+        """The opponent as the records name it: ``solo`` for solitaire (``opponent`` ``none``), else the CPU level."""
+        return "solo" if self.opponent == "none" else self.opponent
+
+    @property
     def n_turns(self) -> int:
         """Turns per player: the number of boxes (13, or 12 in Yacht)."""
         return self.rules.n_categories
@@ -327,41 +327,6 @@ _HOLDS = tuple(Hold(tuple(bool((m >> i) & 1) for i in range(N_DICE))) for m in r
 
 
 # -- the state ---------------------------------------------------------------------------------
-def _bit_generator_state(rng: np.random.Generator) -> dict:
-    return _plain(rng.bit_generator.state)
-
-
-def _plain(x):
-    """numpy scalars/arrays in a bit-generator state -> JSON-safe Python values."""
-    if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, np.ndarray):
-        return [_plain(v) for v in x.tolist()]
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    if isinstance(x, np.integer):
-        return int(x)
-    return x
-
-
-_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
-
-
-def _restore_generator(state) -> np.random.Generator:
-    if not isinstance(state, dict) or state.get("bit_generator") not in _BIT_GENERATORS:
-        raise SavedGameError("saved game has an invalid random generator state")
-    bg = getattr(np.random, state["bit_generator"])()
-    try:
-        st = dict(state)
-        if st["bit_generator"] == "MT19937":
-            st["state"] = dict(st["state"])
-            st["state"]["key"] = np.asarray(st["state"]["key"], dtype=np.uint32)
-        bg.state = st
-    except (KeyError, TypeError, ValueError, OverflowError) as e:
-        raise SavedGameError(f"saved game has an invalid random generator state ({e})") from None
-    return np.random.Generator(bg)
-
-
 @dataclass
 class GameState:
     """A game in progress (mutable).
@@ -600,113 +565,6 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (generators included)."""
         return copy.deepcopy(self)
-
-    # -- persistence -------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        """The whole game as JSON-safe data, generator states included (see :meth:`from_dict`)."""
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "config": self.config.to_dict(),
-            "cards": [c.to_dict() for c in self.cards],
-            "current": self.current,
-            "round": self.round,
-            "dice": None if self.dice is None else list(self.dice),
-            "held": list(self.held),
-            "rolls_used": self.rolls_used,
-            "rng": _bit_generator_state(self.rng),
-            "cpu_rng": _bit_generator_state(self.cpu_rng),
-            "log": [e.to_dict() for e in self.log],
-        }
-
-    @classmethod
-    def from_dict(cls, data) -> GameState:
-        """Restore a game written by :meth:`to_dict`, checking that it is whole and consistent.
-
-        Raises
-        ------
-        SavedGameError
-            For data of another format or version, unknown rules or opponent,
-            impossible cards, dice or counters, or a bad generator state.
-        """
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SavedGameError("not a yahtzee_solver saved game")
-        if data.get("version") != SAVE_VERSION:
-            v = data.get("version")
-            shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
-            raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
-        try:
-            cfg = data["config"]
-            name = cfg["rules"]
-            if not isinstance(name, str) or name not in RULESETS:
-                shown = f" {name[:40]!r}" if isinstance(name, str) else ""
-                raise SavedGameError(f"saved game has unknown rules{shown}")
-            config = GameConfig(get_rules(cfg["rules"]), cfg["opponent"], cfg["first"], cfg["seed"])
-            rules = config.rules
-            cards = [ScoreCard.from_mapping(c, rules) for c in data["cards"]]
-            current, rnd, rolls = data["current"], data["round"], data["rolls_used"]
-            dice = data["dice"]
-            held = data["held"]
-            state = cls(
-                config, _restore_generator(data["rng"]), _restore_generator(data["cpu_rng"]),
-                cards, current, rnd,
-                None if dice is None else tuple(dice), tuple(held), rolls,
-                [Event.from_dict(e) for e in data["log"]],
-            )
-        except SavedGameError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError,
-                ScoreCardError, CategoryError) as e:
-            detail = " ".join(str(e).split())
-            if len(detail) > 120:
-                detail = detail[:117] + "..."
-            raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {detail})") from None
-        state._check()
-        return state
-
-    def _check(self) -> None:
-        cfg = self.config
-
-        def bad(what):
-            raise SavedGameError(f"saved game is inconsistent: {what}")
-
-        if len(self.cards) != cfg.n_players:
-            bad(f"{len(self.cards)} cards for {cfg.n_players} player(s)")
-        if any(c.rules != cfg.rules for c in self.cards):
-            bad("a card of other rules")
-        for name in ("current", "round", "rolls_used"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int):
-                bad(f"{name} {v!r}")
-        if self.current not in range(cfg.n_players):
-            bad(f"player {self.current!r} to move")
-        if not 0 <= self.rolls_used <= MAX_ROLLS:
-            bad(f"rolls used {self.rolls_used!r}")
-        if len(self.held) != N_DICE or not all(isinstance(h, bool) for h in self.held):
-            bad(f"held dice {list(self.held)!r}")
-        if self.rolls_used == 0:
-            if self.dice is not None or any(self.held):
-                bad("dice before the first roll")
-        elif (
-            self.dice is None
-            or len(self.dice) != N_DICE
-            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in self.dice)
-        ):
-            bad(f"dice {self.dice!r}")
-        # Boxes filled: players who have already played this round have one more.
-        n = [bin(c.filled).count("1") for c in self.cards]
-        if self.is_terminal():
-            return
-        if not 1 <= self.round <= cfg.n_turns:
-            bad(f"round {self.round!r}")
-        if cfg.n_players == 1:
-            want = [self.round - 1]
-        else:
-            want = [self.round - 1] * 2
-            if self.current != cfg.first:
-                want[cfg.first] = self.round
-        if n != want:
-            bad(f"boxes filled {n} in round {self.round}")
 
 
 # -- helpers for CPU players --------------------------------------------------------------------

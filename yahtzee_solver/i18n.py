@@ -11,16 +11,33 @@ no-break spaces (:data:`NBSP`), which print as ordinary spaces.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
 from .i18n_text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from .rules import ALIASES, N_UPPER, RuleSet
 
-__all__ = ["LANGS", "NBSP", "Translator", "display_width", "pad", "wrap"]
+__all__ = ["LANGS", "NBSP", "Translator", "display_width", "pad", "wrap", "locale_lang"]
 
 #: Interface languages (``--lang``).
 LANGS = ("en", "zh", "ja")
+
+
+def locale_lang(default: str | None = "en", environ=None) -> str | None:
+    """The interface language the locale asks for: ``zh`` for ``zh_*``, ``ja`` for ``ja_*``, else ``default``.
+
+    The first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set and not
+    empty decides (POSIX order), e.g. ``LANG=ja_JP.UTF-8`` gives ``ja``.
+    """
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            code = value.split(".")[0].split("@")[0].split("_")[0].lower()
+            return code if code in LANGS else default
+    return default
+
 
 #: No-break space: :func:`wrap` keeps text joined by it on one line, then prints it as a space.
 NBSP = "\u00a0"
@@ -151,8 +168,9 @@ class Translator:
         return self(f"level.{level}")
 
     def opponent(self, opponent: str) -> str:
-        """``solo`` or a CPU level, as shown in records."""
-        return self("solo") if opponent in ("none", "solo") else self("cpu", level=self.level(opponent))
+        """An opponent key of the records (``solo`` or a CPU level, :attr:`GameConfig.opponent_key
+        <yahtzee_solver.game.GameConfig.opponent_key>`) in words."""
+        return self("solo") if opponent == "solo" else self("cpu", level=self.level(opponent))
 
     def title(self, rules: RuleSet) -> str:
         """The rule set's title: :attr:`RuleSet.title` in English, its translation otherwise."""

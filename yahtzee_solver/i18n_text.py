@@ -91,13 +91,14 @@ EN = {
     "fixed_item": "{box} {points}",
     "list_sep": ", ",
     "bonus_now": "{yahtzee} bonus: +{points} whichever box you choose.",
-    "commands_short": "r roll | k 1 3 keep/release dice 1 and 3 | k 225 keep 2, 2, 5 | s <box> score\nh hint | ? rules | q save and quit | help all commands",
+    "bonus_now_one": "{yahtzee} bonus: +{points} when you score it in {box}.",
+    "commands_short": "r roll | k a c keep/release dice a and c | k 225 keep 2, 2, 5 | s <box> score\nh hint | ? rules | q save and quit | help all commands",
     "prompt": "> ",
     # -- why an action is illegal (keys of game.PROBLEMS) ----------------------------
     "problem.game_over": "the game is over",
     "problem.roll_first": "roll the dice first (r)",
     "problem.no_rolls_left": "no rolls left this turn: score the dice (s <box>)",
-    "problem.all_held": "every die is kept: release some (k 1 2 ...) to reroll, or score",
+    "problem.all_held": "every die is kept: release some (k a b ...) to reroll, or score",
     "problem.locked": "the dice are locked after the third roll: score them (s <box>)",
     "problem.bad_hold": "invalid hold {held!r}",
     "problem.bad_box": "invalid box {box!r}",
@@ -107,9 +108,10 @@ EN = {
     "problem.joker_upper_zero": "joker: every lower box is filled, so five {face}s go in an open upper box (for 0)",
     # -- bad commands -------------------------------------------------------------------
     "err.unknown_command": "unknown command {cmd!r}: type help for the list",
-    "err.keep_what": "say which dice: k 1 3 keeps/releases dice 1 and 3, k 225 keeps a 2, a 2 and a 5, k - releases all",
-    "err.bad_position": "invalid die {pos!r}: the dice are numbered 1-5",
+    "err.keep_what": "say which dice: k a c keeps/releases dice a and c, k 225 keeps a 2, a 2 and a 5, k 6 keeps one 6, k - releases all",
+    "err.bad_position": "invalid die {pos!r}: name dice by letter a-e (their position) or by face 1-6",
     "err.repeated_position": "die {pos} is given twice",
+    "err.mixed_keep": "{text!r} mixes letters and digits: k a c keeps dice a and c (by position), k 56 keeps a 5 and a 6 (by face)",
     "err.bad_face": "invalid face {face!r}: faces are 1-6",
     "err.no_such_dice": "cannot keep {faces}: the dice show {dice}",
     "err.score_what": "say which box: s <name or number>, e.g. s fh or s 9",
@@ -118,8 +120,9 @@ EN = {
     # -- confirmations ----------------------------------------------------------------------
     "confirm.zero": "Score 0 in {box}? {other} would score {points}.",
     "confirm.suffix": " [y/N] ",
-    "confirm.again": "please answer y or n",
+    "confirm.again": "please answer y or n (q: no)",
     "confirm.cancelled": "Not scored.",
+    "confirm.not_rolled": "Not rolled.",
     "confirm.new_game": "A saved game exists ({rules}, {opponent}, turn {round}/{turns}). Abandon it and start a new game?",
     "kept_saved": "The saved game is kept. Continue it with: yahtzee-solve play --resume",
     # -- what happened ----------------------------------------------------------------------------
@@ -130,6 +133,18 @@ EN = {
     "ev.cpu_rolls": "{player} rolls {dice} (roll {n} of {max}).",
     "ev.cpu_keeps": "{player} keeps {keep} and rerolls {reroll}.",
     "ev.cpu_keeps_none": "{player} rerolls all five dice.",
+    "ev.kept": "You keep {keep}; r rerolls {reroll}.",
+    "ev.kept_none": "Nothing kept; r rerolls all five dice.",
+    "ev.undo_offer": "Not what you meant? u undoes it before your next roll (the game then counts as practice).",
+    "ev.undone": "Score in {box} undone: the dice are back, score them again.",
+    "err.no_undo": "nothing to undo: u undoes your last score in a solo game, before the next roll",
+    "confirm.loss": "{what} loses {loss} expected points against the best ({best}). Do it anyway?",
+    "confirm.loss_keep": "Rerolling with this keep",
+    "confirm.loss_box": "Scoring in {box}",
+    "history.title": "Turns so far:",
+    "history.none": "No turn has been scored yet.",
+    "history.line": "Turn {turn}, {player}: {rolls} -> {points} in {box}{extra}",
+    "ev.kept_all": "All five dice kept: score them (s <box>), or release some.",
     "ev.first_you": "You go first.",
     "ev.first_cpu": "{player} goes first.",
     "ev.resumed": "Game resumed: {rules}, turn {round}/{turns}.",
@@ -148,11 +163,13 @@ EN = {
     "help": (
         "Commands (type them at the > prompt):\n"
         "  r              roll the dice (first roll: all five; then the dice not kept)\n"
-        "  k 1 3 4        keep or release the dice at positions 1, 3 and 4\n"
-        "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k =6 keeps one 6\n"
+        "  k a c d        keep or release the dice at positions a, c and d (the letters above the dice)\n"
+        "  k 225          keep exactly a 2, a 2 and a 5 (release the others); k 6 keeps one 6\n"
         "  k -            release all dice\n"
         "  s <box>        score in a box: a number (1-{n}) or a name, e.g. {examples}\n"
         "  h              hint: the best keep or box with its expected final score\n"
+        "  u              undo your last score (solo, before the next roll; the game then counts as practice)\n"
+        "  history        the turns played so far, the CPU's included\n"
         "  ?              the rules, page by page\n"
         "  q              save and quit (continue later with: yahtzee-solve play --resume)\n"
         "  help           this list\n"
@@ -169,6 +186,7 @@ EN = {
     "end.seed": "Seed {seed} (the same dice again: --seed {seed})",
     "end.record": "New record for {rules}, {opponent}: {score} (previous best {old})!",
     "end.stats": "{rules}, {opponent}: games {games}, best {best}, average {average}",
+    "end.stats_cpu": "{rules}, {opponent}: games {games}, wins {wins}, losses {losses}, draws {draws}, best {best}, average {average}",
     "warn.records": "Warning: {detail}",
     "warn.save": "Warning: {detail}",
     "end.unrecorded": (
@@ -192,6 +210,20 @@ EN = {
     "rec.reset_done": "Records deleted.",
     "rec.reset_none": "There are no records to delete.",
     "rec.reset_kept": "Nothing deleted.",
+    "confirm.new_game_cpu": (
+        "A saved game exists ({rules}, {opponent}, turn {round}/{turns}). Abandoning it counts as a loss. "
+        "Start a new game?"
+    ),
+    "practice.seed": "Chosen seed: this game counts as practice (kept apart from your records).",
+    "practice.hint": "Hint used: this game now counts as practice (kept apart from your records).",
+    "practice.undo": "Score undone: this game now counts as practice (kept apart from your records).",
+    "practice.label": "{rules} (practice)",
+    "end.practice": "A practice game: filed with your practice records.",
+    "why.deleted": "was deleted",
+    "why.refused": "failed verification",
+    "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
+    "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
+    "rec.practice_title": "Practice (chosen seed, hints or undo):",
     # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
@@ -263,12 +295,13 @@ ZH = {
     "fixed_item": "{box} {points} 分",
     "list_sep": "、",
     "bonus_now": "{yahtzee}奖励：无论记在哪一栏都 +{points} 分。",
-    "commands_short": "r 掷骰 | k 1 3 保留/放回第 1、3 颗 | k 225 保留 2、2、5 | s <项目> 记分\nh 提示 | ? 规则 | q 保存退出 | help 全部命令",
+    "bonus_now_one": "{yahtzee}奖励：记在{box}时 +{points} 分。",
+    "commands_short": "r 掷骰 | k a c 保留/放回骰子 a、c | k 225 保留 2、2、5 | s <项目> 记分\nh 提示 | ? 规则 | q 保存退出 | help 全部命令",
     "prompt": "> ",
     "problem.game_over": "游戏已结束",
     "problem.roll_first": "请先掷骰子（r）",
     "problem.no_rolls_left": "本轮已没有掷骰机会：请记分（s <项目>）",
-    "problem.all_held": "所有骰子都已保留：先放回一些（k 1 2 ...）再掷，或者记分",
+    "problem.all_held": "所有骰子都已保留：先放回一些（k a b ...）再掷，或者记分",
     "problem.locked": "第三次掷骰后骰子已锁定：请记分（s <项目>）",
     "problem.bad_hold": "无效的保留 {held!r}",
     "problem.bad_box": "无效的项目 {box!r}",
@@ -277,9 +310,10 @@ ZH = {
     "problem.joker_lower": "百搭：{box}栏已填，五个 {face} 须记在下半区的空栏",
     "problem.joker_upper_zero": "百搭：下半区已填满，五个 {face} 须记在上半区的空栏（0 分）",
     "err.unknown_command": "未知命令 {cmd!r}：输入 help 查看命令列表",
-    "err.keep_what": "请指明骰子：k 1 3 保留/放回第 1、3 颗，k 225 保留一个 2、一个 2 和一个 5，k - 全部放回",
-    "err.bad_position": "无效的骰子位置 {pos!r}：骰子编号为 1-5",
-    "err.repeated_position": "第 {pos} 颗骰子重复了",
+    "err.keep_what": "请指明骰子：k a c 保留/放回骰子 a、c，k 225 保留一个 2、一个 2 和一个 5，k 6 保留一个 6，k - 全部放回",
+    "err.bad_position": "无效的骰子 {pos!r}：位置用字母 a-e，点数用数字 1-6",
+    "err.repeated_position": "骰子 {pos} 重复了",
+    "err.mixed_keep": "{text!r} 混用了字母和数字：k a c 按位置保留骰子 a、c，k 56 按点数保留一个 5 和一个 6",
     "err.bad_face": "无效的点数 {face!r}：点数为 1-6",
     "err.no_such_dice": "无法保留 {faces}：骰子是 {dice}",
     "err.score_what": "请指明项目：s <名称或编号>，例如 s fh 或 s 9",
@@ -287,8 +321,9 @@ ZH = {
     "err.no_args": "{cmd!r} 不需要参数",
     "confirm.zero": "在{box}记 0 分？{other}可得 {points} 分。",
     "confirm.suffix": " [是/否，y/N] ",
-    "confirm.again": "请回答 是 或 否（y 或 n）",
+    "confirm.again": "请回答 是 或 否（y 或 n；q 表示否）",
     "confirm.cancelled": "未记分。",
+    "confirm.not_rolled": "未掷骰。",
     "confirm.new_game": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它并开始新游戏？",
     "kept_saved": "存档已保留。继续请用：yahtzee-solve play --resume",
     "ev.scored": "{player}在{box}记了 {points} 分{joker}。",
@@ -298,6 +333,18 @@ ZH = {
     "ev.cpu_rolls": "{player}掷出 {dice}（第 {n}/{max} 次）。",
     "ev.cpu_keeps": "{player}保留 {keep}，重掷 {reroll}。",
     "ev.cpu_keeps_none": "{player}重掷全部五颗。",
+    "ev.kept": "你保留 {keep}；r 将重掷 {reroll}。",
+    "ev.kept_none": "没有保留骰子；r 将重掷全部五颗。",
+    "ev.undo_offer": "记错了？下一次掷骰前输入 u 可撤销（本局随即算作练习）。",
+    "ev.undone": "已撤销{box}的记分：骰子已恢复，请重新记分。",
+    "err.no_undo": "没有可撤销的：u 只能在单人游戏中、下一次掷骰前撤销上一次记分",
+    "confirm.loss": "{what}比最佳选择（{best}）少 {loss} 期望分。仍然要这样做吗？",
+    "confirm.loss_keep": "按这样保留并重掷",
+    "confirm.loss_box": "记在{box}",
+    "history.title": "已进行的各轮：",
+    "history.none": "还没有记过分。",
+    "history.line": "第 {turn} 轮，{player}：{rolls} -> {box} {points} 分{extra}",
+    "ev.kept_all": "五颗都已保留：请记分（s <项目>），或放回一些。",
     "ev.first_you": "你先手。",
     "ev.first_cpu": "{player}先手。",
     "ev.resumed": "继续游戏：{rules}，第 {round}/{turns} 轮。",
@@ -314,11 +361,13 @@ ZH = {
     "help": (
         "命令（在 > 提示符后输入）：\n"
         "  r              掷骰子（第一次掷全部五颗，之后掷未保留的骰子）\n"
-        "  k 1 3 4        保留或放回第 1、3、4 颗骰子\n"
-        "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k =6 保留一个 6\n"
+        "  k a c d        保留或放回位置 a、c、d 的骰子（字母标在骰子上方）\n"
+        "  k 225          只保留一个 2、一个 2 和一个 5（其余放回）；k 6 保留一个 6\n"
         "  k -            全部放回\n"
         "  s <项目>       记分：编号（1-{n}）或名称，例如 {examples}\n"
         "  h              提示：最佳保留或记分项目及期望最终得分\n"
+        "  u              撤销上一次记分（单人游戏，下一次掷骰前；本局随即算作练习）\n"
+        "  history        已进行的各轮（包括电脑的）\n"
         "  ?              分页查看规则\n"
         "  q              保存并退出（之后用 yahtzee-solve play --resume 继续）\n"
         "  help           本列表\n"
@@ -334,6 +383,7 @@ ZH = {
     "end.seed": "种子 {seed}（用 --seed {seed} 可重玩同样的骰子）",
     "end.record": "{rules}，{opponent}新纪录：{score} 分（之前最高 {old}）！",
     "end.stats": "{rules}，{opponent}：{games} 局，最高 {best}，平均 {average}",
+    "end.stats_cpu": "{rules}，{opponent}：{games} 局，{wins} 胜 {losses} 负 {draws} 平，最高 {best}，平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
     "end.unrecorded": (
@@ -355,6 +405,17 @@ ZH = {
     "rec.reset_done": "记录已删除。",
     "rec.reset_none": "没有可删除的记录。",
     "rec.reset_kept": "未删除任何记录。",
+    "confirm.new_game_cpu": "有一局存档（{rules}，{opponent}，第 {round}/{turns} 轮）。放弃它会记为一负。开始新游戏？",
+    "practice.seed": "指定了种子：本局算作练习（与正式记录分开）。",
+    "practice.hint": "使用了提示：本局现在算作练习（与正式记录分开）。",
+    "practice.undo": "撤销了得分：本局现在算作练习（与正式记录分开）。",
+    "practice.label": "{rules}（练习）",
+    "end.practice": "练习局：已记入练习记录。",
+    "why.deleted": "已被删除",
+    "why.refused": "未通过校验",
+    "settled.loss": "存档（{rules}，{opponent}）{why}：记为一负。",
+    "settled.abandoned": "存档（{rules}，{opponent}）{why}：记为放弃。",
+    "rec.practice_title": "练习（指定种子、提示或撤销）：",
     "rules.turn": (
         "{title}\n\n"
         "共 {n} 个项目、{n} 轮。每轮先掷全部五颗骰子；之后最多两次，可保留任意骰子并重掷其余的"
@@ -423,12 +484,13 @@ JA = {
     "fixed_item": "{box} {points}点",
     "list_sep": "、",
     "bonus_now": "{yahtzee}ボーナス：どの役を選んでも +{points} 点。",
-    "commands_short": "r 振る | k 1 3 1・3番目をキープ/解除 | k 225 2・2・5をキープ | s <役> 記入\nh ヒント | ? ルール | q 保存して終了 | help コマンド一覧",
+    "bonus_now_one": "{yahtzee}ボーナス：{box}に記入すると +{points} 点。",
+    "commands_short": "r 振る | k a c a・cをキープ/解除 | k 225 2・2・5をキープ | s <役> 記入\nh ヒント | ? ルール | q 保存して終了 | help コマンド一覧",
     "prompt": "> ",
     "problem.game_over": "ゲームは終了しています",
     "problem.roll_first": "まずサイコロを振ってください（r）",
     "problem.no_rolls_left": "このターンはもう振れません。役を選んでください（s <役>）",
-    "problem.all_held": "すべてキープ中です。振り直すには解除する（k 1 2 ...）か、役を選んでください",
+    "problem.all_held": "すべてキープ中です。振り直すには解除する（k a b ...）か、役を選んでください",
     "problem.locked": "3投目のあとサイコロは固定されます。役を選んでください（s <役>）",
     "problem.bad_hold": "無効なキープ {held!r}",
     "problem.bad_box": "無効な役 {box!r}",
@@ -437,9 +499,10 @@ JA = {
     "problem.joker_lower": "ジョーカー：{box}は記入済みなので、5つの {face} は下段の空いている役に入れます",
     "problem.joker_upper_zero": "ジョーカー：下段はすべて記入済みなので、5つの {face} は上段の空いている役に入れます（0点）",
     "err.unknown_command": "不明なコマンド {cmd!r}：help で一覧を表示します",
-    "err.keep_what": "サイコロを指定してください：k 1 3 で1・3番目をキープ/解除、k 225 で 2 と 2 と 5 をキープ、k - ですべて解除",
-    "err.bad_position": "無効な位置 {pos!r}：サイコロの番号は 1-5 です",
-    "err.repeated_position": "{pos} 番目が2回指定されています",
+    "err.keep_what": "サイコロを指定してください：k a c で a・c をキープ/解除、k 225 で 2 と 2 と 5 をキープ、k 6 で 6 を1個キープ、k - ですべて解除",
+    "err.bad_position": "無効なサイコロ {pos!r}：位置は文字 a-e、目は数字 1-6 で指定します",
+    "err.repeated_position": "{pos} が2回指定されています",
+    "err.mixed_keep": "{text!r} は文字と数字が混ざっています：k a c は位置 a・c をキープ、k 56 は目の 5 と 6 をキープ",
     "err.bad_face": "無効な目 {face!r}：目は 1-6 です",
     "err.no_such_dice": "{faces} はキープできません：出目は {dice} です",
     "err.score_what": "役を指定してください：s <名前または番号>（例：s fh、s 9）",
@@ -447,8 +510,9 @@ JA = {
     "err.no_args": "{cmd!r} に引数は要りません",
     "confirm.zero": "{box}に 0 点を記入しますか？{other}なら {points} 点です。",
     "confirm.suffix": " [はい/いいえ、y/N] ",
-    "confirm.again": "はい か いいえ（y か n）で答えてください",
+    "confirm.again": "はい か いいえ（y か n）で答えてください（q はいいえ）",
     "confirm.cancelled": "記入しませんでした。",
+    "confirm.not_rolled": "振りませんでした。",
     "confirm.new_game": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄して新しいゲームを始めますか？",
     "kept_saved": "保存されたゲームは残してあります。続きは：yahtzee-solve play --resume",
     "ev.scored": "{player}は{box}に {points} 点を記入しました{joker}。",
@@ -458,6 +522,18 @@ JA = {
     "ev.cpu_rolls": "{player}の出目：{dice}（{n}/{max} 投目）。",
     "ev.cpu_keeps": "{player}は {keep} をキープして {reroll} を振り直します。",
     "ev.cpu_keeps_none": "{player}は5個すべて振り直します。",
+    "ev.kept": "{keep} をキープ。r で {reroll} を振り直します。",
+    "ev.kept_none": "キープなし。r で5個すべて振り直します。",
+    "ev.undo_offer": "間違えましたか？次に振る前なら u で取り消せます（取り消すと練習扱い）。",
+    "ev.undone": "{box}への記入を取り消しました。サイコロは元に戻りました。もう一度記入してください。",
+    "err.no_undo": "取り消せるものがありません：u はひとり用で、次に振る前に直前の記入を取り消します",
+    "confirm.loss": "{what}は最善（{best}）より期待値が {loss} 点低くなります。それでもよいですか？",
+    "confirm.loss_keep": "このキープで振り直すと",
+    "confirm.loss_box": "{box}に記入すると",
+    "history.title": "これまでのターン：",
+    "history.none": "まだ記入したターンはありません。",
+    "history.line": "ターン {turn}、{player}：{rolls} -> {box} {points} 点{extra}",
+    "ev.kept_all": "5個すべてキープ中：役に記入する（s <役>）か、解除してください。",
     "ev.first_you": "あなたが先攻です。",
     "ev.first_cpu": "{player}が先攻です。",
     "ev.resumed": "ゲームを再開しました：{rules}、ターン {round}/{turns}。",
@@ -474,11 +550,13 @@ JA = {
     "help": (
         "コマンド（> のあとに入力）：\n"
         "  r              サイコロを振る（1投目は5個すべて、以降はキープしていないもの）\n"
-        "  k 1 3 4        1・3・4番目のサイコロをキープ/解除\n"
-        "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k =6 で 6 を1個キープ\n"
+        "  k a c d        位置 a・c・d のサイコロをキープ/解除（文字はサイコロの上）\n"
+        "  k 225          2 と 2 と 5 だけをキープ（ほかは解除）。k 6 で 6 を1個キープ\n"
         "  k -            すべて解除\n"
         "  s <役>         役に記入：番号（1-{n}）または名前（例：{examples}）\n"
         "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"
+        "  u              直前の記入を取り消す（ひとり用、次に振る前まで。取り消すと練習扱い）\n"
+        "  history        これまでのターン（CPU の分も）\n"
         "  ?              ルールをページごとに表示\n"
         "  q              保存して終了（続きは yahtzee-solve play --resume）\n"
         "  help           この一覧\n"
@@ -494,6 +572,7 @@ JA = {
     "end.seed": "シード {seed}（同じ出目で遊ぶには --seed {seed}）",
     "end.record": "{rules}、{opponent}の新記録：{score} 点（これまでの最高 {old}）！",
     "end.stats": "{rules}、{opponent}：{games} ゲーム、最高 {best}、平均 {average}",
+    "end.stats_cpu": "{rules}、{opponent}：{games} ゲーム、{wins} 勝 {losses} 敗 {draws} 分、最高 {best}、平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
     "end.unrecorded": (
@@ -516,6 +595,17 @@ JA = {
     "rec.reset_done": "記録を削除しました。",
     "rec.reset_none": "削除する記録はありません。",
     "rec.reset_kept": "何も削除していません。",
+    "confirm.new_game_cpu": "保存されたゲームがあります（{rules}、{opponent}、ターン {round}/{turns}）。破棄すると負けになります。新しいゲームを始めますか？",
+    "practice.seed": "シード指定：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.hint": "ヒントを使いました：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.undo": "記入を取り消しました：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.label": "{rules}（練習）",
+    "end.practice": "練習ゲーム：練習の記録に入れました。",
+    "why.deleted": "が削除されました",
+    "why.refused": "の検証に失敗しました",
+    "settled.loss": "保存されたゲーム（{rules}、{opponent}）{why}：負けとして記録します。",
+    "settled.abandoned": "保存されたゲーム（{rules}、{opponent}）{why}：放棄として記録します。",
+    "rec.practice_title": "練習（シード指定・ヒント・取り消し）：",
     "rules.turn": (
         "{title}\n\n"
         "{n} 役、{n} ターン。各ターンはまず5個のサイコロをすべて振り、そのあと2回まで、"

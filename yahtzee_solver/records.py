@@ -1,74 +1,60 @@
-"""What the game keeps on disk: the player's records and the game in progress.
+"""The player's records: results per rule set and opponent, kept in ``records.json``.
 
-Both live as JSON files in the user's data directory (:func:`data_dir`:
-``$YAHTZEE_SOLVER_HOME`` if set and not empty, else
-``click.get_app_dir("yahtzee-solver")``).  Every write is atomic (a temporary
-file in the same folder, then ``os.replace``), and every load is validated.  A
+The file lives in the data folder (:func:`~yahtzee_solver.files.data_dir`) and
+is written atomically and validated on load (:mod:`yahtzee_solver.files`).  A
 file that cannot be read -- not JSON, nested too deeply, larger than
-:data:`MAX_FILE_BYTES`, not a regular file, or failing validation -- is never
-silently dropped and never crashes the game: it is renamed aside to
-``<name>.corrupt-<timestamp>`` and the caller is told (:attr:`RecordBook.problem`,
-:class:`DataFileError`).
+:data:`~yahtzee_solver.files.MAX_FILE_BYTES`, not a regular file, or failing
+validation -- is never silently dropped and never crashes the game: it is
+renamed aside to ``<name>.corrupt-<timestamp>`` and the caller is told
+(:attr:`RecordBook.problem`).
 
 A finished game is written to the records before its saved game is deleted
 (:func:`file_finished_game`); if the records cannot be written, the finished
-game stays in ``game.json`` and is recorded on the next run.  One game at a
-time owns the data folder (:class:`GameLock`, ``game.lock`` holding the pid).
+game stays in ``game.json`` (:mod:`yahtzee_solver.savegame`) and is recorded
+on the next run.
 
 Records are kept per rule set and opponent (``solo`` or a CPU level): games,
 best and average final score, wins, losses, draws, and games abandoned (a
-saved game discarded by starting a new one).
+solitaire game discarded by starting a new one, or whose save was deleted or
+failed verification).  A game against the CPU that ends that way is a loss
+(counted in ``losses`` and in ``forfeits``).  Practice games -- a chosen seed,
+hints or an undo (:data:`~yahtzee_solver.ledger.PRACTICE_REASONS`) -- are
+kept apart (:attr:`RecordBook.practice`) and never change the records of
+unaided play.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import reprlib
-import stat
-import tempfile
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import DataFileError, YahtzeeError
+from .errors import DataFileError
+from .files import clip, data_dir, read_json, set_aside, write_json_atomic
 from .game import GameState
 from .rules import RULESETS
+from .ledger import LedgerEntry
 
 __all__ = [
-    "HOME_ENV",
-    "MAX_FILE_BYTES",
     "DataFileError",
-    "GameRunningError",
-    "data_dir",
     "records_path",
-    "save_path",
-    "lock_path",
-    "GameLock",
-    "write_json_atomic",
-    "set_aside",
     "Record",
     "RecordUpdate",
     "RecordBook",
-    "save_game",
-    "load_game",
-    "discard_game",
     "file_finished_game",
+    "file_unfinished_game",
     "OPPONENT_KEYS",
 ]
 
-#: Environment variable that overrides the data directory (tests use it).
-HOME_ENV = "YAHTZEE_SOLVER_HOME"
-
 RECORDS_FORMAT = "yahtzee_solver records"
-RECORDS_VERSION = 1
+RECORDS_VERSION = 2
+#: Older versions this one reads (version 1 had no practice records and no forfeits).
+_READS = (1, 2)
 
-#: Opponent keys of the records: ``solo`` or a CPU level.
+#: Opponent keys of the records: ``solo`` or a CPU level (:attr:`GameConfig.opponent_key
+#: <yahtzee_solver.game.GameConfig.opponent_key>`).
 OPPONENT_KEYS = ("solo", "beginner", "normal", "expert")
-
-#: Largest records or saved-game file read (bytes); a bigger file is corrupt.
-#: A saved game is a few tens of KiB, so 4 MiB leaves ample room.
-MAX_FILE_BYTES = 4 * 1024 * 1024
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
@@ -78,171 +64,9 @@ _short.maxstring = _short.maxother = 60
 _short.maxlevel = 3
 
 
-class GameRunningError(DataFileError):
-    """Another ``play`` process holds the data folder (CLI exit code 1).
-
-    Attributes
-    ----------
-    pid : int
-        Process id written in the lock file.
-    """
-
-    def __init__(self, message: str, pid: int):
-        super().__init__(message)
-        self.pid = pid
-
-
-def data_dir() -> Path:
-    """The folder of the records and the saved game (not created here).
-
-    ``$YAHTZEE_SOLVER_HOME`` when it is set and not blank; an empty value counts
-    as unset, giving ``click.get_app_dir("yahtzee-solver")`` (e.g.
-    ``~/.config/yahtzee-solver`` on Linux).
-    """
-    env = os.environ.get(HOME_ENV, "")
-    if env.strip():
-        return Path(env)
-    import click
-
-    return Path(click.get_app_dir("yahtzee-solver"))
-
-
-def _ensure_folder(folder: Path) -> None:
-    """Create the data folder ``folder`` if needed.
-
-    Raises
-    ------
-    DataFileError
-        If ``folder`` (or a parent) is a file, or it cannot be created.
-    """
-    if folder.exists() and not folder.is_dir():
-        raise DataFileError(f"data folder {str(folder)!r} is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise DataFileError(f"data folder {str(folder)!r} is not a directory (a parent is a file)") from None
-    except OSError as e:
-        raise DataFileError(f"cannot create data folder {str(folder)!r}: {e.strerror or e}") from None
-
-
 def records_path() -> Path:
-    """``records.json`` in :func:`data_dir`."""
+    """``records.json`` in :func:`~yahtzee_solver.files.data_dir`."""
     return data_dir() / "records.json"
-
-
-def save_path() -> Path:
-    """``game.json`` (the game in progress) in :func:`data_dir`."""
-    return data_dir() / "game.json"
-
-
-def lock_path() -> Path:
-    """``game.lock`` (pid of the ``play`` process running) in :func:`data_dir`."""
-    return data_dir() / "game.lock"
-
-
-def write_json_atomic(path: str | os.PathLike, data) -> Path:
-    """Write ``data`` as JSON to ``path`` atomically (temp file in the same folder + ``os.replace``).
-
-    Raises
-    ------
-    DataFileError
-        If the folder is a file or the file cannot be written; ``path`` is then unchanged.
-    """
-    path = Path(path)
-    text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
-    tmp = None
-    try:
-        _ensure_folder(path.parent)
-    except DataFileError as e:
-        raise DataFileError(f"cannot write {str(path)!r}: {e}") from None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        raise DataFileError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
-    return path
-
-
-def set_aside(path: str | os.PathLike) -> Path:
-    """Rename an unreadable ``path`` to ``<path>.corrupt-<YYYYmmdd-HHMMSS>`` (never overwriting).
-
-    Returns
-    -------
-    Path
-        The new name.
-
-    Raises
-    ------
-    DataFileError
-        If the file cannot be renamed.
-    """
-    path = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-    try:
-        os.replace(path, target)
-    except OSError as e:
-        raise DataFileError(f"cannot move unreadable {str(path)!r} aside: {e.strerror or e}") from None
-    return target
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    """``text`` on one line, at most ``limit`` characters (for error messages)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _read_json(path: Path):
-    """Parsed JSON of ``path``.
-
-    Raises
-    ------
-    FileNotFoundError
-        If there is no file.
-    ValueError
-        If the content is unusable: not a regular file, more than
-        :data:`MAX_FILE_BYTES`, not UTF-8 JSON, or nested too deeply.
-    DataFileError
-        If the file exists but cannot be read (permissions, a directory, the
-        data folder is a file).
-    """
-    try:
-        st = os.stat(path)
-        if stat.S_ISDIR(st.st_mode):
-            raise DataFileError(f"cannot read {str(path)!r}: it is a directory")
-        if not stat.S_ISREG(st.st_mode):  # a FIFO would block, /dev/zero never ends
-            raise ValueError("not a regular file")
-        if st.st_size > MAX_FILE_BYTES:
-            raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except (FileNotFoundError, DataFileError):
-        raise
-    except NotADirectoryError:
-        raise DataFileError(f"data folder {str(path.parent)!r} is not a directory") from None
-    except OSError as e:
-        raise DataFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"larger than {MAX_FILE_BYTES // 2**20} MiB")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except RecursionError:
-        raise ValueError("not valid JSON: nested too deeply") from None
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -259,9 +83,12 @@ class Record:
     total : int
         Sum of the final scores (points), for the average.
     wins, losses, draws : int
-        Results against the CPU (0 in solitaire).
+        Results against the CPU (0 in solitaire); ``losses`` includes the forfeits.
     abandoned : int
-        Saved games discarded by starting a new game.
+        Solitaire games left unfinished: discarded by starting a new game, or
+        whose save was deleted or failed verification.
+    forfeits : int
+        Games against the CPU left unfinished that way, counted as losses.
     """
 
     games: int = 0
@@ -271,6 +98,7 @@ class Record:
     losses: int = 0
     draws: int = 0
     abandoned: int = 0
+    forfeits: int = 0
 
     @property
     def average(self) -> float | None:
@@ -294,7 +122,7 @@ class Record:
         if not isinstance(d, dict):
             raise ValueError(f"record {_short.repr(d)} is not an object")
         vals = {}
-        for name in ("games", "total", "wins", "losses", "draws", "abandoned"):
+        for name in ("games", "total", "wins", "losses", "draws", "abandoned", "forfeits"):
             v = d.get(name, 0)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"invalid {name} {_short.repr(v)}")
@@ -305,7 +133,9 @@ class Record:
         r = cls(best=best, **vals)
         if (r.games == 0) != (best is None):
             raise ValueError("best score and game count disagree")
-        if r.wins + r.losses + r.draws > r.games:
+        if r.forfeits > r.losses:
+            raise ValueError("more forfeits than losses")
+        if r.wins + r.losses - r.forfeits + r.draws > r.games:
             raise ValueError("more results than games")
         if best is not None and not (r.total <= best * r.games and best <= r.total):
             raise ValueError("best score and total disagree")
@@ -324,21 +154,30 @@ class RecordUpdate:
         Best score before this game.
     new_best : bool
         True when the game beat an earlier best score.
+    practice : bool
+        The game was filed with the practice records.
     """
 
     record: Record
     previous_best: int | None
     new_best: bool
+    practice: bool = False
 
 
 @dataclass
 class RecordBook:
-    """All records, keyed by ``(rules name, opponent key)``.
+    """All records, keyed by ``(rules name, opponent key)``: unaided play and practice apart.
 
     Attributes
     ----------
     records : dict
-        ``{(rules, opponent): Record}``.
+        ``{(rules, opponent): Record}`` of unaided games.
+    practice : dict
+        The same for practice games (chosen seed, hints, undo).
+    lang : str or None
+        Interface language of the last game filed (the default of ``records``).
+    filed : list of str
+        Ids of the last games filed (so a game is never counted twice).
     path : Path or None
         File it was loaded from / is saved to.
     problem : str or None
@@ -347,6 +186,9 @@ class RecordBook:
     """
 
     records: dict = field(default_factory=dict)
+    practice: dict = field(default_factory=dict)
+    lang: str | None = None
+    filed: list = field(default_factory=list)
     path: Path | None = None
     problem: str | None = None
 
@@ -354,8 +196,8 @@ class RecordBook:
     def load(cls, path: str | os.PathLike | None = None) -> RecordBook:
         """Read the records (default :func:`records_path`); an empty book if there is no file.
 
-        A corrupt or foreign file is renamed aside (:func:`set_aside`) and an
-        empty book returned with :attr:`problem` saying so.
+        A corrupt or foreign file is renamed aside (:func:`~yahtzee_solver.files.set_aside`)
+        and an empty book returned with :attr:`problem` saying so.
 
         Raises
         ------
@@ -365,15 +207,15 @@ class RecordBook:
         path = Path(path) if path is not None else records_path()
         book = cls(path=path)
         try:
-            data = _read_json(path)
-            book.records = _parse_records(data)
+            data = read_json(path)
+            book.records, book.practice, book.lang, book.filed = _parse_records(data)
         except FileNotFoundError:
             pass
         except DataFileError:
             raise
         except _CORRUPT as e:
             moved = set_aside(path)
-            book.problem = (f"records file {str(path)!r} is unreadable ({_clip(e)}); "
+            book.problem = (f"records file {str(path)!r} is unreadable ({clip(e)}); "
                             f"moved to {str(moved)!r}, starting new records")
         return book
 
@@ -385,22 +227,34 @@ class RecordBook:
         DataFileError
             If the file cannot be written (the old file is left intact).
         """
-        data = {
-            "format": RECORDS_FORMAT,
-            "version": RECORDS_VERSION,
-            "records": {
+        def section(recs):
+            return {
                 rules: {opp: {k: v for k, v in rec.to_dict().items() if k != "average"}
-                        for (r, opp), rec in sorted(self.records.items()) if r == rules}
-                for rules in sorted({r for r, _ in self.records})
-            },
-        }
+                        for (r, opp), rec in sorted(recs.items()) if r == rules}
+                for rules in sorted({r for r, _ in recs})
+            }
+
+        data = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
+                "records": section(self.records), "practice": section(self.practice),
+                "lang": self.lang, "filed": self.filed[-8:]}
         return write_json_atomic(self.path or records_path(), data)
 
-    def get(self, rules: str, opponent: str) -> Record:
-        """The record for ``rules`` against ``opponent`` (an empty one if none)."""
-        return self.records.get((rules, opponent), Record())
+    def _section(self, practice: bool) -> dict:
+        return self.practice if practice else self.records
 
-    def add_game(self, rules: str, opponent: str, score: int, outcome: str | None = None) -> RecordUpdate:
+    def get(self, rules: str, opponent: str, practice: bool = False) -> Record:
+        """The record for ``rules`` against ``opponent`` (an empty one if none); ``practice`` for practice games."""
+        return self._section(practice).get((rules, opponent), Record())
+
+    def clear(self) -> int:
+        """Delete every record (unaided and practice); the number deleted."""
+        n = len(self.records) + len(self.practice)
+        self.records.clear()
+        self.practice.clear()
+        return n
+
+    def add_game(self, rules: str, opponent: str, score: int, outcome: str | None = None,
+                 practice: bool = False) -> RecordUpdate:
         """Count a finished game.
 
         Parameters
@@ -413,9 +267,11 @@ class RecordBook:
             The player's final score (points).
         outcome : str, optional
             ``win``, ``loss`` or ``draw`` against the CPU; ``None`` in solitaire.
+        practice : bool
+            File it with the practice records (a chosen seed, hints or an undo).
         """
         _check_key(rules, opponent)
-        rec = self.records.setdefault((rules, opponent), Record())
+        rec = self._section(practice).setdefault((rules, opponent), Record())
         prev = rec.best
         rec.games += 1
         rec.total += int(score)
@@ -425,19 +281,37 @@ class RecordBook:
                 raise ValueError(f"invalid outcome {outcome!r}")
             name = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
             setattr(rec, name, getattr(rec, name) + 1)
-        return RecordUpdate(rec, prev, prev is not None and score > prev)
+        return RecordUpdate(rec, prev, prev is not None and score > prev, practice)
 
-    def add_abandoned(self, rules: str, opponent: str) -> None:
-        """Count a saved game that was discarded unfinished."""
+    def add_abandoned(self, rules: str, opponent: str, practice: bool = False) -> str:
+        """Count a game left unfinished: ``abandoned`` in solitaire, a loss (forfeit) against the CPU.
+
+        Returns
+        -------
+        str
+            ``abandoned`` or ``loss``: how it was counted.
+        """
         _check_key(rules, opponent)
-        self.records.setdefault((rules, opponent), Record()).abandoned += 1
+        rec = self._section(practice).setdefault((rules, opponent), Record())
+        if opponent == "solo":
+            rec.abandoned += 1
+            return "abandoned"
+        rec.losses += 1
+        rec.forfeits += 1
+        return "loss"
 
     def to_list(self) -> list[dict]:
-        """Records as ``[{"rules", "opponent", games, best, average, ...}]`` sorted by rules and opponent."""
+        """Records as ``[{"rules", "opponent", "practice", games, best, average, ...}]``.
+
+        Unaided records first, then practice; each sorted by rules and opponent.
+        """
         order = {o: i for i, o in enumerate(OPPONENT_KEYS)}
-        keys = sorted(self.records, key=lambda k: (list(RULESETS).index(k[0]) if k[0] in RULESETS else 99,
-                                                   order.get(k[1], 99)))
-        return [{"rules": r, "opponent": o, **self.records[(r, o)].to_dict()} for r, o in keys]
+        out = []
+        for practice, recs in ((False, self.records), (True, self.practice)):
+            keys = sorted(recs, key=lambda k: (list(RULESETS).index(k[0]) if k[0] in RULESETS else 99,
+                                               order.get(k[1], 99)))
+            out += [{"rules": r, "opponent": o, "practice": practice, **recs[(r, o)].to_dict()} for r, o in keys]
+        return out
 
 
 def _check_key(rules: str, opponent: str) -> None:
@@ -447,15 +321,9 @@ def _check_key(rules: str, opponent: str) -> None:
         raise ValueError(f"unknown opponent {opponent!r}")
 
 
-def _parse_records(data) -> dict:
-    if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
-        raise ValueError("not a yahtzee_solver records file")
-    if data.get("version") != RECORDS_VERSION:
-        raise ValueError(f"records format version {_short.repr(data.get('version'))}, "
-                         f"this version reads {RECORDS_VERSION}")
-    recs = data.get("records")
+def _parse_section(recs, what: str) -> dict:
     if not isinstance(recs, dict):
-        raise ValueError("no records object")
+        raise ValueError(f"no {what} object")
     out = {}
     for rules, per in recs.items():
         if rules not in RULESETS or not isinstance(per, dict):
@@ -470,70 +338,42 @@ def _parse_records(data) -> dict:
     return out
 
 
-# -- the saved game ----------------------------------------------------------------------------
-def save_game(state: GameState, path: str | os.PathLike | None = None) -> Path:
-    """Write the game in progress atomically (default :func:`save_path`).
-
-    Raises
-    ------
-    DataFileError
-        If it cannot be written (the previous save is left intact).
-    """
-    return write_json_atomic(path if path is not None else save_path(), state.to_dict())
-
-
-def load_game(path: str | os.PathLike | None = None) -> GameState | None:
-    """The saved game, or ``None`` if there is none.
-
-    Raises
-    ------
-    DataFileError
-        If the file is corrupt, foreign or inconsistent: it has been moved
-        aside (:func:`set_aside`) and the message says where.
-    """
-    path = Path(path) if path is not None else save_path()
-    try:
-        data = _read_json(path)
-        return GameState.from_dict(data)
-    except FileNotFoundError:
-        return None
-    except DataFileError:
-        raise
-    except (*_CORRUPT, YahtzeeError) as e:
-        moved = set_aside(path)
-        raise DataFileError(
-            f"saved game {str(path)!r} cannot be restored ({_clip(e)}); moved to {str(moved)!r}"
-        ) from None
+def _parse_records(data) -> tuple[dict, dict, str | None, list]:
+    if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
+        raise ValueError("not a yahtzee_solver records file")
+    if data.get("version") not in _READS:
+        raise ValueError(f"records format version {_short.repr(data.get('version'))}, "
+                         f"this version reads {RECORDS_VERSION}")
+    records = _parse_section(data.get("records"), "records")
+    practice = _parse_section(data.get("practice", {}), "practice")
+    lang = data.get("lang")
+    if lang is not None and not isinstance(lang, str):
+        raise ValueError(f"invalid lang {_short.repr(lang)}")
+    filed = data.get("filed", [])
+    if not isinstance(filed, list) or not all(isinstance(x, str) for x in filed):
+        raise ValueError("invalid filed")
+    return records, practice, lang, filed
 
 
-def discard_game(path: str | os.PathLike | None = None) -> None:
-    """Delete the saved game (after it has ended); no error if there is none."""
-    path = Path(path) if path is not None else save_path()
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise DataFileError(f"cannot remove {str(path)!r}: {e.strerror or e}") from None
-
-
-def file_finished_game(
-    state: GameState,
-    game_file: str | os.PathLike | None = None,
-    records_file: str | os.PathLike | None = None,
-) -> tuple[RecordUpdate, str | None]:
-    """Add a finished game to the records, then delete its saved game.
+# -- filing a game ---------------------------------------------------------------------------------
+def file_finished_game(state: GameState, store, records_file: str | os.PathLike | None = None,
+                       ) -> tuple[RecordUpdate, str | None]:
+    """Add a finished game to the records, then delete its saved game and ledger entry.
 
     The records are written first: if that fails the saved game is left in
     place (it is terminal), so the result is recorded by the next call
-    instead of being lost.
+    instead of being lost.  The game's id is kept in the records, so a game
+    whose save outlived its filing (a crash in between) is not counted twice.
 
     Parameters
     ----------
     state : GameState
         A finished game (:meth:`GameState.is_terminal`).
-    game_file, records_file : path, optional
-        Default :func:`save_path` and :func:`records_path`.
+    store : GameStore
+        Its files (:class:`~yahtzee_solver.savegame.GameStore`); its ledger
+        entry says whether the game is practice.
+    records_file : path, optional
+        Default :func:`records_path`.
 
     Returns
     -------
@@ -552,124 +392,51 @@ def file_finished_game(
     if not state.is_terminal():
         raise ValueError("the game is not over")
     book = RecordBook.load(records_file)
-    opp = "solo" if state.config.opponent == "none" else state.config.opponent
+    entry = store.entry
+    practice = bool(store.practice)
     outcome = None
     if state.config.n_players == 2:
         outcome = {0: "win", 1: "loss", None: "draw"}[state.winner()]
-    upd = book.add_game(state.rules.name, opp, state.cards[0].total, outcome)
-    book.save()
-    discard_game(game_file)
+    if entry is not None and entry.game_id in book.filed:
+        rec = book.get(state.rules.name, state.config.opponent_key, practice)
+        upd = RecordUpdate(rec, rec.best, False, practice)
+    else:
+        upd = book.add_game(state.rules.name, state.config.opponent_key, state.cards[0].total, outcome, practice)
+        _note_filed(book, entry)
+        book.save()
+    store.clear()
     return upd, book.problem
 
 
-# -- one game at a time ----------------------------------------------------------------------------
-def _pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (POSIX; elsewhere assumed alive)."""
-    if pid <= 0:
-        return False
-    if pid == os.getpid():
-        return True
-    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # PermissionError: it exists but belongs to someone else
-        return True
-    return True
+def file_unfinished_game(entry: LedgerEntry, store, records_file: str | os.PathLike | None = None,
+                         ) -> tuple[str, str | None]:
+    """Count a game left unfinished (abandoned, save deleted, or failing verification), then forget it.
 
+    Solitaire: ``abandoned``.  Against the CPU: a loss (a forfeit).
+    Practice games go to the practice records.
 
-class GameLock:
-    """Exclusive use of the data folder by one ``play`` process.
-
-    The lock is the file ``game.lock`` created with ``O_CREAT | O_EXCL`` and
-    holding the owner's pid.  A lock whose pid no longer runs is stale and is
-    taken over.  Use as a context manager, or :meth:`acquire` / :meth:`release`.
-
-    Parameters
-    ----------
-    path : path, optional
-        Lock file (default :func:`lock_path`).
+    Returns
+    -------
+    (str, str or None)
+        How it was counted (``abandoned`` or ``loss``), and :attr:`RecordBook.problem`.
 
     Raises
     ------
-    GameRunningError
-        From :meth:`acquire`: another live process holds the lock.
     DataFileError
-        From :meth:`acquire`: the data folder is a file or not writable.
-
-    Notes
-    -----
-    Two processes taking over the same stale lock at the same instant could
-    both succeed; that needs two games started within microseconds of each
-    other after a crash.  Where process ids cannot be checked (Windows) a
-    left-over lock must be deleted by hand; the error names the file.
+        If the records cannot be read or written.
     """
+    book = RecordBook.load(records_file)
+    if entry.game_id in book.filed:
+        how = "abandoned" if entry.opponent_key == "solo" else "loss"
+    else:
+        how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
+        _note_filed(book, entry)
+        book.save()
+    store.clear()
+    return how, book.problem
 
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else lock_path()
-        self.held = False
 
-    def _owner(self) -> int | None:
-        """Pid in the lock file; ``None`` if it is gone; -1 if unreadable."""
-        try:
-            with open(self.path, "rb") as f:
-                text = f.read(32).decode("ascii", "replace").strip()
-        except FileNotFoundError:
-            return None
-        except OSError:
-            return -1
-        return int(text) if text.isascii() and text.isdigit() else -1
-
-    def acquire(self) -> GameLock:
-        """Take the lock (see the class notes).  Returns ``self``."""
-        _ensure_folder(self.path.parent)
-        for _ in range(5):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                pid = self._owner()
-                if pid is None:
-                    continue  # released meanwhile: try again
-                if pid == -1:
-                    # Being written right now, or garbage: give a writer a moment.
-                    time.sleep(0.05)
-                    pid = self._owner()
-                    if pid is None:
-                        continue
-                if pid > 0 and _pid_alive(pid):
-                    raise GameRunningError(
-                        f"another game is running (pid {pid}); if it is not, delete {str(self.path)!r}", pid
-                    ) from None
-                try:  # stale: its process is gone
-                    os.unlink(self.path)
-                except FileNotFoundError:
-                    pass
-                except OSError as e:
-                    raise DataFileError(f"cannot remove stale lock {str(self.path)!r}: {e.strerror or e}") from None
-                continue
-            except OSError as e:
-                raise DataFileError(f"cannot create {str(self.path)!r}: {e.strerror or e}") from None
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(f"{os.getpid()}\n")
-            self.held = True
-            return self
-        raise DataFileError(f"cannot take the lock {str(self.path)!r}")
-
-    def release(self) -> None:
-        """Give the lock back (only if this process holds it)."""
-        if not self.held:
-            return
-        self.held = False
-        if self._owner() == os.getpid():
-            try:
-                os.unlink(self.path)
-            except OSError:
-                pass
-
-    def __enter__(self) -> GameLock:
-        return self.acquire()
-
-    def __exit__(self, *exc) -> None:
-        self.release()
+def _note_filed(book: RecordBook, entry: LedgerEntry | None) -> None:
+    if entry is not None:
+        book.filed = [*book.filed[-7:], entry.game_id]
+        book.lang = entry.lang

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -86,6 +86,9 @@ class SimulationResult:
         compilation excluded).
     scores : (games,) int64
         Every final score, in game order (read-only; not in :meth:`to_dict`).
+    requested : int or None
+        Games asked for, when the run was interrupted (Ctrl-C) before playing
+        them all: ``games`` is then the number finished; ``None`` for a full run.
     """
 
     level: str
@@ -102,6 +105,12 @@ class SimulationResult:
     yahtzee_rate: float
     seconds: float
     scores: np.ndarray = field(repr=False, compare=False)
+    requested: int | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """True when the run stopped before all the requested games (see :attr:`requested`)."""
+        return self.requested is not None
 
     @property
     def games_per_second(self) -> float:
@@ -125,6 +134,8 @@ class SimulationResult:
             "yahtzee_rate": self.yahtzee_rate,
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
+            "interrupted": self.interrupted,
+            "requested": self.games if self.requested is None else self.requested,
         }
 
 
@@ -384,11 +395,16 @@ def simulate(
     Returns
     -------
     SimulationResult
+        On ``KeyboardInterrupt`` (Ctrl-C) after at least one game, the
+        statistics of the games finished, with :attr:`SimulationResult.requested`
+        set: the finished games are not thrown away.
 
     Raises
     ------
     UsageError
         Unknown level, ``games`` < 1 or a negative seed.
+    KeyboardInterrupt
+        If interrupted before the first game finished.
     RuleSetError, TableError
         Unknown rules; missing or corrupt table.
     """
@@ -421,6 +437,7 @@ def simulate(
         bar = tqdm(total=games, unit="game", unit_scale=True, desc=f"{name} {rules.name}")
     ycat = rules.yahtzee_category
     t0 = time.perf_counter()
+    done = 0  # games finished, in order
     try:
         step = CHUNK if kernel else BLOCK
         for start in range(0, games, step):
@@ -431,12 +448,14 @@ def simulate(
                 totals[start : start + n] = tot
                 upper[start : start + n] = fl[:, 0] == 1
                 yahtzee[start : start + n] = fl[:, 1] == 1
+                done = start + n
             else:
                 for i in range(n):
                     card = play_game(strategy, dice[i], rules)
                     totals[start + i] = card.total
                     upper[start + i] = card.upper_bonus > 0
                     yahtzee[start + i] = ycat >= 0 and card.boxes[ycat] == 50
+                    done = start + i + 1
                     if bar is not None and i % 64 == 63:
                         bar.update(64)
                 if bar is not None:
@@ -444,8 +463,12 @@ def simulate(
                 continue
             if bar is not None:
                 bar.update(n)
+    except KeyboardInterrupt:
+        if done == 0:
+            raise
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    return summarise(name, rules.name, seed, totals, upper, yahtzee, seconds)
+    res = summarise(name, rules.name, seed, totals[:done], upper[:done], yahtzee[:done], seconds)
+    return res if done == games else replace(res, requested=games)

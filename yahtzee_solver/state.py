@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import CardRulesError, CategoryError, ScoreCardError
+from .files import FileTooLargeError, UnusableFileError, read_bounded
 from .rules import N_UPPER, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
@@ -398,12 +399,13 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
     """A card from a JSON file: ``{box: points|null, ...}`` or ``{"rules", "boxes", "yahtzee-bonus"}``."""
     name = str(path)
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_CARD_FILE + 1)
+        raw = read_bounded(path, MAX_CARD_FILE)
+    except FileTooLargeError:
+        raise ScoreCardError(f"card file {name!r} is too large for a scorecard (over {MAX_CARD_FILE} bytes)") from None
+    except UnusableFileError:
+        raise ScoreCardError(f"cannot read card file {name!r}: not a regular file") from None
     except OSError as e:
         raise ScoreCardError(f"cannot read card file {name!r}: {e.strerror or e}") from None
-    if len(raw) > MAX_CARD_FILE:
-        raise ScoreCardError(f"card file {name!r} is too large for a scorecard (over {MAX_CARD_FILE} bytes)")
     return _card_json(raw, f"card file {name!r}", rules)
 
 

@@ -23,8 +23,6 @@ import hashlib
 import json
 import os
 import signal
-import stat
-import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import TableError, UsageError
+from .files import file_kind, write_atomic
 from .rules import RuleSet, get_rules
 
 __all__ = ["ValueTable", "load_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION"]
@@ -135,13 +134,10 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
         regular HDF5 file (a device, a pipe, a folder, a JSON file, ...).
     """
     path = Path(path)
-    try:
-        st = path.stat()
-    except OSError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    kind = file_kind(path)
+    if kind not in ("missing", "file"):
         raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
-    if st is not None and not _is_hdf5(path):
+    if kind == "file" and not _is_hdf5(path):
         raise TableError(
             f"refusing to overwrite {str(path)!r}: it is not an HDF5 value table (remove it or choose another path)"
         )
@@ -192,17 +188,7 @@ def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | 
 
     from . import __version__
 
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        os.close(fd)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-    except OSError as e:
-        raise TableError(f"cannot write table to {str(path)!r}: {e.strerror or e}") from None
-    try:
+    def write(tmp: Path) -> None:
         with h5py.File(tmp, "w") as f:
             f.create_dataset(
                 "values",
@@ -221,15 +207,9 @@ def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | 
             f.attrs["empty_value"] = float(v[0, 0, 0])
             f.attrs["n_states"] = int(n_states if n_states is not None else np.count_nonzero(~np.isnan(v)))
             f.attrs["checksum"] = checksum(v)
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise TableError(f"cannot write table to {str(path)!r}: {e}") from None
-        raise
+
+    write_atomic(path, write, private=False,
+                 error=lambda reason: TableError(f"cannot write table to {str(path)!r}: {reason}"))
 
 
 def _plain(v):
@@ -282,7 +262,7 @@ def load_table(
         st = p.stat()
     except OSError:
         raise TableError(f"value table {str(p)!r} not found; {hint}") from None
-    if not stat.S_ISREG(st.st_mode):
+    if file_kind(st) != "file":
         raise TableError(f"value table {str(p)!r} is not a regular file; {hint}")
     key = (str(p.resolve()), rules.name, st.st_mtime_ns, st.st_size)
     if key in _TABLE_CACHE and (not verify or _TABLE_CACHE[key].meta.get("_verified")):

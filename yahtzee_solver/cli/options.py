@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json as _json
 import os
-import stat
 
 import click
 
 from ..errors import TableError
+from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
@@ -63,11 +63,7 @@ def _regular_file(ctx, param, value):
     """Refuse an existing ``--table`` that is not a regular file: reading a fifo would block forever."""
     if value is None:
         return None
-    try:
-        mode = os.stat(value).st_mode
-    except OSError:
-        return value  # missing: load_table reports it with the command that builds it
-    if not stat.S_ISREG(mode):
+    if file_kind(value) not in ("missing", "file"):  # missing: load_table reports it with the command that builds it
         raise click.BadParameter(f"{value!r} is not a regular file", ctx, param)
     return value
 
@@ -115,7 +111,7 @@ def rules_in_table(path: str | os.PathLike) -> str | None:
         If the file names a rule set this version does not know.
     """
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a fifo or device would block or never end
+        if file_kind(path) != "file":  # a fifo or device would block or never end
             return None
         import h5py
 
@@ -150,3 +146,9 @@ def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
 def echo_json(data) -> None:
     """Print ``data`` as indented JSON."""
     click.echo(_json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def no_color(ctx: click.Context) -> None:
+    """Honour ``NO_COLOR`` (https://no-color.org): set and not empty turns colours off for this command."""
+    if os.environ.get("NO_COLOR"):
+        ctx.color = False

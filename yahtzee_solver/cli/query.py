@@ -143,7 +143,9 @@ def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules) -> list[
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} boxes shown; --top 0 lists all)")
     b = options[0]
-    lines.append(f"best: score {b.gain} in {b.name} -> expected final total {b.expected:.2f}")
+    note = _box_note(b, rules)
+    lines.append(f"best: score {b.points} in {b.name}{f' ({note})' if note else ''}"
+                 f" -> expected final total {b.expected:.2f}")
     return lines
 
 

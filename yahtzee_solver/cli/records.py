@@ -4,30 +4,44 @@ from __future__ import annotations
 
 import click
 
-from ..i18n import LANGS, Translator, display_width, pad
-from ..records import DataFileError, GameLock, GameRunningError, RecordBook, records_path, save_path
+from ..files import read_json
+from ..i18n import LANGS, Translator, display_width, locale_lang, pad
+from ..lock import GameLock, GameRunningError
+from ..records import RecordBook, records_path
 from ..rules import get_rules
-from .options import echo_json, json_option
-from .play import confirm, no_color, record_pending
+from ..savegame import save_path
+from ..tui.prompt import confirm
+from ..tui.start import record_pending
+from .options import echo_json, json_option, no_color
 
 __all__ = ["records"]
 
 
 def _settle(tr: Translator, err: bool) -> None:
-    """Record a finished game an earlier ``play`` could not record (unless a game is running now)."""
+    """Settle what an earlier ``play`` left (unless a game is running now): record a finished game it
+    could not record, and count a game whose save was deleted or fails verification."""
     game_file = save_path()
-    if not game_file.exists():
+    if not game_file.exists() and not game_file.with_name("ledger.json").exists():
         return
     try:
         with GameLock():
             record_pending(tr, game_file, err=err)
     except GameRunningError:
         return  # that game records its own result
-    except DataFileError as e:
-        if not game_file.exists():  # a corrupt save, moved aside: say so and go on
-            click.echo(click.style(tr("warn.save", detail=str(e)), fg="yellow"), err=True)
-            return
-        raise
+
+
+def _saved_lang() -> str | None:
+    """The language of the game in progress, else of the last game filed (a quiet peek: no file is changed)."""
+    for path, get in ((save_path().with_name("ledger.json"), lambda d: (d.get("game") or {}).get("lang")),
+                      (records_path(), lambda d: d.get("lang"))):
+        try:
+            lang = get(read_json(path))
+        except Exception:  # noqa: BLE001 -- a missing or damaged file is reported by the real load
+            continue
+        if lang in LANGS:
+            return lang
+    return None
+
 
 _COLUMNS = ("games", "best", "average", "wins", "losses", "draws", "abandoned")
 
@@ -61,8 +75,9 @@ def _table(rows: list[dict], tr: Translator) -> list[str]:
 @json_option
 @click.option("--reset", is_flag=True, help="Delete all records (asks first).")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before --reset.")
-@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default="en", show_default=True,
-              help="Interface language: English, Chinese, Japanese.")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
+              help="Interface language: English, Chinese, Japanese.  Default: the locale's (LC_ALL/LANG "
+                   "zh_*, ja_*), else the language of the game in progress or the last game played.")
 @click.pass_context
 def records(ctx, as_json, reset, yes, lang):
     """Show your game records: games, best, average, wins, losses, draws.
@@ -71,20 +86,23 @@ def records(ctx, as_json, reset, yes, lang):
     the data folder: $YAHTZEE_SOLVER_HOME when it is set and not empty, else
     the platform's app folder (~/.config/yahtzee-solver on Linux).  An
     unreadable file is reported and moved aside, never silently lost; a
-    finished game that an earlier run could not record is recorded first.
+    finished game that an earlier run could not record is recorded first,
+    and a saved game that was deleted or fails verification is counted (a
+    loss against the CPU).  Practice games (--seed, hints, undo) are shown
+    apart; --json marks each row with "practice".
     Set NO_COLOR to turn colours off.
     """
     no_color(ctx)
-    tr = Translator(lang.lower())
+    tr = Translator(lang.lower() if lang else (locale_lang(None) or _saved_lang() or "en"))
     path = records_path()
     _settle(tr, err=as_json)
     book = RecordBook.load(path)
     if book.problem:
         click.echo(click.style(tr("warn.records", detail=book.problem), fg="yellow"), err=True)
     if reset:
-        n = len(book.records)
+        n = len(book.records) + len(book.practice)
         if n and (yes or confirm(tr, tr("rec.reset_confirm", path=str(path)))):
-            book.records.clear()
+            book.clear()
             book.save()
             key, deleted = "rec.reset_done", n
         else:
@@ -101,4 +119,12 @@ def records(ctx, as_json, reset, yes, lang):
     if not rows:
         click.echo(tr("rec.none"))
         return
-    click.echo("\n".join(_table(rows, tr)))
+    unaided = [r for r in rows if not r["practice"]]
+    practice = [r for r in rows if r["practice"]]
+    if unaided:
+        click.echo("\n".join(_table(unaided, tr)))
+    if practice:
+        if unaided:
+            click.echo()
+        click.echo(click.style(tr("rec.practice_title"), bold=True))
+        click.echo("\n".join(_table(practice, tr)))

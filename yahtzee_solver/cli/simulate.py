@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..players import LEVELS
 from ..rules import get_rules
 from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
 
-__all__ = ["simulate", "format_result", "MAX_GAMES"]
+__all__ = ["simulate", "format_result", "MAX_GAMES", "INTERRUPTED"]
+
+#: Exit status after Ctrl-C (128 + SIGINT, the shell convention).
+INTERRUPTED = 130
 
 #: Most games one run may ask for.  Every final score is kept (for the
 #: percentiles), about 10 bytes a game while playing and up to about 30 at the
@@ -24,7 +29,8 @@ def format_result(res) -> str:
     y = rules.yahtzee_category
     five_alike = f"{rules.categories[y].slug if y >= 0 else 'five alike'} (50)"
     lines = [
-        f"{res.level} player, rules {res.rules}: {res.games:,} games (seed {res.seed})",
+        f"{res.level} player, rules {res.rules}: {res.games:,} games (seed {res.seed})"
+        + (f", interrupted after {res.games:,} of {res.requested:,}" if res.interrupted else ""),
         f"  mean          {res.mean:8.2f}  (95% CI {lo:.2f} .. {hi:.2f})",
         f"  sd            {res.sd:8.2f}",
         "  percentiles   " + "  ".join(f"P{q} {v:g}" for q, v in p.items()),
@@ -56,7 +62,8 @@ def format_result(res) -> str:
 @table_rules_option
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (default: random, printed).")
 @table_option
-@click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr.  Default: shown when stderr is a terminal and --json is not given.")
 @json_option
 def simulate(level, games, rules, seed, table_path, progress, as_json):
     """Play GAMES solitaire games with a CPU level and print score statistics.
@@ -64,7 +71,8 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
     Reports the mean final score with its 95% confidence interval, the standard
     deviation, percentiles, and how often the upper bonus and a Yahtzee (Yacht:
     a yacht; five alike scored as 50) were made.  Dice come from a seeded generator: the same
-    seed gives the same games.
+    seed gives the same games.  Ctrl-C stops the run and prints the statistics
+    of the games finished (exit status 130).
 
     \b
     Example:
@@ -75,8 +83,24 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
 
     rules = resolve_rules(rules, table_path)
     table = load_table(rules, table_path) if table_path is not None and level.lower() == "expert" else None
-    res = run(level, games, rules, seed=seed, table=table, progress=progress)
+    if progress is None:
+        progress = not as_json and _stderr_is_terminal()
+    try:
+        res = run(level, games, rules, seed=seed, table=table, progress=progress)
+    except KeyboardInterrupt:
+        click.echo("Interrupted before the first game finished.", err=True)
+        click.get_current_context().exit(INTERRUPTED)
     if as_json:
         echo_json(res.to_dict())
     else:
         click.echo(format_result(res))
+    if res.interrupted:
+        click.echo(f"Interrupted: {res.games:,} of {res.requested:,} games played.", err=True)
+        click.get_current_context().exit(INTERRUPTED)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

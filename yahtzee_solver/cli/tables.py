@@ -16,13 +16,13 @@ RULES.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 from pathlib import Path
 
 import click
 
 from ..errors import TableError
+from ..files import file_kind
 from ..table import FORMAT_VERSION, checksum, default_table_path, load_table
 from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
 
@@ -55,11 +55,7 @@ def check_writable(path: Path, *, hint: str = "") -> None:
 
     if path.is_dir():
         raise fail("it is a folder")
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+    if file_kind(path) == "special":
         raise fail("it exists and is not a regular file")
     folder = path.parent
     if folder.is_dir():

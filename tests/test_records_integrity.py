@@ -1,0 +1,204 @@
+"""Records a player can trust: the saved game is verified, cannot be rolled back, losses cannot be
+dodged, and assisted games are practice.  Each test plays as a player would, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from yahtzee_solver.cli import main
+from yahtzee_solver.files import HOME_ENV
+from yahtzee_solver.records import RecordBook
+
+SEED = 987_654_321_987  # the secret seed the tests inject (a player cannot choose it)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: SEED)
+    return tmp_path / "home"
+
+
+def run(args, lines=()):
+    return CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines))
+
+
+def saved(home) -> dict:
+    return json.loads((home / "game.json").read_text())
+
+
+def write_save(home, data) -> None:
+    (home / "game.json").write_text(json.dumps(data))
+
+
+def aside(home):
+    return list(home.glob("game.json.corrupt-*"))
+
+
+# -- 1. a resumed game is verified ---------------------------------------------------------------------
+def _max_out(d: dict) -> None:
+    """Every box at its maximum, a large Yahtzee bonus, 6-6-6-6-6 showing, the round moved on."""
+    maxima = {"ones": 5, "twos": 10, "threes": 15, "fours": 20, "fives": 25, "sixes": 30,
+              "three-of-a-kind": 30, "four-of-a-kind": 30, "full-house": 25, "small-straight": 30,
+              "large-straight": 40, "yahtzee": 50}
+    d["cards"][0].update(maxima)
+    d["cards"][0]["yahtzee-bonus"] = 1200
+    d["dice"] = [6] * 5
+    d["round"] = 13
+
+
+@pytest.mark.parametrize("vs", ["none", "normal"])
+def test_an_edited_save_is_refused_and_never_sets_a_best_score(home, vs):
+    res = run(["play", "--vs", vs, "--fast"], ["r", "q"])
+    assert res.exit_code == 0, res.output
+    d = saved(home)
+    _max_out(d)
+    write_save(home, d)
+    res = run(["play", "--resume", "--fast"], ["s chance", "y"])
+    assert res.exit_code == 1
+    assert "cannot be restored" in res.output and "moved to" in res.output and "Traceback" not in res.output
+    assert len(aside(home)) == 1 and not (home / "game.json").exists()
+    opp = "solo" if vs == "none" else vs
+    rec = RecordBook.load().get("yahtzee", opp)
+    assert rec.best is None and rec.games == 0
+    if vs == "none":
+        assert rec.abandoned == 1 and "counted as abandoned" in res.output
+    else:
+        assert (rec.losses, rec.forfeits) == (1, 1) and "counted as a loss" in res.output
+
+
+def test_an_edited_move_is_refused_even_when_it_replays(home):
+    """Keeping other dice in the move log (a legal history, with hindsight) no longer matches the records."""
+    res = run(["play", "--fast"], ["r", "k a", "r", "q"])
+    assert res.exit_code == 0
+    d = saved(home)
+    hold = next(e for e in d["log"] if e["kind"] == "hold")
+    hold["held"] = [False, True, False, False, False]
+    write_save(home, d)
+    res = run(["play", "--resume", "--fast"], ["q"])
+    assert res.exit_code == 1 and "edited" in res.output
+    assert len(aside(home)) == 1
+
+
+# -- 2. no rolling back, no reading the next dice ---------------------------------------------------------
+def test_a_save_copied_back_is_refused_and_shows_no_future_dice(home, tmp_path):
+    res = run(["play", "--vs", "expert", "--fast"], ["r", "q"])
+    assert res.exit_code == 0
+    copy = tmp_path / "copy.json"
+    shutil.copy(home / "game.json", copy)
+    res = run(["play", "--resume", "--fast"], ["k a b", "r", "q"])
+    assert res.exit_code == 0, res.output
+    rerolled = saved(home)["dice"]
+    shutil.copy(copy, home / "game.json")
+    res = run(["play", "--resume", "--fast"], ["k a", "r", "q"])
+    assert res.exit_code == 1
+    assert "older than the game's last recorded action" in res.output
+    assert f"Dice    {'    '.join(map(str, rerolled))}" not in res.output
+    rec = RecordBook.load().get("yahtzee", "expert")
+    assert (rec.losses, rec.forfeits, rec.games) == (1, 1, 0)
+
+
+def test_the_save_does_not_hold_the_seed_or_the_generator(home):
+    run(["play", "--fast"], ["r", "q"])
+    text = (home / "game.json").read_text()
+    assert str(SEED) not in text
+    d = json.loads(text)
+    assert not {"rng", "cpu_rng"} & set(d) and "seed" not in d["config"]
+
+
+# -- 3. losses cannot be dodged -------------------------------------------------------------------------
+@pytest.mark.parametrize("then", ["play", "records"])
+def test_quit_and_delete_the_save_against_the_cpu_is_a_loss(home, then):
+    run(["play", "--vs", "beginner", "--fast"], ["r", "q"])
+    (home / "game.json").unlink()
+    res = run(["play", "--fast"], ["q"]) if then == "play" else run(["records"])
+    assert res.exit_code == 0, res.output
+    assert "was deleted: counted as a loss" in res.output
+    rec = RecordBook.load().get("yahtzee", "beginner")
+    assert (rec.losses, rec.forfeits) == (1, 1)
+    # Counted once.
+    run(["records"])
+    assert RecordBook.load().get("yahtzee", "beginner").losses == 1
+
+
+def test_deleted_solo_save_is_abandoned(home):
+    run(["play", "--fast"], ["r", "q"])
+    (home / "game.json").unlink()
+    res = run(["records"])
+    assert "counted as abandoned" in res.output
+    assert RecordBook.load().get("yahtzee", "solo").abandoned == 1
+
+
+def test_a_corrupt_save_against_the_cpu_is_a_loss(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    (home / "game.json").write_text("garbage")
+    res = run(["play", "--fast"], ["q"])
+    assert res.exit_code == 0
+    assert "cannot be restored" in res.output and "counted as a loss" in res.output
+    assert RecordBook.load().get("yahtzee", "normal").losses == 1
+
+
+def test_a_new_game_over_a_cpu_game_says_and_counts_a_loss(home):
+    run(["play", "--vs", "expert", "--fast"], ["r", "q"])
+    res = run(["play", "--fast"], ["y", "q"])
+    assert "Abandoning it counts as a loss" in res.output
+    rec = RecordBook.load().get("yahtzee", "expert")
+    assert (rec.losses, rec.forfeits, rec.abandoned) == (1, 1, 0)
+
+
+# -- 4. assisted games are practice ---------------------------------------------------------------------
+def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
+    from test_cli_play import scripted_game
+
+    g, lines = scripted_game(seed=5)
+    res = run(["play", "--seed", "5", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    assert "counts as practice" in res.output and "practice records" in res.output
+    book = RecordBook.load()
+    assert book.get("yahtzee", "solo").games == 0
+    assert book.get("yahtzee", "solo", practice=True).best == g.cards[0].total
+    # A hint turns an unaided game into practice.
+    g2, lines2 = scripted_game(seed=SEED)
+    res = run(["play", "--fast"], ["h", *lines2])
+    assert res.exit_code == 0, res.output
+    assert "Hint used: this game now counts as practice" in res.output
+    book = RecordBook.load()
+    assert book.get("yahtzee", "solo").games == 0 and book.get("yahtzee", "solo", practice=True).games == 2
+    # An unaided game: the only one that sets the best score.
+    res = run(["play", "--fast"], lines2)
+    assert res.exit_code == 0
+    book = RecordBook.load()
+    assert book.get("yahtzee", "solo").best == g2.cards[0].total and book.get("yahtzee", "solo").games == 1
+    res = run(["records"])
+    assert "Practice (chosen seed, hints or undo):" in res.output
+    rows = json.loads(run(["records", "--json"]).output)["records"]
+    assert sorted((r["practice"], r["games"]) for r in rows) == [(False, 1), (True, 2)]
+
+
+# -- a run stopped between writing the save and the ledger --------------------------------------------------
+def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.savegame import GameStore
+
+    g = new_game(seed=SEED)
+    store = GameStore(home / "game.json")
+    store.begin(g)
+    g.apply_action(Roll())
+    store._write_save(g)  # the save is written, then the run stops before the ledger is
+    opened = GameStore(home / "game.json").open()
+    assert opened.status == "ok" and opened.state.dice == g.dice
+    g.apply_action(Roll())
+    store._write_save(g)  # two actions the ledger never saw: not a crash, refused
+    assert GameStore(home / "game.json").open().status == "refused"
+
+
+def test_deleting_the_ledger_does_not_dodge_a_loss(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    (home / "ledger.json").unlink()
+    res = run(["records"])
+    assert "counted as a loss" in res.output
+    assert RecordBook.load().get("yahtzee", "normal").losses == 1

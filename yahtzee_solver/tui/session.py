@@ -1,0 +1,509 @@
+"""One run of the terminal game: the loop that reads commands, acts, draws and saves.
+
+The rules live in :mod:`yahtzee_solver.game` (the engine), the CPU in
+:mod:`yahtzee_solver.players`, the hints in :mod:`yahtzee_solver.advisor`, the
+files in :mod:`yahtzee_solver.savegame` and :mod:`yahtzee_solver.records`, the
+commands in :mod:`.prompt`, the drawing in :mod:`.board`, the words in
+:mod:`yahtzee_solver.i18n`; :mod:`.start` starts or resumes the game.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+
+import click
+
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score, cpu_actions
+from ..i18n import display_width, pad, wrap
+from ..records import DataFileError, file_finished_game, records_path
+from ..savegame import GameStore
+from . import prompt
+from .board import clear_screen, fit_items, player_name, render_board, render_dice
+from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
+
+__all__ = ["Session", "CPU_PAUSE", "on_terminal"]
+
+
+CPU_PAUSE = 0.9  # seconds between the CPU's steps (skipped with --fast)
+
+
+# -- the session -------------------------------------------------------------------------------------
+class Session:
+    """One run of the interactive game: reads commands, acts, draws, saves.
+
+    Parameters
+    ----------
+    state : GameState
+    tr : Translator
+    fast : bool
+        Skip the pauses between the CPU's steps.
+    game_file, records_file : Path
+        Where the game in progress and the records are saved.
+    store : GameStore, optional
+        The game's files, already holding its ledger entry (from
+        :func:`start_game`); default: a new entry for ``state`` is recorded in
+        a store on ``game_file``.
+    notices : list of (str, dict), optional
+        Messages to show under the first board: ``(text, style)``.
+    confirm_loss : float, optional
+        Ask before a reroll or a score that loses more than this many expected
+        points against the best choice (the advisor's; the game then counts as
+        practice, as with a hint).  ``None``: never ask.
+    sleep : callable
+        ``time.sleep`` (injected for tests).
+    tty : bool, optional
+        Redraw the whole screen for every prompt (default: stdout is a terminal).
+    """
+
+    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, store=None, notices=(),
+                 confirm_loss=None, sleep=time.sleep, tty=None):
+        self.state = state
+        self.confirm_loss = confirm_loss
+        self._before_score = None  # the game before the player's last score, for an undo
+        self.tr = tr
+        self.fast = fast
+        if store is None:
+            store = GameStore(game_file)
+            store.begin(state, lang=tr.lang)
+        self.store = store
+        self.game_file = store.game_file
+        self.records_file = records_file if records_file is not None else records_path()
+        self.sleep = sleep
+        self.tty = on_terminal() if tty is None else tty
+        self.messages: list[str] = []  # kept until the player's next move (terminal only)
+        for text, style in notices:
+            self.note(text, **style)
+        self.pinned = self.messages  # start-up messages: never left out to fit the screen
+        self.messages = []
+        self.transient: list[str] = []  # shown once (terminal only)
+        self.dirty = True
+        self._table = None
+        self._advisor = None
+        self._strategy = None
+
+    # -- output ----------------------------------------------------------------------------
+    @property
+    def width(self) -> int | None:
+        """Terminal width to wrap text to (``None`` when not on a terminal)."""
+        return shutil.get_terminal_size((80, 24)).columns - 1 if self.tty else None
+
+    def wrap(self, text: str) -> str:
+        """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
+        return wrap(text, self.width)
+
+    def note(self, text: str, **style) -> None:
+        """Show a message: kept under the board on a terminal, printed at once otherwise."""
+        text = self.wrap(text)
+        text = click.style(text, **style) if style else text
+        if self.tty:
+            self.messages.append(text)
+        else:
+            click.echo(text)
+
+    def error(self, e: PromptError) -> None:
+        """Show a bad command's message (once, under the board on a terminal)."""
+        p = dict(e.params)
+        if e.key.startswith("problem."):
+            msg = self.tr.problem(e.key[len("problem."):], p, self.state.rules)
+        else:
+            msg = self.tr(e.key, **p)
+        msg = click.style(self.wrap(msg), fg="red")
+        if self.tty:
+            self.transient.append(msg)
+        else:
+            click.echo(msg)
+
+    def draw(self, force: bool = False) -> None:
+        """Draw the board and dice (whole screen on a terminal), then any pending messages."""
+        if self.tty:
+            clear_screen()
+        screen = []
+        if self.tty or self.dirty or force:
+            screen += render_board(self.state, self.tr, self.width)
+            if not self.state.is_terminal():
+                screen.append("")
+                screen += render_dice(self.state, self.tr, self.width)
+                screen.append(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
+        self._show(screen, self.messages + self.transient, self.pinned)
+        self.transient.clear()
+        self.dirty = False
+
+    def _show(self, screen: list[str], messages: list[str], pinned: list[str] = ()) -> None:
+        """Print ``screen``, ``pinned`` then ``messages``; on a terminal, the oldest ``messages`` that
+        would push the title off the screen (with the prompt line) are left out."""
+        screen = [*screen, *pinned]
+        if self.tty:
+            rows = shutil.get_terminal_size((80, 24)).lines
+            used = sum(s.count("\n") + 1 for s in screen) + 1  # + the prompt line
+            kept = []
+            for m in reversed(messages):
+                n = m.count("\n") + 1
+                if kept and used + n > rows:
+                    break
+                kept.append(m)
+                used += n
+            messages = kept[::-1]
+        for line in screen + messages:
+            click.echo(line)
+
+    def ask(self, text: str) -> str:
+        return prompt.ask(text)
+
+    def confirm(self, text: str) -> bool:
+        return confirm(self.tr, text)
+
+    # -- helpers ------------------------------------------------------------------------------
+    @property
+    def table(self):
+        if self._table is None:
+            from ..table import load_table
+
+            self._table = load_table(self.state.rules)
+        return self._table
+
+    @property
+    def advisor(self):
+        if self._advisor is None:
+            from ..advisor import Advisor
+
+            self._advisor = Advisor(self.state.rules, self.table, jit=False)
+        return self._advisor
+
+    @property
+    def strategy(self):
+        if self._strategy is None:
+            from ..players import make_strategy
+
+            level = self.state.config.opponent
+            table = self.table if level == "expert" else None
+            self._strategy = make_strategy(level, self.state.rules, rng=self.state.cpu_rng, table=table, jit=False)
+        return self._strategy
+
+    def act(self, action):
+        ev = self.state.apply_action(action)
+        self.store.save(self.state)
+        self.dirty = True
+        return ev
+
+    def scored(self, ev) -> None:
+        tr, rules = self.tr, self.state.rules
+        who = player_name(self.state, ev.player, tr)
+        text = tr("ev.scored", player=who, points=ev.points, box=tr.box(rules, ev.category),
+                  joker=tr("ev.joker") if ev.joker else "")
+        self.note(text, bold=True)
+        if ev.yahtzee_bonus:
+            self.note(tr("ev.yahtzee_bonus", yahtzee=tr.box(rules, rules.yahtzee_category), points=ev.yahtzee_bonus),
+                      fg="green", bold=True)
+        if ev.upper_bonus:
+            self.note(tr("ev.upper_bonus", points=ev.upper_bonus), fg="green", bold=True)
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> str:
+        """Play until the game ends (``"over"``) or the player quits (``"quit"``).
+
+        ``"unrecorded"`` when the game ended but its result could not be
+        written to the records (the finished game stays saved; see :meth:`finish`).
+        """
+        st = self.state
+        while not st.is_terminal():
+            if st.is_cpu_turn:
+                self.cpu_step()
+            elif not self.human_step():
+                return "quit"
+        return "over" if self.finish() else "unrecorded"
+
+    def cpu_step(self) -> None:
+        st, tr = self.state, self.tr
+        who = player_name(st, CPU, tr)
+        for action in cpu_actions(st, self.strategy):
+            if isinstance(action, Hold):
+                # Shown with the reroll it prepares (a keep may also be left unchanged).
+                self.act(action)
+                continue
+            if isinstance(action, Roll) and st.rolls_used:
+                kept = sorted(d for d, h in zip(st.dice, st.held) if h)
+                rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
+                if kept:
+                    self.note(tr("ev.cpu_keeps", player=who, keep=dice_text(kept), reroll=dice_text(rest)))
+                else:
+                    self.note(tr("ev.cpu_keeps_none", player=who))
+            ev = self.act(action)
+            if ev.kind == "roll":
+                self.note(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
+            else:
+                self.scored(ev)
+            if self.tty:
+                self.draw_cpu()
+            if not self.fast:
+                self.sleep(CPU_PAUSE)
+
+    def draw_cpu(self) -> None:
+        clear_screen()
+        screen = render_board(self.state, self.tr, self.width) + [""]
+        if not self.state.is_terminal() and self.state.is_cpu_turn:
+            screen += render_dice(self.state, self.tr, self.width)
+        self._show(screen, self.messages, self.pinned)
+
+    def human_step(self) -> bool:
+        st, tr = self.state, self.tr
+        self.draw()
+        line = self.ask(tr("prompt"))
+        try:
+            cmd = parse_command(line, st, tr)
+        except PromptError as e:
+            self.error(e)
+            return True
+        if cmd.verb in ("roll", "hold", "score", "hint", "help", "undo", "history"):
+            self.messages.clear()
+            self.pinned = []
+        if cmd.verb == "quit":
+            self.store.save(st)
+            click.echo(tr("quit.saved"))
+            return False
+        if cmd.verb == "redraw":
+            self.dirty = True
+        elif cmd.verb == "help":
+            self.note(tr.help(st.rules))
+        elif cmd.verb == "rules":
+            self.show_rules()
+        elif cmd.verb == "hint":
+            self.practice("hint")
+            self.hint()
+        elif cmd.verb == "roll":
+            if self.loss_confirmed_keep():
+                self.act(Roll())
+        elif cmd.verb == "undo":
+            self.undo()
+        elif cmd.verb == "history":
+            self.history()
+        elif cmd.verb == "hold":
+            if cmd.arg != st.held:
+                self.act(Hold(cmd.arg))
+            self.say_kept()
+        elif cmd.verb == "score":
+            self.score(cmd.arg)
+        return True
+
+    def say_kept(self) -> None:
+        """Say in words which dice are kept and which the next roll rerolls."""
+        st, tr = self.state, self.tr
+        kept = sorted(d for d, h in zip(st.dice, st.held) if h)
+        rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
+        if not kept:
+            self.note(tr("ev.kept_none"))
+        elif not rest:
+            self.note(tr("ev.kept_all"))
+        else:
+            self.note(tr("ev.kept", keep=dice_text(kept), reroll=dice_text(rest)))
+
+    def practice(self, reason: str) -> None:
+        """Mark the game as practice for ``reason`` (say so the first time)."""
+        if reason not in self.store.practice:
+            self.store.update(practice=reason)
+            self.note(self.tr(f"practice.{reason}"), fg="yellow")
+
+    def _too_costly(self, what: str, loss: float, best: str, cancelled: str = "confirm.cancelled") -> bool:
+        """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""
+        if self.confirm_loss is None or loss <= self.confirm_loss:
+            return False
+        self.practice("hint")
+        if self.tty:
+            self.draw()
+        q = self.tr("confirm.loss", what=what, loss=f"{loss:.2f}", best=best)
+        if self.confirm(q):
+            return False
+        self.note(self.tr(cancelled))
+        return True
+
+    def loss_confirmed_keep(self) -> bool:
+        """With ``confirm_loss``: whether rerolling with the dice kept now may go ahead."""
+        st = self.state
+        if self.confirm_loss is None or st.rolls_used == 0 or all(st.held):
+            return True
+        kept = tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
+        options = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)
+        mine = next(o for o in options if tuple(o.keep) == kept)
+        best = keep_command(options[0].keep) if len(options[0].keep) < N_DICE else self.tr("hint.keep_all")
+        return not self._too_costly(self.tr("confirm.loss_keep"), mine.loss, best, "confirm.not_rolled")
+
+    def undo(self) -> None:
+        """Take back the last score (solo, before the next roll); the game becomes practice."""
+        st, tr = self.state, self.tr
+        last = st.log[-1] if st.log else None
+        if (st.config.n_players != 1 or last is None or last.kind != "score" or st.rolls_used
+                or self._before_score is None):
+            self.error(PromptError("err.no_undo"))
+            return
+        self.state = self._before_score
+        self._before_score = None
+        self.practice("undo")
+        self.store.save(self.state)
+        self.dirty = True
+        self.note(tr("ev.undone", box=tr.box(st.rules, last.category)), fg="yellow")
+
+    def history(self) -> None:
+        """The turns scored so far, the CPU's included: each roll's dice, then the box and points."""
+        st, tr, rules = self.state, self.tr, self.state.rules
+        lines, rolls, turn = [], [], {}
+        for ev in st.log:
+            if ev.kind == "roll":
+                rolls.append(dice_text(ev.dice).replace(" ", ""))
+            elif ev.kind == "score":
+                turn[ev.player] = turn.get(ev.player, 0) + 1
+                extra = []
+                if ev.yahtzee_bonus:
+                    extra.append(tr("ev.yahtzee_bonus", yahtzee=tr.box(rules, rules.yahtzee_category),
+                                    points=ev.yahtzee_bonus))
+                if ev.upper_bonus:
+                    extra.append(tr("ev.upper_bonus", points=ev.upper_bonus))
+                lines.append("  " + tr("history.line", turn=turn[ev.player], player=player_name(st, ev.player, tr),
+                                        rolls=" > ".join(rolls), points=ev.points, box=tr.box(rules, ev.category),
+                                        extra=(" " + " ".join(extra)) if extra else ""))
+                rolls = []
+        self.note("\n".join([tr("history.title"), *lines]) if lines else tr("history.none"), fg="cyan")
+
+    def score(self, c: int) -> None:
+        st, tr, rules = self.state, self.tr, self.state.rules
+        if self.confirm_loss is not None:
+            options = self.advisor.box_options(st.card, st.sorted_dice)
+            mine = next(o for o in options if o.category == c)
+            best = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best):
+                return
+            self._score(c)
+            return
+        if st.zero_warning(c):
+            pts, legal, _ = st.preview()
+            best = max((p, -i) for i, p in enumerate(pts) if legal[i])
+            other = -best[1]
+            q = tr("confirm.zero", box=tr.box(rules, c), other=tr.box(rules, other), points=best[0])
+            if self.tty:
+                self.draw()
+            if not self.confirm(q):
+                self.note(tr("confirm.cancelled"))
+                return
+        self._score(c)
+
+    def _score(self, c: int) -> None:
+        before = self.state.clone()  # a score draws no dice: this copy's generators are still current
+        ev = self.act(Score(c))
+        self._before_score = before
+        self.scored(ev)
+        self._offer_undo()
+
+    def _offer_undo(self) -> None:
+        st = self.state
+        if st.config.n_players == 1 and not st.is_terminal():
+            self.note(self.tr("ev.undo_offer"), dim=True)
+
+    def hint(self) -> None:
+        """The advisor's best options, each with the exact command to type (``k 44``, ``k 6``, ``k -``, ``s 9``)."""
+        st, tr, rules = self.state, self.tr, self.state.rules
+        if st.dice is None:
+            self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
+            return
+        dice = st.sorted_dice
+        rows = []  # (command, label, expected, loss, best) or a bare text line
+
+        def box_row(o, best):
+            label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
+            return (f"s {o.category + 1}", label, o.expected, o.loss, best)
+
+        if st.rolls_used < MAX_ROLLS:
+            keeps = self.advisor.keep_options(st.card, dice, st.rerolls_left)
+            best_box = None
+            for i, o in enumerate(keeps[:4]):
+                if len(o.keep) == N_DICE:
+                    best_box = self.advisor.box_options(st.card, dice)[0]
+                    cmd, label = f"s {best_box.category + 1}", tr("hint.keep_all")
+                elif not o.keep:
+                    cmd, label = keep_command(()), tr("hint.reroll_all")
+                else:
+                    cmd = keep_command(o.keep)
+                    label = tr("hint.keep", keep=dice_text(o.keep), reroll=dice_text(o.reroll))
+                rows.append((cmd, label, o.expected, o.loss, i == 0))
+            if len(keeps[0].keep) == N_DICE:
+                rows.append(tr("hint.then"))
+                rows.append(box_row(best_box, True))
+        else:
+            boxes = self.advisor.box_options(st.card, dice)[:4]
+            rows += [box_row(o, o.loss == 0 and i == 0) for i, o in enumerate(boxes)]
+        table = [r for r in rows if not isinstance(r, str)]
+        wc = max(display_width(r[0]) for r in table)
+        wl = max(display_width(r[1]) for r in table)
+        lines = [tr("hint.title")]
+        for r in rows:
+            if isinstance(r, str):
+                lines.append("  " + r)
+                continue
+            cmd, label, ev, loss, best = r
+            tag = tr("hint.best") if best else f"-{loss:.2f}"
+            lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
+        self.note("\n".join(lines), fg="cyan")
+
+    def show_rules(self) -> None:
+        tr = self.tr
+        help_text = tr.help(self.state.rules)
+        pages = tr.rules_pages(self.state.rules, help_text)
+        for i, page in enumerate(pages):
+            if self.tty:
+                clear_screen()
+            click.echo(self.wrap(page))
+            click.echo()
+            ans = self.ask(tr("rules.pager", page=i + 1, pages=len(pages)))
+            if ans.strip().lower() in ("q", "quit"):
+                break
+        self.dirty = True
+
+    def finish(self) -> bool:
+        """Show the result and file it in the records; ``False`` if the records could not be written.
+
+        The finished game is deleted only once it is recorded; otherwise it
+        stays saved and :func:`~yahtzee_solver.tui.start.open_saved_game` files it on the next run.
+        """
+        st, tr, rules = self.state, self.tr, self.state.rules
+        self.draw(force=True)
+        click.echo()
+        click.echo(click.style(tr("end.title"), bold=True))
+        me = st.cards[HUMAN].total
+        outcome = None
+        if st.config.n_players == 1:
+            click.echo(tr("end.solo", total=me))
+        else:
+            cpu = st.cards[CPU].total
+            w = st.winner()
+            outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[w]
+            key = {"win": "end.win", "loss": "end.loss", "draw": "end.draw"}[outcome]
+            click.echo(click.style(tr(key, me=me, cpu=cpu, player=player_name(st, CPU, tr)), bold=True,
+                                   fg={"win": "green", "loss": "red", "draw": "yellow"}[outcome]))
+        opp = st.config.opponent_key
+        try:
+            upd, problem = file_finished_game(st, self.store, self.records_file)
+        except DataFileError as e:
+            msg = tr("end.unrecorded", detail=str(e), path=str(self.game_file))
+            click.echo(click.style(self.wrap(msg), fg="red"), err=True)
+            click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+            return False
+        if problem:
+            click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
+        names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
+        if upd.practice:
+            click.echo(click.style(tr("end.practice"), fg="yellow"))
+            names["rules"] = tr("practice.label", rules=names["rules"])
+        if upd.new_best:
+            click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
+        r = upd.record
+        if st.config.n_players == 2:
+            click.echo(tr("end.stats_cpu", games=r.games, wins=r.wins, losses=r.losses, draws=r.draws,
+                          best=r.best, average=f"{r.average:.1f}", **names))
+        else:
+            click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
+        click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
+        return True
+
+
+def on_terminal() -> bool:
+    """Whether the game draws full screens (stdout is a terminal)."""
+    return sys.stdout.isatty()

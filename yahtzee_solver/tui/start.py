@@ -1,0 +1,207 @@
+"""Before and around a session of the terminal game: settle what an earlier run left, start or resume a game.
+
+* :func:`open_saved_game` -- file a finished game an earlier run could not
+  record; count a game whose save was deleted or fails verification (a loss
+  against the CPU, abandoned in solitaire);
+* :func:`start_game` -- the game to play: the verified saved one, or a new one
+  with a secret seed (:func:`fresh_seed`); a chosen seed makes it practice;
+* :func:`play_game` -- the ``play`` command's whole run, under the data
+  folder's lock, in the game's language.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import click
+
+from ..errors import UsageError
+from ..game import CPU, HUMAN, new_game
+from ..i18n import LANGS, Translator, locale_lang
+from ..lock import GameLock
+from ..records import DataFileError, file_finished_game, file_unfinished_game
+from ..rules import get_rules
+from ..savegame import GameStore
+from .board import player_name
+from .prompt import confirm
+from .session import Session
+
+__all__ = ["open_saved_game", "record_pending", "start_game", "play_game", "fresh_seed"]
+
+
+def _warn(notices, text) -> None:
+    notices.append((text, {"fg": "yellow"}))
+
+
+def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices=None, err: bool = False):
+    """Settle what an earlier run left in ``store``; the verified unfinished game, if any.
+
+    * a finished game not yet recorded is filed (:func:`~yahtzee_solver.records.file_finished_game`);
+    * a game whose save was deleted, or fails verification (it is moved
+      aside), is counted: a loss against the CPU, abandoned in solitaire
+      (:func:`~yahtzee_solver.records.file_unfinished_game`).
+
+    Parameters
+    ----------
+    notices : list, optional
+        Where the messages go as ``(text, style)`` (shown under the board);
+        ``None`` prints them at once (on stderr if ``err``).
+
+    Returns
+    -------
+    (GameState or None, Opened)
+        The unfinished verified game (or ``None``) and what was found.
+
+    Raises
+    ------
+    DataFileError
+        If a file cannot be read or moved aside, or the records cannot be
+        written (a finished game then stays saved: nothing is lost).
+    """
+    out = [] if notices is None else notices
+    opened = store.open()
+    if store.ledger.problem:
+        _warn(out, tr("warn.save", detail=store.ledger.problem))
+    state = None
+    if opened.status == "refused":
+        _warn(out, tr("warn.save", detail=opened.problem))
+    if opened.status in ("missing", "refused") and opened.entry is not None:
+        e = opened.entry
+        how, problem = file_unfinished_game(e, store, records_file)
+        if problem:
+            _warn(out, tr("warn.records", detail=problem))
+        why = tr("why.deleted" if opened.status == "missing" else "why.refused")
+        opponent = tr.opponent(e.opponent_key)
+        _warn(out, tr(f"settled.{how}", rules=tr.title(get_rules(e.rules)), opponent=opponent, why=why))
+    elif opened.status == "ok" and opened.state.is_terminal():
+        st = opened.state
+        try:
+            _, problem = file_finished_game(st, store, records_file)
+        except DataFileError as e:
+            raise DataFileError(f"cannot record the finished game kept in {str(store.game_file)!r}: {e}") from None
+        if problem:
+            _warn(out, tr("warn.records", detail=problem))
+        out.append((tr("end.pending", rules=tr.title(st.rules), opponent=tr.opponent(st.config.opponent_key),
+                       score=st.cards[HUMAN].total), {}))
+    elif opened.status == "ok":
+        state = opened.state
+    if notices is None:
+        for text, style in out:
+            click.echo(click.style(text, **style) if style else text, err=err or bool(style))
+    return state, opened
+
+
+def record_pending(tr: Translator, game_file=None, records_file=None, err: bool = False) -> bool:
+    """Settle the game an earlier run left behind (see :func:`open_saved_game`), telling the user.
+
+    A verified unfinished game is left as it is (it can be resumed).
+
+    Returns
+    -------
+    bool
+        True when something was filed in the records.
+    """
+    store = GameStore(game_file)
+    state, opened = open_saved_game(tr, store, records_file, err=err)
+    return state is None and opened.status != "none"
+
+
+def fresh_seed() -> int:
+    """A new secret root seed for the dice (:mod:`secrets`, 64 bits)."""
+    return secrets.randbits(64)
+
+
+def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notices, records_file=None):
+    """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
+
+    What an earlier run left is settled first (:func:`open_saved_game`).
+    ``seed`` ``None`` draws a secret seed (:func:`fresh_seed`); a chosen seed
+    makes the game practice.  Messages for the first board go to ``notices``.
+
+    Raises
+    ------
+    UsageError
+        ``--resume`` without a saved game.
+    DataFileError
+        ``--resume`` of a save that fails verification (it is counted and moved aside),
+        or a file that cannot be read or written.
+    """
+    old, opened = open_saved_game(tr, store, records_file, notices)
+    if resume:
+        if old is None:
+            if opened.status == "refused":  # the error line names the problem: no warning saying it too
+                same = tr("warn.save", detail=opened.problem)
+                for text, style in notices:
+                    if text != same:
+                        click.echo(click.style(text, **style) if style else text, err=True)
+                notices.clear()
+                raise DataFileError(opened.problem)
+            for text, style in notices:
+                click.echo(click.style(text, **style) if style else text, err=bool(style))
+            notices.clear()
+            raise UsageError("there is no saved game to resume: start one with 'yahtzee-solve play'")
+        if store.lang != tr.lang:
+            store.update(lang=tr.lang)
+        notices.append((tr("ev.resumed", rules=tr.title(old.rules), round=old.round,
+                           turns=old.rules.n_categories), {}))
+        return old
+    if old is not None:
+        for text, style in notices:
+            click.echo(click.style(text, **style) if style else text, err=bool(style))
+        notices.clear()
+        key = "confirm.new_game" if old.config.n_players == 1 else "confirm.new_game_cpu"
+        q = tr(key, rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
+               round=old.round, turns=old.rules.n_categories)
+        if not confirm(tr, q):
+            click.echo(tr("kept_saved"))
+            return None
+        how, problem = file_unfinished_game(store.entry, store, records_file)
+        if problem:
+            _warn(notices, tr("warn.records", detail=problem))
+    chosen = seed is not None
+    state = new_game(rules, opponent.lower(), first.lower(), seed if chosen else fresh_seed())
+    store.begin(state, lang=tr.lang, practice=("seed",) if chosen else ())
+    if chosen:
+        notices.append((tr("practice.seed"), {"fg": "yellow"}))
+    if state.config.n_players == 2:
+        key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
+        notices.append((tr(key, player=player_name(state, CPU, tr)), {}))
+    return state
+
+
+def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
+              fast: bool = False, confirm_loss: float | None = None) -> int:
+    """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
+    or the finished game could not be recorded).
+
+    Parameters
+    ----------
+    lang : str or None
+        ``--lang``; ``None``: the saved game's language when resuming, else the
+        locale's (:func:`~yahtzee_solver.i18n.locale_lang`).
+
+    Raises
+    ------
+    GameRunningError
+        Another game holds the data folder.
+    DataFileError, UsageError
+        From :func:`start_game`.
+    """
+    store = GameStore()
+    with GameLock():
+        if lang is None:
+            saved = store.ledger.read() if resume else None
+            lang = saved.lang if saved is not None and saved.lang in LANGS else locale_lang()
+        tr = Translator(lang)
+        notices: list = []
+        state = start_game(tr, store, resume, rules, opponent, first, seed, notices)
+        if state is None:
+            return 0
+        session = Session(state, tr, fast=fast, store=store, notices=notices, confirm_loss=confirm_loss)
+        try:
+            result = session.run()
+        except (click.Abort, KeyboardInterrupt):
+            click.echo()
+            click.echo(tr("quit.interrupted"), err=True)
+            return 1
+        return 1 if result == "unrecorded" else 0
