@@ -1,8 +1,10 @@
 """The web page in headless Chromium, driven by Selenium, at desktop and phone widths.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``/usr/bin/chromium``,
-``/usr/bin/chromedriver``) and the ``[browser]`` extra; without them every test
-here is skipped with the reason.  Screenshots go to ``$WEB_ARTIFACTS``
+``/usr/bin/chromedriver``; ``$CHROMIUM`` / ``$CHROMEDRIVER`` to use others) and
+the ``[browser]`` extra; without them every test here is skipped with the
+reason, except under ``.ci/run`` (``YAHTZEE_REQUIRE_BROWSER=1``), where a
+missing browser fails.  Screenshots go to ``$WEB_ARTIFACTS``
 (default ``test-artifacts/browser``).
 
 The page is checked against the server's own state: the dice, previews and
@@ -22,6 +24,9 @@ from pathlib import Path
 
 import pytest
 
+if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):  # under .ci/run a missing extra is an error, not a skip
+    import flask  # noqa: F401
+    import selenium.webdriver  # noqa: F401
 pytest.importorskip("flask", reason="the browser tests need the [web] extra (Flask)")
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need the [browser] extra (selenium)")
 
@@ -54,6 +59,8 @@ def _missing() -> str | None:
 def driver():
     why = _missing()
     if why:
+        if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):  # set by .ci/run: CI must run these tests
+            pytest.fail(why)
         pytest.skip(why)
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -69,7 +76,10 @@ def driver():
         d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     except WebDriverException as e:
         shutil.rmtree(profile, ignore_errors=True)
-        pytest.skip(f"chromium could not start: {str(e).splitlines()[0]}")
+        why = f"chromium could not start: {str(e).splitlines()[0]}"
+        if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
+            pytest.fail(why)
+        pytest.skip(why)
     yield d
     d.quit()
     shutil.rmtree(profile, ignore_errors=True)
