@@ -430,3 +430,37 @@ def test_save_failure_is_reported_and_the_game_kept(client, files, monkeypatch):
 
     monkeypatch.setattr(store, "save_game", fail)
     assert_refused(client.post("/api/game/roll"), 500, "could not be saved", "disk full")
+
+
+def test_concurrent_advice_gives_the_single_threaded_answers(client):
+    """The server is threaded and an Advisor reuses its work arrays: queries must not mix."""
+    import threading
+
+    positions = [("22555", "sixes=18,fours=12", 2), ("13456", "", 1), ("66611", "chance=20,yahtzee=50", 0),
+                 ("12345", "aces=3,twos=6,threes=9", 2), ("44444", "fours=16,yahtzee=50", 0)]
+    urls = [f"/api/advice?dice={d}&card={c}&rolls_left={r}" for d, c, r in positions]
+    want = {u: client.ok("get", u)["options"] for u in urls}
+    errors = []
+
+    def worker(k):
+        c = client.app.test_client()
+        for i in range(30):
+            u = urls[(i + k) % len(urls)]
+            got = c.get(u).get_json()["options"]
+            if got != want[u]:
+                errors.append(u)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_warm_up_loads_what_the_saved_game_needs(files):
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"rules": "yacht", "opponent": "expert", "seed": 1})
+    svc = Client(create_app(**files)).app.extensions["yahtzee"]
+    svc.warm()
+    assert "yacht" in svc.advisors._made and svc._strategy is not None

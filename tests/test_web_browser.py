@@ -382,6 +382,18 @@ def test_keyboard_play(driver, server):
     if dialog.get_attribute("open") is not None:
         q(d, "#zero-ok").send_keys(Keys.ENTER)
     wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None)
+    # a new game over this one asks first, and counts it as abandoned
+    q(d, "#new-game summary").click()
+    seed_box = q(d, "#new-seed")
+    seed_box.clear()
+    seed_box.send_keys("6")
+    q(d, "#new-start").click()
+    abandon = q(d, "#abandon-dialog")
+    wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
+    assert server.game()["seed"] == 5
+    q(d, "#abandon-ok").click()
+    wait(d, lambda: server.game()["seed"] == 6 and server.game()["round"] == 1)
+    assert server.api("/api/records")["records"][0]["abandoned"] == 1
 
 
 # -- the advisor page, rules, languages ------------------------------------------------------------------

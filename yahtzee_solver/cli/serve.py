@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
 
 import click
 
@@ -73,6 +74,9 @@ def serve(port, host, no_open, lang):
             server = make_server(host, port, app, threaded=True)
         except (OSError, OverflowError) as e:
             raise YahtzeeError(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}") from None
+        # Load the table and compile the kernels while the browser opens.
+        warm = threading.Thread(target=app.extensions["yahtzee"].warm, daemon=True)
+        warm.start()
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{server.server_port}/"
         if not _is_loopback(host):
@@ -91,3 +95,5 @@ def serve(port, host, no_open, lang):
         finally:
             server.server_close()
         click.echo("\nServer stopped; the game is saved.")
+        # Leaving while numba compiles in another thread can hang the interpreter's exit.
+        warm.join(timeout=120)

@@ -17,6 +17,7 @@ lock around the game).
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
@@ -144,7 +145,11 @@ def parse_card_pairs(text: str, rules: RuleSet) -> ScoreCard:
 
 
 class _Advisors:
-    """One :class:`~yahtzee_solver.Advisor` per rule set, made on first use (tables load once)."""
+    """One :class:`~yahtzee_solver.Advisor` per rule set, made on first use (tables load once).
+
+    An ``Advisor`` reuses its work arrays from query to query, so one query at a
+    time runs on each: :meth:`using` holds its lock (the server is threaded).
+    """
 
     def __init__(self, jit: bool):
         self.jit = jit
@@ -152,12 +157,24 @@ class _Advisors:
         self._lock = threading.Lock()
 
     def __call__(self, rules: RuleSet):
+        """The advisor of ``rules`` and its query lock."""
         with self._lock:
             if rules.name not in self._made:
                 from ..advisor import Advisor
 
-                self._made[rules.name] = Advisor(rules, jit=self.jit)
+                self._made[rules.name] = (Advisor(rules, jit=self.jit), threading.Lock())
             return self._made[rules.name]
+
+    @contextmanager
+    def using(self, rules: RuleSet):
+        """``with advisors.using(rules) as adv:`` -- the advisor of ``rules``, for this thread only."""
+        adv, lock = self(rules)
+        with lock:
+            yield adv
+
+    def table(self, rules: RuleSet):
+        """The value table of ``rules`` (read-only, shared)."""
+        return self(rules)[0].table
 
 
 def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held=None, position_dice=None) -> list:
@@ -210,16 +227,16 @@ def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int
     if rolls_left not in (0, 1, 2):
         raise ApiError(400, f"invalid rolls_left {rolls_left!r}: want 0, 1 or 2")
     tr = WebTranslator(lang)
-    adv = advisors(r)
-    out = {
-        "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
-        "rolls_left": rolls_left, "total": card.total, "upper_subtotal": card.upper_subtotal,
-        "expected_now": adv.expected_final(card),
-    }
-    if rolls_left:
-        out.update(kind="keep", options=_keep_rows(adv, card, dice, rolls_left, tr))
-    else:
-        out.update(kind="box", options=_box_rows(adv, card, dice, tr))
+    with advisors.using(r) as adv:
+        out = {
+            "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
+            "rolls_left": rolls_left, "total": card.total, "upper_subtotal": card.upper_subtotal,
+            "expected_now": adv.expected_final(card),
+        }
+        if rolls_left:
+            out.update(kind="keep", options=_keep_rows(adv, card, dice, rolls_left, tr))
+        else:
+            out.update(kind="box", options=_box_rows(adv, card, dice, tr))
     return out
 
 
@@ -334,7 +351,7 @@ class GameService:
 
             st = self.state
             level = st.config.opponent
-            table = self.advisors(st.rules).table if level == "expert" else None
+            table = self.advisors.table(st.rules) if level == "expert" else None
             self._strategy = make_strategy(level, st.rules, rng=st.cpu_rng, table=table, jit=self.jit)
         return self._strategy
 
@@ -435,6 +452,21 @@ class GameService:
             lines.append(tr("warn.records", detail=res.get("problem", "")))
         lines.append(tr("end.seed", seed=st.config.seed))
         return {**res, "lines": lines}
+
+    def warm(self) -> None:
+        """Load the table and kernels the saved game (else ``yahtzee``) needs, so the first hint is quick.
+
+        Safe to run in a background thread; errors are left for the first real request to report.
+        """
+        try:
+            with self.lock:
+                rules = self.state.rules if self.state is not None else get_rules("yahtzee")
+                if self.state is not None and not self.state.is_terminal() and self.state.config.opponent != "none":
+                    self.strategy
+            with self.advisors.using(rules) as adv:
+                adv.keep_options(ScoreCard.empty(rules), (1, 2, 3, 4, 6), 2)
+        except YahtzeeError:
+            pass
 
     # -- actions -----------------------------------------------------------------------------------
     def get(self, tr: Translator) -> dict:
@@ -540,9 +572,8 @@ class GameService:
 
     def hint(self, tr: Translator) -> dict:
         """The advisor's ranked options for the human's position, with expected final totals and losses."""
-        with self.lock:
-            st = self._human_turn(tr)
-            adv = self.advisors(st.rules)
+        with self.lock, self.advisors.using(self._human_turn(tr).rules) as adv:
+            st = self.state
             card = st.card
             if st.dice is None:
                 ev = adv.expected_final(card)
