@@ -112,7 +112,7 @@ def test_a_real_server_serves_and_stops_cleanly(home):
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGABRT)
             out, err = proc.communicate()
-            raise AssertionError(err[-6000:])
+            raise AssertionError(err[-6000:]) from None
     assert proc.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
     assert not (home / "game.lock").exists()

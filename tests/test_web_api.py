@@ -235,7 +235,7 @@ def test_advice_matches_the_advisor(client):
     assert [(o["keep"], o["expected"], o["loss"]) for o in r["options"]] == [
         (list(w.keep), w.expected, w.loss) for w in want]
     assert r["expected_now"] == adv.expected_final(card)
-    r = client.ok("get", f"/api/advice?rules=yacht&card=aces=3&dice=66655&rolls_left=0&lang=zh")
+    r = client.ok("get", "/api/advice?rules=yacht&card=aces=3&dice=66655&rolls_left=0&lang=zh")
     want = Advisor("yacht", jit=False).box_options("aces=3", "66655")
     assert [(o["box"], o["points"], o["expected"]) for o in r["options"]] == [
         (w.category, w.points, w.expected) for w in want]

@@ -314,7 +314,7 @@ def test_preview_zero_dialog_lock_and_reload(driver, server, which):
     g = idle(d, server)  # the CPU has played its turn
     assert g["players"][1]["total"] >= 0 and not g["cpu_turn"]
     # three rolls: the dice lock, the roll button too
-    for n in (1, 2, 3):
+    for _ in range(3):
         g = click_roll(d, server)
         assert shown_dice(d) == g["dice"]
     assert g["locked"]

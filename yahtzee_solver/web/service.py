@@ -462,7 +462,7 @@ class GameService:
             with self.lock:
                 rules = self.state.rules if self.state is not None else get_rules("yahtzee")
                 if self.state is not None and not self.state.is_terminal() and self.state.config.opponent != "none":
-                    self.strategy
+                    _ = self.strategy  # builds the CPU player (its table, its kernels)
             with self.advisors.using(rules) as adv:
                 adv.keep_options(ScoreCard.empty(rules), (1, 2, 3, 4, 6), 2)
         except YahtzeeError:
