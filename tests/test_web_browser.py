@@ -129,6 +129,12 @@ def size(d, which):
         d.set_window_size(w + (w - inner), h)
 
 
+def fits(d):
+    """Nothing sticks out sideways: no horizontal scrolling at this width."""
+    over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert over <= 0, f"the page is {over} px wider than the window"
+
+
 def wait(d, cond, msg=""):
     # the page redraws whole parts: an element found a moment ago may be gone
     return WebDriverWait(d, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
@@ -257,6 +263,7 @@ def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponen
                 continue
             box = int(best.get_attribute("data-box") or q(d, "#hint-panel tr.then").get_attribute("data-box"))
             if turn == 3:
+                fits(d)
                 shot(d, f"game-{which}-hint")
             score_box(d, server, box)
             break
@@ -265,6 +272,7 @@ def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponen
     assert turn == 13
     assert q(d, "#result").is_displayed()
     assert str(g["players"][0]["total"]) in q(d, "#result").text
+    fits(d)
     shot(d, f"game-{which}-over")
     # the records page shows the game
     q(d, "#nav-records").click()
@@ -296,6 +304,7 @@ def test_preview_zero_dialog_lock_and_reload(driver, server, which):
     for c, b in buttons.items():
         assert b.text == str(pv["points"][c])
         assert ("zero" in b.get_attribute("class")) == (pv["points"][c] == 0)
+    fits(d)
     shot(d, f"game-{which}-preview")
     # the zero dialog: cancel keeps the box open, confirm writes 0
     zero = next(c for c in range(13) if pv["zero"][c])
@@ -409,6 +418,7 @@ def test_advisor_page_and_shared_link(driver, server, which):
     assert len(rows) == len(want)
     first = [c.text for c in rows[0].find_elements(By.CSS_SELECTOR, "td")]
     assert first[0] == " ".join(map(str, want[0].keep)) and first[2] == f"{want[0].expected:.2f}"
+    fits(d)
     shot(d, f"advisor-{which}")
     # type a box's points: the answer and the link follow
     fives = q(d, '#adv-card input[data-slug="fives"]')
