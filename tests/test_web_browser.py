@@ -172,10 +172,10 @@ def idle(d, server):
 
 
 def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
-    details = q(d, "#new-game")
-    if not details.get_attribute("open"):
-        q(d, "#new-game summary").click()
-    d.execute_script("document.getElementById('new-rules').value = arguments[0];"
+    # (opened by script: the page itself opens it when there is no game, and a click could close it again)
+    wait(d, lambda: q(d, "#new-game").is_displayed(), "no new-game form")
+    d.execute_script("document.getElementById('new-game').open = true;"
+                     "document.getElementById('new-rules').value = arguments[0];"
                      "const o = document.getElementById('new-opponent'); o.value = arguments[1];"
                      "o.dispatchEvent(new Event('change'));"
                      "document.getElementById('new-first').value = arguments[2];", rules, opponent, first)
