@@ -1,7 +1,7 @@
 """The ``yahtzee-solve`` command line: a click group whose commands load lazily.
 
 Each command lives in its own module (``query``, ``tables``, ``play``,
-``records``, ``simulate``) and is imported only when it runs, so a cold
+``records``, ``simulate``, ``serve``) and is imported only when it runs, so a cold
 ``yahtzee-solve hint`` does not pay for numba or the game.
 
 Errors are turned into exit codes here, once, and every failure is a single
@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "play": "play:play",
     "records": "records:records",
     "simulate": "simulate:simulate",
+    "serve": "serve:serve",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
@@ -186,6 +187,7 @@ def main():
     Quick start:
       yahtzee-solve hint 22555 --rolls-left 2 --card sixes=18,fours=12
       yahtzee-solve play --vs expert
+      yahtzee-solve serve                  (in the browser; needs the [web] extra)
     """
 
 

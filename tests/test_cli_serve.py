@@ -1,0 +1,118 @@
+"""``yahtzee-solve serve``: options, the missing-extra error, the lock, a real server stopped by Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from clihelpers import assert_clean_error, assert_click_usage_error, run
+
+pytest.importorskip("flask", reason="the serve tests need the [web] extra (Flask)")
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    return tmp_path
+
+
+class FakeServer:
+    def __init__(self, host, port, app, threaded):
+        self.app, self.server_port, self.closed = app, port or 40000, False
+        FakeServer.last = self
+
+    def serve_forever(self):
+        raise KeyboardInterrupt
+
+    def server_close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    import webbrowser
+
+    import werkzeug.serving
+
+    opened = []
+    monkeypatch.setattr(werkzeug.serving, "make_server", FakeServer)
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
+    return opened
+
+
+def test_serve_opens_the_page_and_stops_on_ctrl_c(fake, home):
+    r = run("serve", "--port", "8123")
+    assert r.exit_code == 0, r.output
+    assert "http://127.0.0.1:8123/" in r.output and "stopped" in r.output
+    assert fake == ["http://127.0.0.1:8123/"]
+    assert FakeServer.last.closed and not (home / "game.lock").exists()
+    assert "Warning" not in r.output
+
+
+def test_no_open_lang_and_other_host(fake):
+    r = run("serve", "--no-open", "--host", "0.0.0.0", "--lang", "ja")
+    assert r.exit_code == 0, r.output
+    assert fake == []
+    assert "Warning: listening on 0.0.0.0" in r.output
+    assert FakeServer.last.app.config["TOKEN"]
+    c = FakeServer.last.app.test_client()
+    assert c.get("/api/config").get_json()["lang"] == "ja"
+
+
+def test_bad_options():
+    assert_click_usage_error(run("serve", "--port", "70000"), "70000", command="serve")
+    assert_click_usage_error(run("serve", "--lang", "fr"), "fr", command="serve")
+
+
+def test_one_game_at_a_time(home, fake):
+    (home / "game.lock").write_text("1\n")  # pid 1 is always alive
+    assert_clean_error(run("serve", "--no-open"), 1, "another game is running")
+
+
+def test_missing_extra_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "flask", None)  # import flask -> ImportError
+    assert_clean_error(run("serve", "--no-open"), 1, "'web' extra", "pip install 'yahtzee-solver[web]'")
+
+
+def test_port_in_use(fake, monkeypatch):
+    import werkzeug.serving
+
+    def busy(*a, **k):
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr(werkzeug.serving, "make_server", busy)
+    assert_clean_error(run("serve", "--no-open", "--port", "8765"), 1, "cannot listen on 127.0.0.1:8765",
+                       "Address already in use")
+
+
+def test_a_real_server_serves_and_stops_cleanly(home):
+    env = dict(os.environ, YAHTZEE_SOLVER_HOME=str(home), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "yahtzee_solver", "serve", "--port", "0", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line + proc.stderr.read()
+        url = m.group(0)
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        token = re.search(r'name="yahtzee-token" content="([^"]+)"', page).group(1)
+        req = urllib.request.Request(url + "api/game/new", data=b'{"seed": 1}', method="POST",
+                                     headers={"Content-Type": "application/json", "X-Yahtzee-Token": token})
+        assert urllib.request.urlopen(req, timeout=10).status == 200
+        assert (home / "game.json").exists() and (home / "game.lock").exists()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()  # never leave a hung server behind
+            out, err = proc.communicate(timeout=20)
+            raise AssertionError("the server did not stop on Ctrl-C: " + err[-3000:]) from None
+    assert proc.returncode == 0, err
+    assert "stopped" in out and "Traceback" not in err
+    assert not (home / "game.lock").exists()

@@ -1,0 +1,466 @@
+"""The web API (``yahtzee_solver.web``) through Flask's test client.
+
+A whole seeded game is checked against the engine replaying the same
+decisions; every refusal is a 4xx with a one-line JSON message; a restarted
+server continues the saved game with the same dice.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+flask = pytest.importorskip("flask", reason="the web tests need the [web] extra (Flask)")
+
+from yahtzee_solver import Advisor  # noqa: E402
+from yahtzee_solver.game import Hold, Roll, Score, cpu_actions, new_game  # noqa: E402
+from yahtzee_solver.i18n import Translator  # noqa: E402
+from yahtzee_solver.players import make_strategy  # noqa: E402
+from yahtzee_solver.records import RecordBook  # noqa: E402
+from yahtzee_solver.rules import get_rules  # noqa: E402
+from yahtzee_solver.web.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    return {"game_file": tmp_path / "game.json", "records_file": tmp_path / "records.json"}
+
+
+class Client:
+    """The test client with the page's token on every POST."""
+
+    def __init__(self, app):
+        self.app = app
+        self.c = app.test_client()
+        self.token = app.config["TOKEN"]
+
+    def get(self, url, **kw):
+        return self.c.get(url, **kw)
+
+    def post(self, url, body=None, **kw):
+        headers = {TOKEN_HEADER: self.token, **kw.pop("headers", {})}
+        if "data" in kw:
+            kw.setdefault("content_type", "application/json")
+            return self.c.post(url, headers=headers, **kw)
+        return self.c.post(url, json={} if body is None else body, headers=headers, **kw)
+
+    def ok(self, method, url, body=None):
+        r = self.post(url, body) if method == "post" else self.get(url)
+        assert r.status_code == 200, (url, r.status_code, r.get_json())
+        return r.get_json()
+
+
+@pytest.fixture
+def client(files):
+    return Client(create_app(**files))
+
+
+def assert_refused(r, status, *needles):
+    """A JSON error: the status, one line naming the problem, no traceback."""
+    assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
+    assert r.mimetype == "application/json"
+    body = r.get_json()
+    assert set(body) == {"error", "code"}
+    msg = body["error"]
+    assert msg and "\n" not in msg and "Traceback" not in msg and len(msg) < 300
+    for n in needles:
+        assert n in msg, (n, msg)
+    return body
+
+
+# -- a whole game --------------------------------------------------------------------------
+def _play_human_by_hint(c: Client, game: dict, log: list) -> dict:
+    """One human turn: roll, then follow the hint's best option (hold + roll, or score)."""
+    game = c.ok("post", "/api/game/roll")["game"]
+    log.append(("roll",))
+    while True:
+        hint = c.ok("get", "/api/game/hint")
+        best = hint["options"][0]
+        if hint["kind"] == "keep" and len(best["keep"]) < 5:
+            if best["held"] != game["held"]:
+                game = c.ok("post", "/api/game/hold", {"held": best["held"]})["game"]
+                assert game["held"] == best["held"]
+                log.append(("hold", tuple(best["held"])))
+            game = c.ok("post", "/api/game/roll")["game"]
+            log.append(("roll",))
+            continue
+        box = hint["then"]["box"] if hint["kind"] == "keep" else best["box"]
+        r = c.post("/api/game/score", {"box": box})
+        if r.status_code == 409:  # a zero: the optimal move may be a zero, confirm it
+            assert r.get_json()["code"] == "confirm_zero"
+            r = c.post("/api/game/score", {"box": box, "confirm": True})
+        assert r.status_code == 200, r.get_json()
+        log.append(("score", box))
+        return r.get_json()["game"]
+
+
+@pytest.mark.parametrize("rules,opponent,first", [("yahtzee", "expert", "cpu"), ("yacht", "beginner", "me"),
+                                                  ("yahtzee-free-joker", "none", "me")])
+def test_whole_seeded_game_matches_the_engine(client, files, rules, opponent, first):
+    seed = 2026
+    game = client.ok("post", "/api/game/new", {"rules": rules, "opponent": opponent, "first": first, "seed": seed})["game"]
+    log = []
+    while not game["over"]:
+        if game["cpu_turn"]:
+            before = game["rolls_used"]
+            reply = client.ok("post", "/api/game/cpu")
+            assert reply["events"]
+            game = reply["game"]
+            log.append(("cpu", before))
+        else:
+            game = _play_human_by_hint(client, game, log)
+    # The same game through the engine: the CPU's own decisions, the advisor's best moves for the human.
+    st = new_game(rules, opponent, first, seed)
+    adv = Advisor(rules, jit=False)
+    cpu = None if opponent == "none" else make_strategy(opponent, rules, rng=st.cpu_rng, jit=False)
+    for step in log:
+        if step[0] == "cpu":
+            assert st.is_cpu_turn and st.rolls_used == step[1]
+            for a in cpu_actions(st, cpu):
+                st.apply_action(a)
+        elif step[0] == "roll":
+            assert not st.is_cpu_turn
+            st.apply_action(Roll())
+        elif step[0] == "hold":
+            st.apply_action(Hold(step[1]))
+        else:
+            assert step[1] == adv.hint(st.card, st.sorted_dice, 0)[0].category
+            st.apply_action(Score(step[1]))
+    assert st.is_terminal()
+    assert [p["boxes"] for p in game["players"]] == [list(c.boxes) for c in st.cards]
+    assert [p["total"] for p in game["players"]] == list(st.totals())
+    # Filed in the records, the saved game gone.
+    assert not files["game_file"].exists()
+    rec = RecordBook.load(files["records_file"]).get(rules, "solo" if opponent == "none" else opponent)
+    assert rec.games == 1 and rec.best == st.cards[0].total
+    res = game["result"]
+    assert res["recorded"] and res["record"]["games"] == 1
+    if opponent != "none":
+        want = {0: "win", 1: "loss", None: "draw"}[st.winner()]
+        assert res["outcome"] == want and rec.wins + rec.losses + rec.draws == 1
+    rows = client.ok("get", "/api/records")["records"]
+    assert [(r["rules"], r["games"], r["best"]) for r in rows] == [(rules, 1, st.cards[0].total)]
+
+
+def test_preview_and_zero_confirmation(client):
+    client.ok("post", "/api/game/new", {"seed": 11})
+    game = client.ok("post", "/api/game/roll")["game"]
+    st = new_game("yahtzee", "none", "me", 11)
+    st.apply_action(Roll())
+    assert game["dice"] == list(st.dice)
+    points, legal, bonus = st.preview()
+    assert game["preview"]["points"] == list(points) and game["preview"]["legal"] == list(legal)
+    zero = [c for c in range(13) if points[c] == 0]
+    assert zero, "seed 11 must show a box that scores 0"
+    assert game["preview"]["zero"] == [st.zero_warning(c) for c in range(13)]
+    body = assert_refused(client.post("/api/game/score", {"box": zero[0]}), 409, "Score 0")
+    assert body["code"] == "confirm_zero"
+    assert client.ok("get", "/api/game")["game"]["players"][0]["boxes"][zero[0]] is None  # nothing written
+    game = client.ok("post", "/api/game/score", {"box": zero[0], "confirm": True})["game"]
+    assert game["players"][0]["boxes"][zero[0]] == 0
+
+
+def test_dice_lock_after_the_third_roll(client):
+    client.ok("post", "/api/game/new", {"seed": 5})
+    for n in (1, 2, 3):
+        game = client.ok("post", "/api/game/roll")["game"]
+        assert game["rolls_used"] == n and game["locked"] == (n == 3) and game["can_roll"] == (n < 3)
+    assert_refused(client.post("/api/game/roll"), 409, "no rolls left")
+    assert_refused(client.post("/api/game/hold", {"held": [True] * 5}), 409, "locked")
+    hint = client.ok("get", "/api/game/hint")
+    assert hint["kind"] == "box" and hint["options"][0]["loss"] == 0
+    assert all(o["loss"] >= 0 for o in hint["options"])
+
+
+def test_hint_before_rolling_and_during_the_cpu_turn(client):
+    client.ok("post", "/api/game/new", {"seed": 1, "opponent": "normal", "first": "cpu"})
+    assert_refused(client.get("/api/game/hint"), 409, "CPU")
+    assert_refused(client.post("/api/game/roll"), 409)
+    game = client.ok("post", "/api/game/cpu")["game"]
+    while game["cpu_turn"]:
+        game = client.ok("post", "/api/game/cpu")["game"]
+    assert_refused(client.post("/api/game/cpu"), 409, "not the CPU's turn")
+    hint = client.ok("get", "/api/game/hint")
+    card = get_rules("yahtzee")
+    assert hint["kind"] == "roll" and hint["expected"] == pytest.approx(Advisor(card, jit=False).expected_final())
+
+
+# -- resume --------------------------------------------------------------------------------
+def test_resume_after_a_restart_gives_the_same_dice(files):
+    a = Client(create_app(**files))
+    a.ok("post", "/api/game/new", {"opponent": "expert", "seed": 99})
+    a.ok("post", "/api/game/roll")
+    a.ok("post", "/api/game/hold", {"held": [True, False, True, False, False]})
+    before = a.ok("get", "/api/game")["game"]
+    twin = a.app.extensions["yahtzee"].state.clone()
+    twin.apply_action(Roll())
+    # A new server process on the same files (a new token too).
+    b = Client(create_app(**files))
+    assert b.token != a.token
+    assert_refused(b.post("/api/game/roll", headers={TOKEN_HEADER: a.token}), 403, "token")
+    after = b.ok("get", "/api/game")["game"]
+    for key in ("dice", "held", "rolls_used", "round", "players", "preview"):
+        assert after[key] == before[key], key
+    rolled = b.ok("post", "/api/game/roll")["game"]
+    assert rolled["dice"] == list(twin.dice)
+
+
+def test_a_damaged_save_is_moved_aside_and_reported(files):
+    files["game_file"].write_text('{"format": "yahtzee_solver saved game", "version": 1, "cards": 3}')
+    c = Client(create_app(**files))
+    reply = c.ok("get", "/api/game")
+    assert reply["game"] is None and "moved to" in reply["notice"]
+    assert not files["game_file"].exists()
+
+
+def test_new_game_over_a_game_in_progress_needs_abandon(client, files):
+    client.ok("post", "/api/game/new", {"seed": 3, "opponent": "beginner"})
+    client.ok("post", "/api/game/roll")
+    body = assert_refused(client.post("/api/game/new", {"seed": 4}), 409, "Abandon")
+    assert body["code"] == "game_in_progress"
+    game = client.ok("post", "/api/game/new", {"seed": 4, "abandon": True})["game"]
+    assert game["seed"] == 4 and game["rolls_used"] == 0
+    assert RecordBook.load(files["records_file"]).get("yahtzee", "beginner").abandoned == 1
+
+
+# -- the advisor, texts, rules ----------------------------------------------------------------
+def test_advice_matches_the_advisor(client):
+    adv = Advisor("yahtzee", jit=False)
+    card = "sixes=18,fours=12,chance=22,yahtzee=50"
+    r = client.ok("get", f"/api/advice?card={card}&dice=22555&rolls_left=2")
+    want = adv.keep_options(card, "22555", 2)
+    assert r["kind"] == "keep" and len(r["options"]) == len(want)
+    assert [(o["keep"], o["expected"], o["loss"]) for o in r["options"]] == [
+        (list(w.keep), w.expected, w.loss) for w in want]
+    assert r["expected_now"] == adv.expected_final(card)
+    r = client.ok("get", "/api/advice?rules=yacht&card=aces=3&dice=66655&rolls_left=0&lang=zh")
+    want = Advisor("yacht", jit=False).box_options("aces=3", "66655")
+    assert [(o["box"], o["points"], o["expected"]) for o in r["options"]] == [
+        (w.category, w.points, w.expected) for w in want]
+    assert r["options"][0]["name"] == Translator("zh").box(get_rules("yacht"), want[0].category)
+
+
+def test_texts_come_from_the_i18n_module(client):
+    for lang in ("en", "zh", "ja"):
+        t = client.ok("get", f"/api/text?lang={lang}")
+        tr = Translator(lang)
+        for name in ("yahtzee", "yacht"):
+            r = get_rules(name)
+            assert t["rules"][name]["boxes"] == [tr.box(r, c) for c in range(r.n_categories)]
+            assert t["rules"][name]["title"] == tr.title(r)
+        assert t["messages"]["hint.best"] == tr("hint.best")
+        assert t["messages"]["web.btn.roll"]
+    pages = client.ok("get", "/api/rules?rules=yacht&lang=ja")["pages"]
+    assert pages == Translator("ja").rules_pages(get_rules("yacht"))
+
+
+def test_page_carries_the_token_and_safe_headers(client):
+    for path in ("/", "/advisor", "/rules", "/records", "/advisor?rules=yacht&card=aces%3D3&dice=11111&r=1"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.mimetype == "text/html"
+        assert client.token in r.get_data(as_text=True)
+        assert r.headers["Cache-Control"] == "no-store"
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+    for f in ("app.js", "style.css"):
+        r = client.get(f"/static/{f}")
+        assert r.status_code == 200 and b"http://" not in r.data and b"https://" not in r.data
+        r.close()
+
+
+def test_language_of_the_server_is_the_default(files):
+    c = Client(create_app(lang="ja", **files))
+    assert c.ok("get", "/api/config")["lang"] == "ja"
+    c.ok("post", "/api/game/new", {"seed": 1})
+    from yahtzee_solver.web.service import WebTranslator
+
+    assert c.ok("get", "/api/game")["game"]["status"] == WebTranslator("ja")("web.status.your_roll")
+    assert c.ok("get", "/api/game")["game"]["title"] == Translator("ja").title(get_rules("yahtzee"))
+
+
+# -- every error path ------------------------------------------------------------------------
+BAD_BODIES = [
+    ("/api/game/new", "{", 400, "bad JSON"),
+    ("/api/game/new", "[1, 2]", 400, "JSON object"),
+    ("/api/game/new", '"text"', 400, "JSON object"),
+    ("/api/game/new", "\xff", 400, "bad JSON"),
+    ("/api/game/new", "[" * 100000, 413, "larger than"),
+    ("/api/game/new", json.dumps({"x": "a" * MAX_BODY}), 413, "larger than"),
+    ("/api/game/new", '{"rules": "yahtzee", "colour": "red"}', 400, "unknown field 'colour'"),
+    ("/api/game/new", '{"rules": 3}', 400, "invalid rules"),
+    ("/api/game/new", '{"rules": "chess"}', 400, "chess"),
+    ("/api/game/new", '{"opponent": "grandmaster"}', 400, "grandmaster"),
+    ("/api/game/new", '{"opponent": "expert", "first": "you"}', 400, "you"),
+    ("/api/game/new", '{"seed": -1}', 400, "seed"),
+    ("/api/game/new", '{"seed": true}', 400, "invalid seed"),
+    ("/api/game/new", '{"seed": 1.5}', 400, "invalid seed"),
+    ("/api/game/new", '{"abandon": "yes"}', 400, "invalid abandon"),
+    ("/api/game/roll", '{"dice": [6, 6, 6, 6, 6]}', 400, "unknown field 'dice'"),
+    ("/api/game/hold", '{}', 400, "missing field 'held'"),
+    ("/api/game/hold", '{"held": [true, false]}', 400, "5 true/false"),
+    ("/api/game/hold", '{"held": [1, 0, 0, 0, 0]}', 400, "5 true/false"),
+    ("/api/game/score", '{"box": "3"}', 400, "invalid box"),
+    ("/api/game/score", '{"box": 13}', 400, "invalid box 13"),
+    ("/api/game/score", '{"box": -1}', 400, "invalid box -1"),
+    ("/api/game/score", '{"box": 2, "points": 50}', 400, "unknown field 'points'"),
+    ("/api/game/score", '{"box": 2, "confirm": 1}', 400, "invalid confirm"),
+    ("/api/game/cpu", '{"steps": 3}', 400, "unknown field"),
+]
+
+
+@pytest.mark.parametrize("url,data,status,needle", BAD_BODIES)
+def test_bad_bodies(client, url, data, status, needle):
+    client.ok("post", "/api/game/new", {"seed": 8})
+    client.ok("post", "/api/game/roll")
+    before = client.get("/api/game").get_json()
+    assert_refused(client.post(url, data=data.encode("utf-8", "surrogateescape") if data != "\xff" else b"\xff"),
+                   status, needle)
+    assert client.get("/api/game").get_json() == before  # nothing changed
+
+
+BAD_QUERIES = [
+    ("/api/game?debug=1", 400, "unknown query parameter 'debug'"),
+    ("/api/game?lang=fr", 400, "unknown language 'fr'"),
+    ("/api/game?lang=en&lang=ja", 400, "given twice"),
+    ("/api/text?lang=xx", 400, "xx"),
+    ("/api/rules", 400, "missing query parameter 'rules'"),
+    ("/api/rules?rules=chess", 400, "chess"),
+    ("/api/advice?card=sixes=18", 400, "missing query parameter 'dice'"),
+    ("/api/advice?dice=2255", 400, "2255"),
+    ("/api/advice?dice=22557", 400, "7"),
+    ("/api/advice?dice=22555&rolls_left=3", 400, "rolls_left"),
+    ("/api/advice?dice=22555&rolls_left=x", 400, "rolls_left"),
+    ("/api/advice?dice=22555&rules=chess", 400, "chess"),
+    ("/api/advice?dice=22555&card=sixes=19", 400, "19"),
+    ("/api/advice?dice=22555&card=sixes=18,sixes=12", 400, "repeated"),
+    ("/api/advice?dice=22555&card=kings=3", 400, "kings"),
+    ("/api/advice?dice=22555&card=@/etc/passwd", 400, "box=points"),
+    ("/api/advice?dice=22555&card={\"sixes\":6}", 400, "box=points"),
+    ("/api/advice?dice=22555&card=sixes=" + "9" * 5000, 400, "longer than"),
+    ("/api/advice?dice=22555&card=aces=1,twos=2,threes=3,fours=4,fives=5,sixes=6,3k=0,4k=0,fh=0,ss=0,ls=0,"
+     "yahtzee=0,chance=5", 400, "full"),
+    ("/api/nothing", 404, "no such page"),
+    ("/static/../app.py", 404, ""),
+    ("/static/%2e%2e/app.py", 404, ""),
+    ("/static/..%2fservice.py", 404, ""),
+    ("/?token=1", 400, "unknown query parameter"),
+]
+
+
+@pytest.mark.parametrize("url,status,needle", BAD_QUERIES)
+def test_bad_queries(client, url, status, needle):
+    assert_refused(client.get(url), status, needle)
+
+
+def test_static_files_stay_in_their_folder(client):
+    for url in ("/static/../service.py", "/static/%2e%2e/service.py", "/static/..%2fservice.py",
+                "/static/%2fetc%2fpasswd", "/static//etc/passwd", "/static/..\\service.py"):
+        r = client.get(url, follow_redirects=True)
+        assert r.status_code == 404, url
+        assert b"ApiError" not in r.data and b"root:" not in r.data
+
+
+def test_methods_and_illegal_moves(client):
+    assert_refused(client.get("/api/game/roll"), 405, "not allowed")
+    assert_refused(client.c.delete("/api/game", headers={TOKEN_HEADER: client.token}), 405, "not allowed")
+    assert_refused(client.post("/api/game/roll"), 409, "no game")
+    assert_refused(client.get("/api/game/hint"), 409, "no game")
+    client.ok("post", "/api/game/new", {"seed": 8})
+    assert_refused(client.post("/api/game/hold", {"held": [True] * 5}), 409, "roll the dice first")
+    assert_refused(client.post("/api/game/score", {"box": 0}), 409, "roll the dice first")
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/hold", {"held": [True] * 5})
+    assert_refused(client.post("/api/game/roll"), 409, "every die is kept")
+    client.ok("post", "/api/game/score", {"box": 12})
+    client.ok("post", "/api/game/roll")
+    assert_refused(client.post("/api/game/score", {"box": 12}), 409, "already filled")
+    # The problem text follows ?lang.
+    r = client.post("/api/game/score?lang=zh", {"box": 12})
+    assert_refused(r, 409)
+    assert r.get_json()["error"] == Translator("zh").problem("box_filled", {"box": "chance"}, get_rules("yahtzee"))
+
+
+PROTECTION = [
+    ({"Host": "evil.example"}, None, 403, "host"),
+    ({"Host": "localhost.evil.example:8765"}, None, 403, "host"),
+    ({TOKEN_HEADER: ""}, None, 403, "token"),
+    ({TOKEN_HEADER: "guess"}, None, 403, "token"),
+    ({TOKEN_HEADER: "é"}, None, 403, "token"),
+    ({"Origin": "http://evil.example"}, None, 403, "evil.example"),
+    ({}, "text/plain", 415, "application/json"),
+    ({}, "application/x-www-form-urlencoded", 415, "application/json"),
+]
+
+
+@pytest.mark.parametrize("headers,ctype,status,needle", PROTECTION)
+def test_state_changing_requests_are_protected(client, headers, ctype, status, needle):
+    r = client.post("/api/game/new", data=b'{"seed": 1}', headers=headers, content_type=ctype or "application/json")
+    assert_refused(r, status, needle)
+    assert client.get("/api/game").get_json()["game"] is None
+
+
+def test_host_check_applies_to_reads_and_accepts_local_names(client):
+    assert_refused(client.get("/", headers={"Host": "rebind.example:8765"}), 403, "host")
+    assert_refused(client.get("/api/game", headers={"Host": "rebind.example"}), 403, "host")
+    for host in ("127.0.0.1:8765", "localhost:1", "[::1]:8765", "LOCALHOST"):
+        assert client.get("/api/config", headers={"Host": host}).status_code == 200, host
+    r = client.post("/api/game/new", {"seed": 1}, headers={"Origin": "http://127.0.0.1:8765"})
+    assert r.status_code == 200
+
+
+def test_extra_hosts(files):
+    c = Client(create_app(hosts=("myhost.lan",), **files))
+    assert c.get("/api/config", headers={"Host": "myhost.lan:8765"}).status_code == 200
+    assert c.get("/api/config", headers={"Host": "other.lan:8765"}).status_code == 403
+
+
+def test_an_internal_error_is_one_json_line(client, monkeypatch):
+    svc = client.app.extensions["yahtzee"]
+    monkeypatch.setattr(svc, "get", lambda tr: 1 / 0)
+    assert_refused(client.get("/api/game"), 500, "internal error (ZeroDivisionError)")
+
+
+def test_save_failure_is_reported_and_the_game_kept(client, files, monkeypatch):
+    client.ok("post", "/api/game/new", {"seed": 2})
+    from yahtzee_solver.web import store
+
+    def fail(state, path):
+        raise store.DataFileError("disk full")
+
+    monkeypatch.setattr(store, "save_game", fail)
+    assert_refused(client.post("/api/game/roll"), 500, "could not be saved", "disk full")
+
+
+def test_concurrent_advice_gives_the_single_threaded_answers(client):
+    """The server is threaded and an Advisor reuses its work arrays: queries must not mix."""
+    import threading
+
+    positions = [("22555", "sixes=18,fours=12", 2), ("13456", "", 1), ("66611", "chance=20,yahtzee=50", 0),
+                 ("12345", "aces=3,twos=6,threes=9", 2), ("44444", "fours=16,yahtzee=50", 0)]
+    urls = [f"/api/advice?dice={d}&card={c}&rolls_left={r}" for d, c, r in positions]
+    want = {u: client.ok("get", u)["options"] for u in urls}
+    errors = []
+
+    def worker(k):
+        c = client.app.test_client()
+        for i in range(30):
+            u = urls[(i + k) % len(urls)]
+            got = c.get(u).get_json()["options"]
+            if got != want[u]:
+                errors.append(u)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_warm_up_loads_what_the_saved_game_needs(files):
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"rules": "yacht", "opponent": "expert", "seed": 1})
+    svc = Client(create_app(**files)).app.extensions["yahtzee"]
+    svc.warm()
+    assert "yacht" in svc.advisors._made and svc._strategy is not None

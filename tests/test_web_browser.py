@@ -1,0 +1,454 @@
+"""The web page in headless Chromium, driven by Selenium, at desktop and phone widths.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``/usr/bin/chromium``,
+``/usr/bin/chromedriver``; ``$CHROMIUM`` / ``$CHROMEDRIVER`` to use others) and
+the ``[browser]`` extra; without them every test here is skipped with the
+reason, except under ``.ci/run`` (``YAHTZEE_REQUIRE_BROWSER=1``), where a
+missing browser fails.  Screenshots go to ``$WEB_ARTIFACTS``
+(default ``test-artifacts/browser``).
+
+The page is checked against the server's own state: the dice, previews and
+cards it shows must be what the API says, which the API tests check against
+the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):  # under .ci/run a missing extra is an error, not a skip
+    import flask  # noqa: F401
+    import selenium.webdriver  # noqa: F401
+pytest.importorskip("flask", reason="the browser tests need the [web] extra (Flask)")
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need the [browser] extra (selenium)")
+
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from werkzeug.serving import make_server  # noqa: E402
+
+from yahtzee_solver import Advisor  # noqa: E402
+from yahtzee_solver.web.app import create_app  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+ARTIFACTS = Path(os.environ.get("WEB_ARTIFACTS", "test-artifacts/browser"))
+WAIT = 20  # seconds: the machine may be busy
+
+
+def _missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (os.path.exists(path) or shutil.which(path)):
+            return f"{path} not found: apt-get install chromium chromium-driver"
+    return None
+
+
+@pytest.fixture(scope="module")
+def driver():
+    why = _missing()
+    if why:
+        if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):  # set by .ci/run: CI must run these tests
+            pytest.fail(why)
+        pytest.skip(why)
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="yahtzee-chromium-")
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--lang=en-US", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    try:
+        d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    except WebDriverException as e:
+        shutil.rmtree(profile, ignore_errors=True)
+        why = f"chromium could not start: {str(e).splitlines()[0]}"
+        if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
+            pytest.fail(why)
+        pytest.skip(why)
+    yield d
+    d.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+class Server:
+    """The app on a real HTTP port in a thread, on its own data folder."""
+
+    def __init__(self, home: Path, lang=None):
+        self.home = home
+        self.app = create_app(game_file=home / "game.json", records_file=home / "records.json", lang=lang)
+        self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def api(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def game(self):
+        return self.api("/api/game")["game"]
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path)
+    yield s
+    s.stop()
+
+
+def shot(d, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    d.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def size(d, which):
+    w, h = SIZES[which]
+    d.set_window_size(w, h)
+    # the viewport, not the window, must be the stated width
+    inner = d.execute_script("return window.innerWidth")
+    if inner != w:
+        d.set_window_size(w + (w - inner), h)
+
+
+def fits(d):
+    """Nothing sticks out sideways: no horizontal scrolling at this width."""
+    over = d.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert over <= 0, f"the page is {over} px wider than the window"
+
+
+def wait(d, cond, msg=""):
+    # the page redraws whole parts: an element found a moment ago may be gone
+    return WebDriverWait(d, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda _: cond(), message=msg)
+
+
+def q(d, css):
+    return d.find_element(By.CSS_SELECTOR, css)
+
+
+def qq(d, css):
+    return d.find_elements(By.CSS_SELECTOR, css)
+
+
+def open_page(d, server, path="/"):
+    d.get(server.url + path)
+    wait(d, lambda: "ready" in q(d, "body").get_attribute("class"), "page did not start")
+
+
+def idle(d, server):
+    """Wait until the page has drawn the server's current game and is not busy."""
+    def done():
+        g = server.game()
+        if g is None:
+            return False
+        if g["cpu_turn"]:
+            return False
+        if g["over"]:
+            return q(d, "#result").is_displayed()
+        dice = [b.get_attribute("data-face") for b in qq(d, "#dice .die")]
+        want = [str(x) for x in g["dice"]] if g["dice"] else ["0"] * 5
+        return dice == want and q(d, "#hint").is_enabled()
+    wait(d, done, "page never became idle")
+    return server.game()
+
+
+def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
+    # (opened by script: the page itself opens it when there is no game, and a click could close it again)
+    wait(d, lambda: q(d, "#new-game").is_displayed(), "no new-game form")
+    d.execute_script("document.getElementById('new-game').open = true;"
+                     "document.getElementById('new-rules').value = arguments[0];"
+                     "const o = document.getElementById('new-opponent'); o.value = arguments[1];"
+                     "o.dispatchEvent(new Event('change'));"
+                     "document.getElementById('new-first').value = arguments[2];", rules, opponent, first)
+    seed_box = q(d, "#new-seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    q(d, "#new-start").click()
+    wait(d, lambda: server.game() is not None and server.game()["seed"] == seed, "no game started")
+
+
+def click_roll(d, server):
+    before = server.game()["rolls_used"]
+    q(d, "#roll").click()
+    wait(d, lambda: server.game()["rolls_used"] == before + 1, "roll did not happen")
+    return idle(d, server)
+
+
+def shown_dice(d):
+    return [int(b.get_attribute("data-face")) for b in qq(d, "#dice .die")]
+
+
+def score_box(d, server, box):
+    """Click a box; confirm a zero in the dialog when it opens."""
+    turns_before = len([v for v in server.game()["players"][0]["boxes"] if v is not None])
+    q(d, f'#card button[data-box="{box}"]').click()
+    dialog = q(d, "#zero-dialog")
+    wait(d, lambda: dialog.get_attribute("open") is not None
+         or len([v for v in server.game()["players"][0]["boxes"] if v is not None]) > turns_before)
+    if dialog.get_attribute("open") is not None:
+        q(d, "#zero-ok").click()
+    wait(d, lambda: len([v for v in server.game()["players"][0]["boxes"] if v is not None]) > turns_before,
+         "box not scored")
+
+
+def check_card(d, g):
+    """The scorecard cells the page shows are the server's cards."""
+    rows = qq(d, "#card tbody tr")
+    n = len(g["players"][0]["boxes"])
+    upper = 6
+    box_rows = rows[:upper] + rows[upper + 2: upper + 2 + n - upper]
+    for c, row in enumerate(box_rows):
+        cells = row.find_elements(By.CSS_SELECTOR, "td")[1:]
+        for p, cell in enumerate(cells):
+            v = g["players"][p]["boxes"][c]
+            if v is not None:
+                assert cell.text == str(v), (c, p, cell.text, v)
+    totals = [c.text for c in rows[-1].find_elements(By.CSS_SELECTOR, "td")[1:]]
+    assert totals == [str(p["total"]) for p in g["players"]]
+
+
+# -- a whole game --------------------------------------------------------------------------
+@pytest.mark.parametrize("which,opponent", [("desktop", "expert"), ("phone", "none")])
+def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponent):
+    d = driver
+    size(d, which)
+    open_page(d, server)
+    start_game(d, server, opponent=opponent, first="me", seed=4242)
+    if not q(d, "#fast").is_selected():
+        q(d, "#fast").click()
+    adv = Advisor("yahtzee", jit=False)
+    g = idle(d, server)
+    turn = 0
+    while not g["over"]:
+        turn += 1
+        g = click_roll(d, server)
+        assert shown_dice(d) == g["dice"]
+        while True:
+            q(d, "#hint").click()
+            wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
+            best = q(d, "#hint-panel tr.best")
+            if g["rolls_used"] < 3 and best.get_attribute("data-held"):
+                want = json.loads(best.get_attribute("data-held"))
+                for i in range(5):
+                    if want[i] != g["held"][i]:
+                        q(d, f'#dice .die[data-i="{i}"]').click()
+                        wait(d, lambda: server.game()["held"][i] == want[i])
+                        g = idle(d, server)
+                # the page holds exactly what the advisor says is best
+                keep = sorted(x for x, h in zip(g["dice"], g["held"]) if h)
+                assert keep == list(adv.keep_options(_card(g), sorted(g["dice"]),
+                                                     3 - g["rolls_used"])[0].keep)
+                g = click_roll(d, server)
+                if turn == 2 and g["locked"]:
+                    shot(d, f"game-{which}-locked")
+                continue
+            box = int(best.get_attribute("data-box") or q(d, "#hint-panel tr.then").get_attribute("data-box"))
+            if turn == 3:
+                fits(d)
+                shot(d, f"game-{which}-hint")
+            score_box(d, server, box)
+            break
+        g = idle(d, server)
+        check_card(d, g)
+    assert turn == 13
+    assert q(d, "#result").is_displayed()
+    assert str(g["players"][0]["total"]) in q(d, "#result").text
+    fits(d)
+    shot(d, f"game-{which}-over")
+    # the records page shows the game
+    q(d, "#nav-records").click()
+    wait(d, lambda: qq(d, "#records table tbody tr"))
+    cells = [c.text for c in q(d, "#records table tbody tr").find_elements(By.CSS_SELECTOR, "td")]
+    assert cells[2] == "1" and cells[3] == str(g["players"][0]["total"])
+
+
+def _card(g):
+    from yahtzee_solver.rules import get_rules
+    from yahtzee_solver.state import ScoreCard
+
+    r = get_rules(g["rules"])
+    boxes = {c.slug: v for c, v in zip(r.categories, g["players"][0]["boxes"])}
+    return ScoreCard.from_mapping({**boxes, "yahtzee-bonus": g["players"][0]["yahtzee_bonus"]}, r)
+
+
+# -- preview, zero dialog, auto-lock, reload ----------------------------------------------------
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_preview_zero_dialog_lock_and_reload(driver, server, which):
+    d = driver
+    size(d, which)
+    open_page(d, server)
+    start_game(d, server, opponent="beginner", first="me", seed=11)
+    g = click_roll(d, server)
+    pv = g["preview"]
+    buttons = {int(b.get_attribute("data-box")): b for b in qq(d, "#card button[data-box]")}
+    assert sorted(buttons) == [c for c in range(13) if pv["legal"][c]]
+    for c, b in buttons.items():
+        assert b.text == str(pv["points"][c])
+        assert ("zero" in b.get_attribute("class")) == (pv["points"][c] == 0)
+    fits(d)
+    shot(d, f"game-{which}-preview")
+    # the zero dialog: cancel keeps the box open, confirm writes 0
+    zero = next(c for c in range(13) if pv["zero"][c])
+    buttons[zero].click()
+    dialog = q(d, "#zero-dialog")
+    wait(d, lambda: dialog.get_attribute("open") is not None, "no zero dialog")
+    assert "0" in q(d, "#zero-text").text
+    shot(d, f"game-{which}-zero-dialog")
+    q(d, "#zero-cancel").click()
+    wait(d, lambda: dialog.get_attribute("open") is None)
+    assert server.game()["players"][0]["boxes"][zero] is None
+    q(d, f'#card button[data-box="{zero}"]').click()
+    wait(d, lambda: dialog.get_attribute("open") is not None)
+    q(d, "#zero-ok").click()
+    wait(d, lambda: server.game()["players"][0]["boxes"][zero] == 0, "zero not scored")
+    g = idle(d, server)  # the CPU has played its turn
+    assert g["players"][1]["total"] >= 0 and not g["cpu_turn"]
+    # three rolls: the dice lock, the roll button too
+    for _ in range(3):
+        g = click_roll(d, server)
+        assert shown_dice(d) == g["dice"]
+    assert g["locked"]
+    assert not q(d, "#roll").is_enabled()
+    assert all(not b.is_enabled() for b in qq(d, "#dice .die"))
+    # a reload mid-turn shows the same dice, and the server keeps them
+    d.refresh()
+    wait(d, lambda: "ready" in q(d, "body").get_attribute("class"))
+    g2 = idle(d, server)
+    assert g2["dice"] == g["dice"] and g2["rolls_used"] == 3
+    assert shown_dice(d) == g["dice"]
+    assert not q(d, "#roll").is_enabled()
+
+
+def test_reload_between_rolls_and_server_restart_keep_the_dice(driver, tmp_path):
+    d = driver
+    size(d, "desktop")
+    s1 = Server(tmp_path)
+    try:
+        open_page(d, s1)
+        start_game(d, s1, seed=77)
+        g = click_roll(d, s1)
+        q(d, '#dice .die[data-i="0"]').click()
+        wait(d, lambda: s1.game()["held"][0])
+        g = s1.game()
+    finally:
+        s1.stop()
+    s2 = Server(tmp_path)  # a restarted server: a new port, a new token, the same saved game
+    try:
+        open_page(d, s2)
+        g2 = idle(d, s2)
+        assert g2["dice"] == g["dice"] and g2["held"] == g["held"]
+        assert shown_dice(d) == g["dice"]
+        assert "held" in q(d, '#dice .die[data-i="0"]').get_attribute("class")
+    finally:
+        s2.stop()
+
+
+# -- keyboard -----------------------------------------------------------------------------------
+def test_keyboard_play(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    body = q(d, "body")
+    q(d, "#game-title").click()  # focus leaves the form
+    body.send_keys("r")
+    wait(d, lambda: server.game()["rolls_used"] == 1)
+    idle(d, server)
+    body.send_keys("2")
+    wait(d, lambda: server.game()["held"] == [False, True, False, False, False])
+    idle(d, server)
+    body.send_keys("h")
+    wait(d, lambda: q(d, "#hint-panel").is_displayed())
+    body.send_keys("s")
+    first = q(d, "#card button[data-box]")
+    wait(d, lambda: d.switch_to.active_element == first)
+    d.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    second = qq(d, "#card button[data-box]")[1]
+    assert d.switch_to.active_element == second
+    box = int(second.get_attribute("data-box"))
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    dialog = q(d, "#zero-dialog")
+    wait(d, lambda: dialog.get_attribute("open") is not None or server.game()["players"][0]["boxes"][box] is not None)
+    if dialog.get_attribute("open") is not None:
+        q(d, "#zero-ok").send_keys(Keys.ENTER)
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None)
+    # a new game over this one asks first, and counts it as abandoned
+    q(d, "#new-game summary").click()
+    seed_box = q(d, "#new-seed")
+    seed_box.clear()
+    seed_box.send_keys("6")
+    q(d, "#new-start").click()
+    abandon = q(d, "#abandon-dialog")
+    wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
+    assert server.game()["seed"] == 5
+    q(d, "#abandon-ok").click()
+    wait(d, lambda: server.game()["seed"] == 6 and server.game()["round"] == 1)
+    assert server.api("/api/records")["records"][0]["abandoned"] == 1
+
+
+# -- the advisor page, rules, languages ------------------------------------------------------------------
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_advisor_page_and_shared_link(driver, server, which):
+    d = driver
+    size(d, which)
+    card = "sixes=18,fours=12,chance=22,yahtzee=50"
+    open_page(d, server, f"/advisor?rules=yahtzee&card={card.replace('=', '%3D')}&dice=22555&r=2")
+    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    want = Advisor("yahtzee", jit=False).keep_options(card, "22555", 2)
+    rows = qq(d, "#adv-table tbody tr")
+    assert len(rows) == len(want)
+    first = [c.text for c in rows[0].find_elements(By.CSS_SELECTOR, "td")]
+    assert first[0] == " ".join(map(str, want[0].keep)) and first[2] == f"{want[0].expected:.2f}"
+    fits(d)
+    shot(d, f"advisor-{which}")
+    # type a box's points: the answer and the link follow
+    fives = q(d, '#adv-card input[data-slug="fives"]')
+    fives.send_keys("15")
+    want = Advisor("yahtzee", jit=False).keep_options(card + ",fives=15", "22555", 2)
+    wait(d, lambda: q(d, "#adv-table tbody tr td:nth-child(3)").text == f"{want[0].expected:.2f}")
+    assert "fives%3D15" in q(d, "#adv-share").get_attribute("href")
+    q(d, "#adv-rolls").send_keys("0")
+    wait(d, lambda: "Points" in q(d, "#adv-table thead").text)
+    best = Advisor("yahtzee", jit=False).box_options(card + ",fives=15", "22555")[0]
+    assert q(d, "#adv-table tbody tr td").text == best.name
+
+
+def test_rules_page_and_language(driver, tmp_path):
+    d = driver
+    size(d, "phone")
+    s = Server(tmp_path, lang="zh")
+    try:
+        open_page(d, s, "/rules")
+        wait(d, lambda: qq(d, "#rules-pages pre"))
+        from yahtzee_solver.i18n import Translator
+        from yahtzee_solver.rules import get_rules
+
+        pages = Translator("zh").rules_pages(get_rules("yahtzee"))
+        assert [p.text for p in qq(d, "#rules-pages pre")][0] == pages[0].strip()
+        assert q(d, "#nav-game").text == "游戏"
+        q(d, "#nav-game").click()
+        start_game(d, s, seed=3)
+        idle(d, s)
+        assert "葫芦" in q(d, "#card").text
+        shot(d, "game-phone-zh")
+    finally:
+        s.stop()

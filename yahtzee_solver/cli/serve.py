@@ -1,0 +1,99 @@
+"""``yahtzee-solve serve``: the game and the advisor in the browser, served by this machine.
+
+The command only parses its options, takes the game lock (one game at a time
+in the data folder, shared with ``play``), builds the application
+(:func:`yahtzee_solver.web.app.create_app`) and runs it on werkzeug's HTTP
+server until Ctrl-C.  Flask comes with the optional extra ``[web]``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+
+import click
+
+from ..errors import YahtzeeError
+from ..i18n import LANGS
+
+__all__ = ["serve", "DEFAULT_PORT", "MISSING_EXTRA"]
+
+DEFAULT_PORT = 8765
+MISSING_EXTRA = "the web page needs the 'web' extra: pip install 'yahtzee-solver[web]'"
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _machine_names(host: str) -> tuple[str, ...]:
+    """Host names a browser may use to reach a server listening on ``host``."""
+    names = {host}
+    try:
+        if ipaddress.ip_address(host.strip("[]")).is_unspecified:  # 0.0.0.0 / :: -- every interface
+            names |= {socket.gethostname(), socket.getfqdn()}
+            for info in socket.getaddrinfo(socket.gethostname(), None):
+                names.add(info[4][0])
+    except (ValueError, OSError):
+        pass
+    return tuple(f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names)
+
+
+@click.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+              help="TCP port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but this machine's loopback prints a warning.")
+@click.option("--no-open", "no_open", is_flag=True, help="Do not open the page in the default browser.")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
+              help="Language of the page (default: the browser's language).")
+def serve(port, host, no_open, lang):
+    """Play the game and ask the advisor in your web browser.
+
+    Starts a local web server and opens the page.  The game in progress is the
+    terminal game's (same save file, same records), so a game continues with
+    the same dice after closing the tab or restarting the server.  Ctrl-C stops.
+    """
+    try:
+        import flask  # noqa: F401
+        from werkzeug.serving import make_server
+    except ImportError:
+        raise YahtzeeError(MISSING_EXTRA) from None
+    from ..web import store
+    from ..web.app import create_app
+
+    with store.GameLock():
+        app = create_app(lang=lang.lower() if lang else None, hosts=_machine_names(host), jit=True)
+        try:
+            server = make_server(host, port, app, threaded=True)
+        except (OSError, OverflowError) as e:
+            raise YahtzeeError(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}") from None
+        # Load the table and compile the kernels while the browser opens.
+        warm = threading.Thread(target=app.extensions["yahtzee"].warm, daemon=True)
+        warm.start()
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{server.server_port}/"
+        if not _is_loopback(host):
+            click.echo(click.style(
+                f"Warning: listening on {host}: other machines on the network can reach this page and play "
+                "your game (state-changing requests still need the page's token).", fg="yellow"), err=True)
+        click.echo(f"Serving the game on {url}  (Ctrl-C to stop)")
+        if not no_open:
+            import webbrowser
+
+            webbrowser.open(url)
+        try:
+            server.serve_forever()  # werkzeug's returns on Ctrl-C
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+        click.echo("\nServer stopped; the game is saved.")
+        # Leaving while numba compiles in another thread can hang the interpreter's exit.
+        warm.join(timeout=120)

@@ -1,0 +1,307 @@
+"""The Flask application: the page, its static files and the JSON API.
+
+The API (documented in the README, "Playing in the browser"):
+
+==========================  =====================================================================
+``GET  /api/config``        version, languages, rule sets, opponents, the server's ``--lang``
+``GET  /api/text``          every word of the page in ``?lang=`` (box names, rules titles, messages)
+``GET  /api/game``          the game on the server (or ``null``)
+``POST /api/game/new``      ``{rules, opponent, first, seed?, abandon?}``
+``POST /api/game/roll``     ``{}``
+``POST /api/game/hold``     ``{held: [5 booleans]}``
+``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
+``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
+``GET  /api/game/hint``     ranked options for the player's position
+``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
+``GET  /api/rules``         ``?rules=``: the rules pages
+``GET  /api/records``       the records book
+==========================  =====================================================================
+
+Every endpoint takes ``?lang=en|zh|ja`` for its texts.  Errors are JSON
+``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
+a body that is not an object, unknown fields or query parameters, wrong
+types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
+traceback.
+
+Protection (a page on any web site can send requests to a server on
+127.0.0.1): every request must carry a ``Host`` header naming an allowed host
+(``127.0.0.1``, ``localhost``, ``[::1]`` and the ``--host`` given), which
+defeats DNS rebinding; every ``POST`` must carry the per-launch token (a random
+value written into the page's HTML, which other sites cannot read) in the
+``X-Yahtzee-Token`` header, be ``application/json``, and come from no other
+``Origin``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sys
+from importlib import resources
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import __version__
+from ..game import OPPONENTS
+from ..i18n import LANGS
+from ..rules import RULESETS
+from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, rules_pages, texts
+
+__all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS"]
+
+#: Largest request body accepted (bytes); the largest real one is about 100.
+MAX_BODY = 4096
+#: Header that carries the per-launch token on state-changing requests.
+TOKEN_HEADER = "X-Yahtzee-Token"
+#: Host names always accepted in the ``Host`` header.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+#: Pages of the single-page app (all serve ``index.html``).
+PAGES = ("/", "/advisor", "/rules", "/records")
+
+
+def _host_name(host: str) -> str:
+    """``Host`` header without its port (``[::1]:8000`` -> ``[::1]``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _body(fields: dict) -> dict:
+    """The request's JSON object, checked against ``fields`` (name -> (type, required)).
+
+    Raises
+    ------
+    ApiError
+        400 for bad JSON, a non-object, an unknown or missing field, or a wrong type.
+    """
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        data = {}
+    else:
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except RecursionError:
+            raise ApiError(400, "bad JSON: nested too deeply") from None
+        except (UnicodeDecodeError, ValueError) as e:
+            raise ApiError(400, f"bad JSON: {str(e)[:100]}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    for name in data:
+        if name not in fields:
+            known = ", ".join(fields) or "none"
+            raise ApiError(400, f"unknown field {str(name)[:40]!r} (fields: {known})")
+    for name, (kind, required) in fields.items():
+        if name not in data:
+            if required:
+                raise ApiError(400, f"missing field {name!r}")
+            continue
+        v = data[name]
+        ok = {
+            "int": isinstance(v, int) and not isinstance(v, bool),
+            "bool": isinstance(v, bool),
+            "str": isinstance(v, str),
+            "int?": v is None or (isinstance(v, int) and not isinstance(v, bool)),
+            "bools5": isinstance(v, list) and len(v) == 5 and all(isinstance(x, bool) for x in v),
+        }[kind]
+        if not ok:
+            want = {"int": "an integer", "bool": "true or false", "str": "a string", "int?": "an integer or null",
+                    "bools5": "a list of 5 true/false values"}[kind]
+            raise ApiError(400, f"invalid {name}: want {want}, got {json.dumps(v)[:40]}")
+    return data
+
+
+def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict:
+    """The query parameters, each given at most once, all in ``allowed`` (``lang`` always allowed)."""
+    args = request.args
+    for name in args:
+        if name not in allowed and name != "lang":
+            raise ApiError(400, f"unknown query parameter {name[:40]!r}")
+        if len(args.getlist(name)) > 1:
+            raise ApiError(400, f"query parameter {name!r} given twice")
+    for name in required:
+        if name not in args:
+            raise ApiError(400, f"missing query parameter {name!r}")
+    return {k: args[k] for k in args}
+
+
+def create_app(
+    *,
+    game_file=None,
+    records_file=None,
+    token: str | None = None,
+    lang: str | None = None,
+    hosts: tuple[str, ...] = (),
+    jit: bool = False,
+) -> Flask:
+    """The web application.
+
+    Parameters
+    ----------
+    game_file, records_file : path, optional
+        Where the game and the records are kept (default: the terminal game's files).
+    token : str, optional
+        The per-launch token (default: 32 random bytes, URL-safe).
+    lang : str, optional
+        Language forced by ``--lang``; ``None`` lets the page follow the browser.
+    hosts : tuple of str
+        Host names accepted besides :data:`LOCAL_HOSTS` (the ``--host`` served).
+    jit : bool
+        Compiled kernels for the advisor and the CPU (the server's default) or interpreted.
+
+    Returns
+    -------
+    flask.Flask
+        With ``app.config["TOKEN"]`` and ``app.extensions["yahtzee"]`` (the :class:`GameService`).
+    """
+    if lang is not None:
+        check_lang(lang)
+    app = Flask(__name__, static_folder="static", static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["TOKEN"] = token = token or secrets.token_urlsafe(32)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    service = GameService(game_file, records_file, jit=jit)
+    app.extensions["yahtzee"] = service
+    allowed_hosts = {h.lower() for h in LOCAL_HOSTS} | {_host_name(h) for h in hosts}
+    page = resources.files(__package__).joinpath("static", "index.html").read_text("utf-8")
+    page = page.replace("@TOKEN@", token).replace("@LANG@", lang or "").replace("@VERSION@", __version__)
+
+    def tr() -> WebTranslator:
+        return WebTranslator(check_lang(request.args.get("lang", lang or "en")))
+
+    @app.before_request
+    def guard():
+        if _host_name(request.host) not in allowed_hosts:
+            raise ApiError(403, f"host {request.host[:60]!r} is not served here", "bad_host")
+        if request.routing_exception is not None:
+            return None  # no such page or method: Flask answers 404 / 405
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            origin = request.headers.get("Origin")
+            if origin is not None and _host_name(origin.split("://", 1)[-1]) not in allowed_hosts:
+                raise ApiError(403, f"requests from {origin[:60]!r} are refused", "bad_origin")
+            sent = request.headers.get(TOKEN_HEADER, "")
+            if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
+                raise ApiError(403, "missing or stale token: reload the page", "bad_token")
+            if request.mimetype != "application/json":
+                raise ApiError(415, "send the body as application/json", "bad_type")
+
+    @app.after_request
+    def headers(resp: Response):
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        )
+        if request.path.startswith("/api/") or request.path in PAGES:
+            resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.errorhandler(ApiError)
+    def api_error(e: ApiError):
+        return jsonify(error=e.message, code=e.code), e.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        messages = {413: f"request body larger than {MAX_BODY} bytes", 404: f"no such page {request.path[:60]!r}",
+                    405: f"method {request.method} not allowed on {request.path[:60]!r}"}
+        msg = messages.get(e.code, (e.description or e.name or "bad request").split("\n")[0])
+        return jsonify(error=" ".join(msg.split()), code=(e.name or "error").lower().replace(" ", "_")), e.code
+
+    @app.errorhandler(Exception)
+    def internal_error(e: Exception):
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)  # for the server's console, never for the page
+        return jsonify(error=f"internal error ({type(e).__name__})", code="internal"), 500
+
+    # -- the page -----------------------------------------------------------------------------------
+    def index():
+        _query(("rules", "card", "dice", "r"))
+        return Response(page, mimetype="text/html")
+
+    for path in PAGES:
+        app.add_url_rule(path, f"page{path}", index, methods=["GET"])
+
+    # -- read-only API --------------------------------------------------------------------------------
+    @app.get("/api/config")
+    def api_config():
+        _query(())
+        return jsonify(version=__version__, lang=lang, langs=list(LANGS), rules=list(RULESETS),
+                       opponents=list(OPPONENTS))
+
+    @app.get("/api/text")
+    def api_text():
+        _query(())
+        return jsonify(texts(tr().lang))
+
+    @app.get("/api/rules")
+    def api_rules():
+        q = _query(("rules",), ("rules",))
+        if q["rules"] not in RULESETS:
+            raise ApiError(400, f"unknown rules {q['rules'][:40]!r} (choose from {', '.join(RULESETS)})")
+        return jsonify(rules_pages(q["rules"], tr().lang))
+
+    @app.get("/api/records")
+    def api_records():
+        _query(())
+        return jsonify(records(tr().lang, service.records_file))
+
+    @app.get("/api/advice")
+    def api_advice():
+        q = _query(("rules", "card", "dice", "rolls_left"), ("dice",))
+        r = q.get("rolls_left", "2")
+        if r not in ("0", "1", "2"):
+            raise ApiError(400, f"invalid rolls_left {r[:20]!r}: want 0, 1 or 2")
+        return jsonify(advise(service.advisors, q.get("rules", "yahtzee"), q.get("card", ""), q["dice"], int(r),
+                              tr().lang))
+
+    @app.get("/api/game")
+    def api_game():
+        _query(())
+        return jsonify(service.get(tr()))
+
+    @app.get("/api/game/hint")
+    def api_hint():
+        _query(())
+        return jsonify(service.hint(tr()))
+
+    # -- actions -------------------------------------------------------------------------------------
+    @app.post("/api/game/new")
+    def api_new():
+        _query(())
+        b = _body({"rules": ("str", False), "opponent": ("str", False), "first": ("str", False),
+                   "seed": ("int?", False), "abandon": ("bool", False)})
+        t = tr()
+        return jsonify(service.new(t, b.get("rules", "yahtzee"), b.get("opponent", "none"), b.get("first", "me"),
+                                   b.get("seed"), b.get("abandon", False)))
+
+    @app.post("/api/game/roll")
+    def api_roll():
+        _query(())
+        _body({})
+        return jsonify(service.roll(tr()))
+
+    @app.post("/api/game/hold")
+    def api_hold():
+        _query(())
+        b = _body({"held": ("bools5", True)})
+        return jsonify(service.hold(tr(), b["held"]))
+
+    @app.post("/api/game/score")
+    def api_score():
+        _query(())
+        b = _body({"box": ("int", True), "confirm": ("bool", False)})
+        return jsonify(service.score(tr(), b["box"], b.get("confirm", False)))
+
+    @app.post("/api/game/cpu")
+    def api_cpu():
+        _query(())
+        _body({})
+        return jsonify(service.cpu(tr()))
+
+    return app

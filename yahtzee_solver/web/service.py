@@ -1,0 +1,596 @@
+"""What the web page can do, without the web: one game on the server, the advisor, rules, records.
+
+:class:`GameService` owns the game in progress exactly as the terminal game
+does: the engine (:mod:`yahtzee_solver.game`) decides what is legal and rolls
+the dice from the generator saved with the game, the CPU levels
+(:mod:`yahtzee_solver.players`) and the advisor (:class:`~yahtzee_solver.Advisor`)
+decide, and every action is saved at once through :mod:`yahtzee_solver.web.store`
+in the terminal game's save format.  The page only sends intentions (roll,
+hold these positions, score in this box); it never sends dice or points.
+
+The results are plain JSON-safe dicts (the API's response bodies).  Refusals
+are :class:`ApiError` with an HTTP status and one line of text in the
+requested language.  Every method is safe to call from several threads (one
+lock around the game).
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions, new_game
+from ..game import positions_of
+from ..i18n import LANGS, Translator
+from ..i18n_text import MESSAGES
+from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
+from ..state import ScoreCard
+from . import store
+from .text import WEB_TEXT
+
+__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs"]
+
+#: Longest card text accepted by :func:`parse_card_pairs` (characters).
+MAX_CARD_TEXT = 400
+
+
+class ApiError(Exception):
+    """A request the server refuses: HTTP ``status`` and a one-line ``message``.
+
+    Attributes
+    ----------
+    status : int
+        400 bad input, 403 forbidden, 404 nothing there, 409 not now (the game's state forbids it).
+    message : str
+    code : str
+        A short machine-readable reason (``illegal``, ``confirm_zero``, ``game_in_progress`` ...).
+    """
+
+    def __init__(self, status: int, message: str, code: str = "bad_request"):
+        super().__init__(message)
+        self.status = status
+        self.message = " ".join(str(message).split())
+        self.code = code
+
+
+def _message(e: Exception) -> str:
+    # KeyError subclasses (CategoryError) quote their message in str().
+    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+
+
+def _dice_text(dice) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+# -- texts -------------------------------------------------------------------------------------
+class WebTranslator(Translator):
+    """:class:`~yahtzee_solver.i18n.Translator` that also knows the page's own words (keys ``web.*``)."""
+
+    def __call__(self, key: str, **params) -> str:
+        if key.startswith("web."):
+            k = key[4:]
+            text = WEB_TEXT[self.lang].get(k, WEB_TEXT["en"][k])
+            return text.format(**params) if params else text
+        return super().__call__(key, **params)
+
+
+def _rules_info(rules: RuleSet, tr: Translator) -> dict:
+    return {
+        "name": rules.name,
+        "title": tr.title(rules),
+        "boxes": [tr.box(rules, c) for c in range(rules.n_categories)],
+        "slugs": [c.slug for c in rules.categories],
+        "n_upper": N_UPPER,
+        "upper_threshold": rules.upper_threshold,
+        "upper_bonus": rules.upper_bonus,
+        "yahtzee_box": rules.yahtzee_category,
+        "yahtzee_bonus": rules.yahtzee_bonus,
+    }
+
+
+def texts(lang: str) -> dict:
+    """Every word the page shows in ``lang``: the game's messages (:mod:`yahtzee_solver.i18n_text`),
+    the page's own (:mod:`yahtzee_solver.web.text`, keys ``web.*``), box names and titles of each rule set.
+    """
+    tr = WebTranslator(lang)
+    messages = dict(MESSAGES["en"])
+    messages.update(MESSAGES[lang])
+    messages.update({f"web.{k}": v for k, v in WEB_TEXT["en"].items()})
+    messages.update({f"web.{k}": v for k, v in WEB_TEXT[lang].items()})
+    return {
+        "lang": lang,
+        "messages": messages,
+        "rules": {name: _rules_info(r, tr) for name, r in RULESETS.items()},
+        "opponents": list(OPPONENTS),
+        "levels": {lv: tr.level(lv) for lv in OPPONENTS if lv != "none"},
+    }
+
+
+def rules_pages(rules: str, lang: str) -> dict:
+    """The rules of ``rules`` as the terminal game shows them, page by page (:meth:`Translator.rules_pages`)."""
+    r = get_rules(rules)
+    tr = WebTranslator(lang)
+    return {"rules": r.name, "title": tr.title(r), "pages": tr.rules_pages(r)}
+
+
+# -- the advisor page ----------------------------------------------------------------------------
+def parse_card_pairs(text: str, rules: RuleSet) -> ScoreCard:
+    """A card from ``box=points`` pairs separated by commas (``sixes=18,fh=25,yahtzee-bonus=100``).
+
+    Unlike :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``), so it is
+    safe for text that comes from a web request.
+
+    Raises
+    ------
+    ApiError
+        400 for a syntax error, an unknown or repeated box, or impossible points.
+    """
+    if len(text) > MAX_CARD_TEXT:
+        raise ApiError(400, f"card text longer than {MAX_CARD_TEXT} characters")
+    pairs: dict = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name or not value.isascii() or not value.isdigit() or len(value) > 4:
+            raise ApiError(400, f"invalid card entry {item[:40]!r}: want box=points")
+        if name in pairs:
+            raise ApiError(400, f"repeated box {name[:40]!r} in the card")
+        pairs[name] = int(value)
+    try:
+        return ScoreCard.from_mapping(pairs, rules)
+    except (CategoryError, ScoreCardError) as e:
+        raise ApiError(400, _message(e)) from None
+
+
+class _Advisors:
+    """One :class:`~yahtzee_solver.Advisor` per rule set, made on first use (tables load once).
+
+    An ``Advisor`` reuses its work arrays from query to query, so one query at a
+    time runs on each: :meth:`using` holds its lock (the server is threaded).
+    """
+
+    def __init__(self, jit: bool):
+        self.jit = jit
+        self._made: dict = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, rules: RuleSet):
+        """The advisor of ``rules`` and its query lock."""
+        with self._lock:
+            if rules.name not in self._made:
+                from ..advisor import Advisor
+
+                self._made[rules.name] = (Advisor(rules, jit=self.jit), threading.Lock())
+            return self._made[rules.name]
+
+    @contextmanager
+    def using(self, rules: RuleSet):
+        """``with advisors.using(rules) as adv:`` -- the advisor of ``rules``, for this thread only."""
+        adv, lock = self(rules)
+        with lock:
+            yield adv
+
+    def table(self, rules: RuleSet):
+        """The value table of ``rules`` (read-only, shared)."""
+        return self(rules)[0].table
+
+
+def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held=None, position_dice=None) -> list:
+    rows = []
+    for o in adv.keep_options(card, dice, rolls_left):
+        if len(o.keep) == N_DICE:
+            text = tr("hint.keep_all")
+        elif not o.keep:
+            text = tr("hint.reroll_all")
+        else:
+            text = tr("hint.keep", keep=_dice_text(o.keep), reroll=_dice_text(o.reroll))
+        row = {"keep": list(o.keep), "reroll": list(o.reroll), "expected": o.expected, "loss": o.loss, "text": text}
+        if position_dice is not None:
+            row["held"] = list(positions_of(position_dice, o.keep, held))
+        rows.append(row)
+    return rows
+
+
+def _box_rows(adv, card: ScoreCard, dice, tr: Translator) -> list:
+    rules = card.rules
+    return [
+        {"box": o.category, "name": tr.box(rules, o.category), "points": o.points, "expected": o.expected,
+         "loss": o.loss, "yahtzee_bonus": o.yahtzee_bonus, "upper_bonus": o.upper_bonus, "joker": o.joker,
+         "text": tr("hint.box", box=tr.box(rules, o.category), points=o.points)}
+        for o in adv.box_options(card, dice)
+    ]
+
+
+def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int, lang: str) -> dict:
+    """The advisor page's answer: ranked keeps (``rolls_left`` 1 or 2) or ranked boxes (0).
+
+    Raises
+    ------
+    ApiError
+        400 for unknown rules, a bad card or dice, a full card, or ``rolls_left`` outside 0..2.
+    """
+    from ..dice import parse_dice
+
+    try:
+        r = get_rules(rules)
+    except UsageError as e:
+        raise ApiError(400, _message(e)) from None
+    card = parse_card_pairs(card_text, r)
+    if card.is_full:
+        raise ApiError(400, "the card is full: there is no move to advise")
+    try:
+        dice = parse_dice(dice_text)
+    except DiceError as e:
+        raise ApiError(400, _message(e)) from None
+    if rolls_left not in (0, 1, 2):
+        raise ApiError(400, f"invalid rolls_left {rolls_left!r}: want 0, 1 or 2")
+    tr = WebTranslator(lang)
+    with advisors.using(r) as adv:
+        out = {
+            "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
+            "rolls_left": rolls_left, "total": card.total, "upper_subtotal": card.upper_subtotal,
+            "expected_now": adv.expected_final(card),
+        }
+        if rolls_left:
+            out.update(kind="keep", options=_keep_rows(adv, card, dice, rolls_left, tr))
+        else:
+            out.update(kind="box", options=_box_rows(adv, card, dice, tr))
+    return out
+
+
+def records(lang: str, records_file=None) -> dict:
+    """The records book as rows with localized rule-set and opponent names (an unreadable file is moved aside)."""
+    tr = WebTranslator(lang)
+    try:
+        book = store.RecordBook.load(records_file)
+    except store.DataFileError as e:
+        raise ApiError(500, str(e), "records_unreadable") from None
+    rows = []
+    for row in book.to_list():
+        rows.append({**row, "rules_title": tr.title(get_rules(row["rules"])), "opponent_name": tr.opponent(row["opponent"])})
+    return {"records": rows, "problem": book.problem}
+
+
+# -- the game --------------------------------------------------------------------------------------
+class GameService:
+    """The one game the server plays, saved after every action.
+
+    Parameters
+    ----------
+    game_file, records_file : path, optional
+        Default: the terminal game's files (:func:`store.save_path`, :func:`store.records_path`).
+    jit : bool
+        Compiled (numba) or interpreted kernels for the advisor and the CPU.
+
+    Attributes
+    ----------
+    state : GameState or None
+        The game in progress, or the game just finished (kept for display
+        until a new one starts), or ``None``.
+    result : dict or None
+        How the finished game was filed in the records.
+    notice : str or None
+        A saved game that could not be restored (it was moved aside) or a
+        records file that was unreadable.
+    """
+
+    def __init__(self, game_file=None, records_file=None, *, jit: bool = False):
+        self.game_file = Path(game_file) if game_file is not None else store.save_path()
+        self.records_file = Path(records_file) if records_file is not None else store.records_path()
+        self.lock = threading.RLock()
+        self.advisors = _Advisors(jit)
+        self.jit = jit
+        self.state: GameState | None = None
+        self.result: dict | None = None
+        self.notice: str | None = None
+        self._strategy = None
+        self.load()
+
+    # -- files ------------------------------------------------------------------------------
+    def load(self) -> None:
+        """(Re)read the saved game; a finished one left unrecorded is recorded now."""
+        with self.lock:
+            self.state, self.result, self._strategy = None, None, None
+            try:
+                state = store.load_game(self.game_file)
+            except store.DataFileError as e:
+                self.notice = str(e)
+                return
+            self.state = state
+            if state is not None and state.is_terminal():
+                self._file()
+
+    def _save(self) -> None:
+        try:
+            store.save_game(self.state, self.game_file)
+        except store.DataFileError as e:
+            raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+
+    def _file(self) -> None:
+        """Record the finished game (the saved game is deleted once recorded)."""
+        st = self.state
+        outcome = None
+        if st.config.n_players == 2:
+            outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
+        try:
+            upd, problem = store.file_finished_game(st, self.game_file, self.records_file)
+        except store.DataFileError as e:
+            self.result = {"outcome": outcome, "recorded": False, "problem": str(e)}
+            return
+        self.result = {
+            "outcome": outcome, "recorded": True, "problem": problem,
+            "record": upd.record.to_dict(), "new_best": upd.new_best, "previous_best": upd.previous_best,
+        }
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _need_game(self, tr: Translator) -> GameState:
+        if self.state is None:
+            raise ApiError(409, "there is no game: start one", "no_game")
+        return self.state
+
+    def _human_turn(self, tr: Translator) -> GameState:
+        st = self._need_game(tr)
+        if st.is_terminal():
+            raise ApiError(409, tr.problem("game_over", {}, st.rules), "illegal")
+        if st.is_cpu_turn:
+            raise ApiError(409, tr("hint.cpu_turn"), "cpu_turn")
+        return st
+
+    def _check(self, st: GameState, action, tr: Translator) -> None:
+        why = st.problem(action)
+        if why is not None:
+            status = 400 if why[0] in ("bad_box", "bad_hold") else 409
+            raise ApiError(status, tr.problem(why[0], why[1], st.rules), "illegal")
+
+    @property
+    def strategy(self):
+        if self._strategy is None:
+            from ..players import make_strategy
+
+            st = self.state
+            level = st.config.opponent
+            table = self.advisors.table(st.rules) if level == "expert" else None
+            self._strategy = make_strategy(level, st.rules, rng=st.cpu_rng, table=table, jit=self.jit)
+        return self._strategy
+
+    def _player(self, p: int, tr: Translator) -> str:
+        return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self.state.config.opponent))
+
+    def _act(self, action):
+        ev = self.state.apply_action(action)
+        self._save()
+        if self.state.is_terminal():
+            self._file()
+        return ev
+
+    def _scored_lines(self, ev, tr: Translator) -> list[str]:
+        rules = self.state.rules
+        lines = [tr("ev.scored", player=self._player(ev.player, tr), points=ev.points,
+                    box=tr.box(rules, ev.category), joker=tr("ev.joker") if ev.joker else "")]
+        if ev.yahtzee_bonus:
+            lines.append(tr("ev.yahtzee_bonus", yahtzee=tr.box(rules, rules.yahtzee_category), points=ev.yahtzee_bonus))
+        if ev.upper_bonus:
+            lines.append(tr("ev.upper_bonus", points=ev.upper_bonus))
+        return lines
+
+    def _reply(self, tr: Translator, events: list[str]) -> dict:
+        return {"game": self.view(tr), "events": events}
+
+    # -- the view --------------------------------------------------------------------------------
+    def view(self, tr: Translator) -> dict | None:
+        """The game as the page draws it (``None`` when there is no game)."""
+        st = self.state
+        if st is None:
+            return None
+        rules = st.rules
+        cfg = st.config
+        players = []
+        for p, card in enumerate(st.cards):
+            players.append({
+                "name": self._player(p, tr), "column": tr("col.you") if p == HUMAN else tr("col.cpu"),
+                "boxes": list(card.boxes), "upper_subtotal": card.upper_subtotal, "upper_bonus": card.upper_bonus,
+                "upper_done": all(v is not None for v in card.boxes[:N_UPPER]),
+                "yahtzee_bonus": card.yahtzee_bonus, "total": card.total,
+            })
+        over = st.is_terminal()
+        preview = None
+        joker = bonus_now = None
+        p = st.preview()
+        if p is not None:
+            points, legal, ybonus = p
+            preview = {"points": list(points), "legal": list(legal), "yahtzee_bonus": ybonus,
+                       "zero": [st.zero_warning(c) and legal[c] for c in range(rules.n_categories)]}
+            j = st.joker()
+            joker = tr.joker(j, rules) if j is not None else None
+            if ybonus:
+                bonus_now = tr("bonus_now", yahtzee=tr.box(rules, rules.yahtzee_category), points=ybonus)
+        if over:
+            status = ""
+        elif st.is_cpu_turn:
+            status = tr("web.status.cpu", player=self._player(CPU, tr))
+        elif st.dice is None:
+            status = tr("web.status.your_roll")
+        elif st.rolls_used >= MAX_ROLLS:
+            status = tr("web.status.locked")
+        else:
+            status = tr("web.status.hold")
+        view = {
+            "rules": rules.name, "title": tr.title(rules), "opponent": cfg.opponent,
+            "opponent_name": tr.opponent(cfg.opponent), "first": "me" if cfg.first == HUMAN else "cpu",
+            "seed": cfg.seed, "n_players": cfg.n_players, "round": st.round, "turns": cfg.n_turns,
+            "current": st.current, "cpu_turn": (not over) and st.is_cpu_turn, "over": over,
+            "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
+            "rolls_used": st.rolls_used, "max_rolls": MAX_ROLLS, "locked": st.rolls_used >= MAX_ROLLS,
+            "can_roll": (not over) and st.problem(Roll()) is None,
+            "players": players, "preview": preview, "joker": joker, "bonus_now": bonus_now, "status": status,
+            "result": None,
+        }
+        if over:
+            view["result"] = self._result_view(tr)
+        return view
+
+    def _result_view(self, tr: Translator) -> dict:
+        st, res = self.state, self.result or {}
+        me = st.cards[HUMAN].total
+        lines = []
+        if st.config.n_players == 1:
+            lines.append(tr("end.solo", total=me))
+        else:
+            cpu = st.cards[CPU].total
+            key = {"win": "end.win", "loss": "end.loss", "draw": "end.draw"}[res.get("outcome") or "draw"]
+            lines.append(tr(key, me=me, cpu=cpu, player=self._player(CPU, tr)))
+        opp = "solo" if st.config.opponent == "none" else st.config.opponent
+        names = {"rules": tr.title(st.rules), "opponent": tr.opponent(opp)}
+        if res.get("recorded"):
+            if res.get("new_best"):
+                lines.append(tr("end.record", score=me, old=res["previous_best"], **names))
+            r = res["record"]
+            lines.append(tr("end.stats", games=r["games"], best=r["best"], average=f"{r['average']:.1f}", **names))
+        elif res:
+            lines.append(tr("warn.records", detail=res.get("problem", "")))
+        lines.append(tr("end.seed", seed=st.config.seed))
+        return {**res, "lines": lines}
+
+    def warm(self) -> None:
+        """Load the table and kernels the saved game (else ``yahtzee``) needs, so the first hint is quick.
+
+        Safe to run in a background thread; errors are left for the first real request to report.
+        """
+        try:
+            with self.lock:
+                rules = self.state.rules if self.state is not None else get_rules("yahtzee")
+                if self.state is not None and not self.state.is_terminal() and self.state.config.opponent != "none":
+                    _ = self.strategy  # builds the CPU player (its table, its kernels)
+            with self.advisors.using(rules) as adv:
+                adv.keep_options(ScoreCard.empty(rules), (1, 2, 3, 4, 6), 2)
+        except YahtzeeError:
+            pass
+
+    # -- actions -----------------------------------------------------------------------------------
+    def get(self, tr: Translator) -> dict:
+        """``{"game": view or None, "notice": ...}``."""
+        with self.lock:
+            return {"game": self.view(tr), "notice": self.notice}
+
+    def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict:
+        """Start a new game (an unfinished one is counted as abandoned, only when ``abandon`` is true).
+
+        Raises
+        ------
+        ApiError
+            400 for bad settings; 409 ``game_in_progress`` when a game is unfinished and ``abandon`` is false.
+        """
+        with self.lock:
+            try:
+                state = new_game(rules, opponent, first, seed)
+            except YahtzeeError as e:
+                raise ApiError(400, _message(e)) from None
+            old = self.state
+            if old is not None and not old.is_terminal() and not abandon:
+                msg = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent),
+                         round=old.round, turns=old.rules.n_categories)
+                raise ApiError(409, msg, "game_in_progress")
+            if old is not None and not old.is_terminal():
+                try:
+                    self.notice = store.add_abandoned(old.rules.name, old.config.opponent, self.records_file)
+                except store.DataFileError as e:
+                    raise ApiError(500, f"the records could not be updated: {e}", "records_failed") from None
+            self.state, self.result, self._strategy = state, None, None
+            self._save()
+            events = []
+            if state.config.n_players == 2:
+                key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
+                events.append(tr(key, player=self._player(CPU, tr)))
+            return self._reply(tr, events)
+
+    def roll(self, tr: Translator) -> dict:
+        """The human rolls (all five first, then the dice not held)."""
+        with self.lock:
+            st = self._human_turn(tr)
+            self._check(st, Roll(), tr)
+            self._act(Roll())
+            return self._reply(tr, [])
+
+    def hold(self, tr: Translator, held: list) -> dict:
+        """The human holds exactly the dice at the positions where ``held`` is true."""
+        with self.lock:
+            st = self._human_turn(tr)
+            action = Hold(tuple(held))
+            self._check(st, action, tr)
+            if action.held != st.held:
+                self._act(action)
+            return self._reply(tr, [])
+
+    def score(self, tr: Translator, box: int, confirm: bool) -> dict:
+        """The human scores in ``box``; a would-be 0 while another box scores needs ``confirm``.
+
+        Raises
+        ------
+        ApiError
+            409 ``confirm_zero`` (with the question as the message) when confirmation is needed.
+        """
+        with self.lock:
+            st = self._human_turn(tr)
+            action = Score(box)
+            self._check(st, action, tr)
+            rules = st.rules
+            if st.zero_warning(box) and not confirm:
+                pts, legal, _ = st.preview()
+                best = max((pt, -i) for i, pt in enumerate(pts) if legal[i])
+                q = tr("confirm.zero", box=tr.box(rules, box), other=tr.box(rules, -best[1]), points=best[0])
+                raise ApiError(409, q, "confirm_zero")
+            ev = self._act(action)
+            return self._reply(tr, self._scored_lines(ev, tr))
+
+    def cpu(self, tr: Translator) -> dict:
+        """One step of the CPU's turn: its first roll, a keep and reroll, or its score."""
+        with self.lock:
+            st = self._need_game(tr)
+            if st.is_terminal() or not st.is_cpu_turn:
+                raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn")
+            who = self._player(CPU, tr)
+            events = []
+            for action in cpu_actions(st, self.strategy):
+                if isinstance(action, Hold):
+                    self._act(action)
+                    continue
+                if isinstance(action, Roll) and st.rolls_used:
+                    kept = sorted(d for d, h in zip(st.dice, st.held) if h)
+                    rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
+                    if kept:
+                        events.append(tr("ev.cpu_keeps", player=who, keep=_dice_text(kept), reroll=_dice_text(rest)))
+                    else:
+                        events.append(tr("ev.cpu_keeps_none", player=who))
+                ev = self._act(action)
+                if ev.kind == "roll":
+                    events.append(tr("ev.cpu_rolls", player=who, dice=_dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
+                else:
+                    events.extend(self._scored_lines(ev, tr))
+            return self._reply(tr, events)
+
+    def hint(self, tr: Translator) -> dict:
+        """The advisor's ranked options for the human's position, with expected final totals and losses."""
+        with self.lock, self.advisors.using(self._human_turn(tr).rules) as adv:
+            st = self.state
+            card = st.card
+            if st.dice is None:
+                ev = adv.expected_final(card)
+                return {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
+            dice = st.sorted_dice
+            if st.rolls_used < MAX_ROLLS:
+                rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
+                out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
+                if len(rows[0]["keep"]) == N_DICE:
+                    out["then"] = _box_rows(adv, card, dice, tr)[0]
+                return out
+            rows = _box_rows(adv, card, dice, tr)
+            return {"kind": "box", "expected": rows[0]["expected"], "options": rows}
+
+
+def check_lang(lang) -> str:
+    """``lang`` if it is one of :data:`yahtzee_solver.i18n.LANGS`, else :class:`ApiError` 400."""
+    if lang not in LANGS:
+        raise ApiError(400, f"unknown language {str(lang)[:20]!r} (choose from {', '.join(LANGS)})")
+    return lang
