@@ -14,7 +14,10 @@ from ..rules import RULESETS
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
 
-_RULES_HELP = "Rule set: official forced Joker, free Joker, or 12-category Yacht."
+_RULES_HELP = (
+    "Rule set: Yahtzee with forced Joker (official), free Joker, Yahtzee bonus but no Joker, "
+    "neither; 12-category Yacht; 15-category Scandinavian Yatzy."
+)
 
 rules_option = click.option(
     "--rules",
@@ -71,7 +74,8 @@ card_option = click.option(
         "Scorecard before this turn's score: filled boxes as box=points pairs, "
         "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "
         "ss, ls, y, c; yahtzee-bonus=100 for bonuses already earned; Yacht names its "
-        "boxes aces, choice, four-dice, yacht), or @FILE.json.  Default: the empty card."
+        "boxes aces, choice, four-dice, yacht; Yatzy adds one-pair (1p) and two-pairs (2p)), "
+        "or @FILE.json.  Default: the empty card."
     ),
 )
 

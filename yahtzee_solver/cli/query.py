@@ -309,6 +309,6 @@ def value(card_text, rules, table_path, as_json):
         click.echo(f"the card is full: final total {card.total}")
     else:
         click.echo(
-            f"expected final total {expected:.4f} "
-            f"({card.total} on the card + {expected - card.total:.4f} to come, optimal play)"
+            f"expected final total {expected:.7f} "
+            f"({card.total} on the card + {expected - card.total:.7f} to come, optimal play)"
         )
