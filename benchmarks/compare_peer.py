@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark and cross-check against yatzy-solver (PyPI, Rust + PyO3).
 
-Our ``yahtzee`` rule set (official rules, forced Joker) against the peer's
-``american+forced-joker``.  In one run, alternating the two programs:
+One of our rule sets against the peer's variant of the same rules (``--rules``,
+see :data:`PEER_VARIANTS`): by default our ``yahtzee`` (official rules, forced
+Joker) against the peer's ``american+forced-joker``; ``--rules yatzy`` against
+its ``yatzy-scandinavian``; ``yahtzee-no-joker`` and ``yahtzee-no-bonus``
+against ``american+no-joker`` and ``american+no-bonus``.  In one run,
+alternating the two programs:
 
 1. full table build: wall and CPU seconds, peak memory (each build in a fresh
    child process; our JIT compile time excluded and reported on its own line);
@@ -36,7 +40,7 @@ Mapping the two option sets (see the module notes below):
 
 Usage::
 
-    python benchmarks/compare_peer.py [--positions 1000] [--seed 2026]
+    python benchmarks/compare_peer.py [--rules yahtzee] [--positions 1000] [--seed 2026]
         [--rounds 3] [--games 20000] [--only build,query,sim,cold]
 """
 
@@ -61,8 +65,16 @@ from yahtzee_solver import Advisor, get_rules  # noqa: E402
 from yahtzee_solver.batch import ArrayAdvisor  # noqa: E402
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, keep_index, roll_index  # noqa: E402
 
+#: Our rule set -> the peer's variant of the same rules (RULES.md names them).
+PEER_VARIANTS = {
+    "yahtzee": "american+forced-joker",
+    "yahtzee-no-joker": "american+no-joker",
+    "yahtzee-no-bonus": "american+no-bonus",
+    "yatzy": "yatzy-scandinavian",
+}
+#: The pair compared in this run (set from --rules by main()).
 OURS = "yahtzee"
-PEER = "american+forced-joker"
+PEER = PEER_VARIANTS[OURS]
 TOL = 1e-9
 
 OURS_BUILD = """
@@ -120,17 +132,21 @@ class PeerNotation:
         self.variant = ys.Variant(PEER)
         self.names = list(self.variant.categories)
         ours = [c.key.replace("-", "_") for c in rules.categories]
-        ours = ["five_of_a_kind" if k == "yahtzee" else k for k in ours]
+        five = "yatzy" if "yatzy" in self.names else "five_of_a_kind"
+        ours = [five if k == "yahtzee" else k for k in ours]
         if ours != self.names:
             raise SystemExit(f"error: category lists differ: ours {ours} vs peer {self.names}")
         self.index = {n: i for i, n in enumerate(self.names)}
         self.ycat = rules.yahtzee_category
+        self.five = five
+        # the peer names what the Yahtzee box holds only where a Yahtzee bonus exists
+        self.flag = rules.n_flags == 2
 
     def state(self, card) -> str:
         filled = [self.names[c] for c, v in enumerate(card.boxes) if v is not None]
         s = f"upper {card.upper_subtotal} | filled {','.join(filled) or '-'}"
-        if card.boxes[self.ycat] is not None:
-            s += f" | five_of_a_kind {card.boxes[self.ycat]}"
+        if self.flag and card.boxes[self.ycat] is not None:
+            s += f" | {self.five} {card.boxes[self.ycat]}"
         return s
 
     def situation(self, card, dice, rolls_left: int) -> str:
@@ -422,7 +438,7 @@ def bench_cold(runs: int) -> float | None:
     if not Path(exe).exists():
         print("\n## (4) cold hint: yahtzee-solve not found; skipped")
         return None
-    cmd = [exe, "hint", "13356", "--rolls-left", "2"]
+    cmd = [exe, "hint", "13356", "--rolls-left", "2", "--rules", OURS]
     print(f"\n## (4) cold `{' '.join(cmd[1:])}` (ours only; {runs} runs)")
     walls = []
     for _ in range(runs):
@@ -449,8 +465,12 @@ def main(argv=None) -> int:
     ap.add_argument("--batch-repeat", type=int, default=21)
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--only", default="build,query,sim,cold", help="comma-separated parts to run")
+    ap.add_argument("--rules", default="yahtzee", choices=sorted(PEER_VARIANTS),
+                    help="our rule set; compared with the peer's variant of the same rules")
     opts = ap.parse_args(argv)
     parts = set(opts.only.split(","))
+    global OURS, PEER
+    OURS, PEER = opts.rules, PEER_VARIANTS[opts.rules]
     common.header(f"yahtzee_solver ({OURS}) vs yatzy-solver ({PEER})")
     try:
         import yatzy_solver as ys
