@@ -10,7 +10,7 @@ Quick start::
     adv.expected_final()                               # 254.5877... from the empty card
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .advisor import Advisor, BoxOption, KeepOption
 from .build import BuildResult, build_values

@@ -206,7 +206,7 @@ class Advisor:
         a = self._arrays
         self.kernels.turn(
             state.filled, state.upper, state.yahtzee_bonus, rolls_left,
-            self.table.values, a["score"], a["joker"], a["params"], self._E, self._B,
+            self.table.values_for(state.filled), a["score"], a["joker"], a["params"], self._E, self._B,
         )
         return self._E[rolls_left - 1]
 
@@ -271,7 +271,7 @@ class Advisor:
         args = (k.filled, k.upper, k.yahtzee_bonus, r)
         tail = (a["score"], a["joker"], a["params"], self._points, self._legal)
         bonus = int(self.kernels.box_points(*args, *tail))
-        self.kernels.box_values(*args, self.table.values, *tail, self._values)
+        self.kernels.box_values(*args, self.table.values_for(k.filled), *tail, self._values)
         rules = self.rules
         y = rules.yahtzee_category
         joker = rules.joker != "none" and y >= 0 and bool((k.filled >> y) & 1) and len(set(faces)) == 1

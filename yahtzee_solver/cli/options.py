@@ -8,8 +8,8 @@ import stat
 
 import click
 
-from ..errors import TableError
 from ..rules import RULESETS
+from ..table import open_table
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
@@ -81,48 +81,31 @@ card_option = click.option(
 
 
 def rules_in_table(path: str | os.PathLike) -> str | None:
-    """The rule-set name stored in a value table file's ``rules`` attribute.
+    """The rule-set name a value table file holds, as :func:`yahtzee_solver.table.open_table` reads it.
 
-    Only a peek to pick the rule set: the file is validated in full by
-    :func:`yahtzee_solver.table.load_table` afterwards.
+    Only the file's attributes are read (the values later, as the command needs them).
 
     Returns
     -------
     str or None
-        The name, or ``None`` if the file is missing, not a regular file, not
-        readable as HDF5 or has no ``rules`` attribute (``load_table`` then
-        reports the precise problem).
+        The name, or ``None`` if the file is missing (the command's own load
+        then reports it with the command that builds it).
 
     Raises
     ------
     TableError
-        If the file names a rule set this version does not know.
+        If the file is not a readable value table, or names a rule set this
+        version does not know.
     """
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a fifo or device would block or never end
-            return None
-        import h5py
-
-        with h5py.File(path, "r") as f:
-            name = f.attrs.get("rules")
-    except Exception:  # noqa: BLE001 -- h5py raises many kinds; load_table reports them properly
+    if not os.path.lexists(path):
         return None
-    if isinstance(name, bytes):
-        name = name.decode("utf-8", "replace")
-    if not isinstance(name, str):
-        return None
-    if name not in RULESETS:
-        raise TableError(
-            f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "
-            f"(known: {', '.join(RULESETS)})"
-        )
-    return name
+    return open_table(None, path).rules.name
 
 
 def resolve_rules(rules: str | None, table_path: str | None) -> str:
     """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
 
-    An explicit ``--rules`` is still checked against the file by ``load_table``.
+    An explicit ``--rules`` is still checked against the file by the table loader.
     """
     if rules is not None:
         return rules

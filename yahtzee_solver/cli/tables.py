@@ -182,7 +182,7 @@ def info(rules, table_path, as_json):
     empty = table.empty_value
     ref, ok_ref = compare_reference(rs, empty)
     size = table.path.stat().st_size
-    from .. import __version__
+    from .._version import __version__
 
     data = {
         "path": str(table.path.resolve()),
