@@ -291,7 +291,7 @@ def test_default_path_falls_back_to_the_checkout_data_folder(monkeypatch):
     def missing(name):
         raise ModuleNotFoundError(name)
 
-    monkeypatch.setattr(table_mod.resources, "files", missing)
+    monkeypatch.setattr(table_mod, "_installed_data_folder", lambda: missing("yahtzee_solver.data"))
     path = table_mod.default_table_path("yahtzee")
     assert path == table_mod.Path(table_mod.__file__).resolve().parent.parent / "data" / "yahtzee.h5"
 
@@ -319,7 +319,7 @@ def test_open_table_reads_only_the_chunks_a_turn_needs(yacht_file, fresh_table):
     assert np.array_equal(V[rows], full[rows], equal_nan=True)
     read = np.flatnonzero(t._reader.loaded)
     assert set(read) == {r // 64 for r in rows} and len(read) < len(t._reader.loaded) // 4
-    assert np.isnan(V[np.setdiff1d(np.arange(1 << 12), np.arange(0, 1 << 12).reshape(-1, 64)[read].ravel())]).all()
+    assert not V[np.setdiff1d(np.arange(1 << 12), np.arange(0, 1 << 12).reshape(-1, 64)[read].ravel())].any()
     assert t.value(0, 0, 0) == t.empty_value == full[0, 0, 0]
     assert not t.is_loaded
     assert np.array_equal(t.values, full, equal_nan=True) and t.is_loaded  # the whole table on demand
@@ -407,3 +407,34 @@ def test_shipped_tables_open_chunk_by_chunk(name):
     t = open_table(name, default_table_path(name))
     assert not t.is_loaded
     assert t.empty_value == get_rules(name).reference_value or abs(t.empty_value - get_rules(name).reference_value) < 5e-8
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"])
+def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
+    """The turn reads only the rows values_for loads: every option value is the same as on the
+    whole table (a row it did not load would read 0 and change the answers)."""
+    import random
+
+    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.dice import ROLLS
+    from yahtzee_solver.table import default_table_path, open_table
+
+    whole = Advisor(name, load_table(name), jit=False)
+    rules = whole.rules
+    rng = random.Random(f"open-{name}")
+    table_mod._TABLE_CACHE.clear()
+    for _ in range(3):
+        opened = Advisor(name, open_table(name, default_table_path(name)), jit=False)
+        assert not opened.table.is_loaded
+        filled = rng.randrange(rules.full_mask)
+        card = None
+        boxes = [min(p) if (filled >> c) & 1 else None for c, p in enumerate(rules.possible_points)]
+        from yahtzee_solver.state import ScoreCard
+
+        card = ScoreCard(rules, tuple(boxes))
+        roll = ROLLS[rng.randrange(252)]
+        for rl in (2, 1, 0):
+            assert opened.hint(card, roll, rl) == whole.hint(card, roll, rl)
+        assert opened.expected_final(card) == whole.expected_final(card)
+        assert not opened.table.is_loaded
+        table_mod._TABLE_CACHE.clear()

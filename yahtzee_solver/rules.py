@@ -118,7 +118,11 @@ def score_roll(dice, spec: CategorySpec) -> int:
     counts = [0] * 7
     for d in dice:
         counts[d] += 1
-    total = sum(dice)
+    return _score_counts(counts, sum(dice), spec)
+
+
+def _score_counts(counts: list, total: int, spec: CategorySpec) -> int:
+    """:func:`score_roll` from ``counts[f]`` (dice showing face f, index 0 unused) and the dice total."""
     kind = spec.kind
     if kind == "upper":
         return counts[spec.face] * spec.face
@@ -318,14 +322,23 @@ class RuleSet:
 
 def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     C = rules.n_categories
-    score = np.zeros((N_ROLLS, C), dtype=np.int64)
-    joker = np.zeros((N_ROLLS, C), dtype=np.int64)
+    # Python lists first, one array at the end (element-wise numpy writes would
+    # cost a cold shell several milliseconds).
+    score_rows, joker_rows = [], []
+    specs = rules.categories
+    joker_points = [s.joker_points if rules.joker != "none" else None for s in specs]
     for r, roll in enumerate(ROLLS):
-        for c, spec in enumerate(rules.categories):
-            score[r, c] = score_roll(roll, spec)
-            joker[r, c] = score[r, c]
-            if ROLL_FACE[r] and spec.joker_points is not None and rules.joker != "none":
-                joker[r, c] = spec.joker_points
+        counts = [0] * 7
+        for d in roll:
+            counts[d] += 1
+        total = sum(roll)
+        row = [_score_counts(counts, total, spec) for spec in specs]
+        score_rows.append(row)
+        if max(counts) == 5:  # a five-alike roll: Joker points where the rules give them
+            row = [p if j is None else j for p, j in zip(row, joker_points)]
+        joker_rows.append(row)
+    score = np.array(score_rows, dtype=np.int64).reshape(N_ROLLS, C)
+    joker = np.array(joker_rows, dtype=np.int64).reshape(N_ROLLS, C)
     params = np.zeros(8, dtype=np.int64)
     params[P_NCAT] = C
     params[P_YAHTZEE_CAT] = rules.yahtzee_category

@@ -36,10 +36,8 @@ import json
 import os
 import signal
 import stat
-import tempfile
 import threading
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -57,12 +55,31 @@ def default_table_path(rules: str | RuleSet = "yahtzee") -> Path:
     """Path of the table shipped with the package for ``rules`` (may not exist)."""
     rules = get_rules(rules)
     try:
-        folder = Path(str(resources.files("yahtzee_solver.data")))
+        folder = _installed_data_folder()
     except ModuleNotFoundError:
         # Running from a source checkout that is not installed (or shadows the
         # installed package): the tables sit in the checkout's data/ folder.
         folder = Path(__file__).resolve().parent.parent / "data"
     return folder / f"{rules.name}.h5"
+
+
+def _installed_data_folder() -> Path:
+    """The folder of the package ``yahtzee_solver.data`` (the shipped tables).
+
+    Found with ``importlib.util.find_spec``, not ``importlib.resources``, which
+    imports ``tempfile`` and friends: a cold query would pay for them.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If the package is not installed.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("yahtzee_solver.data")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("yahtzee_solver.data")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 #: Masks per stored chunk of ``/values``.
@@ -155,7 +172,8 @@ class ValueTable:
         hold the table's values -- all that :func:`kernels.turn` and
         :func:`kernels.box_values` read for that turn; when the whole table is
         in memory it is returned as it is.  For an opened table the other rows
-        are NaN until a query needs them, and each chunk of the file is checked
+        hold 0 until a query needs them (zeroed pages cost nothing until used;
+        a NaN fill would touch all 8-16 MB), and each chunk of the file is checked
         by its SHA-256 and Fletcher-32 as it is read (:class:`TableError` if
         it fails), so no value from a damaged chunk is ever used.
 
@@ -174,7 +192,7 @@ class ValueTable:
         rows = [filled] + [filled | (1 << c) for c in range(C) if not (filled >> c) & 1]
         with self._lock:
             if self._partial is None:
-                self._partial = np.full(self.shape, np.nan)
+                self._partial = np.zeros(self.shape)
             self._reader.read_rows(rows, self._partial)
             return self._partial
 
@@ -345,6 +363,8 @@ def _is_hdf5(path: Path) -> bool:
 
 
 def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | None) -> None:
+    import tempfile  # here, not at the top: it costs a cold query a few milliseconds
+
     import h5py
 
     from ._version import __version__
