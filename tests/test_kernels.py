@@ -406,3 +406,33 @@ def test_reduced_games_tell_the_joker_conventions_apart(reference_runs, built):
     diffs = [abs(other[solver.kernel_state(*key)] - v) for key, v in solver.memo.items()]
     assert len(diffs) > 100
     assert max(diffs) > 1e-3
+
+
+@BACKENDS
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_table):
+    """The box-only path (no turn, packed arguments) ranks exactly as the full option kernel."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = backend(jitted)
+    table = fresh_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    C = rules.n_categories
+    assert a["packed"].shape == (8 + 2 * 252 * C,)
+    V = table.values
+    reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
+    rng = random.Random(f"boxes-{game}")
+    E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+    pts, legal = np.empty(C, np.int64), np.empty(C, np.int8)
+    kv, bv = np.empty(32), np.empty(C)
+    codes, vals = np.empty(32, np.int64), np.empty(32)
+    ci, cf = np.empty(3 * C, np.int64), np.empty(2 * C)
+    for _ in range(40 if jitted else 8):
+        mask, up, yb = (int(x) for x in reachable[rng.randrange(len(reachable))])
+        r = rng.randrange(252) if rng.random() < 0.8 else ROLLS.index((rng.randint(1, 6),) * 5)
+        n = k.ranked_options(mask, up, yb, r, 0, V, a["score"], a["joker"], a["params"], ROLL_SUBKEEPS,
+                             E, B, pts, legal, kv, bv, codes, vals)
+        m = k.ranked_boxes(mask, up, yb, r, V, a["packed"], ci, cf)
+        assert m == n > 0
+        assert np.array_equal(ci[2 * C:2 * C + m], codes[:n]) and np.array_equal(cf[C:C + m], vals[:n])

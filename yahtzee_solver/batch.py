@@ -213,7 +213,11 @@ class ArrayAdvisor:
             self._V, self._score, self._joker, self._params, ROLL_SUBKEEPS, self._E, self._B,
             self._points, self._legal, self._kv, self._bv, self._codes, self._vals,
         )
-        self._ranked = None
+        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn) after the position
+        self._box_i = np.empty(3 * C, np.int64)
+        self._box_f = np.empty(2 * C)
+        self._box_tail = (self._V, a["packed"], self._box_i, self._box_f)
+        self._ranked = self._ranked_boxes = None
 
     @property
     def kernels(self):
@@ -221,6 +225,7 @@ class ArrayAdvisor:
         if self._k is None:
             self._k = jit.backend(self._jit)
             self._ranked = self._k.ranked_options
+            self._ranked_boxes = self._k.ranked_boxes
         return self._k
 
     def _state_error(self, mask, up, yb, where: str = "") -> None:
@@ -281,15 +286,19 @@ class ArrayAdvisor:
             raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
         V = self._V
         try:
-            ok = 0 <= mask < self._full and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
+            ok = 0 <= mask < self._full and (v := V[mask, up, yb]) == v  # NaN: unreachable
         except (IndexError, TypeError):
             ok = False
         if not ok or up < 0 or yb < 0:
             self._state_error(mask, up, yb)
         if self._ranked is None:
             self.kernels  # noqa: B018 - loads the kernels
-        n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
-        return self._codes[:n].copy(), self._vals[:n].copy()
+        if rolls_left:
+            n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
+            return self._codes[:n].copy(), self._vals[:n].copy()
+        n = self._ranked_boxes(mask, up, yb, r, *self._box_tail)
+        C = self._C
+        return self._box_i[2 * C:2 * C + n].copy(), self._box_f[C:C + n].copy()
 
     def option_values(self, masks, ups, ybs, dice, rolls_left) -> OptionValues:
         """Every option of many positions in one call (see :func:`option_values`)."""

@@ -8,7 +8,10 @@ by :meth:`RuleSet.arrays` into plain numpy arrays:
 * ``joker``  (252, C) int64 -- points of a five-alike roll in each box when it is
   played as a Joker (Full House 25, Small Straight 30, Large Straight 40 in
   ``yahtzee``; otherwise the ordinary score);
-* ``params`` (8,) int64 -- see the ``P_*`` index constants.
+* ``params`` (8,) int64 -- see the ``P_*`` index constants;
+* ``packed`` (8 + 2 * 252 * C,) int64 -- ``params``, ``score`` and ``joker``
+  flattened into one array, for kernels called once per query from Python
+  (fewer arguments, less dispatch cost).
 
 How one roll scores in one box *in a given position* (Joker constraints, the
 +100 Yahtzee bonus, the upper bonus) is decided in exactly one place,
@@ -299,7 +302,8 @@ class RuleSet:
         return tuple(out)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64 and ``params`` (8,) int64.
+        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64, ``params`` (8,) int64
+        and ``packed``, the three in one (8 + 2 * 252 * C,) int64 array (see the module).
 
         Computed once per instance; the arrays are read-only.
         """
@@ -348,7 +352,8 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     params[P_UPPER_BONUS] = rules.upper_bonus
     params[P_NFLAGS] = rules.n_flags
     params[P_NUPPER] = N_UPPER
-    out = {"score": score, "joker": joker, "params": params}
+    packed = np.concatenate([params, score.ravel(), joker.ravel()])
+    out = {"score": score, "joker": joker, "params": params, "packed": packed}
     for a in out.values():
         a.setflags(write=False)
     return out
