@@ -109,8 +109,8 @@ class ValueTable:
     :func:`load_table`, or opened by :func:`open_table`, which reads the values
     from the file only as queries need them (:meth:`values_for`).
 
-    Parameters / attributes
-    -----------------------
+    Attributes (also the constructor's parameters)
+    ----------------------------------------------
     rules : RuleSet
     values : (2**C, T+1, F) float64, read-only
         Expected future points per state; NaN where unreachable.  For an
@@ -455,8 +455,7 @@ def load_table(
         another format version, built for other rules (or rules this version does not know),
         or its values do not match its checksum.  The message says how to rebuild it.
     """
-    table = _open(rules, path, whole=True, verify=verify)
-    return table
+    return _open(rules, path, whole=True, verify=verify)
 
 
 def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike | None = None) -> ValueTable:
