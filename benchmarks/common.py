@@ -34,8 +34,8 @@ __all__ = [
     "PHASES",
 ]
 
-#: Game phases by turn number (0-based): early, middle, late.
-PHASES = {"early": range(0, 4), "middle": range(4, 9), "late": range(9, 13)}
+#: Game phases by turn number (0-based): early, middle, late (Yatzy's turns 13 and 14 are late too).
+PHASES = {"early": range(0, 4), "middle": range(4, 9), "late": range(9, 15)}
 
 
 def header(title: str) -> None:

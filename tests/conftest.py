@@ -20,6 +20,8 @@ from yahtzee_solver.build import build_values
 from yahtzee_solver.table import ValueTable
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+#: Every rule set of RULES.md (the three above, the two Yahtzee variants without Joker, Yatzy).
+ALL_RULE_NAMES = RULE_NAMES + ("yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 
 # -- fresh builds ------------------------------------------------------------
@@ -64,14 +66,59 @@ REF_NAMES = {
         "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes",
         "Choice", "Four Dice", "Full House", "Small Straight", "Large Straight", "Yacht",
     ),
+    "yatzy": (
+        "Ones", "Twos", "Threes", "Fours", "Fives", "Sixes",
+        "One Pair", "Two Pairs", "Three of a Kind", "Four of a Kind", "Small Straight",
+        "Large Straight", "Full House", "Chance", "Yatzy",
+    ),
 }
-REF_NAMES["yahtzee-free-joker"] = REF_NAMES["yahtzee"]
+for _game in ("yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus"):
+    REF_NAMES[_game] = REF_NAMES["yahtzee"]
 
 _FACE_OF = {"Ones": 1, "Aces": 1, "Twos": 2, "Threes": 3, "Fours": 4, "Fives": 5, "Sixes": 6}
 #: RULES.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
 _JOKER_FIXED = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}
 YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of RULES.md
 UPPER_THRESHOLD, UPPER_BONUS, YAHTZEE_BONUS = 63, 35, 100
+
+
+def ref_yahtzee_box(game: str) -> int:
+    """The five-alike box of ``game`` (Yatzy: box 14, the last; otherwise 11)."""
+    return 14 if game == "yatzy" else YAHTZEE_BOX
+
+
+def ref_upper_bonus(game: str) -> int:
+    """RULES.md: +50 in Yatzy, +35 otherwise."""
+    return 50 if game == "yatzy" else UPPER_BONUS
+
+
+def ref_has_yahtzee_bonus(game: str) -> bool:
+    """RULES.md: the +100 Yahtzee bonus exists in yahtzee, yahtzee-free-joker and yahtzee-no-joker."""
+    return game in ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker")
+
+
+def _yatzy_score(name: str, dice) -> int:
+    counts = Counter(dice)
+    faces = set(dice)
+    if name == "One Pair":
+        pairs = [f for f in faces if counts[f] >= 2]
+        return 2 * max(pairs) if pairs else 0
+    if name == "Two Pairs":  # two different faces; four alike is not two pairs
+        pairs = sorted(f for f in faces if counts[f] >= 2)
+        return 2 * (pairs[-1] + pairs[-2]) if len(pairs) >= 2 else 0
+    if name == "Three of a Kind":
+        return next((3 * f for f in faces if counts[f] >= 3), 0)
+    if name == "Four of a Kind":
+        return next((4 * f for f in faces if counts[f] >= 4), 0)
+    if name == "Small Straight":
+        return 15 if sorted(dice) == [1, 2, 3, 4, 5] else 0
+    if name == "Large Straight":
+        return 20 if sorted(dice) == [2, 3, 4, 5, 6] else 0
+    if name == "Full House":
+        return sum(dice) if sorted(counts.values()) == [2, 3] else 0
+    if name == "Yatzy":
+        return 50 if len(faces) == 1 else 0
+    raise AssertionError(name)
 
 
 def ref_score(game: str, box: int, dice) -> int:
@@ -88,6 +135,8 @@ def ref_score(game: str, box: int, dice) -> int:
         return _FACE_OF[name] * counts[_FACE_OF[name]]
     if name in ("Chance", "Choice"):
         return total
+    if game == "yatzy":
+        return _yatzy_score(name, dice)
     if name == "Three of a Kind":
         return total if most >= 3 else 0
     if name in ("Four of a Kind", "Four Dice"):
@@ -125,13 +174,15 @@ def ref_moves(game: str, open_boxes, yahtzee_box, dice) -> dict[int, tuple[int, 
         ``{box: (points written in the box, Yahtzee bonus earned)}`` for the legal boxes.
     """
     open_boxes = set(open_boxes)
-    assert (yahtzee_box is None) == (YAHTZEE_BOX in open_boxes)
+    assert (yahtzee_box is None) == (ref_yahtzee_box(game) in open_boxes)
     five_alike = len(set(dice)) == 1
-    if game == "yacht" or not five_alike or yahtzee_box is None:
+    if game in ("yacht", "yatzy", "yahtzee-no-bonus") or not five_alike or yahtzee_box is None:
         return {c: (ref_score(game, c, dice), 0) for c in open_boxes}
     face = dice[0]
     own = face - 1  # the upper box of that face
     bonus = YAHTZEE_BONUS if yahtzee_box == 50 else 0
+    if game == "yahtzee-no-joker":  # any open box, by its own pattern, plus the bonus
+        return {c: (ref_score(game, c, dice), bonus) for c in open_boxes}
     names = REF_NAMES[game]
     if game == "yahtzee":  # forced Joker
         if own in open_boxes:
@@ -162,6 +213,10 @@ def ref():
         upper_bonus=UPPER_BONUS,
         yahtzee_bonus=YAHTZEE_BONUS,
         rule_names=RULE_NAMES,
+        all_rule_names=ALL_RULE_NAMES,
+        ybox=ref_yahtzee_box,
+        ubonus=ref_upper_bonus,
+        has_ybonus=ref_has_yahtzee_bonus,
     )
 
 
@@ -172,6 +227,7 @@ _ALL_13_ON_55555 = {
     "3k": 25, "4k": 25, "fh": 0, "ss": 0, "ls": 0, "yahtzee": 50, "chance": 25,
 }
 _JOKER_LOWER = {"3k": 25, "4k": 25, "fh": 25, "ss": 30, "ls": 40, "chance": 25}
+_NO_JOKER_55555 = {k: v for k, v in _ALL_13_ON_55555.items() if k != "yahtzee"}
 _UPPER_ZERO_BUT_FIVES = {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "sixes": 0}
 
 #: (id, rules, card, dice, {box: points} of exactly the legal boxes, Yahtzee bonus earned, is a Joker)
@@ -207,6 +263,23 @@ JOKER_CASES = [
     ("yacht-box-open", "yacht", "fives=25", "55555",
      {"aces": 0, "twos": 0, "threes": 0, "fours": 0, "sixes": 0,
       "choice": 25, "four-dice": 25, "fh": 0, "ss": 0, "ls": 0, "yacht": 50}, 0, False),
+    # Yahtzee without Joker: any open box by its own pattern (FH/SS/LS 0), +100 while the box holds 50
+    ("no-joker-box-50", "yahtzee-no-joker", "yahtzee=50", "55555", _NO_JOKER_55555, 100, False),
+    ("no-joker-own-upper-filled", "yahtzee-no-joker", "yahtzee=50,fives=15", "55555",
+     {k: v for k, v in _NO_JOKER_55555.items() if k != "fives"}, 100, False),
+    ("no-joker-box-0", "yahtzee-no-joker", "yahtzee=0", "55555", _NO_JOKER_55555, 0, False),
+    ("no-joker-box-open", "yahtzee-no-joker", "", "55555", _ALL_13_ON_55555, 0, False),
+    # Yahtzee without bonus: the same boxes, never a bonus
+    ("no-bonus-box-50", "yahtzee-no-bonus", "yahtzee=50", "55555", _NO_JOKER_55555, 0, False),
+    # Yatzy: five alike is One Pair, Three and Four of a Kind (the matching dice), not Two Pairs or Full House
+    ("yatzy-box-filled", "yatzy", "yatzy=50", "55555",
+     {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0, "one-pair": 10,
+      "two-pairs": 0, "three-of-a-kind": 15, "four-of-a-kind": 20, "ss": 0, "ls": 0, "fh": 0,
+      "chance": 25}, 0, False),
+    ("yatzy-box-open", "yatzy", "", "66666",
+     {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 0, "sixes": 30, "one-pair": 12,
+      "two-pairs": 0, "three-of-a-kind": 18, "four-of-a-kind": 24, "ss": 0, "ls": 0, "fh": 0,
+      "chance": 30, "yatzy": 50}, 0, False),
 ]
 
 

@@ -14,13 +14,16 @@ from yahtzee_solver.dice import KEEPS, ROLL_PROB, ROLLS, format_dice
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.state import ScoreCard, parse_card
 
-RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 CARDS = {
     "yahtzee": ["", "sixes=18,fours=12,chance=22,yahtzee=50", "yahtzee=50,fives=15,3k=20,fh=25",
                 "ones=3,twos=6,threes=9,fours=12,fives=10,ss=30,ls=40,yahtzee=0"],
     "yahtzee-free-joker": ["", "yahtzee=50,fives=15", "sixes=24,fives=20,4k=0,yahtzee=0"],
     "yacht": ["", "yacht=50,sixes=24", "aces=2,twos=4,threes=9,fours=12,fives=15,choice=20"],
+    "yahtzee-no-joker": ["", "yahtzee=50,fives=15", "sixes=18,fh=25,yahtzee=50,yahtzee-bonus=100"],
+    "yahtzee-no-bonus": ["", "yahtzee=50,fives=15,ss=30", "ones=2,ls=40,chance=17,yahtzee=0"],
+    "yatzy": ["", "1p=12,2p=22,yatzy=50,sixes=24", "ones=3,twos=6,threes=9,fours=12,fives=15,3k=15,ss=15"],
 }
 DICE = ["22555", "55555", "12346", "11111", "34566", "12345"]
 

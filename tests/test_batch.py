@@ -17,7 +17,7 @@ from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, RO
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.table import load_table
 
-RULES = ("yahtzee", "yahtzee-free-joker", "yacht")
+RULES = ("yahtzee", "yahtzee-free-joker", "yacht", "yatzy")
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,16 @@ from yahtzee_solver.build import reachable_upper, state_arrays
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.table import default_table_path, load_table
 
-RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 #: RULES.md: optimal expected final score from the empty card.
-PUBLISHED = {"yahtzee": 254.5877287, "yahtzee-free-joker": 254.5896095}
+PUBLISHED = {
+    "yahtzee": 254.5877287,
+    "yahtzee-free-joker": 254.5896095,
+    "yahtzee-no-joker": 253.9702412,
+    "yahtzee-no-bonus": 245.8707745,
+    "yatzy": 248.4399894,
+}
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -71,7 +77,7 @@ def test_nan_exactly_at_unreachable_states(name, built):
     for mask in range(1 << C):
         ups = reach[mask & 63]
         expected[mask, ups, 0] = True
-        if rules.n_flags == 2 and (mask >> 11) & 1:  # the flag needs a filled Yahtzee box
+        if rules.n_flags == 2 and (mask >> rules.yahtzee_category) & 1:  # the flag needs a filled Yahtzee box
             expected[mask, ups, 1] = True
     assert np.array_equal(~np.isnan(V), expected)
     assert result.n_states == int(expected.sum())
@@ -86,7 +92,7 @@ def test_value_invariants(name, built):
     ok = ~np.isnan(V)
     assert np.all(V[ok] >= 0)
     # monotone in the upper subtotal below 63; at 63 the bonus is already scored,
-    # so the future is worth at least the others minus the 35 points collected
+    # so the future is worth at least the others minus the bonus points collected
     checked = 0
     for mask in range(0, 1 << rules.n_categories, 37):
         for y in range(rules.n_flags):
@@ -94,7 +100,7 @@ def test_value_invariants(name, built):
             row = row[~np.isnan(row)]
             assert np.all(np.diff(row) >= -1e-9), (mask, y)
             if row.size and not np.isnan(V[mask, 63, y]):
-                assert row[-1] <= V[mask, 63, y] + 35 + 1e-9, (mask, y)
+                assert row[-1] <= V[mask, 63, y] + rules.upper_bonus + 1e-9, (mask, y)
                 checked += 1
     assert checked > 10
     if rules.n_flags == 2:
@@ -129,3 +135,29 @@ def test_build_result_fields(built):
     assert r.rules.name == "yacht"
     assert r.seconds > 0 and r.compile_seconds >= 0
     assert r.empty_value == r.values[0, 0, 0] > 0
+
+
+def test_two_pairs_of_one_face_would_fail_the_yatzy_reference(built):
+    """RULES.md: a solver whose Two Pairs accepted four alike (one face twice) publishes 248.63.
+
+    Build Yatzy with exactly that bug (Two Pairs scores 4 x face for four or five alike) and check
+    that the reference test above would catch it, while the real rule set passes.
+    """
+    import dataclasses
+
+    from yahtzee_solver.build import build_values
+    from yahtzee_solver.dice import KEEP_COUNTS, ROLL_OFFSET
+
+    yatzy = get_rules("yatzy")
+    tp = yatzy.category_index("two-pairs")
+    score = yatzy.arrays()["score"].copy()
+    counts = KEEP_COUNTS[ROLL_OFFSET:]
+    four = counts.max(axis=1) >= 4
+    score[four, tp] = 4 * (counts[four].argmax(axis=1) + 1)
+    assert score[four, tp].min() == 4 and (score[:, tp] != yatzy.arrays()["score"][:, tp]).sum() == 36
+    buggy = dataclasses.replace(yatzy, name="yatzy-two-pairs-bug")
+    buggy.__dict__["_kernel_arrays"] = {**yatzy.arrays(), "score": score}  # the cached kernel inputs
+    wrong = build_values(buggy).empty_value
+    assert wrong == pytest.approx(248.63, abs=0.02)  # the published figure of the buggy solver
+    assert wrong != pytest.approx(PUBLISHED["yatzy"], abs=1e-6)
+    assert built("yatzy").empty_value == pytest.approx(PUBLISHED["yatzy"], abs=1e-6)

@@ -60,6 +60,8 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
     cpu = make_strategy(opponent, g.rules, rng=g.cpu_rng, jit=False) if opponent != "none" else None
     lines = []
     aliases = ["1s", "2s", "3s", "4s", "5s", "6s", "3k", "4k", "fh", "ss", "ls", "y", "c"]
+    if g.rules.name == "yatzy":
+        aliases = [tr.alias(g.rules, c) for c in range(g.rules.n_categories)]
     while not g.is_terminal():
         if g.is_cpu_turn:
             for a in cpu_actions(g, cpu):
@@ -110,7 +112,7 @@ def assert_clean(output: str):
 
 
 # -- whole games --------------------------------------------------------------------------------
-@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"])
 def test_full_solo_game(rules, home, monkeypatch):
     g, lines = scripted_game(rules, seed=101)
     unaided(monkeypatch, 101)
@@ -421,6 +423,47 @@ def test_rules_text_follows_the_rule_set():
     assert "Joker (free)" in free and "Joker (forced)" not in free
     forced = "\n".join(en.rules_pages(get_rules("yahtzee")))
     assert "+100 for each further five alike" in forced and "Upper bonus: +35" in forced
+    no_joker = "\n".join(en.rules_pages(get_rules("yahtzee-no-joker")))
+    assert "+100 for each further five alike" in no_joker and "No Joker" in no_joker
+    assert "Joker (forced)" not in no_joker and "Joker (free)" not in no_joker
+    no_bonus = "\n".join(en.rules_pages(get_rules("yahtzee-no-bonus")))
+    assert "+100" not in no_bonus and "no bonus for a second Yahtzee and no Joker" in no_bonus
+    yatzy = "\n".join(en.rules_pages(get_rules("yatzy")))
+    assert "Upper bonus: +50" in yatzy and "15 boxes, 15 turns" in yatzy
+    assert "Two Pairs: two dice each of two different faces" in yatzy
+    assert "Small Straight: 15 for exactly 1-2-3-4-5" in yatzy
+    assert "Large Straight: 20 for exactly 2-3-4-5-6" in yatzy
+    assert "One Pair: 2 dice of one face: their sum, 2 x the face (the highest such face) (five alike counts)" in yatzy
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("rules", ["yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"])
+def test_new_rule_sets_have_names_and_titles_in_every_language(lang, rules):
+    tr = Translator(lang)
+    r = get_rules(rules)
+    names = [tr.box(r, c) for c in range(r.n_categories)]
+    assert len(set(names)) == r.n_categories  # every box its own name
+    if lang != "en":
+        assert tr.title(r) != r.title  # translated
+        assert all(not n.isascii() for n in names), names
+    for c, n in enumerate(names):
+        assert tr.box_index(r, n) == c
+    pages = tr.rules_pages(r)
+    for c in range(r.n_categories):
+        assert any(n in p for n in [names[c]] for p in pages)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_full_yatzy_game_against_each_level(level, home, monkeypatch):
+    g, lines = scripted_game("yatzy", level, "random", seed=303)
+    unaided(monkeypatch, 303)
+    res = run(["play", "--rules", "yatzy", "--vs", level, "--first", "random", "--fast"], lines)
+    assert res.exit_code == 0, res.output
+    assert_clean(res.output)
+    me, cpu = g.totals()
+    assert f"{me}" in res.output and f"{cpu}" in res.output
+    rec = RecordBook.load().get("yatzy", level)
+    assert rec.games == 1
 
 
 # -- parsing and drawing, directly ------------------------------------------------------------------------
@@ -452,7 +495,7 @@ def test_parse_command_keeps_by_position_and_by_face():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("rules", ["yahtzee", "yacht"])
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht", "yatzy"])
 def test_board_columns_line_up_in_every_language(lang, rules):
     tr = Translator(lang)
     g = new_game(rules, "expert", "me", seed=3)
@@ -880,7 +923,7 @@ def test_records_reset_takes_the_languages_answers(home):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("rules", ["yahtzee", "yacht"])
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht", "yatzy"])
 def test_help_list_entries_are_never_split(lang, rules):
     from yahtzee_solver.i18n import wrap
 
@@ -898,7 +941,7 @@ def test_help_list_entries_are_never_split(lang, rules):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht"])
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"])
 def test_board_fits_a_narrow_terminal(lang, rules):
     tr = Translator(lang)
     g = new_game(rules, "expert", "me", seed=3)

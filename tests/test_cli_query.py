@@ -22,7 +22,7 @@ from yahtzee_solver.cli import COMMANDS
 from yahtzee_solver.cli.query import DEFAULT_KEEP_TOP
 from yahtzee_solver.dice import format_dice
 from yahtzee_solver.rules import RULESETS
-from yahtzee_solver.table import default_table_path
+from yahtzee_solver.table import default_table_path, load_table
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
 
@@ -219,7 +219,7 @@ def test_value_empty_card_is_reference_value(adv):
     assert data["expected_final"] == adv.expected_final()
     assert data["expected_final"] == pytest.approx(RULESETS["yahtzee"].reference_value, abs=5e-8)
     assert data["card_total"] == 0 and data["game_over"] is False
-    assert f"{adv.expected_final():.4f}" in run("value").output
+    assert f"expected final total {adv.expected_final():.7f}" in run("value").output
 
 
 def test_value_of_a_card(adv):
@@ -235,6 +235,17 @@ def test_value_of_a_full_card():
     data = run_json("value", "--rules", "yacht", "--card", card.format())
     assert data["game_over"] is True and data["expected_final"] == card.total
     assert "the card is full" in run("value", "--rules", "yacht", "--card", card.format()).output
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_value_prints_the_rules_md_value_from_the_shipped_table(rules):
+    """RULES.md quotes 7 decimals; ``value`` prints the shipped table's empty card to 7 decimals."""
+    ref = RULESETS[rules].reference_value
+    out = run("value", "--rules", rules).output
+    if ref is None:  # Yacht: RULES.md quotes no value
+        assert f"expected final total {load_table(rules).empty_value:.7f}" in out
+    else:
+        assert f"expected final total {ref:.7f} " in out
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))

@@ -28,7 +28,7 @@ from yahtzee_solver import jit
 from yahtzee_solver.dice import KEEP_COUNTS, KEEPS, N_KEEPS, ROLL_OFFSET, ROLLS, keep_index
 from yahtzee_solver.rules import get_rules
 
-RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 BACKENDS = pytest.mark.parametrize("jitted", [False, True], ids=["interpreted", "compiled"])
 
 
@@ -63,10 +63,13 @@ class ReferenceSolver:
         self.game = game
         self.ref = ref
         self.n = len(ref.names[game])
+        self.ybox = ref.ybox(game)
+        self.upper_bonus = ref.ubonus(game)
         self.memo: dict = {}
 
     def norm(self, ybox):
-        return 0 if self.game == "yacht" and ybox is not None else ybox
+        """Without a Yahtzee bonus, what the Yahtzee box holds does not matter once it is filled."""
+        return 0 if not self.ref.has_ybonus(self.game) and ybox is not None else ybox
 
     def value(self, open_: frozenset, up: int, ybox) -> float:
         key = (open_, up, self.norm(ybox))
@@ -83,9 +86,9 @@ class ReferenceSolver:
             nup, nyb = up, ybox
             if c < 6:
                 if up < ref.threshold <= up + pts:
-                    gain += ref.upper_bonus
+                    gain += self.upper_bonus
                 nup = min(ref.threshold, up + pts)
-            if c == ref.yahtzee_box:
+            if c == self.ybox:
                 nyb = pts
             best = max(best, gain + self.value(open_ - {c}, nup, nyb))
         return best
@@ -109,13 +112,17 @@ class ReferenceSolver:
 
     def kernel_state(self, open_, up, ybox):
         mask = ((1 << self.n) - 1) & ~sum(1 << c for c in open_)
-        yb = int(self.game != "yacht" and ybox == 50)
+        yb = int(self.ref.has_ybonus(self.game) and ybox == 50)
         return mask, up, yb
 
 
 def _random_card(rng: random.Random, game: str, n_open: int, must_open=(), must_fill=()):
     """A reachable card: ``n_open`` open boxes; filled upper boxes hold face x (0..5) dice."""
-    n = 13 if game != "yacht" else 12
+    rules = get_rules(game)
+    n = rules.n_categories
+    y = rules.yahtzee_category
+    must_open = tuple(y if c == "Y" else c for c in must_open)
+    must_fill = tuple(y if c == "Y" else c for c in must_fill)
     rest = [c for c in range(n) if c not in must_open and c not in must_fill]
     open_ = set(must_open) | set(rng.sample(rest, n_open - len(must_open)))
     up = 0
@@ -123,20 +130,22 @@ def _random_card(rng: random.Random, game: str, n_open: int, must_open=(), must_
         if c not in open_:
             up += (c + 1) * rng.choice([0, 1, 2, 3, 3, 4, 4, 5])
     up = min(up, 63)
-    ybox = None if 11 in open_ else rng.choice([0, 50])
+    ybox = None if y in open_ else rng.choice([0, 50])
     return frozenset(open_), up, ybox
 
 
 def _cases(game: str, seed: str):
     rng = random.Random(seed)
+    rules = get_rules(game)
+    fh, ss, ls, chance = (rules.category_index(b) for b in ("fh", "ss", "ls", "chance"))
     cases = [_random_card(rng, game, 2) for _ in range(24)]
     cases += [_random_card(rng, game, 3) for _ in range(4)]
     # Joker situations: own upper box open; only upper boxes open; Yahtzee box open
-    cases.append(_random_card(rng, game, 2, must_open=(rng.randrange(6), 8), must_fill=(11,)))
-    cases.append(_random_card(rng, game, 2, must_open=(0, 5), must_fill=(11,)))
-    cases.append(_random_card(rng, game, 3, must_open=(2, 9, 10), must_fill=(11,)))
-    cases.append(_random_card(rng, game, 2, must_open=(11, 4)))
-    cases.append(_random_card(rng, game, 2, must_open=(8, 12 if game != "yacht" else 6), must_fill=(11,)))
+    cases.append(_random_card(rng, game, 2, must_open=(rng.randrange(6), fh), must_fill=("Y",)))
+    cases.append(_random_card(rng, game, 2, must_open=(0, 5), must_fill=("Y",)))
+    cases.append(_random_card(rng, game, 3, must_open=(2, ss, ls), must_fill=("Y",)))
+    cases.append(_random_card(rng, game, 2, must_open=("Y", 4)))
+    cases.append(_random_card(rng, game, 2, must_open=(fh, chance), must_fill=("Y",)))
     # the upper bonus at stake
     for _ in range(200):
         c = _random_card(rng, game, 2, must_open=(5,))
@@ -171,7 +180,7 @@ def test_reference_agrees_with_the_built_table(game, reference_runs, built):
         checked += 1
     assert checked >= len(cases)
     # the Joker cases are really present (Yahtzee box filled with 50 and with 0)
-    if game != "yacht":
+    if get_rules(game).n_flags == 2:
         assert {c[2] for c in cases} >= {0, 50, None}
 
 
@@ -217,7 +226,7 @@ def _check_box_points(k, game, ref, mask, yb, rolls):
     pts = np.empty(C, np.int64)
     legal = np.empty(C, np.int8)
     open_ = {c for c in range(C) if not (mask >> c) & 1}
-    ybox = None if 11 in open_ else (50 if yb else 0)
+    ybox = None if rules.yahtzee_category in open_ else (50 if yb else 0)
     for r in rolls:
         bonus = k.box_points(mask, 0, yb, r, a["score"], a["joker"], a["params"], pts, legal)
         want = ref.moves(game, open_, ybox, ROLLS[r])
@@ -231,10 +240,11 @@ def _check_box_points(k, game, ref, mask, yb, rolls):
 def test_box_points_on_random_cards(game, jitted, ref):
     k = backend(jitted)
     rng = random.Random(f"box-{game}")
-    C = get_rules(game).n_categories
+    rules = get_rules(game)
+    C = rules.n_categories
     for _ in range(60 if jitted else 12):
         mask = rng.randrange((1 << C) - 1)
-        yb = int(game != "yacht" and (mask >> 11) & 1 and rng.random() < 0.5)
+        yb = int(rules.n_flags == 2 and (mask >> rules.yahtzee_category) & 1 and rng.random() < 0.5)
         _check_box_points(k, game, ref, mask, yb, range(252))
 
 
@@ -242,12 +252,13 @@ def test_box_points_on_random_cards(game, jitted, ref):
 def test_box_points_five_alike_on_every_card(game, ref):
     """Every Joker situation: all masks with the Yahtzee box filled, both flags, the six five-alike rolls."""
     k = jit.compiled()
-    C = get_rules(game).n_categories
+    rules = get_rules(game)
+    C, y = rules.n_categories, rules.yahtzee_category
     five = [ROLLS.index((f,) * 5) for f in range(1, 7)]
-    flags = (0, 1) if game != "yacht" else (0,)
-    for mask in range((1 << C) - 1):
-        if (mask >> 11) & 1 or mask % 7 == 0:  # Yahtzee box filled (and a sample of open ones)
-            for yb in flags if (mask >> 11) & 1 else (0,):
+    flags = (0, 1) if rules.n_flags == 2 else (0,)
+    for mask in range(0, (1 << C) - 1, 1 if C <= 13 else 5):
+        if (mask >> y) & 1 or mask % 7 == 0:  # Yahtzee box filled (and a sample of open ones)
+            for yb in flags if (mask >> y) & 1 else (0,):
                 _check_box_points(k, game, ref, mask, yb, five)
 
 
@@ -395,3 +406,33 @@ def test_reduced_games_tell_the_joker_conventions_apart(reference_runs, built):
     diffs = [abs(other[solver.kernel_state(*key)] - v) for key, v in solver.memo.items()]
     assert len(diffs) > 100
     assert max(diffs) > 1e-3
+
+
+@BACKENDS
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_table):
+    """The box-only path (no turn, packed arguments) ranks exactly as the full option kernel."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = backend(jitted)
+    table = fresh_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    C = rules.n_categories
+    assert a["packed"].shape == (8 + 2 * 252 * C,)
+    V = table.values
+    reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
+    rng = random.Random(f"boxes-{game}")
+    E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+    pts, legal = np.empty(C, np.int64), np.empty(C, np.int8)
+    kv, bv = np.empty(32), np.empty(C)
+    codes, vals = np.empty(32, np.int64), np.empty(32)
+    ci, cf = np.empty(3 * C, np.int64), np.empty(2 * C)
+    for _ in range(40 if jitted else 8):
+        mask, up, yb = (int(x) for x in reachable[rng.randrange(len(reachable))])
+        r = rng.randrange(252) if rng.random() < 0.8 else ROLLS.index((rng.randint(1, 6),) * 5)
+        n = k.ranked_options(mask, up, yb, r, 0, V, a["score"], a["joker"], a["params"], ROLL_SUBKEEPS,
+                             E, B, pts, legal, kv, bv, codes, vals)
+        m = k.ranked_boxes(mask, up, yb, r, V, a["packed"], ci, cf)
+        assert m == n > 0
+        assert np.array_equal(ci[2 * C:2 * C + m], codes[:n]) and np.array_equal(cf[C:C + m], vals[:n])

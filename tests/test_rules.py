@@ -11,9 +11,24 @@ import pytest
 from yahtzee_solver import rules as R
 from yahtzee_solver.dice import ROLL_FACE, ROLLS
 from yahtzee_solver.errors import CategoryError, RuleSetError, UsageError
-from yahtzee_solver.rules import RULESETS, YACHT, YAHTZEE, YAHTZEE_FREE_JOKER, get_rules, score_roll
+from yahtzee_solver.rules import (
+    RULESETS,
+    YACHT,
+    YAHTZEE,
+    YAHTZEE_FREE_JOKER,
+    YAHTZEE_NO_BONUS,
+    YAHTZEE_NO_JOKER,
+    YATZY,
+    get_rules,
+    score_roll,
+)
 
-ALL = pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yacht"])
+ALL_NAMES = ["yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"]
+ALL = pytest.mark.parametrize("name", ALL_NAMES)
+
+
+def test_the_registry_holds_every_rules_md_rule_set():
+    assert sorted(RULESETS) == sorted(ALL_NAMES)
 
 
 @ALL
@@ -22,8 +37,11 @@ def test_categories_are_the_rules_md_tables(name, ref):
     assert tuple(c.name for c in rules.categories) == ref.names[name]
     assert rules.n_categories == len(ref.names[name])
     assert rules.full_mask == (1 << rules.n_categories) - 1
-    assert rules.yahtzee_category == ref.yahtzee_box
+    assert rules.yahtzee_category == ref.ybox(name)
     assert rules.lower_mask == rules.full_mask & ~0b111111
+    assert rules.upper_bonus == ref.ubonus(name) and rules.upper_threshold == ref.threshold
+    assert bool(rules.yahtzee_bonus) == ref.has_ybonus(name)
+    assert rules.n_flags == (2 if ref.has_ybonus(name) else 1)
 
 
 @ALL
@@ -46,7 +64,7 @@ def test_joker_points_table(name, ref):
     for r, roll in enumerate(ROLLS):
         for c in range(rules.n_categories):
             cname = ref.names[name][c]
-            if ROLL_FACE[r] and name != "yacht" and cname in ("Full House", "Small Straight", "Large Straight"):
+            if ROLL_FACE[r] and name in ("yahtzee", "yahtzee-free-joker") and cname in ("Full House", "Small Straight", "Large Straight"):
                 want = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}[cname]
             else:
                 want = ref.score(name, c, roll)
@@ -76,19 +94,64 @@ def test_yacht_full_house_and_straights():
     assert pts((6, 6, 6, 6, 5), "four-dice") == 29
 
 
+def _yatzy(dice, box):
+    return score_roll(dice, YATZY.categories[YATZY.category_index(box)])
+
+
+def test_yatzy_rules_md_examples():
+    """RULES.md, section yatzy: the examples and the cases that tell the variants apart."""
+    assert _yatzy((1, 5, 5, 6, 6), "two-pairs") == 22
+    assert _yatzy((1, 5, 5, 5, 5), "two-pairs") == 0  # one face twice is not two pairs
+    assert _yatzy((5, 5, 5, 5, 5), "two-pairs") == 0
+    assert _yatzy((3, 3, 3, 5, 5), "two-pairs") == 16  # a full house holds two pairs
+    assert _yatzy((2, 2, 5, 5, 5), "full-house") == 19
+    assert _yatzy((5, 5, 5, 5, 5), "full-house") == 0  # different faces needed
+    assert _yatzy((3, 3, 5, 5, 6), "one-pair") == 10  # the highest pair
+    assert _yatzy((5, 5, 5, 5, 5), "one-pair") == 10
+    assert _yatzy((6, 6, 6, 6, 1), "three-of-a-kind") == 18  # the matching dice only
+    assert _yatzy((6, 6, 6, 6, 6), "four-of-a-kind") == 24
+    assert _yatzy((1, 2, 3, 4, 5), "small-straight") == 15
+    assert _yatzy((2, 3, 4, 5, 6), "small-straight") == 0  # exactly 1-2-3-4-5
+    assert _yatzy((2, 3, 4, 5, 6), "large-straight") == 20
+    assert _yatzy((1, 2, 3, 4, 5), "large-straight") == 0
+    assert _yatzy((1, 2, 3, 4, 4), "small-straight") == 0
+    assert _yatzy((4, 4, 4, 4, 4), "yatzy") == 50
+    assert YATZY.possible_points[7] == frozenset({0} | {2 * (a + b) for a in range(1, 7) for b in range(1, a)})
+    assert YATZY.possible_points[6] == frozenset({0, 2, 4, 6, 8, 10, 12})
+    assert YATZY.possible_points[10] == frozenset({0, 15})
+    assert 0 not in YATZY.possible_points[13]
+
+
+def test_yatzy_aliases():
+    where = {"ones": 0, "6s": 5, "1p": 6, "pair": 6, "one-pair": 6, "One Pair": 6, "2p": 7, "tp": 7,
+             "two pairs": 7, "3k": 8, "toak": 8, "4k": 9, "ss": 10, "ls": 11, "fh": 12, "c": 13,
+             "chance": 13, "y": 14, "yatzy": 14, "yahtzee": 14, "Yatzy": 14}
+    for n, c in where.items():
+        assert YATZY.category_index(n) == c, n
+    with pytest.raises(CategoryError, match="'two-pairs'.*yahtzee"):
+        YAHTZEE.category_index("two-pairs")
+
+
 def test_params_arrays():
     for rules in RULESETS.values():
         p = rules.arrays()["params"]
         assert p.dtype == np.int64 and p.shape == (8,)
         assert p[R.P_NCAT] == rules.n_categories
         assert p[R.P_YAHTZEE_CAT] == rules.yahtzee_category
-        assert p[R.P_THRESHOLD] == 63 and p[R.P_UPPER_BONUS] == 35 and p[R.P_NUPPER] == 6
+        assert p[R.P_THRESHOLD] == 63 and p[R.P_UPPER_BONUS] == rules.upper_bonus and p[R.P_NUPPER] == 6
     y = YAHTZEE.arrays()["params"]
     assert (y[R.P_JOKER], y[R.P_YAHTZEE_BONUS], y[R.P_NFLAGS]) == (R.JOKER_FORCED, 100, 2)
     f = YAHTZEE_FREE_JOKER.arrays()["params"]
     assert (f[R.P_JOKER], f[R.P_YAHTZEE_BONUS], f[R.P_NFLAGS]) == (R.JOKER_FREE, 100, 2)
     a = YACHT.arrays()["params"]
     assert (a[R.P_JOKER], a[R.P_YAHTZEE_BONUS], a[R.P_NFLAGS]) == (R.JOKER_NONE, 0, 1)
+    n = YAHTZEE_NO_JOKER.arrays()["params"]
+    assert (n[R.P_JOKER], n[R.P_YAHTZEE_BONUS], n[R.P_NFLAGS]) == (R.JOKER_NONE, 100, 2)
+    b = YAHTZEE_NO_BONUS.arrays()["params"]
+    assert (b[R.P_JOKER], b[R.P_YAHTZEE_BONUS], b[R.P_NFLAGS]) == (R.JOKER_NONE, 0, 1)
+    z = YATZY.arrays()["params"]
+    assert (z[R.P_NCAT], z[R.P_YAHTZEE_CAT], z[R.P_UPPER_BONUS]) == (15, 14, 50)
+    assert (z[R.P_JOKER], z[R.P_YAHTZEE_BONUS], z[R.P_NFLAGS]) == (R.JOKER_NONE, 0, 1)
 
 
 def test_arrays_are_read_only():

@@ -12,7 +12,7 @@ from yahtzee_solver.errors import CategoryError, DiceError, ScoreCardError, Usag
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard, StateKey, parse_card
 
-RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
+RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 
 def boxes(card: ScoreCard) -> dict[str, int]:
@@ -230,8 +230,8 @@ def test_card_derived_fields(card):
     filled = [c for c, v in enumerate(card.boxes) if v is not None]
     upper = sum(card.boxes[c] for c in filled if c < 6)
     assert card.filled == sum(1 << c for c in filled)
-    assert card.total == sum(card.boxes[c] for c in filled) + (35 if upper >= 63 else 0) + card.yahtzee_bonus
-    assert card.key == (card.filled, min(upper, 63), int(r.n_flags == 2 and card.boxes[11] == 50))
+    assert card.total == sum(card.boxes[c] for c in filled) + (r.upper_bonus if upper >= 63 else 0) + card.yahtzee_bonus
+    assert card.key == (card.filled, min(upper, 63), int(r.n_flags == 2 and card.boxes[r.yahtzee_category] == 50))
     assert set(card.open_categories) | set(filled) == set(range(r.n_categories))
 
 
@@ -247,7 +247,7 @@ def test_box_points_joker_cases(joker_case, ref):
     assert {c: points[c] for c in want} == want
     assert bonus == case.bonus
     # the hand-written case agrees with the RULES.md reference of conftest
-    y = card.boxes[11]
+    y = card.boxes[ref.ybox(case.rules)]
     ref_moves = ref.moves(case.rules, card.open_categories, y, tuple(int(d) for d in case.dice))
     assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}
 

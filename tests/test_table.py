@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yahtzee_solver import table as table_mod
-from yahtzee_solver.errors import TableError
+from yahtzee_solver.errors import TableError, UsageError
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
 
@@ -291,7 +291,7 @@ def test_default_path_falls_back_to_the_checkout_data_folder(monkeypatch):
     def missing(name):
         raise ModuleNotFoundError(name)
 
-    monkeypatch.setattr(table_mod.resources, "files", missing)
+    monkeypatch.setattr(table_mod, "_installed_data_folder", lambda: missing("yahtzee_solver.data"))
     path = table_mod.default_table_path("yahtzee")
     assert path == table_mod.Path(table_mod.__file__).resolve().parent.parent / "data" / "yahtzee.h5"
 
@@ -304,3 +304,139 @@ def test_load_refuses_what_is_not_a_regular_file(tmp_path):
         with pytest.raises(TableError) as info:
             load_table("yacht", p)
         _assert_clear(info.value, "is not a regular file", "yahtzee-solve build")
+
+
+# -- open_table: values read as queries need them, each chunk checked -------------------------
+def test_open_table_reads_only_the_chunks_a_turn_needs(yacht_file, fresh_table):
+    from yahtzee_solver.table import open_table
+
+    t = open_table("yacht", yacht_file)
+    assert not t.is_loaded and t.rules.name == "yacht"
+    full = fresh_table("yacht").values
+    mask = 0b000000100101
+    V = t.values_for(mask)
+    rows = [mask] + [mask | (1 << c) for c in range(12) if not (mask >> c) & 1]
+    assert np.array_equal(V[rows], full[rows], equal_nan=True)
+    read = np.flatnonzero(t._reader.loaded)
+    assert set(read) == {r // 64 for r in rows} and len(read) < len(t._reader.loaded) // 4
+    assert not V[np.setdiff1d(np.arange(1 << 12), np.arange(0, 1 << 12).reshape(-1, 64)[read].ravel())].any()
+    assert t.value(0, 0, 0) == t.empty_value == full[0, 0, 0]
+    assert not t.is_loaded
+    assert np.array_equal(t.values, full, equal_nan=True) and t.is_loaded  # the whole table on demand
+
+
+def test_open_table_detects_an_edited_chunk_before_using_it(yacht_file):
+    from yahtzee_solver.table import open_table
+
+    with h5py.File(yacht_file, "r+") as f:
+        f["values"][1 << 11, 0, 0] += 1.0  # rewritten chunk: its Fletcher-32 is valid, its SHA-256 not
+    t = open_table("yacht", yacht_file)
+    assert t.value((1 << 11) | (1 << 7), 0, 0) > 0  # reads chunks 34, 35, 38, 42, 50: intact
+    with pytest.raises(TableError) as info:
+        t.values_for(0)  # needs mask 1 << 11: chunk 32
+    _assert_clear(info.value, "fails its checksum", "chunk 32", str(yacht_file), "rebuild")
+    with pytest.raises(TableError, match="fails its checksum"):
+        t.values  # the whole-table SHA-256 as well
+
+
+def test_open_table_detects_a_flipped_stored_byte(yacht_file):
+    from yahtzee_solver.table import open_table
+
+    with h5py.File(yacht_file, "r") as f:
+        info = f["values"].id.get_chunk_info(5)
+    data = bytearray(yacht_file.read_bytes())
+    data[info.byte_offset + info.size // 2] ^= 0xFF
+    yacht_file.write_bytes(bytes(data))
+    t = open_table("yacht", yacht_file)
+    with pytest.raises(TableError) as err:
+        t.values_for(5 * 64)
+    _assert_clear(err.value, "cannot read value table", str(yacht_file))
+
+
+def test_open_table_on_a_truncated_file(yacht_file):
+    from yahtzee_solver.table import open_table
+
+    data = yacht_file.read_bytes()
+    yacht_file.write_bytes(data[: len(data) * 3 // 4])
+    with pytest.raises(TableError) as err:
+        open_table("yacht", yacht_file).values_for(0)
+    _assert_clear(err.value, "cannot read value table", str(yacht_file))
+
+
+def test_open_table_without_chunk_digests_loads_and_hashes_the_whole_table(yacht_file, fresh_table):
+    from yahtzee_solver.table import open_table
+
+    with h5py.File(yacht_file, "r+") as f:
+        del f["chunk_sha256"]
+    t = open_table("yacht", yacht_file)
+    assert t.is_loaded and np.array_equal(t.values, fresh_table("yacht").values, equal_nan=True)
+    with h5py.File(yacht_file, "r+") as f:
+        f["values"][0, 0, 0] += 1.0
+    with pytest.raises(TableError, match="fails its checksum"):
+        open_table("yacht", yacht_file)
+
+
+def test_chunk_digests_cover_every_chunk(yacht_file, fresh_table):
+    from yahtzee_solver.table import chunk_digests
+
+    with h5py.File(yacht_file, "r") as f:
+        stored = f["chunk_sha256"][...]
+        assert f["values"].chunks == (64, 64, 1)
+    assert stored.shape == ((1 << 12) // 64, 32)
+    assert np.array_equal(stored, chunk_digests(fresh_table("yacht").values))
+
+
+def test_load_table_reports_the_rule_set_of_a_file(yacht_file):
+    from yahtzee_solver.table import open_table
+
+    assert load_table(None, yacht_file).rules.name == "yacht"
+    assert open_table(None, yacht_file).rules.name == "yacht"
+    with h5py.File(yacht_file, "r+") as f:
+        f.attrs["rules"] = "poker"
+    with pytest.raises(TableError) as info:
+        load_table(None, yacht_file)
+    _assert_clear(info.value, "holds rules 'poker', unknown to this version")
+    with pytest.raises(UsageError):
+        load_table(None, None)
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yatzy"])
+def test_shipped_tables_open_chunk_by_chunk(name):
+    from yahtzee_solver.table import default_table_path, open_table
+
+    table_mod._TABLE_CACHE.clear()  # a whole table loaded earlier would be returned as it is
+    t = open_table(name, default_table_path(name))
+    assert not t.is_loaded
+    assert abs(t.empty_value - get_rules(name).reference_value) < 5e-8
+    assert not t.is_loaded
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy"])
+def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
+    """The turn reads only the rows values_for loads: every option value is the same as on the
+    whole table (a row it did not load would read 0 and change the answers)."""
+    import random
+
+    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.dice import ROLLS
+    from yahtzee_solver.table import default_table_path, open_table
+
+    whole = Advisor(name, load_table(name), jit=False)
+    rules = whole.rules
+    rng = random.Random(f"open-{name}")
+    table_mod._TABLE_CACHE.clear()
+    for _ in range(3):
+        opened = Advisor(name, open_table(name, default_table_path(name)), jit=False)
+        assert not opened.table.is_loaded
+        filled = rng.randrange(rules.full_mask)
+        card = None
+        boxes = [min(p) if (filled >> c) & 1 else None for c, p in enumerate(rules.possible_points)]
+        from yahtzee_solver.state import ScoreCard
+
+        card = ScoreCard(rules, tuple(boxes))
+        roll = ROLLS[rng.randrange(252)]
+        for rl in (2, 1, 0):
+            assert opened.hint(card, roll, rl) == whole.hint(card, roll, rl)
+        assert opened.expected_final(card) == whole.expected_final(card)
+        assert not opened.table.is_loaded
+        table_mod._TABLE_CACHE.clear()

@@ -1,4 +1,4 @@
-"""Exact optimal strategy for solitaire Yahtzee and Yacht.
+"""Exact optimal strategy for solitaire Yahtzee (and variants), Yacht and Scandinavian Yatzy.
 
 Quick start::
 
@@ -10,7 +10,7 @@ Quick start::
     adv.expected_final()                               # 254.5877... from the empty card
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .advisor import Advisor, BoxOption, KeepOption
 from .build import BuildResult, build_values
@@ -27,9 +27,20 @@ from .errors import (
     UsageError,
     YahtzeeError,
 )
-from .rules import RULESETS, YACHT, YAHTZEE, YAHTZEE_FREE_JOKER, CategorySpec, RuleSet, get_rules
+from .rules import (
+    RULESETS,
+    YACHT,
+    YAHTZEE,
+    YAHTZEE_FREE_JOKER,
+    YAHTZEE_NO_BONUS,
+    YAHTZEE_NO_JOKER,
+    YATZY,
+    CategorySpec,
+    RuleSet,
+    get_rules,
+)
 from .state import ScoreCard, StateKey, parse_card
-from .table import ValueTable, default_table_path, load_table, save_table
+from .table import ValueTable, default_table_path, load_table, open_table, save_table
 
 # Heavier parts load on first use, so `import yahtzee_solver` (and a cold CLI
 # query) does not pay for them.
@@ -77,6 +88,9 @@ __all__ = [
     "YAHTZEE",
     "YAHTZEE_FREE_JOKER",
     "YACHT",
+    "YAHTZEE_NO_JOKER",
+    "YAHTZEE_NO_BONUS",
+    "YATZY",
     "CategorySpec",
     "RuleSet",
     "get_rules",
@@ -85,6 +99,7 @@ __all__ = [
     "parse_card",
     "ValueTable",
     "load_table",
+    "open_table",
     "save_table",
     "default_table_path",
     "SavedGameError",

@@ -208,7 +208,11 @@ class ArrayAdvisor:
         )
         self._codes, self._vals = self._tail[-2], self._tail[-1]
         self._full = self.rules.full_mask
-        self._ranked = None
+        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn) after the position
+        self._box_i = np.empty(3 * C, np.int64)
+        self._box_f = np.empty(2 * C)
+        self._box_tail = (source.values, self.rules.arrays()["packed"], self._box_i, self._box_f)
+        self._ranked = self._ranked_boxes = None
 
     @property
     def jit(self) -> bool:
@@ -220,6 +224,7 @@ class ArrayAdvisor:
         """The kernel module in use (compiled or interpreted)."""
         k = self.source.kernels
         self._ranked = k.ranked_options
+        self._ranked_boxes = k.ranked_boxes
         return k
 
     def ranked(self, mask: int, up: int, yb: int, dice, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
@@ -266,15 +271,19 @@ class ArrayAdvisor:
         check_rolls_left(rolls_left, (0, 1, 2))
         V = self._tail[0]
         try:
-            ok = 0 <= mask < self._full and V[mask, up, yb] == V[mask, up, yb]  # NaN: unreachable
+            ok = 0 <= mask < self._full and (v := V[mask, up, yb]) == v  # NaN: unreachable
         except (IndexError, TypeError):
             ok = False
         if not ok or up < 0 or yb < 0:
             _state_error(self.rules, mask, up, yb)
         if self._ranked is None:
             self.kernels  # noqa: B018 - loads the kernels
-        n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
-        return self._codes[:n].copy(), self._vals[:n].copy()
+        if rolls_left:
+            n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
+            return self._codes[:n].copy(), self._vals[:n].copy()
+        n = self._ranked_boxes(mask, up, yb, r, *self._box_tail)
+        C = self.rules.n_categories
+        return self._box_i[2 * C:2 * C + n].copy(), self._box_f[C:C + n].copy()
 
     def option_values(self, masks, ups, ybs, dice, rolls_left) -> OptionValues:
         """Every option of many positions in one call (see :func:`option_values`)."""

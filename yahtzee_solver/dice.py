@@ -62,42 +62,50 @@ _KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEP
 
 
 def _build_tables():
-    counts = np.zeros((N_KEEPS, N_FACES), dtype=np.int64)
-    for i, keep in enumerate(KEEPS):
-        for face in keep:
-            counts[i, face - 1] += 1
-    size = counts.sum(axis=1)
-
-    child = np.full((ROLL_OFFSET, N_FACES), -1, dtype=np.int32)
-    sub = np.full((N_KEEPS, N_FACES), -1, dtype=np.int32)
-    for i, keep in enumerate(KEEPS):
+    # Plain Python lists first, one numpy array each at the end: element-wise
+    # numpy assignment would cost a cold shell tens of milliseconds.
+    counts = [[keep.count(f) for f in range(1, N_FACES + 1)] for keep in KEEPS]
+    size = [len(keep) for keep in KEEPS]
+    child = []
+    sub = []
+    for keep in KEEPS:
+        if len(keep) < N_DICE:
+            child.append([_KEEP_INDEX[tuple(sorted(keep + (f,)))] for f in range(1, N_FACES + 1)])
+        row = []
         for f in range(1, N_FACES + 1):
-            if len(keep) < N_DICE:
-                child[i, f - 1] = _KEEP_INDEX[tuple(sorted(keep + (f,)))]
             if f in keep:
                 rest = list(keep)
                 rest.remove(f)
-                sub[i, f - 1] = _KEEP_INDEX[tuple(rest)]
-
-    prob = np.empty(N_ROLLS, dtype=np.float64)
-    face = np.zeros(N_ROLLS, dtype=np.int64)
-    subkeeps = np.full((N_ROLLS, 2**N_DICE), -1, dtype=np.int32)
+                row.append(_KEEP_INDEX[tuple(rest)])
+            else:
+                row.append(-1)
+        sub.append(row)
+    prob = []
+    face = []
+    subkeeps = []
     for r, roll in enumerate(ROLLS):
         c = counts[ROLL_OFFSET + r]
         ways = math.factorial(N_DICE)
         for n in c:
-            ways //= math.factorial(int(n))
-        prob[r] = ways / N_FACES**N_DICE
-        if c.max() == N_DICE:
-            face[r] = roll[0]
+            ways //= math.factorial(n)
+        prob.append(ways / N_FACES**N_DICE)
+        face.append(roll[0] if max(c) == N_DICE else 0)
         distinct = sorted(
-            {tuple(sorted(s)) for n in range(N_DICE + 1) for s in itertools.combinations(roll, n)},
-            key=_KEEP_INDEX.__getitem__,
+            {_KEEP_INDEX[s] for n in range(N_DICE + 1) for s in itertools.combinations(roll, n)}
         )
-        subkeeps[r, : len(distinct)] = [_KEEP_INDEX[s] for s in distinct]
-    for a in (counts, size, child, sub, prob, face, subkeeps):
+        subkeeps.append(distinct + [-1] * (2**N_DICE - len(distinct)))
+    out = (
+        np.array(counts, dtype=np.int64),
+        np.array(size, dtype=np.int64),
+        np.array(child, dtype=np.int32),
+        np.array(sub, dtype=np.int32),
+        np.array(prob, dtype=np.float64),
+        np.array(face, dtype=np.int64),
+        np.array(subkeeps, dtype=np.int32),
+    )
+    for a in out:
         a.setflags(write=False)
-    return counts, size, child, sub, prob, face, subkeeps
+    return out
 
 
 KEEP_COUNTS, KEEP_SIZE, CHILD, SUB, ROLL_PROB, ROLL_FACE, ROLL_SUBKEEPS = _build_tables()

@@ -269,11 +269,18 @@ class Translator:
             return self("desc.chance")
         if s.kind == "of_a_kind":
             return self("desc.of_a_kind", n=s.n) + (self("desc.five_counts") if s.n < 5 else "")
+        if s.kind == "n_alike":
+            return self("desc.n_alike", n=s.n) + self("desc.five_counts")
+        if s.kind == "two_pairs":
+            return self("desc.two_pairs")
         if s.kind == "full_house":
             base = (self("desc.full_house_sum") if s.points is None
                     else self("desc.full_house_fixed", points=s.points))
             joker = rules.joker != "none" and s.joker_points is not None
             return base + self("desc.full_house_joker" if joker else "desc.full_house_no5")
+        if s.kind == "straight" and s.face:
+            run = "-".join(str(f) for f in range(s.face, s.face + s.n))
+            return self("desc.straight_exact", points=s.points, run=run)
         if s.kind == "straight":
             return self("desc.straight", points=s.points, n=s.n) + (self("desc.straight_dup") if s.n == 4 else "")
         return self("desc.five_alike", points=s.points)
@@ -303,6 +310,8 @@ class Translator:
                 bonus += ["", self("rules.joker_forced", yahtzee=yname, fixed=fixed)]
             elif rules.joker == "free":
                 bonus += ["", self("rules.joker_free", yahtzee=yname, fixed=fixed, fixed_names=names)]
+            else:
+                bonus += ["", self("rules.no_joker", fixed_names=names)]
             pages.append("\n".join(bonus))
         else:
             pages[-1] += "\n\n" + self("rules.no_bonus", title=title, yahtzee=yname)

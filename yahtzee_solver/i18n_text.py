@@ -7,8 +7,8 @@ The rules text restates ``RULES.md``; the per-box descriptions are filled in
 from the rule set's data (points, number of dice), so they cannot drift from
 the scoring code.
 
-Box names are those players use: Chinese 一点…六点, 三条, 四条, 葫芦, 小顺,
-大顺, 快艇, 机会; Japanese エース…シックス and, for Yacht, チョイス,
+Box names are those players use: Chinese 一点…六点, 一对, 两对, 三条, 四条, 葫芦, 小顺,
+大顺, 快艇, 机会; Japanese ワンペア, ツーペア (Yatzy), エース…シックス and, for Yacht, チョイス,
 フォーダイス, フルハウス, S・ストレート, L・ストレート, ヨット (the names of the
 Japanese Yacht game), for Yahtzee スリーカード, フォーカード, ヤッツィー, チャンス.
 """
@@ -22,14 +22,14 @@ BOX_NAMES: dict = {
         "ones": "一点", "twos": "二点", "threes": "三点", "fours": "四点", "fives": "五点",
         "sixes": "六点", "three-of-a-kind": "三条", "four-of-a-kind": "四条",
         "full-house": "葫芦", "small-straight": "小顺", "large-straight": "大顺",
-        "yahtzee": "快艇", "chance": "机会",
+        "yahtzee": "快艇", "chance": "机会", "one-pair": "一对", "two-pairs": "两对",
     },
     "ja": {
         "ones": "エース", "twos": "デュース", "threes": "トレイ", "fours": "フォー",
         "fives": "ファイブ", "sixes": "シックス", "three-of-a-kind": "スリーカード",
         "four-of-a-kind": "フォーカード", "full-house": "フルハウス",
         "small-straight": "S・ストレート", "large-straight": "L・ストレート",
-        "yahtzee": "ヤッツィー", "chance": "チャンス",
+        "yahtzee": "ヤッツィー", "chance": "チャンス", "one-pair": "ワンペア", "two-pairs": "ツーペア",
     },
     ("ja", "yacht"): {"chance": "チョイス", "four-of-a-kind": "フォーダイス", "yahtzee": "ヨット"},
 }
@@ -40,11 +40,17 @@ TITLES = {
         "yahtzee": "快艇骰子（官方规则，强制百搭）",
         "yahtzee-free-joker": "快艇骰子（自由百搭，同 Verhoeff 最优解算器）",
         "yacht": "快艇（12 项）",
+        "yahtzee-no-joker": "快艇骰子（有快艇奖励，无百搭）",
+        "yahtzee-no-bonus": "快艇骰子（无快艇奖励，无百搭）",
+        "yatzy": "北欧快艇骰子 Yatzy（15 项）",
     },
     "ja": {
         "yahtzee": "ヤッツィー（公式ルール・強制ジョーカー）",
         "yahtzee-free-joker": "ヤッツィー（自由ジョーカー・Verhoeff の最適ソルバー方式）",
         "yacht": "ヨット（12役）",
+        "yahtzee-no-joker": "ヤッツィー（ヤッツィーボーナスあり・ジョーカーなし）",
+        "yahtzee-no-bonus": "ヤッツィー（ヤッツィーボーナス・ジョーカーなし）",
+        "yatzy": "北欧式ヤッツィー Yatzy（15役）",
     },
 }
 
@@ -264,6 +270,10 @@ EN = {
     "desc.straight": "{points} for {n} consecutive faces",
     "desc.straight_dup": " (a duplicate die is fine: 1-2-3-4-4)",
     "desc.five_alike": "{points} if all five dice show one face",
+    "desc.n_alike": "{n} dice of one face: their sum, {n} x the face (the highest such face)",
+    "desc.two_pairs": "two dice each of two different faces: the sum of those four dice (four alike is not two pairs)",
+    "desc.straight_exact": "{points} for exactly {run}",
+    "rules.no_joker": "No Joker: a later five alike may go in any open box and scores there only by that box's own pattern ({fixed_names}: 0).",
 }
 
 ZH = {
@@ -453,6 +463,10 @@ ZH = {
     "desc.straight": "{n} 个连续点数：{points} 分",
     "desc.straight_dup": "（允许有一颗重复：1-2-3-4-4）",
     "desc.five_alike": "五颗点数全部相同：{points} 分",
+    "desc.n_alike": "至少 {n} 颗点数相同：这 {n} 颗骰子之和（取最大的点数）",
+    "desc.two_pairs": "两种不同点数各两颗：这四颗骰子之和（四颗相同不算两对）",
+    "desc.straight_exact": "正好 {run}：{points} 分",
+    "rules.no_joker": "没有百搭：之后的五颗相同可记入任何空栏，但只按该栏自身的规则计分（{fixed_names}记 0 分）。",
 }
 
 JA = {
@@ -645,6 +659,10 @@ JA = {
     "desc.straight": "{n} つの連続した目で {points} 点",
     "desc.straight_dup": "（1個重複してもよい：1-2-3-4-4）",
     "desc.five_alike": "5個すべて同じ目で {points} 点",
+    "desc.n_alike": "同じ目が {n} 個以上：その {n} 個の目の合計（最も大きい目）",
+    "desc.two_pairs": "異なる2種類の目が2個ずつ：その4個の目の合計（同じ目4個はツーペアではない）",
+    "desc.straight_exact": "ちょうど {run} で {points} 点",
+    "rules.no_joker": "ジョーカーなし：2回目以降の5個そろいは空いている欄ならどこにでも記入できますが、その欄の役どおりにしか得点になりません（{fixed_names}は 0 点）。",
 }
 
 MESSAGES = {"en": EN, "zh": ZH, "ja": JA}

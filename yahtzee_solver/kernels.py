@@ -62,6 +62,7 @@ KERNELS = (
     "turn_options",
     "fill_options",
     "ranked_options",
+    "ranked_boxes",
     "batch_turn",
     "play_games",
     "play_slice",
@@ -462,6 +463,58 @@ def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeep
             j -= 1
         vals[j + 1] = v
         codes[j + 1] = code
+    return n
+
+
+def ranked_boxes(mask, up, yb, r, V, packed, iscratch, fscratch):
+    """The boxes for final roll ``r``, best first: :func:`ranked_options` with no rerolls left.
+
+    Only :func:`box_values` runs (no turn, no keeps), and the call takes four
+    arrays (a compiled kernel's dispatch costs about 0.15 us per array
+    argument, more than the work here), so a single query from Python is cheap.
+
+    Parameters
+    ----------
+    mask, up, yb, r : int
+        Turn-start state and roll index (0..251).
+    V : (2**C, T+1, F) float64
+        Value table.
+    packed : (8 + 2 * 252 * C,) int64
+        ``RuleSet.arrays()["packed"]``: ``params``, then ``score`` and ``joker`` flattened.
+    iscratch : (3 * C,) int64, out
+        ``iscratch[2C : 2C + n]``: the legal box indices, best first (ties:
+        the lower box first); the rest is scratch.
+    fscratch : (2 * C,) float64, out
+        ``fscratch[C : C + n]``: their expected points still to come (points +
+        bonuses + value of the next state); the rest is scratch.
+
+    Returns
+    -------
+    int
+        ``n``, the number of legal boxes.
+    """
+    params = packed[:8]
+    C = params[_NCAT]
+    size = N_ROLLS * C
+    score = packed[8:8 + size].reshape((N_ROLLS, C))
+    joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
+    legal = iscratch[C:2 * C]
+    codes = iscratch[2 * C:3 * C]
+    values = fscratch[:C]
+    vals = fscratch[C:2 * C]
+    box_values(mask, up, yb, r, V, score, joker, params, iscratch[:C], legal, values)
+    n = 0
+    for c in range(C):
+        if legal[c]:
+            v = values[c]
+            j = n - 1
+            while j >= 0 and vals[j] < v:  # insertion, descending, stable
+                vals[j + 1] = vals[j]
+                codes[j + 1] = codes[j]
+                j -= 1
+            vals[j + 1] = v
+            codes[j + 1] = c
+            n += 1
     return n
 
 

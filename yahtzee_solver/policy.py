@@ -176,9 +176,10 @@ class KernelValueSource:
     units = "points"
     additive = True
 
-    def __init__(self, rules: RuleSet, values: np.ndarray, params: np.ndarray, *, jit: bool = True):
+    def __init__(self, rules: RuleSet, values: np.ndarray | None, params: np.ndarray, *, jit: bool = True):
         self.rules = rules
-        self.values = values
+        if values is not None:
+            self.values = values
         self.params = params
         a = rules.arrays()
         self.score, self.joker = a["score"], a["joker"]
@@ -191,6 +192,10 @@ class KernelValueSource:
         self._legal = np.empty(C, np.int8)
         self._box = np.empty(C)
         self._cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in _E
+
+    def values_for(self, mask: int) -> np.ndarray:
+        """The value array good for a turn from a card with the boxes ``mask`` filled (here: :attr:`values`)."""
+        return self.values
 
     @property
     def kernels(self):
@@ -209,7 +214,7 @@ class KernelValueSource:
         if c is None or c[1] < levels or c[0] != state:
             self._cached = None
             mask, up, yb = state
-            self.kernels.turn(mask, up, yb, levels, self.values, self.score, self.joker, self.params,
+            self.kernels.turn(mask, up, yb, levels, self.values_for(mask), self.score, self.joker, self.params,
                               self._E, self._B)
             self._cached = (state, levels)
         return self._E
@@ -229,7 +234,7 @@ class KernelValueSource:
         """
         mask, up, yb = state
         out = self._box
-        self.kernels.box_values(mask, up, yb, roll, self.values, self.score, self.joker, self.params,
+        self.kernels.box_values(mask, up, yb, roll, self.values_for(mask), self.score, self.joker, self.params,
                                 self._points, self._legal, out)
         if total:
             out += total
@@ -260,7 +265,16 @@ class ExpectedValueSource(KernelValueSource):
         if table.rules != rules:
             raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
         self.table = table
-        super().__init__(rules, table.values, rules.arrays()["params"], jit=jit)
+        super().__init__(rules, None, rules.arrays()["params"], jit=jit)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The whole value table (2**C, T+1, F) float64 (an opened table is then read whole and checked)."""
+        return self.table.values
+
+    def values_for(self, mask: int) -> np.ndarray:
+        """Only the rows a turn from ``mask`` reads (:meth:`ValueTable.values_for`): an opened table stays partial."""
+        return self.table.values_for(mask)
 
 
 class TurnOnlySource(KernelValueSource):

@@ -8,7 +8,10 @@ by :meth:`RuleSet.arrays` into plain numpy arrays:
 * ``joker``  (252, C) int64 -- points of a five-alike roll in each box when it is
   played as a Joker (Full House 25, Small Straight 30, Large Straight 40 in
   ``yahtzee``; otherwise the ordinary score);
-* ``params`` (8,) int64 -- see the ``P_*`` index constants.
+* ``params`` (8,) int64 -- see the ``P_*`` index constants;
+* ``packed`` (8 + 2 * 252 * C,) int64 -- ``params``, ``score`` and ``joker``
+  flattened into one array, for kernels called once per query from Python
+  (fewer arguments, less dispatch cost).
 
 How one roll scores in one box *in a given position* (Joker constraints, the
 +100 Yahtzee bonus, the upper bonus) is decided in exactly one place,
@@ -34,6 +37,9 @@ __all__ = [
     "YAHTZEE",
     "YAHTZEE_FREE_JOKER",
     "YACHT",
+    "YATZY",
+    "YAHTZEE_NO_JOKER",
+    "YAHTZEE_NO_BONUS",
     "get_rules",
     "score_roll",
     "JOKER_NONE",
@@ -62,14 +68,21 @@ class CategorySpec:
         Rule-set independent key used for aliases (``"full-house"``).
     kind : str
         ``upper`` (face count x face), ``of_a_kind`` (sum of all dice if at least
-        ``n`` show one face), ``full_house`` (three of one face and two of another),
-        ``straight`` (``n`` consecutive faces), ``five_alike`` or ``chance``.
+        ``n`` show one face), ``n_alike`` (``n`` dice of one face, scoring only
+        those ``n`` dice: ``n`` x the highest such face -- Yatzy's One Pair,
+        Three and Four of a Kind), ``two_pairs`` (two dice each of two
+        **different** faces, scoring those four dice), ``full_house`` (three of
+        one face and two of another), ``straight`` (``n`` consecutive faces;
+        exactly the run starting at ``face`` when ``face`` > 0),
+        ``five_alike`` or ``chance``.
     face : int
-        The face for ``upper`` boxes, else 0.
+        The face for ``upper`` boxes; the lowest face of a ``straight`` that
+        must be exactly that run (Yatzy: 1 for 1-2-3-4-5); else 0.
     n : int
-        Dice needed for ``of_a_kind`` / ``straight``, else 0.
+        Dice needed for ``of_a_kind`` / ``n_alike`` / ``straight``, else 0.
     points : int or None
-        Fixed points when the pattern is present; ``None`` scores the sum of the dice.
+        Fixed points when the pattern is present; ``None`` scores the sum of the
+        dice (for ``n_alike`` and ``two_pairs``: of the matching dice).
     joker_points : int or None
         Fixed points when a five-alike roll is played here as a Joker
         (RULES.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
@@ -108,16 +121,32 @@ def score_roll(dice, spec: CategorySpec) -> int:
     counts = [0] * 7
     for d in dice:
         counts[d] += 1
-    total = sum(dice)
+    return _score_counts(counts, sum(dice), spec)
+
+
+def _score_counts(counts: list, total: int, spec: CategorySpec) -> int:
+    """:func:`score_roll` from ``counts[f]`` (dice showing face f, index 0 unused) and the dice total."""
     kind = spec.kind
     if kind == "upper":
         return counts[spec.face] * spec.face
     if kind == "chance":
         return total
+    if kind == "n_alike":
+        faces = [f for f in range(6, 0, -1) if counts[f] >= spec.n]
+        if not faces:
+            return 0
+        return spec.n * faces[0] if spec.points is None else spec.points
+    if kind == "two_pairs":
+        pairs = [f for f in range(6, 0, -1) if counts[f] >= 2]
+        if len(pairs) < 2:  # four or five alike are one face twice, not two pairs
+            return 0
+        return 2 * (pairs[0] + pairs[1]) if spec.points is None else spec.points
     if kind == "of_a_kind":
         hit = max(counts) >= spec.n
     elif kind == "full_house":
         hit = sorted(c for c in counts if c) == [2, 3]
+    elif kind == "straight" and spec.face:
+        hit = all(counts[f] for f in range(spec.face, spec.face + spec.n))
     elif kind == "straight":
         run = best = 0
         for f in range(1, 7):
@@ -133,7 +162,7 @@ def score_roll(dice, spec: CategorySpec) -> int:
     return total if spec.points is None else spec.points
 
 
-_KINDS = {"upper", "of_a_kind", "full_house", "straight", "five_alike", "chance"}
+_KINDS = {"upper", "of_a_kind", "n_alike", "two_pairs", "full_house", "straight", "five_alike", "chance"}
 
 _UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -154,7 +183,9 @@ for _alias, _key in {
     "s-straight": "small-straight",
     "ls": "large-straight", "lg-straight": "large-straight", "large-straight": "large-straight",
     "l-straight": "large-straight",
-    "y": "yahtzee", "yahtzee": "yahtzee", "yacht": "yahtzee",
+    "y": "yahtzee", "yahtzee": "yahtzee", "yacht": "yahtzee", "yatzy": "yahtzee",
+    "1p": "one-pair", "pair": "one-pair", "one-pair": "one-pair",
+    "2p": "two-pairs", "tp": "two-pairs", "two-pairs": "two-pairs",
     "c": "chance", "chance": "chance", "choice": "chance",
 }.items():
     ALIASES[_alias] = _key
@@ -167,7 +198,8 @@ class RuleSet:
     Attributes
     ----------
     name : str
-        Registry name (``yahtzee``, ``yahtzee-free-joker``, ``yacht``).
+        Registry name (``yahtzee``, ``yahtzee-free-joker``, ``yahtzee-no-joker``,
+        ``yahtzee-no-bonus``, ``yacht``, ``yatzy``).
     title : str
         Human-readable title.
     categories : tuple of CategorySpec
@@ -175,11 +207,13 @@ class RuleSet:
         must be categories 0..5.
     joker : str
         ``none``, ``forced`` (official rules) or ``free`` (Verhoeff's solver).
+        With ``none`` a five-alike roll scores in any open box by that box's own
+        pattern (and earns the Yahtzee bonus, if any, once the Yahtzee box holds 50).
     yahtzee_bonus : int
         Points for each further five-alike while the Yahtzee box holds 50 (0: none).
     upper_threshold, upper_bonus : int
         Upper bonus: ``upper_bonus`` points once Ones..Sixes add up to
-        ``upper_threshold`` (63 -> +35).
+        ``upper_threshold`` (63 -> +35; Yatzy +50).
     reference_value : float or None
         Published optimal expected final score from the empty card (RULES.md),
         used for verification only, never by the solver.
@@ -208,7 +242,7 @@ class RuleSet:
     # -- derived facts -------------------------------------------------
     @property
     def n_categories(self) -> int:
-        """Number of boxes (13 or 12) = number of turns."""
+        """Number of boxes (13, 12 in Yacht, 15 in Yatzy) = number of turns."""
         return len(self.categories)
 
     @property
@@ -268,7 +302,8 @@ class RuleSet:
         return tuple(out)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64 and ``params`` (8,) int64.
+        """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64, ``params`` (8,) int64
+        and ``packed``, the three in one (8 + 2 * 252 * C,) int64 array (see the module).
 
         Computed once per instance; the arrays are read-only.
         """
@@ -291,14 +326,23 @@ class RuleSet:
 
 def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     C = rules.n_categories
-    score = np.zeros((N_ROLLS, C), dtype=np.int64)
-    joker = np.zeros((N_ROLLS, C), dtype=np.int64)
+    # Python lists first, one array at the end (element-wise numpy writes would
+    # cost a cold shell several milliseconds).
+    score_rows, joker_rows = [], []
+    specs = rules.categories
+    joker_points = [s.joker_points if rules.joker != "none" else None for s in specs]
     for r, roll in enumerate(ROLLS):
-        for c, spec in enumerate(rules.categories):
-            score[r, c] = score_roll(roll, spec)
-            joker[r, c] = score[r, c]
-            if ROLL_FACE[r] and spec.joker_points is not None and rules.joker != "none":
-                joker[r, c] = spec.joker_points
+        counts = [0] * 7
+        for d in roll:
+            counts[d] += 1
+        total = sum(roll)
+        row = [_score_counts(counts, total, spec) for spec in specs]
+        score_rows.append(row)
+        if max(counts) == 5:  # a five-alike roll: Joker points where the rules give them
+            row = [p if j is None else j for p, j in zip(row, joker_points)]
+        joker_rows.append(row)
+    score = np.array(score_rows, dtype=np.int64).reshape(N_ROLLS, C)
+    joker = np.array(joker_rows, dtype=np.int64).reshape(N_ROLLS, C)
     params = np.zeros(8, dtype=np.int64)
     params[P_NCAT] = C
     params[P_YAHTZEE_CAT] = rules.yahtzee_category
@@ -308,7 +352,8 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     params[P_UPPER_BONUS] = rules.upper_bonus
     params[P_NFLAGS] = rules.n_flags
     params[P_NUPPER] = N_UPPER
-    out = {"score": score, "joker": joker, "params": params}
+    packed = np.concatenate([params, score.ravel(), joker.ravel()])
+    out = {"score": score, "joker": joker, "params": params, "packed": packed}
     for a in out.values():
         a.setflags(write=False)
     return out
@@ -367,8 +412,50 @@ YACHT = RuleSet(
     ),
 )
 
+#: Yahtzee with the +100 Yahtzee bonus but no Joker (RULES.md; the peer's ``american+no-joker``).
+YAHTZEE_NO_JOKER = RuleSet(
+    name="yahtzee-no-joker",
+    title="Yahtzee (Yahtzee bonus, no Joker)",
+    categories=_YAHTZEE_CATEGORIES,
+    joker="none",
+    yahtzee_bonus=100,
+    reference_value=253.9702412,
+)
+
+#: Yahtzee with neither the Yahtzee bonus nor the Joker (RULES.md; Glenn 2006: 245.87).
+YAHTZEE_NO_BONUS = RuleSet(
+    name="yahtzee-no-bonus",
+    title="Yahtzee (no Yahtzee bonus, no Joker)",
+    categories=_YAHTZEE_CATEGORIES,
+    joker="none",
+    yahtzee_bonus=0,
+    reference_value=245.8707745,
+)
+
+#: Scandinavian Yatzy: 15 boxes, +50 upper bonus, no Yatzy bonus, no Joker (RULES.md).
+YATZY = RuleSet(
+    name="yatzy",
+    title="Scandinavian Yatzy (15 categories)",
+    categories=tuple(_upper(i, n) for i, n in enumerate(_UPPER_NAMES))
+    + (
+        CategorySpec("One Pair", "one-pair", "n_alike", n=2),
+        CategorySpec("Two Pairs", "two-pairs", "two_pairs"),
+        CategorySpec("Three of a Kind", "three-of-a-kind", "n_alike", n=3),
+        CategorySpec("Four of a Kind", "four-of-a-kind", "n_alike", n=4),
+        CategorySpec("Small Straight", "small-straight", "straight", face=1, n=5, points=15),
+        CategorySpec("Large Straight", "large-straight", "straight", face=2, n=5, points=20),
+        CategorySpec("Full House", "full-house", "full_house"),
+        CategorySpec("Chance", "chance", "chance"),
+        CategorySpec("Yatzy", "yahtzee", "five_alike", n=5, points=50),
+    ),
+    upper_bonus=50,
+    reference_value=248.4399894,
+)
+
 #: Every rule set by name.
-RULESETS: dict[str, RuleSet] = {r.name: r for r in (YAHTZEE, YAHTZEE_FREE_JOKER, YACHT)}
+RULESETS: dict[str, RuleSet] = {
+    r.name: r for r in (YAHTZEE, YAHTZEE_FREE_JOKER, YAHTZEE_NO_JOKER, YAHTZEE_NO_BONUS, YACHT, YATZY)
+}
 
 
 def get_rules(rules: str | RuleSet = "yahtzee") -> RuleSet:

@@ -32,7 +32,7 @@ import sys
 
 import click
 
-from .. import __version__
+from .._version import __version__
 from ..errors import CardRulesError, UsageError, YahtzeeError
 
 # command name -> "module:attribute" (relative to this package)

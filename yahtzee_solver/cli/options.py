@@ -7,14 +7,17 @@ import os
 
 import click
 
-from ..errors import TableError
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
+from ..table import open_table
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
 
-_RULES_HELP = "Rule set: official forced Joker, free Joker, or 12-category Yacht."
+_RULES_HELP = (
+    "Rule set: Yahtzee with forced Joker (official), free Joker, Yahtzee bonus but no Joker, "
+    "neither; 12-category Yacht; 15-category Scandinavian Yatzy."
+)
 
 
 class RulesType(click.Choice):
@@ -87,54 +90,38 @@ card_option = click.option(
         "Scorecard before this turn's score: filled boxes as box=points pairs, "
         "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "
         "ss, ls, y, c; yahtzee-bonus=100 for bonuses already earned; Yacht names its "
-        "boxes aces, choice, four-dice, yacht), or @FILE.json.  Default: the empty card."
+        "boxes aces, choice, four-dice, yacht; Yatzy adds one-pair (1p) and two-pairs (2p)), "
+        "or @FILE.json.  Default: the empty card."
     ),
 )
 
 
 def rules_in_table(path: str | os.PathLike) -> str | None:
-    """The rule-set name stored in a value table file's ``rules`` attribute.
+    """The rule-set name a value table file holds, as :func:`yahtzee_solver.table.open_table` reads it.
 
-    Only a peek to pick the rule set: the file is validated in full by
-    :func:`yahtzee_solver.table.load_table` afterwards.
+    Only the file's attributes are read (the values later, as the command needs them).
 
     Returns
     -------
     str or None
-        The name, or ``None`` if the file is missing, not a regular file, not
-        readable as HDF5 or has no ``rules`` attribute (``load_table`` then
-        reports the precise problem).
+        The name, or ``None`` if the file is missing (the command's own load
+        then reports it with the command that builds it).
 
     Raises
     ------
     TableError
-        If the file names a rule set this version does not know.
+        If the file is not a readable value table, or names a rule set this
+        version does not know.
     """
-    try:
-        if file_kind(path) != "file":  # a fifo or device would block or never end
-            return None
-        import h5py
-
-        with h5py.File(path, "r") as f:
-            name = f.attrs.get("rules")
-    except Exception:  # noqa: BLE001 -- h5py raises many kinds; load_table reports them properly
+    if not os.path.lexists(path):
         return None
-    if isinstance(name, bytes):
-        name = name.decode("utf-8", "replace")
-    if not isinstance(name, str):
-        return None
-    if name not in RULESETS:
-        raise TableError(
-            f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "
-            f"(known: {', '.join(RULESETS)})"
-        )
-    return name
+    return open_table(None, path).rules.name
 
 
 def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
     """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
 
-    An explicit ``--rules`` is still checked against the file by ``load_table``.
+    An explicit ``--rules`` is still checked against the file by the table loader.
     """
     if rules is not None:
         return rules

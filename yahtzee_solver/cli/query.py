@@ -18,7 +18,7 @@ from ..advisor import Advisor, BoxOption, KeepOption
 from ..dice import format_dice, parse_dice
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from ..table import load_table
+from ..table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP"]
@@ -51,8 +51,12 @@ def dice_argument(f):
 
 
 def _advisor(rules: RuleSet, table_path: str | None) -> Advisor:
-    """The advisor on the verified table for ``rules`` (``--table`` or the shipped one)."""
-    return Advisor(rules, load_table(rules, table_path), jit=False)
+    """The advisor on the table for ``rules`` (``--table`` or the shipped one), read as the query needs it.
+
+    :func:`open_table` validates the file and reads only the chunks the query
+    uses, each checked by its SHA-256 digest and Fletcher-32 checksum before use.
+    """
+    return Advisor(rules, open_table(rules, table_path), jit=False)
 
 
 def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> tuple[ScoreCard, tuple[int, ...]]:
@@ -312,6 +316,6 @@ def value(card_text, rules, table_path, as_json):
         click.echo(f"the card is full: final total {card.total}")
     else:
         click.echo(
-            f"expected final total {expected:.4f} "
-            f"({card.total} on the card + {expected - card.total:.4f} to come, optimal play)"
+            f"expected final total {expected:.7f} "
+            f"({card.total} on the card + {expected - card.total:.7f} to come, optimal play)"
         )

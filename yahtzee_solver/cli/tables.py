@@ -35,6 +35,9 @@ REFERENCE_TOLERANCE = 5e-8
 REFERENCE_SOURCES = {
     "yahtzee": "two independent computations agree, RULES.md",
     "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, RULES.md",
+    "yahtzee-no-joker": "yatzy-solver american+no-joker, RULES.md",
+    "yahtzee-no-bonus": "Glenn 2006 published 245.87, RULES.md",
+    "yatzy": "yatzy-solver yatzy-scandinavian, RULES.md",
 }
 
 
@@ -174,7 +177,7 @@ def info(rules, table_path, as_json):
     empty = table.empty_value
     ref, ok_ref = compare_reference(rs, empty)
     size = table.path.stat().st_size
-    from .. import __version__
+    from .._version import __version__
 
     data = {
         "path": str(table.path.resolve()),
