@@ -687,3 +687,15 @@ def test_warm_up_loads_what_the_saved_game_needs(files):
     svc = Client(create_app(**files)).app.extensions["yahtzee"]
     svc.warm()
     assert "yacht" in svc.advisors._made and svc._strategy is not None
+
+
+def test_unusable_files_are_reported_and_never_written_over(files):
+    files["game_file"].mkdir()  # not a file the server can read
+    c = Client(create_app(**files))
+    reply = c.ok("get", "/api/game")
+    assert reply["game"] is None and "is a directory" in reply["notice"]
+    assert_refused(c.post("/api/game/new", {}), 500, "is a directory")
+    assert files["game_file"].is_dir() and RecordBook.load(files["records_file"]).to_list() == []
+    files["game_file"].rmdir()  # fixed: the next new game starts
+    assert c.ok("post", "/api/game/new", {})["game"]["round"] == 1
+    assert c.ok("get", "/api/game")["notice"] is None

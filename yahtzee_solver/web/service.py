@@ -1,12 +1,15 @@
 """What the web page can do, without the web: one game on the server, the advisor, rules, records.
 
 :class:`GameService` owns the game in progress exactly as the terminal game
-does: the engine (:mod:`yahtzee_solver.game`) decides what is legal and rolls
-the dice from the generator saved with the game, the CPU levels
-(:mod:`yahtzee_solver.players`) and the advisor (:class:`~yahtzee_solver.Advisor`)
-decide, and every action is saved at once through :mod:`yahtzee_solver.web.store`
-in the terminal game's save format.  The page only sends intentions (roll,
-hold these positions, score in this box); it never sends dice or points.
+does, through the same code (:mod:`yahtzee_solver.session`, reached through
+:mod:`yahtzee_solver.web.store`): the engine (:mod:`yahtzee_solver.game`)
+decides what is legal and rolls the dice from the seed the ledger keeps, the
+CPU levels (:mod:`yahtzee_solver.players`) and the advisor
+(:class:`~yahtzee_solver.Advisor`) decide, and every action is saved at once
+(save and ledger); a resumed game is verified, a bad save counted, a chosen
+seed or a hint makes the game practice.  The page only sends intentions
+(roll, hold these positions, score in this box); it never sends dice or
+points, and it is not told a secret seed before the game is over.
 
 The results are plain JSON-safe dicts (the API's response bodies).  Refusals
 are :class:`ApiError` with an HTTP status and one line of text in the
@@ -21,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions, new_game
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions
 from ..game import positions_of
 from ..i18n import LANGS, Translator
 from ..i18n_text import MESSAGES
