@@ -103,7 +103,7 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
 
 def unaided(monkeypatch, seed: int) -> None:
     """Make the next game's secret seed ``seed`` (a player cannot choose it: a chosen --seed is practice)."""
-    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: seed)
+    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: seed)
 
 
 def assert_clean(output: str):
@@ -698,7 +698,7 @@ def _last_turn(monkeypatch, rules="yahtzee", seed=31):
     """
     g, lines = scripted_game(rules, seed=seed)
     last = max(i for i, line in enumerate(lines) if line.startswith("s "))
-    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: seed)
+    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: seed)
     res = run(["play", "--rules", rules, "--fast"], lines[:last] + ["q"])
     assert res.exit_code == 0 and "Game saved" in res.output, res.output
     return g.cards[0].total, lines[last:]

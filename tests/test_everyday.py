@@ -23,7 +23,7 @@ NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
-    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: 4242)
+    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: 4242)
     for k, v in NO_LOCALE.items():
         monkeypatch.setenv(k, v)
     return tmp_path / "home"

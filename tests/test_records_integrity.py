@@ -19,7 +19,7 @@ SEED = 987_654_321_987  # the secret seed the tests inject (a player cannot choo
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
-    monkeypatch.setattr("yahtzee_solver.tui.start.fresh_seed", lambda: SEED)
+    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: SEED)
     return tmp_path / "home"
 
 

@@ -2,7 +2,10 @@
 
 A whole seeded game is checked against the engine replaying the same
 decisions; every refusal is a 4xx with a one-line JSON message; a restarted
-server continues the saved game with the same dice.
+server continues the saved game with the same dice.  The server lives under
+the terminal game's rules for the records: a save that was edited, rolled
+back or deleted is refused and counted, an abandoned game against the CPU
+is a loss, and a chosen seed or a hint makes the game practice.
 """
 
 from __future__ import annotations
@@ -18,13 +21,18 @@ from yahtzee_solver.game import Hold, Roll, Score, cpu_actions, new_game  # noqa
 from yahtzee_solver.i18n import Translator  # noqa: E402
 from yahtzee_solver.players import make_strategy  # noqa: E402
 from yahtzee_solver.records import RecordBook  # noqa: E402
+from yahtzee_solver.savegame import GameStore  # noqa: E402
 from yahtzee_solver.rules import get_rules  # noqa: E402
 from yahtzee_solver.web.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
+
+
+SECRET = 31_415_926_535  # the secret seed the tests inject (a player cannot choose it)
 
 
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: SECRET)
     return {"game_file": tmp_path / "game.json", "records_file": tmp_path / "records.json"}
 
 
@@ -131,17 +139,59 @@ def test_whole_seeded_game_matches_the_engine(client, files, rules, opponent, fi
     assert st.is_terminal()
     assert [p["boxes"] for p in game["players"]] == [list(c.boxes) for c in st.cards]
     assert [p["total"] for p in game["players"]] == list(st.totals())
-    # Filed in the records, the saved game gone.
-    assert not files["game_file"].exists()
-    rec = RecordBook.load(files["records_file"]).get(rules, "solo" if opponent == "none" else opponent)
+    # Filed in the practice records (a chosen seed, hints), the saved game and its ledger entry gone.
+    assert not files["game_file"].exists() and GameStore(files["game_file"]).ledger.read() is None
+    opp = "solo" if opponent == "none" else opponent
+    book = RecordBook.load(files["records_file"])
+    rec = book.get(rules, opp, practice=True)
     assert rec.games == 1 and rec.best == st.cards[0].total
+    assert book.get(rules, opp).games == 0
     res = game["result"]
-    assert res["recorded"] and res["record"]["games"] == 1
+    assert res["recorded"] and res["practice"] and res["record"]["games"] == 1 and game["practice"]
     if opponent != "none":
         want = {0: "win", 1: "loss", None: "draw"}[st.winner()]
         assert res["outcome"] == want and rec.wins + rec.losses + rec.draws == 1
     rows = client.ok("get", "/api/records")["records"]
-    assert [(r["rules"], r["games"], r["best"]) for r in rows] == [(rules, 1, st.cards[0].total)]
+    assert [(r["rules"], r["practice"], r["games"], r["best"]) for r in rows] == [(rules, True, 1, st.cards[0].total)]
+
+
+def _play_out(c: Client) -> dict:
+    """Finish the game without asking for a hint: each turn one roll, then the first empty box."""
+    game = c.ok("get", "/api/game")["game"]
+    while not game["over"]:
+        if game["cpu_turn"]:
+            game = c.ok("post", "/api/game/cpu")["game"]
+            continue
+        game = c.ok("post", "/api/game/roll")["game"]
+        box = game["players"][0]["boxes"].index(None)
+        game = c.ok("post", "/api/game/score", {"box": box, "confirm": True})["game"]
+    return game
+
+
+@pytest.mark.parametrize("opponent", ["none", "beginner"])
+def test_a_game_with_a_secret_seed_and_no_hint_is_unaided(client, files, opponent):
+    game = client.ok("post", "/api/game/new", {"rules": "yacht", "opponent": opponent})["game"]
+    assert game["seed"] is None and not game["practice"]  # the dice to come stay secret
+    assert "seed" not in files["game_file"].read_text()
+    game = _play_out(client)
+    assert game["seed"] == SECRET and not game["practice"] and not game["result"]["practice"]
+    # The dice came from the secret seed: the engine playing the same moves from it ends the same.
+    st = new_game("yacht", opponent, "me", SECRET)
+    cpu = None if opponent == "none" else make_strategy(opponent, "yacht", rng=st.cpu_rng, jit=False)
+    while not st.is_terminal():
+        if st.is_cpu_turn:
+            for a in cpu_actions(st, cpu):
+                st.apply_action(a)
+        else:
+            st.apply_action(Roll())
+            st.apply_action(Score(list(st.card.boxes).index(None)))
+    assert [p["boxes"] for p in game["players"]] == [list(c.boxes) for c in st.cards]
+    opp = "solo" if opponent == "none" else opponent
+    book = RecordBook.load(files["records_file"])
+    assert book.get("yacht", opp).games == 1 and book.get("yacht", opp, practice=True).games == 0
+    assert book.get("yacht", opp).best == game["players"][0]["total"]
+    rows = client.ok("get", "/api/records")["records"]
+    assert [(r["rules"], r["opponent"], r["practice"], r["games"]) for r in rows] == [("yacht", opp, False, 1)]
 
 
 def test_preview_and_zero_confirmation(client):
@@ -205,6 +255,22 @@ def test_resume_after_a_restart_gives_the_same_dice(files):
         assert after[key] == before[key], key
     rolled = b.ok("post", "/api/game/roll")["game"]
     assert rolled["dice"] == list(twin.dice)
+    # The terminal game's files: the save verifies against the ledger, which holds the seed.
+    opened = GameStore(files["game_file"]).open()
+    assert opened.status == "ok" and list(opened.state.dice) == rolled["dice"]
+    assert opened.entry.seed == 99 and opened.entry.practice == ("seed",)
+
+
+def test_resume_with_a_secret_seed_after_a_restart(files):
+    a = Client(create_app(**files))
+    a.ok("post", "/api/game/new", {"opponent": "normal"})
+    a.ok("post", "/api/game/roll")
+    twin = a.app.extensions["yahtzee"].state.clone()
+    twin.apply_action(Roll())
+    b = Client(create_app(**files))
+    after = b.ok("get", "/api/game")
+    assert after["game"]["seed"] is None and not after["game"]["practice"] and after["notice"] is None
+    assert b.ok("post", "/api/game/roll")["game"]["dice"] == list(twin.dice)
 
 
 def test_a_damaged_save_is_moved_aside_and_reported(files):
@@ -213,16 +279,172 @@ def test_a_damaged_save_is_moved_aside_and_reported(files):
     reply = c.ok("get", "/api/game")
     assert reply["game"] is None and "moved to" in reply["notice"]
     assert not files["game_file"].exists()
+    assert list(files["game_file"].parent.glob("game.json.corrupt-*"))
 
 
-def test_new_game_over_a_game_in_progress_needs_abandon(client, files):
+# -- the records can be trusted ------------------------------------------------------------------
+def _started(files, opponent, moves=("roll", "hold", "roll")) -> Client:
+    """An unaided game (secret seed) with a few actions, on a server that then stops."""
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"opponent": opponent})
+    for m in moves:
+        if m == "hold":
+            c.ok("post", "/api/game/hold", {"held": [True, True, False, False, False]})
+        else:
+            c.ok("post", "/api/game/" + m)
+    return c
+
+
+def _refused_and_counted(files, opponent, why):
+    """A restarted server refuses the save, sets it aside, counts the game and starts clean."""
+    c = Client(create_app(**files))
+    reply = c.ok("get", "/api/game")
+    assert reply["game"] is None
+    how = "abandoned" if opponent == "none" else "loss"
+    assert why in reply["notice"] and f"counted as {'a loss' if how == 'loss' else 'abandoned'}" in reply["notice"]
+    rec = RecordBook.load(files["records_file"]).get("yahtzee", "solo" if opponent == "none" else opponent)
+    if how == "loss":
+        assert (rec.losses, rec.forfeits, rec.games) == (1, 1, 0)
+    else:
+        assert (rec.abandoned, rec.games) == (1, 0)
+    assert not files["game_file"].exists() and GameStore(files["game_file"]).ledger.read() is None
+    # Counted once: another restart finds nothing more.
+    counted = RecordBook.load(files["records_file"]).to_list()
+    again = Client(create_app(**files)).ok("get", "/api/game")
+    assert again["game"] is None and again["notice"] is None
+    assert RecordBook.load(files["records_file"]).to_list() == counted
+    return c
+
+
+@pytest.mark.parametrize("opponent", ["none", "expert"])
+def test_an_edited_save_is_refused_and_counted(files, opponent):
+    _started(files, opponent)
+    d = json.loads(files["game_file"].read_text())
+    d["cards"][0]["sixes"] = 30  # a box filled by hand
+    files["game_file"].write_text(json.dumps(d))
+    _refused_and_counted(files, opponent, "failed verification")
+    assert len(list(files["game_file"].parent.glob("game.json.corrupt-*"))) == 1
+
+
+@pytest.mark.parametrize("opponent", ["none", "normal"])
+def test_edited_dice_are_refused_and_counted(files, opponent):
+    _started(files, opponent)
+    d = json.loads(files["game_file"].read_text())
+    d["dice"] = [6, 6, 6, 6, 6]
+    d["log"][-1]["dice"] = [6, 6, 6, 6, 6]
+    files["game_file"].write_text(json.dumps(d))
+    _refused_and_counted(files, opponent, "failed verification")
+
+
+@pytest.mark.parametrize("opponent", ["none", "beginner"])
+def test_a_rolled_back_save_is_refused_and_counted(files, opponent):
+    """A copy of the save taken before a bad roll, put back while the server is stopped."""
+    _started(files, opponent, moves=("roll",))
+    copy = files["game_file"].read_text()
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/hold", {"held": [True, False, False, False, False]})
+    c.ok("post", "/api/game/roll")
+    files["game_file"].write_text(copy)
+    _refused_and_counted(files, opponent, "failed verification")
+
+
+def test_a_deleted_save_is_counted_as_a_loss(files):
+    _started(files, "expert")
+    files["game_file"].unlink()
+    _refused_and_counted(files, "expert", "was deleted")
+
+
+def test_a_new_game_over_a_game_in_progress_needs_abandon_and_counts_it(client, files):
     client.ok("post", "/api/game/new", {"seed": 3, "opponent": "beginner"})
     client.ok("post", "/api/game/roll")
-    body = assert_refused(client.post("/api/game/new", {"seed": 4}), 409, "Abandon")
+    body = assert_refused(client.post("/api/game/new", {"seed": 4}), 409, "Abandon", "loss")
     assert body["code"] == "game_in_progress"
-    game = client.ok("post", "/api/game/new", {"seed": 4, "abandon": True})["game"]
-    assert game["seed"] == 4 and game["rolls_used"] == 0
-    assert RecordBook.load(files["records_file"]).get("yahtzee", "beginner").abandoned == 1
+    assert RecordBook.load(files["records_file"]).to_list() == []  # nothing counted yet
+    reply = client.ok("post", "/api/game/new", {"seed": 4, "abandon": True})
+    game = reply["game"]
+    assert game["seed"] == 4 and game["rolls_used"] == 0 and game["practice"]
+    assert any("counts as a loss" in e for e in reply["events"])
+    book = RecordBook.load(files["records_file"])
+    rec = book.get("yahtzee", "beginner", practice=True)  # the abandoned game had a chosen seed
+    assert (rec.losses, rec.forfeits, rec.games) == (1, 1, 0)
+    assert book.get("yahtzee", "beginner").losses == 0
+
+
+def test_an_abandoned_unaided_solo_game_counts_as_abandoned(client, files):
+    client.ok("post", "/api/game/new", {})
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/new", {"abandon": True})
+    book = RecordBook.load(files["records_file"])
+    assert book.get("yahtzee", "solo").abandoned == 1 and book.get("yahtzee", "solo", practice=True).abandoned == 0
+
+
+def test_a_bad_new_game_request_leaves_the_game_in_progress(client, files):
+    client.ok("post", "/api/game/new", {"opponent": "normal"})
+    client.ok("post", "/api/game/roll")
+    before = files["game_file"].read_text()
+    assert_refused(client.post("/api/game/new", {"rules": "chess", "abandon": True}), 400, "chess")
+    assert files["game_file"].read_text() == before and RecordBook.load(files["records_file"]).to_list() == []
+
+
+def test_a_hint_makes_the_game_practice(files):
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"opponent": "expert"})
+    assert not c.ok("get", "/api/game")["game"]["practice"]
+    c.ok("post", "/api/game/roll")
+    hint = c.ok("get", "/api/game/hint")
+    assert hint["practice"] and "practice" in hint["practice"]
+    assert c.ok("get", "/api/game/hint")["practice"] is None  # said once
+    game = c.ok("get", "/api/game")["game"]
+    assert game["practice"] and game["seed"] is None  # practice, yet the seed stays secret
+    assert GameStore(files["game_file"]).ledger.read().practice == ("hint",)
+    # Still practice after a restart; abandoning it is a practice loss.
+    d = Client(create_app(**files))
+    assert d.ok("get", "/api/game")["game"]["practice"]
+    d.ok("post", "/api/game/new", {"abandon": True})
+    book = RecordBook.load(files["records_file"])
+    assert book.get("yahtzee", "expert", practice=True).losses == 1 and book.get("yahtzee", "expert").losses == 0
+
+
+def test_a_refused_hint_does_not_make_the_game_practice(files):
+    c = Client(create_app(**files))
+    assert_refused(c.get("/api/game/hint"), 409)
+    c.ok("post", "/api/game/new", {"opponent": "normal", "first": "cpu"})
+    assert_refused(c.get("/api/game/hint"), 409, "CPU")
+    assert not c.ok("get", "/api/game")["game"]["practice"]
+    assert GameStore(files["game_file"]).ledger.read().practice == ()
+
+
+def test_a_hinted_game_finishes_in_the_practice_records(client, files):
+    client.ok("post", "/api/game/new", {"rules": "yacht"})
+    client.ok("post", "/api/game/roll")
+    client.ok("get", "/api/game/hint")
+    game = _play_out(client)
+    assert game["result"]["practice"] and any("practice" in line for line in game["result"]["lines"])
+    book = RecordBook.load(files["records_file"])
+    assert book.get("yacht", "solo", practice=True).games == 1 and book.get("yacht", "solo").games == 0
+    rows = client.ok("get", "/api/records")["records"]
+    assert [(r["opponent"], r["practice"]) for r in rows] == [("solo", True)]
+
+
+def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    from yahtzee_solver.web import store
+
+    def fail(*a, **k):
+        raise store.DataFileError("records disk full")
+
+    monkeypatch.setattr(store, "file_finished_game", fail)
+    game = _play_out(c)
+    assert not game["result"]["recorded"] and "records disk full" in " ".join(game["result"]["lines"])
+    assert files["game_file"].exists()  # kept, nothing lost
+    # A new game first files the finished one; while the records still fail, it is refused.
+    assert_refused(c.post("/api/game/new", {}), 500, "records disk full")
+    monkeypatch.undo()
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(files["game_file"].parent))
+    reply = Client(create_app(**files)).ok("get", "/api/game")
+    assert reply["game"] is None and "now in your records" in reply["notice"]
+    assert RecordBook.load(files["records_file"]).get("yacht", "solo").games == 1
 
 
 # -- the advisor, texts, rules ----------------------------------------------------------------
@@ -425,10 +647,11 @@ def test_save_failure_is_reported_and_the_game_kept(client, files, monkeypatch):
     client.ok("post", "/api/game/new", {"seed": 2})
     from yahtzee_solver.web import store
 
-    def fail(state, path):
+    def fail(state):
         raise store.DataFileError("disk full")
 
-    monkeypatch.setattr(store, "save_game", fail)
+    svc = client.app.extensions["yahtzee"]
+    monkeypatch.setattr(svc.store, "save", fail)
     assert_refused(client.post("/api/game/roll"), 500, "could not be saved", "disk full")
 
 
@@ -464,3 +687,15 @@ def test_warm_up_loads_what_the_saved_game_needs(files):
     svc = Client(create_app(**files)).app.extensions["yahtzee"]
     svc.warm()
     assert "yacht" in svc.advisors._made and svc._strategy is not None
+
+
+def test_unusable_files_are_reported_and_never_written_over(files):
+    files["game_file"].mkdir()  # not a file the server can read
+    c = Client(create_app(**files))
+    reply = c.ok("get", "/api/game")
+    assert reply["game"] is None and "is a directory" in reply["notice"]
+    assert_refused(c.post("/api/game/new", {}), 500, "is a directory")
+    assert files["game_file"].is_dir() and RecordBook.load(files["records_file"]).to_list() == []
+    files["game_file"].rmdir()  # fixed: the next new game starts
+    assert c.ok("post", "/api/game/new", {})["game"]["round"] == 1
+    assert c.ok("get", "/api/game")["notice"] is None

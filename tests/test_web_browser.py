@@ -172,6 +172,7 @@ def idle(d, server):
 
 
 def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
+    """Start a game from the form; ``seed`` ``None`` leaves the seed box empty (a secret seed: unaided play)."""
     # (opened by script: the page itself opens it when there is no game, and a click could close it again)
     wait(d, lambda: q(d, "#new-game").is_displayed(), "no new-game form")
     d.execute_script("document.getElementById('new-game').open = true;"
@@ -181,9 +182,11 @@ def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
                      "document.getElementById('new-first').value = arguments[2];", rules, opponent, first)
     seed_box = q(d, "#new-seed")
     seed_box.clear()
-    seed_box.send_keys(str(seed))
+    if seed is not None:
+        seed_box.send_keys(str(seed))
     q(d, "#new-start").click()
-    wait(d, lambda: server.game() is not None and server.game()["seed"] == seed, "no game started")
+    wait(d, lambda: server.game() is not None and server.game()["seed"] == seed and server.game()["round"] == 1
+         and server.game()["practice"] == (seed is not None), "no game started")
 
 
 def click_roll(d, server):
@@ -274,10 +277,12 @@ def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponen
     assert str(g["players"][0]["total"]) in q(d, "#result").text
     fits(d)
     shot(d, f"game-{which}-over")
-    # the records page shows the game
+    assert "(practice)" in q(d, "#game-title").text  # a chosen seed and hints
+    # the records page shows the game, apart from unaided play
     q(d, "#nav-records").click()
-    wait(d, lambda: qq(d, "#records table tbody tr"))
-    cells = [c.text for c in q(d, "#records table tbody tr").find_elements(By.CSS_SELECTOR, "td")]
+    wait(d, lambda: qq(d, "#records-practice tbody tr"))
+    assert not qq(d, "#records-unaided") and "Practice" in q(d, "#records h2").text
+    cells = [c.text for c in q(d, "#records-practice tbody tr").find_elements(By.CSS_SELECTOR, "td")]
     assert cells[2] == "1" and cells[3] == str(g["players"][0]["total"])
 
 
@@ -402,7 +407,35 @@ def test_keyboard_play(driver, server):
     assert server.game()["seed"] == 5
     q(d, "#abandon-ok").click()
     wait(d, lambda: server.game()["seed"] == 6 and server.game()["round"] == 1)
-    assert server.api("/api/records")["records"][0]["abandoned"] == 1
+    rows = server.api("/api/records")["records"]
+    assert [(r["practice"], r["abandoned"]) for r in rows] == [(True, 1)]
+
+
+def test_a_hint_makes_an_unaided_game_practice(driver, server):
+    d = driver
+    open_page(d, server)
+    start_game(d, server, opponent="normal", first="me", seed=None)
+    assert "(practice)" not in q(d, "#game-title").text
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
+    wait(d, lambda: "(practice)" in q(d, "#game-title").text, "the title does not say practice")
+    assert any("practice" in li.text for li in qq(d, "#events li"))
+    assert server.game()["practice"] and server.game()["seed"] is None
+    # abandoning it counts a loss in the practice records; the records page shows it there only
+    q(d, "#new-game summary").click()
+    q(d, "#new-seed").clear()
+    q(d, "#new-start").click()
+    abandon = q(d, "#abandon-dialog")
+    wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
+    assert "loss" in q(d, "#abandon-text").text
+    q(d, "#abandon-ok").click()
+    wait(d, lambda: server.game()["rolls_used"] == 0 and not server.game()["practice"], "no new game")
+    q(d, "#nav-records").click()
+    wait(d, lambda: qq(d, "#records-practice tbody tr"))
+    assert not qq(d, "#records-unaided")
+    cells = [c.text for c in q(d, "#records-practice tbody tr").find_elements(By.CSS_SELECTOR, "td")]
+    assert cells[2] == "0" and cells[6] == "1"  # no game finished, one loss (a forfeit)
 
 
 # -- the advisor page, rules, languages ------------------------------------------------------------------

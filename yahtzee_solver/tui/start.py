@@ -1,32 +1,33 @@
 """Before and around a session of the terminal game: settle what an earlier run left, start or resume a game.
 
+The rules themselves (what is counted, verified, practice) are
+:mod:`yahtzee_solver.session`'s, shared with the web page; this module adds
+the terminal's questions and messages.
+
 * :func:`open_saved_game` -- file a finished game an earlier run could not
   record; count a game whose save was deleted or fails verification (a loss
   against the CPU, abandoned in solitaire);
 * :func:`start_game` -- the game to play: the verified saved one, or a new one
-  with a secret seed (:func:`fresh_seed`); a chosen seed makes it practice;
+  with a secret seed (:func:`~yahtzee_solver.session.fresh_seed`); a chosen seed makes it practice;
 * :func:`play_game` -- the ``play`` command's whole run, under the data
   folder's lock, in the game's language.
 """
 
 from __future__ import annotations
 
-import secrets
-
 import click
 
-from ..errors import UsageError
-from ..game import CPU, HUMAN, new_game
+from ..errors import DataFileError, UsageError
+from ..game import CPU, HUMAN
 from ..i18n import LANGS, Translator, locale_lang
 from ..lock import GameLock
-from ..records import DataFileError, file_finished_game, file_unfinished_game
-from ..rules import get_rules
 from ..savegame import GameStore
+from ..session import begin_game, make_game, settle, settle_notes
 from .board import player_name
 from .prompt import confirm
 from .session import Session
 
-__all__ = ["open_saved_game", "record_pending", "start_game", "play_game", "fresh_seed"]
+__all__ = ["open_saved_game", "record_pending", "start_game", "play_game"]
 
 
 def _warn(notices, text) -> None:
@@ -34,7 +35,8 @@ def _warn(notices, text) -> None:
 
 
 def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices=None, err: bool = False):
-    """Settle what an earlier run left in ``store``; the verified unfinished game, if any.
+    """Settle what an earlier run left in ``store`` (:func:`yahtzee_solver.session.settle`); the verified
+    unfinished game, if any.
 
     * a finished game not yet recorded is filed (:func:`~yahtzee_solver.records.file_finished_game`);
     * a game whose save was deleted, or fails verification (it is moved
@@ -59,36 +61,12 @@ def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices
         written (a finished game then stays saved: nothing is lost).
     """
     out = [] if notices is None else notices
-    opened = store.open()
-    if store.ledger.problem:
-        _warn(out, tr("warn.save", detail=store.ledger.problem))
-    state = None
-    if opened.status == "refused":
-        _warn(out, tr("warn.save", detail=opened.problem))
-    if opened.status in ("missing", "refused") and opened.entry is not None:
-        e = opened.entry
-        how, problem = file_unfinished_game(e, store, records_file)
-        if problem:
-            _warn(out, tr("warn.records", detail=problem))
-        why = tr("why.deleted" if opened.status == "missing" else "why.refused")
-        opponent = tr.opponent(e.opponent_key)
-        _warn(out, tr(f"settled.{how}", rules=tr.title(get_rules(e.rules)), opponent=opponent, why=why))
-    elif opened.status == "ok" and opened.state.is_terminal():
-        st = opened.state
-        try:
-            _, problem = file_finished_game(st, store, records_file)
-        except DataFileError as e:
-            raise DataFileError(f"cannot record the finished game kept in {str(store.game_file)!r}: {e}") from None
-        if problem:
-            _warn(out, tr("warn.records", detail=problem))
-        out.append((tr("end.pending", rules=tr.title(st.rules), opponent=tr.opponent(st.config.opponent_key),
-                       score=st.cards[HUMAN].total), {}))
-    elif opened.status == "ok":
-        state = opened.state
+    settled = settle(store, records_file)
+    out += [(text, {"fg": "yellow"} if warning else {}) for text, warning in settle_notes(tr, settled)]
     if notices is None:
         for text, style in out:
             click.echo(click.style(text, **style) if style else text, err=err or bool(style))
-    return state, opened
+    return settled.state, settled.opened
 
 
 def record_pending(tr: Translator, game_file=None, records_file=None, err: bool = False) -> bool:
@@ -106,16 +84,11 @@ def record_pending(tr: Translator, game_file=None, records_file=None, err: bool 
     return state is None and opened.status != "none"
 
 
-def fresh_seed() -> int:
-    """A new secret root seed for the dice (:mod:`secrets`, 64 bits)."""
-    return secrets.randbits(64)
-
-
 def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notices, records_file=None):
     """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
 
     What an earlier run left is settled first (:func:`open_saved_game`).
-    ``seed`` ``None`` draws a secret seed (:func:`fresh_seed`); a chosen seed
+    ``seed`` ``None`` draws a secret seed (:func:`~yahtzee_solver.session.fresh_seed`); a chosen seed
     makes the game practice.  Messages for the first board go to ``notices``.
 
     Raises
@@ -155,13 +128,11 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
         if not confirm(tr, q):
             click.echo(tr("kept_saved"))
             return None
-        how, problem = file_unfinished_game(store.entry, store, records_file)
-        if problem:
-            _warn(notices, tr("warn.records", detail=problem))
-    chosen = seed is not None
-    state = new_game(rules, opponent.lower(), first.lower(), seed if chosen else fresh_seed())
-    store.begin(state, lang=tr.lang, practice=("seed",) if chosen else ())
-    if chosen:
+    state, practice = make_game(rules, opponent, first, seed)
+    counted = begin_game(store, state, practice, lang=tr.lang, records_file=records_file)
+    if counted is not None and counted[1]:
+        _warn(notices, tr("warn.records", detail=counted[1]))
+    if practice:
         notices.append((tr("practice.seed"), {"fg": "yellow"}))
     if state.config.n_players == 2:
         key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"

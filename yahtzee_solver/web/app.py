@@ -6,15 +6,15 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/config``        version, languages, rule sets, opponents, the server's ``--lang``
 ``GET  /api/text``          every word of the page in ``?lang=`` (box names, rules titles, messages)
 ``GET  /api/game``          the game on the server (or ``null``)
-``POST /api/game/new``      ``{rules, opponent, first, seed?, abandon?}``
+``POST /api/game/new``      ``{rules, opponent, first, seed?, abandon?}`` (a seed: practice)
 ``POST /api/game/roll``     ``{}``
 ``POST /api/game/hold``     ``{held: [5 booleans]}``
 ``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
 ``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
-``GET  /api/game/hint``     ranked options for the player's position
+``GET  /api/game/hint``     ranked options for the player's position (the game becomes practice)
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
-``GET  /api/records``       the records book
+``GET  /api/records``       the records book (unaided rows, then practice)
 ==========================  =====================================================================
 
 Every endpoint takes ``?lang=en|zh|ja`` for its texts.  Errors are JSON

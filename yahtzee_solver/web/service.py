@@ -1,12 +1,15 @@
 """What the web page can do, without the web: one game on the server, the advisor, rules, records.
 
 :class:`GameService` owns the game in progress exactly as the terminal game
-does: the engine (:mod:`yahtzee_solver.game`) decides what is legal and rolls
-the dice from the generator saved with the game, the CPU levels
-(:mod:`yahtzee_solver.players`) and the advisor (:class:`~yahtzee_solver.Advisor`)
-decide, and every action is saved at once through :mod:`yahtzee_solver.web.store`
-in the terminal game's save format.  The page only sends intentions (roll,
-hold these positions, score in this box); it never sends dice or points.
+does, through the same code (:mod:`yahtzee_solver.session`, reached through
+:mod:`yahtzee_solver.web.store`): the engine (:mod:`yahtzee_solver.game`)
+decides what is legal and rolls the dice from the seed the ledger keeps, the
+CPU levels (:mod:`yahtzee_solver.players`) and the advisor
+(:class:`~yahtzee_solver.Advisor`) decide, and every action is saved at once
+(save and ledger); a resumed game is verified, a bad save counted, a chosen
+seed or a hint makes the game practice.  The page only sends intentions
+(roll, hold these positions, score in this box); it never sends dice or
+points, and it is not told a secret seed before the game is over.
 
 The results are plain JSON-safe dicts (the API's response bodies).  Refusals
 are :class:`ApiError` with an HTTP status and one line of text in the
@@ -21,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions, new_game
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions
 from ..game import positions_of
 from ..i18n import LANGS, Translator
 from ..i18n_text import MESSAGES
@@ -255,12 +258,21 @@ def records(lang: str, records_file=None) -> dict:
 
 # -- the game --------------------------------------------------------------------------------------
 class GameService:
-    """The one game the server plays, saved after every action.
+    """The one game the server plays, under the terminal game's rules (:mod:`yahtzee_solver.session`).
+
+    On start the saved game is settled (:func:`store.settle`): a verified
+    unfinished game is resumed with the same dice; a save that was edited,
+    rolled back or deleted is set aside and counted (a loss against the
+    CPU, abandoned in solitaire).  Every action is saved at once
+    (:meth:`store.GameStore.save`); a chosen seed or a hint makes the game
+    practice; a new game over an unfinished one counts that one as
+    abandoned (a loss against the CPU).
 
     Parameters
     ----------
     game_file, records_file : path, optional
-        Default: the terminal game's files (:func:`store.save_path`, :func:`store.records_path`).
+        Default: the terminal game's files (:func:`store.save_path`, :func:`store.records_path`);
+        the ledger is ``ledger.json`` next to ``game_file``.
     jit : bool
         Compiled (numba) or interpreted kernels for the advisor and the CPU.
 
@@ -269,58 +281,76 @@ class GameService:
     state : GameState or None
         The game in progress, or the game just finished (kept for display
         until a new one starts), or ``None``.
+    store : GameStore
+        The game's files; ``store.entry`` is ``None`` once the game is filed.
     result : dict or None
         How the finished game was filed in the records.
+    settled : Settled or None
+        What the start found (reported once as the notice).
+    problem : str or None
+        Why the files could not be read on start (no new game until they can be).
     notice : str or None
-        A saved game that could not be restored (it was moved aside) or a
-        records file that was unreadable.
+        A records file that was unreadable when the last game was counted.
     """
 
     def __init__(self, game_file=None, records_file=None, *, jit: bool = False):
         self.game_file = Path(game_file) if game_file is not None else store.save_path()
         self.records_file = Path(records_file) if records_file is not None else store.records_path()
+        self.store = store.GameStore(self.game_file)
         self.lock = threading.RLock()
         self.advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
         self.result: dict | None = None
+        self.settled = None
+        self.problem: str | None = None
         self.notice: str | None = None
         self._strategy = None
         self.load()
 
     # -- files ------------------------------------------------------------------------------
     def load(self) -> None:
-        """(Re)read the saved game; a finished one left unrecorded is recorded now."""
+        """(Re)read the saved game and settle it (:func:`store.settle`): resume, file or count it."""
         with self.lock:
-            self.state, self.result, self._strategy = None, None, None
+            self.state, self.result, self._strategy, self.settled = None, None, None, None
+            self.store = store.GameStore(self.game_file)
             try:
-                state = store.load_game(self.game_file)
+                self.settled = store.settle(self.store, self.records_file)
             except store.DataFileError as e:
-                self.notice = str(e)
+                self.problem = str(e)
                 return
-            self.state = state
-            if state is not None and state.is_terminal():
-                self._file()
+            self.problem = None
+            self.state = self.settled.state
+
+    def notices(self, tr: Translator) -> list[str]:
+        """What the start found and the last records problem, in ``tr``'s language."""
+        out = [text for text, _ in store.settle_notes(tr, self.settled)] if self.settled is not None else []
+        if self.problem:
+            out.append(self.problem)
+        if self.notice:
+            out.append(tr("warn.records", detail=self.notice))
+        return out
 
     def _save(self) -> None:
         try:
-            store.save_game(self.state, self.game_file)
+            self.store.save(self.state)
         except store.DataFileError as e:
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
-        """Record the finished game (the saved game is deleted once recorded)."""
+        """Record the finished game (its save and ledger entry are deleted once recorded)."""
         st = self.state
         outcome = None
         if st.config.n_players == 2:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
+        practice = bool(self.store.practice)
         try:
-            upd, problem = store.file_finished_game(st, self.game_file, self.records_file)
+            upd, problem = store.file_finished_game(st, self.store, self.records_file)
         except store.DataFileError as e:
-            self.result = {"outcome": outcome, "recorded": False, "problem": str(e)}
+            self.result = {"outcome": outcome, "recorded": False, "practice": practice, "problem": str(e)}
             return
         self.result = {
-            "outcome": outcome, "recorded": True, "problem": problem,
+            "outcome": outcome, "recorded": True, "practice": upd.practice, "problem": problem,
             "record": upd.record.to_dict(), "new_best": upd.new_best, "previous_best": upd.previous_best,
         }
 
@@ -418,8 +448,9 @@ class GameService:
             status = tr("web.status.hold")
         view = {
             "rules": rules.name, "title": tr.title(rules), "opponent": cfg.opponent,
-            "opponent_name": tr.opponent(cfg.opponent), "first": "me" if cfg.first == HUMAN else "cpu",
-            "seed": cfg.seed, "n_players": cfg.n_players, "round": st.round, "turns": cfg.n_turns,
+            "opponent_name": tr.opponent(cfg.opponent_key), "first": "me" if cfg.first == HUMAN else "cpu",
+            "seed": cfg.seed if over or "seed" in self.store.practice else None, "practice": self._practice(),
+            "n_players": cfg.n_players, "round": st.round, "turns": cfg.n_turns,
             "current": st.current, "cpu_turn": (not over) and st.is_cpu_turn, "over": over,
             "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
             "rolls_used": st.rolls_used, "max_rolls": MAX_ROLLS, "locked": st.rolls_used >= MAX_ROLLS,
@@ -431,6 +462,12 @@ class GameService:
             view["result"] = self._result_view(tr)
         return view
 
+    def _practice(self) -> bool:
+        """Whether the game shown is practice (a chosen seed or a hint): from the ledger, or the filed result."""
+        if self.store.entry is not None:
+            return bool(self.store.practice)
+        return bool((self.result or {}).get("practice"))
+
     def _result_view(self, tr: Translator) -> dict:
         st, res = self.state, self.result or {}
         me = st.cards[HUMAN].total
@@ -441,13 +478,19 @@ class GameService:
             cpu = st.cards[CPU].total
             key = {"win": "end.win", "loss": "end.loss", "draw": "end.draw"}[res.get("outcome") or "draw"]
             lines.append(tr(key, me=me, cpu=cpu, player=self._player(CPU, tr)))
-        opp = "solo" if st.config.opponent == "none" else st.config.opponent
-        names = {"rules": tr.title(st.rules), "opponent": tr.opponent(opp)}
+        names = {"rules": tr.title(st.rules), "opponent": tr.opponent(st.config.opponent_key)}
         if res.get("recorded"):
+            if res.get("practice"):
+                lines.append(tr("end.practice"))
+                names["rules"] = tr("practice.label", rules=names["rules"])
             if res.get("new_best"):
                 lines.append(tr("end.record", score=me, old=res["previous_best"], **names))
             r = res["record"]
-            lines.append(tr("end.stats", games=r["games"], best=r["best"], average=f"{r['average']:.1f}", **names))
+            if st.config.n_players == 2:
+                lines.append(tr("end.stats_cpu", games=r["games"], wins=r["wins"], losses=r["losses"],
+                                draws=r["draws"], best=r["best"], average=f"{r['average']:.1f}", **names))
+            else:
+                lines.append(tr("end.stats", games=r["games"], best=r["best"], average=f"{r['average']:.1f}", **names))
         elif res:
             lines.append(tr("warn.records", detail=res.get("problem", "")))
         lines.append(tr("end.seed", seed=st.config.seed))
@@ -470,36 +513,61 @@ class GameService:
 
     # -- actions -----------------------------------------------------------------------------------
     def get(self, tr: Translator) -> dict:
-        """``{"game": view or None, "notice": ...}``."""
+        """``{"game": view or None, "notice": text or None, "notices": [text, ...]}``.
+
+        ``notices`` says what the start found (a game resumed, filed, or
+        refused and counted; files moved aside) and the last records problem;
+        ``notice`` is the same joined in one line.
+        """
         with self.lock:
-            return {"game": self.view(tr), "notice": self.notice}
+            notes = self.notices(tr)
+            return {"game": self.view(tr), "notice": " ".join(notes) or None, "notices": notes}
 
     def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict:
-        """Start a new game (an unfinished one is counted as abandoned, only when ``abandon`` is true).
+        """Start a new game (:func:`store.make_game`, :func:`store.begin_game`).
+
+        A chosen ``seed`` makes it practice; ``None`` draws a secret one.  An
+        unfinished game is replaced only when ``abandon`` is true, and is then
+        counted: a loss against the CPU, abandoned in solitaire.
 
         Raises
         ------
         ApiError
-            400 for bad settings; 409 ``game_in_progress`` when a game is unfinished and ``abandon`` is false.
+            400 for bad settings; 409 ``game_in_progress`` when a game is unfinished and ``abandon`` is false;
+            500 when the files cannot be read or written (nothing is lost: the old game stays).
         """
         with self.lock:
             try:
-                state = new_game(rules, opponent, first, seed)
+                state, practice = store.make_game(rules, opponent, first, seed)
             except YahtzeeError as e:
                 raise ApiError(400, _message(e)) from None
+            if self.problem is not None:
+                self.load()  # the files were unusable at start: try again, never write over them
+                if self.problem is not None:
+                    raise ApiError(500, self.problem, "files_unusable")
             old = self.state
+            if old is not None and old.is_terminal() and self.store.entry is not None:
+                self._file()  # a finished game the records could not take: file it first, or keep it
+                if not self.result["recorded"]:
+                    raise ApiError(500, f"the records could not be updated: {self.result['problem']}",
+                                   "records_failed")
             if old is not None and not old.is_terminal() and not abandon:
-                msg = tr("confirm.new_game", rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent),
+                key = "confirm.new_game" if old.config.n_players == 1 else "confirm.new_game_cpu"
+                msg = tr(key, rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
                          round=old.round, turns=old.rules.n_categories)
                 raise ApiError(409, msg, "game_in_progress")
-            if old is not None and not old.is_terminal():
-                try:
-                    self.notice = store.add_abandoned(old.rules.name, old.config.opponent, self.records_file)
-                except store.DataFileError as e:
-                    raise ApiError(500, f"the records could not be updated: {e}", "records_failed") from None
-            self.state, self.result, self._strategy = state, None, None
-            self._save()
+            try:
+                counted = store.begin_game(self.store, state, practice, lang=tr.lang, records_file=self.records_file)
+            except store.DataFileError as e:
+                raise ApiError(500, f"the game could not be started: {e}", "save_failed") from None
+            self.state, self.result, self._strategy, self.settled = state, None, None, None
+            self.notice = counted[1] if counted is not None else None
             events = []
+            if counted is not None:
+                events.append(tr(f"web.counted.{counted[0]}", rules=tr.title(old.rules),
+                                 opponent=tr.opponent(old.config.opponent_key)))
+            if practice:
+                events.append(tr("practice.seed"))
             if state.config.n_players == 2:
                 key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
                 events.append(tr(key, player=self._player(CPU, tr)))
@@ -571,22 +639,43 @@ class GameService:
             return self._reply(tr, events)
 
     def hint(self, tr: Translator) -> dict:
-        """The advisor's ranked options for the human's position, with expected final totals and losses."""
+        """The advisor's ranked options for the human's position, with expected final totals and losses.
+
+        The game becomes practice (as a hint does in the terminal game); the
+        first hint's reply says so in ``practice``.
+
+        Raises
+        ------
+        ApiError
+            409 when there is no game, it is over or it is the CPU's turn;
+            500 when the ledger cannot be written (no hint is given).
+        """
         with self.lock, self.advisors.using(self._human_turn(tr).rules) as adv:
-            st = self.state
-            card = st.card
-            if st.dice is None:
-                ev = adv.expected_final(card)
-                return {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
-            dice = st.sorted_dice
-            if st.rolls_used < MAX_ROLLS:
-                rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
-                out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
-                if len(rows[0]["keep"]) == N_DICE:
-                    out["then"] = _box_rows(adv, card, dice, tr)[0]
-                return out
-            rows = _box_rows(adv, card, dice, tr)
-            return {"kind": "box", "expected": rows[0]["expected"], "options": rows}
+            out = self._hint(adv, tr)
+            out["practice"] = None
+            if "hint" not in self.store.practice:
+                try:
+                    self.store.update(practice="hint")
+                except store.DataFileError as e:
+                    raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+                out["practice"] = tr("practice.hint")
+            return out
+
+    def _hint(self, adv, tr: Translator) -> dict:
+        st = self.state
+        card = st.card
+        if st.dice is None:
+            ev = adv.expected_final(card)
+            return {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
+        dice = st.sorted_dice
+        if st.rolls_used < MAX_ROLLS:
+            rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
+            out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
+            if len(rows[0]["keep"]) == N_DICE:
+                out["then"] = _box_rows(adv, card, dice, tr)[0]
+            return out
+        rows = _box_rows(adv, card, dice, tr)
+        return {"kind": "box", "expected": rows[0]["expected"], "options": rows}
 
 
 def check_lang(lang) -> str:

@@ -61,6 +61,8 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "error": "Error",
         "reload": "The server was restarted: reloading the page.",
         "lang": "Language",
+        "counted.loss": "The game left unfinished ({rules}, {opponent}) counts as a loss.",
+        "counted.abandoned": "The game left unfinished ({rules}, {opponent}) counts as abandoned.",
     },
     "zh": {
         "nav.game": "游戏",
@@ -112,6 +114,8 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "error": "错误",
         "reload": "服务器已重启：正在重新载入页面。",
         "lang": "语言",
+        "counted.loss": "未完成的那局（{rules}，{opponent}）记为一负。",
+        "counted.abandoned": "未完成的那局（{rules}，{opponent}）记为放弃。",
     },
     "ja": {
         "nav.game": "ゲーム",
@@ -163,5 +167,7 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "error": "エラー",
         "reload": "サーバーが再起動しました：ページを読み込み直します。",
         "lang": "言語",
+        "counted.loss": "途中でやめたゲーム（{rules}、{opponent}）は負けとして記録しました。",
+        "counted.abandoned": "途中でやめたゲーム（{rules}、{opponent}）は放棄として記録しました。",
     },
 }

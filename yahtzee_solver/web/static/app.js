@@ -242,7 +242,7 @@ function renderGame() {
   $("game").hidden = !g;
   if (!g || g.over) newGame.open = true;
   if (!g) return;
-  $("game-title").textContent = [g.title, t("turn", {round: g.round, turns: g.turns}),
+  $("game-title").textContent = [g.practice ? t("practice.label", {rules: g.title}) : g.title, t("turn", {round: g.round, turns: g.turns}),
     g.n_players === 2 ? "vs " + g.players[1].name : null].filter(Boolean).join("  ·  ");
   $("status").textContent = g.status;
   renderDice();
@@ -354,6 +354,10 @@ async function showHint() {
   if (!myTurn()) return;
   try {
     S.hint = await api("GET", "/api/game/hint");
+    if (S.hint.practice) {
+      S.events = S.events.concat([S.hint.practice]).slice(-8);
+      S.game.practice = true;
+    }
   } catch (e) {
     showError(e.message);
     return;
@@ -543,13 +547,22 @@ async function loadRecords() {
       box.replaceChildren(el("p", {text: t("rec.none")}));
       return;
     }
+    // Unaided games first, then practice (a chosen seed or hints) in a table of its own.
     const cols = ["games", "best", "average", "wins", "losses", "draws", "abandoned"];
-    const tbl = el("table", {class: "ranked"});
-    tbl.append(el("thead", {}, el("tr", {}, el("th", {text: t("rec.rules")}), el("th", {text: t("rec.opponent")}),
-      ...cols.map((c) => el("th", {class: "num", text: t("rec." + c)})))));
-    tbl.append(el("tbody", {}, ...r.records.map((row) => el("tr", {}, el("td", {text: row.rules_title}), el("td", {text: row.opponent_name}),
-      ...cols.map((c) => el("td", {class: "num", text: row[c] === null ? "–" : (c === "average" ? row[c].toFixed(1) : String(row[c]))}))))));
-    box.replaceChildren(tbl);
+    const table = (rows, id) => {
+      const tbl = el("table", {class: "ranked", id});
+      tbl.append(el("thead", {}, el("tr", {}, el("th", {text: t("rec.rules")}), el("th", {text: t("rec.opponent")}),
+        ...cols.map((c) => el("th", {class: "num", text: t("rec." + c)})))));
+      tbl.append(el("tbody", {}, ...rows.map((row) => el("tr", {}, el("td", {text: row.rules_title}), el("td", {text: row.opponent_name}),
+        ...cols.map((c) => el("td", {class: "num", text: row[c] === null ? "–" : (c === "average" ? row[c].toFixed(1) : String(row[c]))}))))));
+      return tbl;
+    };
+    const unaided = r.records.filter((row) => !row.practice);
+    const practice = r.records.filter((row) => row.practice);
+    const parts = [];
+    if (unaided.length) parts.push(table(unaided, "records-unaided"));
+    if (practice.length) parts.push(el("h2", {text: t("rec.practice_title")}), table(practice, "records-practice"));
+    box.replaceChildren(...parts);
   } catch (e) {
     showError(e.message);
   }
