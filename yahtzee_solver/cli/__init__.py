@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "play": "play:play",
     "records": "records:records",
     "simulate": "simulate:simulate",
+    "dist": "dist:dist",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
