@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "records": "records:records",
     "simulate": "simulate:simulate",
     "dist": "dist:dist",
+    "review": "review:review",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
