@@ -262,3 +262,12 @@ def test_summary_lines_in_every_language():
         lines = summary_lines(state, Translator(lang))
         assert len(lines) >= 2
     assert set(MESSAGES["zh"]) >= {k for k in MESSAGES["en"] if k.startswith("review.")}
+
+
+def test_simulate_reports_the_levels_expected_loss():
+    out = run_json("simulate", "--strategy", "beginner", "-n", "150", "--seed", "3", "--losses", "--no-progress")
+    want = policy_losses("beginner", 150, "yahtzee", seed=3)
+    assert out["expected_loss"]["loss_per_decision"] == pytest.approx(want.per_decision, abs=1e-12)
+    assert out["expected_loss"]["mean_score"] == pytest.approx(out["mean"], abs=1e-9)  # the same games
+    res = run("simulate", "--strategy", "normal", "-n", "100", "--seed", "3", "--losses", "--no-progress")
+    assert res.exit_code == 0 and "points a decision" in res.output

@@ -8,7 +8,7 @@ from ..players import LEVELS
 from ..rules import get_rules
 from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
 
-__all__ = ["simulate", "format_result", "MAX_GAMES"]
+__all__ = ["simulate", "format_result", "format_losses", "MAX_GAMES"]
 
 #: Most games one run may ask for.  Every final score is kept (for the
 #: percentiles), about 10 bytes a game while playing and up to about 30 at the
@@ -36,6 +36,16 @@ def format_result(res) -> str:
     return "\n".join(lines)
 
 
+def format_losses(loss) -> str:
+    """Lines for ``--losses``: a :class:`~yahtzee_solver.review.PolicyLosses` in points."""
+    lg, hg = loss.per_game
+    return "\n".join([
+        f"  expected loss {loss.per_decision:8.3f} points a decision ({loss.decisions:,} decisions)",
+        f"                {lg:8.2f} points a game (95% CI +/- {hg:.2f}); optimal {loss.start_value:.2f}"
+        f" - {lg:.2f} = {loss.start_value - lg:.2f}",
+    ])
+
+
 @click.command()
 @click.option(
     "--strategy",
@@ -57,8 +67,11 @@ def format_result(res) -> str:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (default: random, printed).")
 @table_option
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bar on stderr.")
+@click.option("--losses", is_flag=True,
+              help="Also value every decision of the same games with the optimal values: the mean expected "
+                   "loss per decision and per game, as 'review' reports for a human (slower).")
 @json_option
-def simulate(level, games, rules, seed, table_path, progress, as_json):
+def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
     """Play GAMES solitaire games with a CPU level and print score statistics.
 
     Reports the mean final score with its 95% confidence interval, the standard
@@ -76,7 +89,17 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
     rules = resolve_rules(rules, table_path)
     table = load_table(rules, table_path) if table_path is not None and level.lower() == "expert" else None
     res = run(level, games, rules, seed=seed, table=table, progress=progress)
+    loss = None
+    if losses:
+        from ..review import policy_losses
+
+        loss = policy_losses(level, games, rules, seed=res.seed, table=table)
     if as_json:
-        echo_json(res.to_dict())
+        out = res.to_dict()
+        if loss is not None:
+            out["expected_loss"] = loss.to_dict()
+        echo_json(out)
     else:
         click.echo(format_result(res))
+        if loss is not None:
+            click.echo(format_losses(loss))
