@@ -76,3 +76,23 @@ def test_bad_input(args, code, needle, tmp_path):
 
 def test_bad_strategy_is_a_click_usage_error():
     assert_click_usage_error(run("dist", "--strategy", "genius"), "genius", command="dist")
+
+
+@pytest.mark.parametrize("rl", ["2", "0"])
+def test_hint_dist_adds_sd_and_tail_probability(rl):
+    from yahtzee_solver.distribution import option_distributions
+
+    out = run_json("hint", "22555", "-r", rl, "--card", CARD, "--dist", "--dist-threshold", "250")
+    dists = option_distributions(parse_card(CARD), "22555", int(rl))
+    assert out["dist_threshold"] == 250 and len(out["options"]) == len(dists)
+    from yahtzee_solver.dice import parse_dice
+    from yahtzee_solver.rules import get_rules
+
+    for o in out["options"]:
+        key = parse_dice(o["keep"], n=None) if rl != "0" else get_rules("yahtzee").category_index(o["category"])
+        d = dists[key]
+        assert o["sd"] == pytest.approx(d.sd, abs=1e-12)
+        assert o["p_at_least"] == pytest.approx(d.prob_at_least(250), abs=1e-15)
+        assert o["expected"] == pytest.approx(d.mean, abs=1e-9)
+    text = run("hint", "22555", "-r", rl, "--card", CARD, "--dist")
+    assert text.exit_code == 0 and "P>=300" in text.output

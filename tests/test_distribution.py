@@ -188,7 +188,7 @@ def test_mass_moves_like_the_players_keeps():
     C = r.n_categories
     from yahtzee_solver.dice import roll_index
 
-    k.final_roll_masses(0, 0, 0, 0, roll_index(dice), 1, s.values, a["score"], a["joker"], s.params, a["params"],
+    k.final_roll_masses(0, 0, 0, 0, roll_index(dice), 1, -1, s.values, a["score"], a["joker"], s.params, a["params"],
                         ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M,
                         np.empty(C, np.int64), np.empty(C, np.int8))
     n = 5 - len(keep)
@@ -212,3 +212,24 @@ def test_bad_input_is_refused():
         score_distribution(card, dice="1234")
     with pytest.raises(ScoreCardError, match="not 'yacht'"):
         score_distribution(card, rules="yacht")
+
+
+@pytest.mark.parametrize("rl", [2, 1, 0])
+def test_option_distributions_have_the_advisors_means(rl, fresh_table):
+    from yahtzee_solver.distribution import option_distributions
+
+    table = fresh_table("yahtzee")
+    adv = Advisor("yahtzee", table)
+    card = random_card("yahtzee", 4, np.random.default_rng(21))
+    dice = (2, 2, 5, 5, 5) if rl else (5, 5, 5, 5, 5)
+    dists = option_distributions(card, dice, rl, table=table)
+    opts = adv.keep_options(card, dice, rl) if rl else adv.box_options(card, dice)
+    assert len(dists) == len(opts)
+    for o in opts:
+        d = dists[o.keep if rl else o.category]
+        assert abs(d.pmf.sum() - 1) < 1e-12
+        assert d.mean == pytest.approx(o.expected, abs=1e-9)
+    # the best option's distribution is the position's own
+    whole = score_distribution(card, dice=dice, rolls_left=rl, table=table)
+    best = dists[opts[0].keep if rl else opts[0].category]
+    np.testing.assert_allclose(best.pmf, whole.pmf, atol=1e-15)

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import jit as _jit
-from .dice import ROLL_SUBKEEPS, parse_dice, roll_index
+from .dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
 from .rules import N_UPPER, RuleSet, get_rules
 from .state import ScoreCard
@@ -59,6 +59,7 @@ __all__ = [
     "THRESHOLDS",
     "ScoreDistribution",
     "score_distribution",
+    "option_distributions",
     "remaining_distributions",
 ]
 
@@ -268,7 +269,8 @@ class _Layer:
     D: np.ndarray
 
 
-def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, index, nxt: _Layer) -> _Layer:
+def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, index, nxt: _Layer,
+                 k0: int = -1) -> _Layer:
     """Distributions of the points still to come from every state of one layer."""
     masks, ups, ybs = states
     n = len(masks)
@@ -286,7 +288,7 @@ def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, ind
         og = np.empty((m, cap), np.int64)
         op = np.empty((m, cap), np.float64)
         k.dist_outcomes(
-            masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, pol.kind, pol.V, a["score"], a["joker"],
+            masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
             pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
             index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
         )
@@ -315,6 +317,73 @@ def _schedule(jit: bool):
     return numba.parallel_chunksize(64)
 
 
+class _Engine:
+    """The distributions of every state reachable after the current turn of one position.
+
+    ``starts`` then gives the distribution of the points still to come from any
+    start inside that turn (its first roll, dice showing, a keep just chosen).
+    """
+
+    def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False):
+        self.rules, self.pol, self.jit = rules, pol, jit
+        self.k = _jit.backend(jit)
+        self.state = tuple(int(x) for x in state)
+        mask0, up0, yb0 = self.state
+        C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
+        self.index = np.zeros((1 << C, T + 1, F), np.int64)
+        layers = _layers(rules, mask0, up0, yb0)
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=sum(len(m) for m, _, _ in layers), unit="state", unit_scale=True,
+                       desc=f"distribution {rules.name}")
+        cur = None
+        try:
+            with _schedule(jit):
+                for masks, ups, ybs in layers:
+                    n = len(masks)
+                    if cur is None:  # the full card: nothing more to come
+                        cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
+                                     np.arange(n + 1, dtype=np.int64), np.ones(n))
+                    else:
+                        cur = _solve_layer(self.k, pol, rules, (masks, ups, ybs), -1, 2, self.index, cur)
+                    self.index[masks, ups, ybs] = np.arange(n)
+                    if bar is not None:
+                        bar.update(n)
+        finally:
+            if bar is not None:
+                bar.close()
+        self.next = cur  # None for a full card
+
+    def start(self, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> tuple[int, np.ndarray]:
+        """``(lo, pmf)`` of the points still to come: ``pmf[j]`` = P(``lo + j`` more points).
+
+        ``keep >= 0``: keep index just chosen with ``rolls_left`` (1, 2) rerolls;
+        else ``roll >= 0``: roll index showing with ``rolls_left`` (0..2); else the turn's start.
+        """
+        if self.next is None:
+            return 0, np.ones(1)
+        start = tuple(np.array([x], np.int64) for x in self.state)
+        with _schedule(self.jit):
+            res = _solve_layer(self.k, self.pol, self.rules, start, roll, rolls_left, self.index, self.next, keep)
+        return int(res.lo[0]), res.D[res.off[0] : res.off[1]].copy()
+
+    def after_box(self, roll: int, box: int) -> tuple[int, np.ndarray]:
+        """``(lo, pmf)`` of the points still to come after scoring roll ``roll`` in box ``box`` (gain included)."""
+        C = self.rules.n_categories
+        a = self.rules.arrays()
+        nxt = np.empty(3, np.int64)
+        mask, up, yb = self.state
+        gain = int(_jit.interpreted().score_outcome(mask, up, yb, roll, box, a["score"], a["joker"], a["params"],
+                                                    np.empty(C, np.int64), np.empty(C, np.int8), nxt))
+        if self.next is None or nxt[0] == self.rules.full_mask:
+            return gain, np.ones(1)
+        i = int(self.index[nxt[0], nxt[1], nxt[2]])
+        L = self.next
+        return gain + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
+
+
 def remaining_distributions(rules: RuleSet, state, pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
                             jit: bool = True, progress: bool = False) -> tuple[int, np.ndarray]:
     """Pmf of the points still to come from one position (internal engine of :func:`score_distribution`).
@@ -326,40 +395,65 @@ def remaining_distributions(rules: RuleSet, state, pol: _Policy, *, roll: int = 
     pmf : (hi - lo + 1,) float64
         ``pmf[j]`` = P(points still to come = ``lo + j``).
     """
-    k = _jit.backend(jit)
-    mask0, up0, yb0 = (int(x) for x in state)
-    C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-    index = np.zeros((1 << C, T + 1, F), np.int64)
-    layers = _layers(rules, mask0, up0, yb0)
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    return _Engine(rules, state, pol, jit=jit, progress=progress).start(roll=roll, rolls_left=rolls_left)
 
-        bar = tqdm(total=sum(len(m) for m, _, _ in layers) + 1, unit="state", unit_scale=True,
-                   desc=f"distribution {rules.name}")
-    try:
-        with _schedule(jit):
-            cur = None
-            for masks, ups, ybs in layers:
-                n = len(masks)
-                if cur is None:  # the full card: nothing more to come
-                    cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64),
-                                 np.ones(n))
-                else:
-                    cur = _solve_layer(k, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
-                index[masks, ups, ybs] = np.arange(n)
-                if bar is not None:
-                    bar.update(n)
-            start = tuple(np.array([x], np.int64) for x in (mask0, up0, yb0))
-            if cur is None:  # a full card
-                return 0, np.ones(1)
-            res = _solve_layer(k, pol, rules, start, roll, rolls_left, index, cur)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return int(res.lo[0]), res.D[res.off[0] : res.off[1]].copy()
+
+def _final(rules: RuleSet, pol: _Policy, card: ScoreCard, lo: int, rem: np.ndarray) -> ScoreDistribution:
+    base = card.total + lo
+    pmf = np.zeros(base + len(rem))
+    pmf[base:] = rem
+    pmf.setflags(write=False)
+    return ScoreDistribution(rules.name, pol.name, pmf, card.total)
+
+
+def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: ValueTable | None = None,
+                         strategy: str = "optimal", jit: bool = True, progress: bool = False) -> dict:
+    """The final-score distribution after each option of a position, with ``strategy`` play afterwards.
+
+    Parameters
+    ----------
+    card : ScoreCard
+    dice : str or sequence of int
+        The five dice showing.
+    rolls_left : int
+        0: the options are the boxes; 1 or 2: the keeps (all five = stand).
+    table, strategy, jit, progress
+        As in :func:`score_distribution`.
+
+    Returns
+    -------
+    dict
+        ``{keep faces (sorted tuple): ScoreDistribution}`` for every distinct keep,
+        or ``{box index: ScoreDistribution}`` for every legal box.
+
+    Raises
+    ------
+    UsageError, DiceError, ScoreCardError
+        As :func:`score_distribution`; a full card.
+    """
+
+    rules = card.rules
+    if card.is_full:
+        raise ScoreCardError("the card is full: the game is over, there are no dice to play")
+    if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
+        raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
+    if table is not None and table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    r = roll_index(parse_dice(dice))
+    pol = _policy(strategy, rules, table, jit)
+    eng = _Engine(rules, card.key, pol, jit=jit, progress=progress)
+    out = {}
+    if rolls_left:
+        for k in ROLL_SUBKEEPS[r]:
+            if k < 0:
+                break
+            out[KEEPS[k]] = _final(rules, pol, card, *eng.start(keep=int(k), rolls_left=rolls_left))
+    else:
+        _, legal, _ = card.box_points(ROLLS[r])
+        for c, ok in enumerate(legal):
+            if ok:
+                out[c] = _final(rules, pol, card, *eng.after_box(r, c))
+    return out
 
 
 def score_distribution(
@@ -439,9 +533,5 @@ def score_distribution(
         raise UsageError("rolls-left needs the dice showing (a position inside a turn)")
     pol = _policy(strategy, rules, table, jit)
     lo, rem = remaining_distributions(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
-    base = card.total + lo
-    pmf = np.zeros(base + len(rem))
-    pmf[base:] = rem
-    pmf.setflags(write=False)
-    return ScoreDistribution(rules.name, pol.name, pmf, card.total)
+    return _final(rules, pol, card, lo, rem)
 

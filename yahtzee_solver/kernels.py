@@ -69,6 +69,7 @@ KERNELS = (
     "_code",
     "beginner_keep",
     "beginner_box",
+    "spread_keeps",
     "final_roll_masses",
     "final_roll_boxes",
     "score_outcome",
@@ -712,7 +713,23 @@ def beginner_box(mask, up, yb, r, score, joker, params, points, legal):
     return bc
 
 
-def final_roll_masses(mask, up, yb, kind, r0, rl0, V, score, joker, policy, params, subkeeps,
+def spread_keeps(K):
+    """Move the probability of each keep of 0..4 dice onto the rolls it can become (``K[210:]``).
+
+    The reverse of :func:`expect_keeps`: a keep of ``m < 5`` dice passes 1/6 of
+    its mass to the keep with one more die of each face; rolling the missing
+    dice one at a time gives the same rolls with the same chances as rolling
+    them together.
+    """
+    for k in range(ROLL_OFFSET):
+        w = K[k]
+        if w != 0.0:
+            w = w / 6.0
+            for f in range(6):
+                K[CHILD[k, f]] += w
+
+
+def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
                       blunder, made, rkeeps, E, B, K, M, points, legal):
     """Probability of each final roll of a turn played by a policy.
 
@@ -727,9 +744,10 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, V, score, joker, policy, para
         a mixture: its casual keep (:func:`beginner_keep`) with probability
         ``1 - blunder``, else each of the 32 position subsets ``rkeeps[r]``
         with probability ``blunder / 32``.
-    r0, rl0 : int
-        ``r0 < 0``: the turn starts with its first roll (two rerolls to come);
-        else roll ``r0`` is showing with ``rl0`` (0..2) rerolls left.
+    r0, rl0, k0 : int
+        ``k0 >= 0``: keep ``k0`` was just chosen with ``rl0`` (1..2) rerolls
+        left; else ``r0 < 0``: the turn starts with its first roll (two rerolls
+        to come); else roll ``r0`` is showing with ``rl0`` (0..2) rerolls left.
     V, score, joker, policy, params, subkeeps : arrays
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
@@ -740,7 +758,15 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, V, score, joker, policy, para
         ``M[r]`` = probability that the turn ends with roll ``r`` (sums to 1).
     """
     rl = rl0
-    if r0 < 0:
+    if k0 >= 0:
+        for k in range(N_KEEPS):
+            K[k] = 0.0
+        K[k0] = 1.0
+        spread_keeps(K)
+        for r in range(N_ROLLS):
+            M[r] = K[ROLL_OFFSET + r]
+        rl = rl0 - 1
+    elif r0 < 0:
         for r in range(N_ROLLS):
             M[r] = ROLL_PROB[r]
         rl = 2
@@ -766,12 +792,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, V, score, joker, policy, para
                     w = m * blunder / 32.0
                     for j in range(32):
                         K[rkeeps[r, j]] += w
-        for k in range(ROLL_OFFSET):
-            w = K[k]
-            if w != 0.0:
-                w = w / 6.0
-                for f in range(6):
-                    K[CHILD[k, f]] += w
+        spread_keeps(K)
         for r in range(N_ROLLS):
             M[r] = K[ROLL_OFFSET + r]
         rl -= 1
@@ -862,7 +883,7 @@ def score_outcome(mask, up, yb, r, c, score, joker, params, points, legal, nxt):
     return gain
 
 
-def dist_outcomes(masks, ups, ybs, r0, rl0, kind, V, score, joker, policy, params, subkeeps,
+def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
                   blunder, made, rkeeps, index, lo_next, hi_next, gmax,
                   out_idx, out_gain, out_prob, counts, lo, hi):
     """The outcomes of one turn from each state: (next state, points gained, probability).
@@ -871,7 +892,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, kind, V, score, joker, policy, param
     ----------
     masks, ups, ybs : (n,) int64
         Turn-start states (one layer).
-    r0, rl0, kind, V, score, joker, policy, params, subkeeps, blunder, made, rkeeps
+    r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps, blunder, made, rkeeps
         The policy and the start of the turn (see :func:`final_roll_masses`).
     index : (2**C, T+1, F) int64
         Position of each next state in the next layer's arrays.
@@ -909,7 +930,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, kind, V, score, joker, policy, param
             mask = masks[i]
             up = ups[i]
             yb = ybs[i]
-            final_roll_masses(mask, up, yb, kind, r0, rl0, V, score, joker, policy, params, subkeeps,
+            final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
                               blunder, made, rkeeps, E, B, K, M, points, legal)
             if kind == _POLICY_TURN:
                 final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
