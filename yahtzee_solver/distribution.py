@@ -272,6 +272,11 @@ class _Layer:
 def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, index, nxt: _Layer,
                  k0: int = -1) -> _Layer:
     """Distributions of the points still to come from every state of one layer."""
+    with _threads(k is not _jit.interpreted(), len(states[0])):
+        return _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0)
+
+
+def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Layer:
     masks, ups, ybs = states
     n = len(masks)
     a = rules.arrays()
@@ -280,32 +285,36 @@ def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, ind
     counts = np.empty(n, np.int64)
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
-    idx_parts, gain_parts, prob_parts = [], [], []
+    m = min(n, _CHUNK)
+    oi = np.empty((m, cap), np.int64)
+    og = np.empty((m, cap), np.int64)
+    op = np.empty((m, cap), np.float64)
+    parts = []
     for s0 in range(0, n, _CHUNK):
         s1 = min(n, s0 + _CHUNK)
-        m = s1 - s0
-        oi = np.empty((m, cap), np.int64)
-        og = np.empty((m, cap), np.int64)
-        op = np.empty((m, cap), np.float64)
         k.dist_outcomes(
             masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
             pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
             index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
         )
-        sel = np.arange(cap)[None, :] < counts[s0:s1, None]
-        idx_parts.append(oi[sel])
-        gain_parts.append(og[sel])
-        prob_parts.append(op[sel])
-        del oi, og, op, sel
+        c = counts[s0:s1]
+        off_c = np.zeros(len(c) + 1, np.int64)
+        np.cumsum(c, out=off_c[1:])
+        flat = (np.empty(off_c[-1], np.int64), np.empty(off_c[-1], np.int64), np.empty(off_c[-1]))
+        k.dist_compact(oi, og, op, c, off_c, *flat)
+        parts.append(flat)
+    del oi, og, op
     out_off = np.zeros(n + 1, np.int64)
     np.cumsum(counts, out=out_off[1:])
     off = np.zeros(n + 1, np.int64)
     np.cumsum(hi - lo + 1, out=off[1:])
     D = np.empty(int(off[-1]))
-    k.dist_convolve(
-        out_off, np.concatenate(idx_parts), np.concatenate(gain_parts), np.concatenate(prob_parts),
-        lo, off, D, nxt.lo, nxt.off, nxt.D,
-    )
+    if len(parts) == 1:
+        idx, gain, prob = parts[0]
+    else:
+        idx, gain, prob = (np.concatenate([p[j] for p in parts]) for j in range(3))
+    del parts
+    k.dist_convolve(out_off, idx, gain, prob, lo, off, D, nxt.lo, nxt.off, nxt.D)
     return _Layer(lo, hi, off, D)
 
 
@@ -315,6 +324,26 @@ def _schedule(jit: bool):
     import numba
 
     return numba.parallel_chunksize(64)
+
+
+#: Layers with fewer states run on one thread: waking the others costs more than they save.
+_SERIAL_BELOW = 4096
+
+
+@contextlib.contextmanager
+def _threads(jit: bool, n: int):
+    """One thread for a small layer (numba's thread count is per calling thread)."""
+    if not jit or n >= _SERIAL_BELOW:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 class _Engine:
@@ -373,10 +402,14 @@ class _Engine:
         """``(lo, pmf)`` of the points still to come after scoring roll ``roll`` in box ``box`` (gain included)."""
         C = self.rules.n_categories
         a = self.rules.arrays()
-        nxt = np.empty(3, np.int64)
         mask, up, yb = self.state
-        gain = int(_jit.interpreted().score_outcome(mask, up, yb, roll, box, a["score"], a["joker"], a["params"],
-                                                    np.empty(C, np.int64), np.empty(C, np.int8), nxt))
+        box_of = np.full(252, -1, np.int64)
+        box_of[roll] = box
+        gain, nm, nu, ny = (np.zeros(252, np.int64) for _ in range(4))
+        _jit.interpreted().roll_gains(mask, up, yb, box_of, a["score"], a["joker"], a["params"],
+                                      np.empty(C, np.int64), np.empty(C, np.int8), gain, nm, nu, ny)
+        nxt = (int(nm[roll]), int(nu[roll]), int(ny[roll]))
+        gain = int(gain[roll])
         if self.next is None or nxt[0] == self.rules.full_mask:
             return gain, np.ones(1)
         i = int(self.index[nxt[0], nxt[1], nxt[2]])

@@ -72,8 +72,10 @@ KERNELS = (
     "spread_keeps",
     "final_roll_masses",
     "final_roll_boxes",
-    "score_outcome",
+    "best_keeps",
+    "roll_gains",
     "dist_outcomes",
+    "dist_compact",
     "dist_convolve",
 )
 
@@ -713,6 +715,65 @@ def beginner_box(mask, up, yb, r, score, joker, params, points, legal):
     return bc
 
 
+def best_keeps(E, subkeeps, out):
+    """:func:`best_keep` for every roll at once: ``out[r]`` (252,) int64 = the best keep inside roll ``r``.
+
+    The same rule (highest ``E``; ties: the keep listed first in ``subkeeps``),
+    in one call: calls with array arguments inside a loop over the rolls would
+    cost more than the comparisons themselves.
+    """
+    for r in range(N_ROLLS):
+        best = -np.inf
+        bk = -1
+        for s in range(subkeeps.shape[1]):
+            k = subkeeps[r, s]
+            if k < 0:
+                break
+            if E[k] > best:
+                best = E[k]
+                bk = k
+        out[r] = bk
+
+
+def roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb):
+    """Points gained and next state when each final roll ``r`` is scored in box ``box[r]``.
+
+    ``gain[r]`` is the box's points, the Yahtzee bonus (:func:`box_points`) and
+    the upper bonus when the score completes it (as :func:`after_box`);
+    ``(nmask[r], nup[r], nyb[r])`` is the next turn-start state.  Five-alike
+    rolls are scored by :func:`box_points` (Joker, bonus); any other roll scores
+    its ordinary points with no bonus, which is what :func:`box_points` gives it.
+    Rolls with ``box[r] < 0`` are skipped.
+    """
+    nup_ = params[_NUPPER]
+    thr = params[_THRESH]
+    for r in range(N_ROLLS):
+        c = box[r]
+        if c < 0:
+            continue
+        if ROLL_FACE[r] > 0:
+            bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+            p = points[c]
+        else:
+            bonus = 0
+            p = score[r, c]
+        g = p + bonus
+        u = up
+        y = yb
+        if c < nup_:
+            u = up + p
+            if up < thr and u >= thr:
+                g += params[_UBONUS]
+            if u > thr:
+                u = thr
+        elif c == params[_YCAT] and p > 0 and params[_NFLAGS] == 2:
+            y = 1
+        gain[r] = g
+        nmask[r] = mask | (1 << c)
+        nup[r] = u
+        nyb[r] = y
+
+
 def spread_keeps(K):
     """Move the probability of each keep of 0..4 dice onto the rolls it can become (``K[210:]``).
 
@@ -730,7 +791,7 @@ def spread_keeps(K):
 
 
 def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                      blunder, made, rkeeps, E, B, K, M, points, legal):
+                      blunder, made, rkeeps, E, B, K, M, BK, points, legal):
     """Probability of each final roll of a turn played by a policy.
 
     Parameters
@@ -752,7 +813,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
         The beginner's data (see :mod:`yahtzee_solver.players`); unused for ``kind`` 0.
-    E : (3, 462), B, K : (462,) float64, points : (C,) int64, legal : (C,) int8
+    E : (3, 462), B, K : (462,) float64, BK : (252,) int64, points : (C,) int64, legal : (C,) int8
         Scratch.
     M : (252,) float64, out
         ``M[r]`` = probability that the turn ends with roll ``r`` (sums to 1).
@@ -777,7 +838,8 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
     if kind == _POLICY_TURN and rl > 0:
         turn(mask, up, yb, rl, V, score, joker, policy, E, B)
     while rl > 0:
-        Erow = E[rl - 1]
+        if kind == _POLICY_TURN:
+            best_keeps(E[rl - 1], subkeeps, BK)
         for k in range(N_KEEPS):
             K[k] = 0.0
         for r in range(N_ROLLS):
@@ -785,7 +847,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
             if m == 0.0:
                 continue
             if kind == _POLICY_TURN:
-                K[best_keep(Erow, r, subkeeps)] += m
+                K[BK[r]] += m
             else:
                 K[beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal)] += m * (1.0 - blunder)
                 if blunder > 0.0:
@@ -848,41 +910,6 @@ def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
                 box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
 
 
-def score_outcome(mask, up, yb, r, c, score, joker, params, points, legal, nxt):
-    """Points gained by scoring roll ``r`` in box ``c`` and the next turn-start state.
-
-    The gain is the box's points, the Yahtzee bonus (:func:`box_points`) and the
-    upper bonus when this score completes it (as :func:`after_box`).
-
-    Returns
-    -------
-    int
-        Points gained; ``nxt`` (3,) int64 receives the next ``(mask, up, yb)``.
-    """
-    if ROLL_FACE[r] > 0:
-        bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
-        p = points[c]
-    else:  # box_points scores any other roll by the ordinary table, with no bonus
-        bonus = 0
-        p = score[r, c]
-    gain = p + bonus
-    nu = up
-    nyb = yb
-    if c < params[_NUPPER]:
-        thr = params[_THRESH]
-        nu = up + p
-        if up < thr and nu >= thr:
-            gain += params[_UBONUS]
-        if nu > thr:
-            nu = thr
-    elif c == params[_YCAT] and p > 0 and params[_NFLAGS] == 2:
-        nyb = 1
-    nxt[0] = mask | (1 << c)
-    nxt[1] = nu
-    nxt[2] = nyb
-    return gain
-
-
 def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
                   blunder, made, rkeeps, index, lo_next, hi_next, gmax,
                   out_idx, out_gain, out_prob, counts, lo, hi):
@@ -922,32 +949,35 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         legal = np.empty(C, np.int8)
         S = np.empty(N_ROLLS)
         box = np.empty(N_ROLLS, np.int64)
+        BK = np.empty(N_ROLLS, np.int64)
+        gain = np.empty(N_ROLLS, np.int64)
+        nmask = np.empty(N_ROLLS, np.int64)
+        nup = np.empty(N_ROLLS, np.int64)
+        nyb = np.empty(N_ROLLS, np.int64)
         acc = np.zeros(C * G)
         where = np.empty(C * G, np.int64)
         touched = np.empty(C * G, np.int64)
-        nxt = np.empty(3, np.int64)
         for i in range(b * 32, min(n, b * 32 + 32)):
             mask = masks[i]
             up = ups[i]
             yb = ybs[i]
             final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                              blunder, made, rkeeps, E, B, K, M, points, legal)
+                              blunder, made, rkeeps, E, B, K, M, BK, points, legal)
             if kind == _POLICY_TURN:
                 final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
+            else:
+                for r in range(N_ROLLS):
+                    box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
+            roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb)
             nt = 0
             for r in range(N_ROLLS):
                 m = M[r]
                 if m == 0.0:
                     continue
-                if kind == _POLICY_TURN:
-                    c = box[r]
-                else:
-                    c = beginner_box(mask, up, yb, r, score, joker, params, points, legal)
-                g = score_outcome(mask, up, yb, r, c, score, joker, params, points, legal, nxt)
-                key = c * G + g
+                key = box[r] * G + gain[r]
                 if acc[key] == 0.0:
                     touched[nt] = key
-                    where[key] = index[nxt[0], nxt[1], nxt[2]]
+                    where[key] = index[nmask[r], nup[r], nyb[r]]
                     nt += 1
                 acc[key] += m
             lo_i = 1 << 40
@@ -967,6 +997,16 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             counts[i] = nt
             lo[i] = lo_i
             hi[i] = hi_i
+
+
+def dist_compact(out_idx, out_gain, out_prob, counts, out_off, idx, gain, prob):
+    """Copy the outcomes of :func:`dist_outcomes` (rows of ``counts[i]`` entries) into flat arrays at ``out_off[i]``."""
+    for i in prange(counts.shape[0]):
+        a = out_off[i]
+        for t in range(counts[i]):
+            idx[a + t] = out_idx[i, t]
+            gain[a + t] = out_gain[i, t]
+            prob[a + t] = out_prob[i, t]
 
 
 def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next):
