@@ -233,3 +233,27 @@ def test_option_distributions_have_the_advisors_means(rl, fresh_table):
     whole = score_distribution(card, dice=dice, rolls_left=rl, table=table)
     best = dists[opts[0].keep if rl else opts[0].category]
     np.testing.assert_allclose(best.pmf, whole.pmf, atol=1e-15)
+
+
+def test_best_keeps_is_best_keep_for_every_roll():
+    k = jit.compiled()
+    rng = np.random.default_rng(8)
+    out = np.empty(252, np.int64)
+    for _ in range(20):
+        E = rng.integers(0, 4, 462).astype(float)  # many ties: the tie-break must agree too
+        k.best_keeps(E, ROLL_SUBKEEPS, out)
+        assert out.tolist() == [k.best_keep(E, r, ROLL_SUBKEEPS) for r in range(252)]
+
+
+@pytest.mark.parametrize("level", ["expert", "normal"])
+def test_empty_card_distribution_fits_simulate(level):
+    """Yacht from the empty card: the exact pmf against 40,000 games of ``simulate`` (same seed, same code)."""
+    from yahtzee_solver.simulate import simulate
+
+    d = score_distribution(rules="yacht", strategy=level)
+    res = simulate(level, 40_000, "yacht", seed=2026)
+    stat, dof = chi2_binned(res.scores, d.pmf, bins=30)
+    assert chi2_sf(stat, dof) > 1e-3, (level, stat, dof)
+    other = score_distribution(rules="yacht", strategy="normal" if level == "expert" else "expert")
+    stat_w, dof_w = chi2_binned(res.scores, other.pmf, bins=30)
+    assert chi2_sf(stat_w, dof_w) < 1e-6
