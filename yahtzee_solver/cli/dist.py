@@ -47,7 +47,7 @@ def histogram_lines(d: ScoreDistribution, width: int = 78, height: int = 8) -> l
     first total of a few bins.
     """
     lo, hi = d.percentile(0.1), d.percentile(99.9)
-    columns = width - 8
+    columns = width - 9
     w = _bin_width(lo, hi, columns)
     first, last = lo // w, hi // w
     mass = [float(d.pmf[b * w : (b + 1) * w].sum()) for b in range(first, last + 1)]
@@ -56,19 +56,19 @@ def histogram_lines(d: ScoreDistribution, width: int = 78, height: int = 8) -> l
     lines = []
     for row in range(height, 0, -1):
         cells = "".join(_BLOCKS[min(8, max(0, lv - (row - 1) * 8))] for lv in levels)
-        label = f"{100 * top:5.2f}%" if row == height else ""
-        lines.append(f"{label:>6} |{cells}".rstrip())
+        label = f"{100 * top:.2f}%" if row == height else ""
+        lines.append(f"{label:>7} |{cells}".rstrip())
     n = len(mass)
-    lines.append("       +" + "-" * n)
+    lines.append(" " * 8 + "+" + "-" * n)
     axis = [" "] * (n + 12)
     step = max(1, -(-n // 7))
     for i in range(0, n, step):
         text = str((first + i) * w)
         if all(c == " " for c in axis[i : i + len(text) + 1]):
             axis[i : i + len(text)] = text
-    lines.append("        " + "".join(axis).rstrip())
+    lines.append(" " * 9 + "".join(axis).rstrip())
     unit = "1 point" if w == 1 else f"{w} points"
-    lines.append(f"        final total, one column per {unit}; tallest column {100 * top:.2f} %")
+    lines.append(" " * 9 + f"final total, one column per {unit}; tallest column {100 * top:.2f} %")
     return lines
 
 
