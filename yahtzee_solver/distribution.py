@@ -60,7 +60,6 @@ __all__ = [
     "ScoreDistribution",
     "score_distribution",
     "option_distributions",
-    "remaining_distributions",
 ]
 
 #: Policies a distribution can be computed for (``expert`` is accepted as ``optimal``).
@@ -417,7 +416,7 @@ class _Engine:
         return gain + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
 
 
-def remaining_distributions(rules: RuleSet, state, pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
+def _remaining(rules: RuleSet, state, pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
                             jit: bool = True, progress: bool = False) -> tuple[int, np.ndarray]:
     """Pmf of the points still to come from one position (internal engine of :func:`score_distribution`).
 
@@ -565,6 +564,6 @@ def score_distribution(
     elif rolls_left is not None:
         raise UsageError("rolls-left needs the dice showing (a position inside a turn)")
     pol = _policy(strategy, rules, table, jit)
-    lo, rem = remaining_distributions(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
+    lo, rem = _remaining(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
     return _final(rules, pol, card, lo, rem)
 
