@@ -159,6 +159,7 @@ def test_history_keeps_finished_games_atomically(home):
     h = History.load()
     assert [e.seed for e in h.entries] == [1, 2]
     assert h.entries[1].result == "solo" and h.entries[0].result in ("win", "loss", "draw")
+    assert h.entries[0].scores == _finished(1).totals()
     assert sorted(p.name for p in home.iterdir()) == ["history.json"]  # no temp file left
     with pytest.raises(ValueError, match="no game number 3"):
         h.get(3)
@@ -195,6 +196,15 @@ def test_newer_history_is_refused_and_left_alone(home):
     assert history_path().read_text() == text
 
 
+def test_a_history_entry_whose_log_does_not_give_its_scores_is_corrupt(home):
+    add_finished_game(_finished(1))
+    data = json.loads(history_path().read_text())
+    data["games"][0]["scores"][0] += 1
+    history_path().write_text(json.dumps(data))
+    h = History.load()
+    assert h.entries == [] and "scores" in h.problem
+
+
 def test_unfinished_game_is_not_added(home):
     with pytest.raises(ValueError, match="not over"):
         add_finished_game(new_game("yahtzee", seed=1))
@@ -208,11 +218,10 @@ def test_review_command_last_number_and_file(home, tmp_path):
     assert last["number"] == 2 and last["seed"] == 2 and last["n_decisions"] >= 26
     first = run_json("review", "1")
     assert first["number"] == 1
-    h = History.load()
-    want = review_game(h.entries[0].game)
+    want = review_game(_finished(1, "none"))
     assert first["total_loss"] == pytest.approx(want.total_loss, abs=1e-12)
     game_file = tmp_path / "g.json"
-    game_file.write_text(json.dumps(h.entries[1].game.to_dict()))
+    game_file.write_text(json.dumps(_finished(2, "normal").to_dict()))
     from_file = run_json("review", str(game_file))
     assert from_file["total_loss"] == pytest.approx(last["total_loss"], abs=1e-12)
     cpu = run_json("review", "2", "--cpu")

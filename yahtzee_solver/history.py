@@ -4,11 +4,10 @@ One JSON file, ``history.json`` in the data folder (:func:`yahtzee_solver.record
 
     {"format": "yahtzee_solver game history", "version": 1,
      "games": [{"date": "2026-11-30T21:40:00Z", "rules": "yahtzee", "opponent": "solo",
-                "seed": 7, "scores": [231], "result": "solo", "game": {...saved game...}}, ...]}
+                "first": 0, "seed": 7, "scores": [231], "result": "solo", "log": [...]}, ...]}
 
-``game`` is the finished game as :meth:`yahtzee_solver.game.GameState.to_dict`
-writes it (config, cards and the full move log), so a history entry is
-checked on load exactly like a saved game.  Games are numbered 1, 2, ... in the
+``log`` is the game's full move log (:class:`yahtzee_solver.game.Event`
+dicts); on load it is replayed turn by turn and must give the scores.  Games are numbered 1, 2, ... in the
 order played; the history keeps the last :data:`MAX_GAMES` (older games are
 dropped when a new one is added).
 
@@ -62,22 +61,25 @@ class HistoryEntry:
     rules : str
     opponent : str
         ``solo`` or a CPU level.
+    first : int
+        Who began each round: 0 = the player, 1 = the CPU.
     seed : int
     scores : tuple of int
         Final totals: the player's, then the CPU's.
     result : str
         ``solo``, or ``win``, ``loss``, ``draw`` for the player.
-    game : GameState
-        The game, move log included.
+    log : tuple of game.Event
+        Every action of the game (:attr:`yahtzee_solver.game.GameState.log`).
     """
 
     date: str
     rules: str
     opponent: str
+    first: int
     seed: int
     scores: tuple
     result: str
-    game: GameState = field(repr=False, compare=False)
+    log: tuple = field(repr=False, compare=False)
 
     @classmethod
     def of(cls, state: GameState, date: str | None = None) -> HistoryEntry:
@@ -90,40 +92,69 @@ class HistoryEntry:
         """
         if not state.is_terminal():
             raise UsageError("the game is not over: only finished games go into the history")
-        result = "solo"
-        if state.config.n_players == 2:
-            result = {0: "win", 1: "loss", None: "draw"}[state.winner()]
         opp = "solo" if state.config.opponent == "none" else state.config.opponent
+        scores = tuple(int(x) for x in state.totals())
         return cls(date or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), state.rules.name, opp,
-                   state.config.seed, state.totals(), result, state)
+                   int(state.config.first), int(state.config.seed), scores, _result(scores), tuple(state.log))
+
+    @property
+    def players(self) -> int:
+        """1 (solitaire) or 2."""
+        return 1 if self.opponent == "solo" else 2
 
     def to_dict(self) -> dict:
-        return {"date": self.date, "rules": self.rules, "opponent": self.opponent, "seed": self.seed,
-                "scores": list(self.scores), "result": self.result, "game": self.game.to_dict()}
+        return {"date": self.date, "rules": self.rules, "opponent": self.opponent, "first": self.first,
+                "seed": self.seed, "scores": list(self.scores), "result": self.result,
+                "log": [e.to_dict() for e in self.log]}
 
     @classmethod
     def from_dict(cls, d) -> HistoryEntry:
-        """Validate and restore one entry.
+        """Validate and restore one entry: the log must replay, turn by turn, to the scores.
 
         Raises
         ------
         SavedGameError
-            If the entry or its game is malformed or inconsistent.
+            If the entry is malformed, of unknown rules, or its log is not a legal
+            finished game with these scores.
         """
+        from .game import OPPONENTS, Event
+        from .review import replay, turns_from_log
+        from .rules import RULESETS
+
         if not isinstance(d, dict):
             raise SavedGameError("a history entry is not an object")
-        game = GameState.from_dict(d.get("game"))
-        entry = cls.of(game, d.get("date")) if game.is_terminal() else None
-        if entry is None:
-            raise SavedGameError("a history entry holds a game that is not over")
-        if not isinstance(d.get("date"), str) or len(d["date"]) > 40:
+        date, rules, opp = d.get("date"), d.get("rules"), d.get("opponent")
+        if not isinstance(date, str) or not 0 < len(date) <= 40:
             raise SavedGameError("a history entry has no date")
-        for key in ("rules", "opponent", "seed", "result"):
-            if d.get(key) != getattr(entry, key):
-                raise SavedGameError(f"a history entry's {key} {d.get(key)!r} does not match its game")
-        if d.get("scores") != list(entry.scores):
-            raise SavedGameError("a history entry's scores do not match its game")
-        return entry
+        if not isinstance(rules, str) or rules not in RULESETS:
+            shown = f" {rules[:40]!r}" if isinstance(rules, str) else ""
+            raise SavedGameError(f"a history entry has unknown rules{shown}")
+        if opp not in ("solo",) + tuple(o for o in OPPONENTS if o != "none"):
+            raise SavedGameError(f"a history entry has an unknown opponent {_clip(repr(opp), 40)}")
+        first, seed, scores, log = d.get("first"), d.get("seed"), d.get("scores"), d.get("log")
+        n = 1 if opp == "solo" else 2
+        if first not in range(n) or isinstance(first, bool):
+            raise SavedGameError(f"a history entry has an invalid first player {_clip(repr(first), 20)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise SavedGameError("a history entry has an invalid seed")
+        if not isinstance(scores, list) or len(scores) != n or not all(type(x) is int for x in scores):
+            raise SavedGameError("a history entry has invalid scores")
+        if not isinstance(log, list):
+            raise SavedGameError("a history entry has no move log")
+        events = tuple(Event.from_dict(e) for e in log)
+        for p in range(n):
+            card = replay(turns_from_log(events, p), rules)
+            if not card.is_full or card.total != scores[p]:
+                raise SavedGameError(f"a history entry's log does not give its scores {scores}")
+        if d.get("result") != _result(tuple(scores)):
+            raise SavedGameError("a history entry's result does not match its scores")
+        return cls(date, rules, opp, first, seed, tuple(scores), d["result"], events)
+
+
+def _result(scores: tuple) -> str:
+    if len(scores) == 1:
+        return "solo"
+    return "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "draw"
 
 
 def _read(path: Path):
@@ -272,7 +303,7 @@ def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -
 
 
 def load_game_file(path: str | os.PathLike) -> GameState:
-    """A game from a file: a saved game (``game.json``) or a one-game history entry.
+    """A game from a saved-game file (``game.json``).
 
     Unlike the data folder's files, a file named by the user is only read, never
     moved aside.
@@ -289,8 +320,6 @@ def load_game_file(path: str | os.PathLike) -> GameState:
         raise DataFileError(f"no game file {str(path)!r}") from None
     except ValueError as e:
         raise DataFileError(f"game file {str(path)!r} is unreadable ({_clip(e)})") from None
-    if isinstance(data, dict) and isinstance(data.get("game"), dict) and "format" not in data:
-        data = data["game"]  # one history entry
     try:
         return GameState.from_dict(data)
     except SavedGameError as e:

@@ -39,6 +39,8 @@ __all__ = [
     "review_turns",
     "turns_from_log",
     "review_game",
+    "review_log",
+    "replay",
     "PolicyLosses",
     "policy_losses",
 ]
@@ -218,20 +220,14 @@ def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
     adv = advisor if advisor is not None else Advisor(rules, table, jit=False)
     if adv.rules != rules:
         raise UsageError(f"advisor is for rules {adv.rules.name!r}, not {rules.name!r}")
+    replay(turns, rules)  # a legal game, or SavedGameError before any value is computed
     card = ScoreCard.empty(rules)
     out: list[Decision] = []
-    if len(turns) > rules.n_categories:
-        raise SavedGameError(f"{len(turns)} turns in a game of {rules.n_categories}")
     for t, tp in enumerate(turns, start=1):
         rolls = [tuple(sorted(r)) for r in tp.rolls]
         keeps = [tuple(sorted(k)) for k in tp.keeps]
-        if not 1 <= len(rolls) <= 3 or len(keeps) != len(rolls) - 1:
-            raise SavedGameError(f"turn {t}: {len(rolls)} rolls and {len(keeps)} keeps")
         for j, keep in enumerate(keeps):
             dice, rl = rolls[j], 2 - j
-            if not _contains(dice, keep) or not _contains(rolls[j + 1], keep):
-                raise SavedGameError(f"turn {t}: keep {format_dice(keep)} does not fit the dice "
-                                     f"{format_dice(dice)} -> {format_dice(rolls[j + 1])}")
             opts = adv.keep_options(card, dice, rl)
             chosen = next(o for o in opts if o.keep == keep)
             out.append(Decision(t, "keep", dice, rl, keep, opts[0].keep, chosen.expected, opts[0].expected,
@@ -249,14 +245,56 @@ def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
                 loss = opts[0].expected - exp
             out.append(Decision(t, "keep", final, rl, final, opts[0].keep, exp, opts[0].expected,
                                 _clean(loss), card.total))
-        chosen = next((o for o in boxes if o.category == tp.box), None)
-        if chosen is None:
-            raise SavedGameError(f"turn {t}: box {tp.box!r} is not open for {format_dice(final)}")
+        chosen = next(o for o in boxes if o.category == tp.box)
         out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, chosen.expected, boxes[0].expected,
                             _clean(chosen.loss), card.total))
         points, _, bonus = card.box_points(final)
         card = card.with_box(tp.box, points[tp.box], bonus)
     return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}))
+
+
+def replay(turns, rules: str | RuleSet) -> ScoreCard:
+    """The card the turns write, checking that they are a legal game (no values needed: cheap).
+
+    Raises
+    ------
+    SavedGameError
+        As :func:`review_turns`.
+    """
+    rules = get_rules(rules)
+    card = ScoreCard.empty(rules)
+    if len(turns) > rules.n_categories:
+        raise SavedGameError(f"{len(turns)} turns in a game of {rules.n_categories}")
+    for t, tp in enumerate(turns, start=1):
+        rolls = [tuple(sorted(r)) for r in tp.rolls]
+        keeps = [tuple(sorted(k)) for k in tp.keeps]
+        if not 1 <= len(rolls) <= 3 or len(keeps) != len(rolls) - 1:
+            raise SavedGameError(f"turn {t}: {len(rolls)} rolls and {len(keeps)} keeps")
+        for j, keep in enumerate(keeps):
+            if not _contains(rolls[j], keep) or not _contains(rolls[j + 1], keep):
+                raise SavedGameError(f"turn {t}: keep {format_dice(keep)} does not fit the dice "
+                                     f"{format_dice(rolls[j])} -> {format_dice(rolls[j + 1])}")
+        try:
+            points, legal, bonus = card.box_points(rolls[-1])
+        except ValueError as e:
+            raise SavedGameError(f"turn {t}: {e}") from None
+        c = tp.box
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < rules.n_categories or not legal[c]:
+            raise SavedGameError(f"turn {t}: box {c!r} is not open for {format_dice(rolls[-1])}")
+        card = card.with_box(c, points[c], bonus)
+    return card
+
+
+def review_log(log, rules: str | RuleSet, player: int = 0, *, advisor: Advisor | None = None,
+               meta: dict | None = None) -> GameReview:
+    """Review one player's turns in a move log (:func:`turns_from_log`, :func:`review_turns`).
+
+    Raises
+    ------
+    SavedGameError
+        If the log is malformed or not a legal game.
+    """
+    return review_turns(turns_from_log(log, player), rules, advisor=advisor, meta=meta)
 
 
 def _contains(dice, keep) -> bool:
@@ -332,7 +370,7 @@ def review_game(state, player: int = 0, *, advisor: Advisor | None = None, meta:
     """
     if not 0 <= player < state.config.n_players:
         raise UsageError(f"invalid player {player!r}: the game has {state.config.n_players}")
-    rev = review_turns(turns_from_log(state.log, player), state.rules, advisor=advisor, meta=meta)
+    rev = review_log(state.log, state.rules, player, advisor=advisor, meta=meta)
     if rev.final_score != state.cards[player].total:
         raise SavedGameError(
             f"the move log gives {rev.final_score} points, the card holds {state.cards[player].total}"

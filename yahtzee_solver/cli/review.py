@@ -69,10 +69,9 @@ def _tail(tr: Translator, rev) -> list[str]:
     return lines
 
 
-def review_lines(tr: Translator, rev, what: str, state, player: int = 0) -> list[str]:
+def review_lines(tr: Translator, rev, what: str, opponent: str, seed: int, player: int = 0) -> list[str]:
     """The full text review: header, one row per decision, totals, bands, costliest decisions."""
-    lines = [tr("review.header", what=what, title=tr.title(rev.rules),
-                opponent=tr.opponent(state.config.opponent), seed=state.config.seed)]
+    lines = [tr("review.header", what=what, title=tr.title(rev.rules), opponent=tr.opponent(opponent), seed=seed)]
     if player == 1:
         lines.append(tr("review.cpu"))
     if not rev.decisions:
@@ -131,13 +130,13 @@ def review(game, last, cpu, rules, lang, as_json):
     """
     from ..errors import DataFileError, UsageError
     from ..history import History, history_path, load_game_file
-    from ..review import review_game
+    from ..review import review_game, review_log
     from ..rules import get_rules
 
     tr = Translator(lang.lower())
     if game is not None and last:
         raise UsageError("give a game N or FILE, or --last, not both")
-    meta: dict = {}
+    player = 1 if cpu else 0
     if game is None or game.strip().isdigit():
         h = History.load()
         if h.problem:
@@ -146,22 +145,25 @@ def review(game, last, cpu, rules, lang, as_json):
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
         n = len(h.entries) if game is None else int(game)
         entry = h.get(n)
-        state = entry.game
+        rules_name, opponent, seed, players = entry.rules, entry.opponent, entry.seed, entry.players
         what = tr("review.game", n=n, date=entry.date)
         meta = {"source": "history", "number": n, "date": entry.date, "result": entry.result,
                 "scores": list(entry.scores)}
+        review_it = lambda m: review_log(entry.log, entry.rules, player, meta=m)  # noqa: E731
     else:
         state = load_game_file(game)
+        rules_name, opponent, seed = state.rules.name, state.config.opponent, state.config.seed
+        players = state.config.n_players
         what = game
         meta = {"source": "file", "path": game}
-    if rules is not None and get_rules(rules) != state.rules:
-        raise UsageError(f"the game is for rules {state.rules.name!r}, not {get_rules(rules).name!r}")
-    player = 1 if cpu else 0
-    if cpu and state.config.n_players < 2:
+        review_it = lambda m: review_game(state, player, meta=m)  # noqa: E731
+    if rules is not None and get_rules(rules).name != rules_name:
+        raise UsageError(f"the game is for rules {rules_name!r}, not {get_rules(rules).name!r}")
+    if cpu and players < 2:
         raise UsageError("--cpu: this is a solitaire game, there is no CPU player")
-    meta.update({"opponent": state.config.opponent, "seed": state.config.seed, "player": "cpu" if cpu else "you"})
-    rev = review_game(state, player, meta=meta)
+    meta.update({"opponent": opponent, "seed": seed, "player": "cpu" if cpu else "you"})
+    rev = review_it(meta)
     if as_json:
         echo_json(rev.to_dict())
         return
-    click.echo("\n".join(review_lines(tr, rev, what, state, player)))
+    click.echo("\n".join(review_lines(tr, rev, what, opponent, seed, player)))
