@@ -165,14 +165,15 @@ def test_history_keeps_finished_games_atomically(home):
         h.get(3)
 
 
-def test_history_is_bounded(home, monkeypatch):
+def test_history_is_bounded_and_files_a_game_once(home, monkeypatch):
     import yahtzee_solver.history as hist
 
-    monkeypatch.setattr(hist, "MAX_GAMES", 3)
     state = _finished(1)
-    for _ in range(5):
-        add_finished_game(state)
-    assert len(History.load().entries) == 3
+    assert add_finished_game(state)[0] == add_finished_game(state)[0] == 1  # filed again: not duplicated
+    monkeypatch.setattr(hist, "MAX_GAMES", 3)
+    for seed in range(2, 7):
+        add_finished_game(_finished(seed, "none"))
+    assert [e.seed for e in History.load().entries] == [4, 5, 6]
     assert MAX_GAMES >= 100
 
 

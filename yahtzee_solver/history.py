@@ -282,6 +282,10 @@ class History:
 def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -> tuple[int, str | None]:
     """Append a finished game to the history and save it.
 
+    Idempotent: a game already in the history (same rules, opponent, seed and
+    move log -- e.g. filed again after a run stopped between writing the history
+    and the records) is not added twice.
+
     Returns
     -------
     (int, str or None)
@@ -297,9 +301,17 @@ def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -
     """
     entry = HistoryEntry.of(state)
     h = History.load(path)
+    same = _identity(entry)
+    for i, e in enumerate(h.entries):
+        if _identity(e) == same:
+            return i + 1, h.problem
     h.entries.append(entry)
     h.save()
     return len(h.entries), h.problem
+
+
+def _identity(e: HistoryEntry) -> tuple:
+    return (e.rules, e.opponent, e.first, e.seed, e.scores, tuple(json.dumps(x.to_dict()) for x in e.log))
 
 
 def load_game_file(path: str | os.PathLike) -> GameState:
