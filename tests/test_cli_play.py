@@ -28,6 +28,8 @@ from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
 from yahtzee_solver.i18n_text import MESSAGES
 from yahtzee_solver.players import LEVELS, make_strategy
 from yahtzee_solver.files import HOME_ENV, data_dir
+from yahtzee_solver.history import History
+from yahtzee_solver.review import review_game
 from yahtzee_solver.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
@@ -125,6 +127,12 @@ def test_full_solo_game(rules, home, monkeypatch):
     assert not (home / "game.json").exists()
     rec = RecordBook.load().get(rules, "solo")
     assert (rec.games, rec.best) == (1, total)
+    # the finished game is in the history, and the end screen reviews it with the same numbers as `review`
+    hist = History.load()
+    assert len(hist.entries) == 1 and hist.entries[0].scores == (total,)
+    rev = review_game(g)
+    assert f"expected loss {rev.total_loss:.2f} points" in res.output
+    assert "Game saved to the history as number 1" in res.output
 
 
 @pytest.mark.parametrize("level", LEVELS)

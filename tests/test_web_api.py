@@ -434,7 +434,7 @@ def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
     def fail(*a, **k):
         raise store.DataFileError("records disk full")
 
-    monkeypatch.setattr(store, "file_finished_game", fail)
+    monkeypatch.setattr("yahtzee_solver.session.file_finished_game", fail)  # the records step of filing
     game = _play_out(c)
     assert not game["result"]["recorded"] and "records disk full" in " ".join(game["result"]["lines"])
     assert files["game_file"].exists()  # kept, nothing lost

@@ -37,7 +37,7 @@ bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 
 import numpy as np
 
-from .dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, SUB
+from .dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -71,6 +71,16 @@ KERNELS = (
     "play_box",
     "roll_of_counts",
     "_code",
+    "beginner_keep",
+    "beginner_box",
+    "spread_keeps",
+    "final_roll_masses",
+    "final_roll_boxes",
+    "best_keeps",
+    "roll_gains",
+    "dist_outcomes",
+    "dist_compact",
+    "dist_convolve",
 )
 
 
@@ -758,3 +768,375 @@ def _make_sub0():
 
 # ``SUB`` with "no such die" (-1) replaced by the empty keep (0); see best_subkeeps.
 _SUB0 = _make_sub0()
+
+
+# -- exact final-score distributions ---------------------------------------------------------
+# A turn under a fixed policy moves probability mass forward: first-roll chances onto the
+# rolls, each roll's mass onto its chosen keep(s), each keep's mass onto the rolls it can
+# become (the reverse of expect_keeps), and each final roll onto its chosen box.  The same
+# kernels as the table build pick the moves (turn, best_keep, play_box).
+
+_POLICY_TURN, _POLICY_BEGINNER = 0, 1
+
+
+def beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal):
+    """The casual keep of the ``beginner`` CPU for roll ``r`` (what it keeps when it does not blunder).
+
+    It stands on a made pattern -- a box of the bit mask ``made`` (Full House,
+    straights, five alike) that is legal and scores more than 0 for this roll
+    (Joker points included) -- and otherwise keeps every die of its most common
+    face (the higher face on a tie).  Depends on the card only through ``mask``.
+
+    Returns
+    -------
+    int
+        Keep index (0..461); ``ROLL_OFFSET + r`` = keep all five (stand).
+    """
+    box_points(mask, up, yb, r, score, joker, params, points, legal)
+    for c in range(params[_NCAT]):
+        if (made >> c) & 1 and legal[c] and points[c] > 0:
+            return ROLL_OFFSET + r
+    best_f = 0
+    best_n = -1
+    for f in range(6):
+        n = KEEP_COUNTS[ROLL_OFFSET + r, f]
+        if n >= best_n:
+            best_n = n
+            best_f = f
+    k = 0
+    for _ in range(best_n):
+        k = CHILD[k, best_f]
+    return k
+
+
+def beginner_box(mask, up, yb, r, score, joker, params, points, legal):
+    """The box of the ``beginner`` CPU for final roll ``r``: the legal box with the most points now (ties: lowest)."""
+    box_points(mask, up, yb, r, score, joker, params, points, legal)
+    bc = -1
+    bp = -1
+    for c in range(params[_NCAT]):
+        if legal[c] and points[c] > bp:
+            bp = points[c]
+            bc = c
+    return bc
+
+
+def best_keeps(E, subkeeps, out):
+    """:func:`best_keep` for every roll at once: ``out[r]`` (252,) int64 = the best keep inside roll ``r``.
+
+    The same rule (highest ``E``; ties: the keep listed first in ``subkeeps``),
+    in one call: calls with array arguments inside a loop over the rolls would
+    cost more than the comparisons themselves.
+    """
+    for r in range(N_ROLLS):
+        best = -np.inf
+        bk = -1
+        for s in range(subkeeps.shape[1]):
+            k = subkeeps[r, s]
+            if k < 0:
+                break
+            if E[k] > best:
+                best = E[k]
+                bk = k
+        out[r] = bk
+
+
+def roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb):
+    """Points gained and next state when each final roll ``r`` is scored in box ``box[r]``.
+
+    ``gain[r]`` is the box's points, the Yahtzee bonus (:func:`box_points`) and
+    the upper bonus when the score completes it (as :func:`after_box`);
+    ``(nmask[r], nup[r], nyb[r])`` is the next turn-start state.  Five-alike
+    rolls are scored by :func:`box_points` (Joker, bonus); any other roll scores
+    its ordinary points with no bonus, which is what :func:`box_points` gives it.
+    Rolls with ``box[r] < 0`` are skipped.
+    """
+    nup_ = params[_NUPPER]
+    thr = params[_THRESH]
+    for r in range(N_ROLLS):
+        c = box[r]
+        if c < 0:
+            continue
+        if ROLL_FACE[r] > 0:
+            bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+            p = points[c]
+        else:
+            bonus = 0
+            p = score[r, c]
+        g = p + bonus
+        u = up
+        y = yb
+        if c < nup_:
+            u = up + p
+            if up < thr and u >= thr:
+                g += params[_UBONUS]
+            if u > thr:
+                u = thr
+        elif c == params[_YCAT] and p > 0 and params[_NFLAGS] == 2:
+            y = 1
+        gain[r] = g
+        nmask[r] = mask | (1 << c)
+        nup[r] = u
+        nyb[r] = y
+
+
+def spread_keeps(K):
+    """Move the probability of each keep of 0..4 dice onto the rolls it can become (``K[210:]``).
+
+    The reverse of :func:`expect_keeps`: a keep of ``m < 5`` dice passes 1/6 of
+    its mass to the keep with one more die of each face; rolling the missing
+    dice one at a time gives the same rolls with the same chances as rolling
+    them together.
+    """
+    for k in range(ROLL_OFFSET):
+        w = K[k]
+        if w != 0.0:
+            w = w / 6.0
+            for f in range(6):
+                K[CHILD[k, f]] += w
+
+
+def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                      blunder, made, rkeeps, E, B, K, M, BK, points, legal):
+    """Probability of each final roll of a turn played by a policy.
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Turn-start state.
+    kind : int
+        0: the policy of the turn kernel on ``V`` with decision parameters
+        ``policy`` (the expert on the value table, the normal CPU on zeros):
+        the keep of :func:`best_keep` after :func:`turn`.  1: the beginner CPU,
+        a mixture: its casual keep (:func:`beginner_keep`) with probability
+        ``1 - blunder``, else each of the 32 position subsets ``rkeeps[r]``
+        with probability ``blunder / 32``.
+    r0, rl0, k0 : int
+        ``k0 >= 0``: keep ``k0`` was just chosen with ``rl0`` (1..2) rerolls
+        left; else ``r0 < 0``: the turn starts with its first roll (two rerolls
+        to come); else roll ``r0`` is showing with ``rl0`` (0..2) rerolls left.
+    V, score, joker, policy, params, subkeeps : arrays
+        As in :func:`play_games` (``params`` are the true rules).
+    blunder : float, made : int, rkeeps : (252, 32) int32
+        The beginner's data (see :mod:`yahtzee_solver.players`); unused for ``kind`` 0.
+    E : (3, 462), B, K : (462,) float64, BK : (252,) int64, points : (C,) int64, legal : (C,) int8
+        Scratch.
+    M : (252,) float64, out
+        ``M[r]`` = probability that the turn ends with roll ``r`` (sums to 1).
+    """
+    rl = rl0
+    if k0 >= 0:
+        for k in range(N_KEEPS):
+            K[k] = 0.0
+        K[k0] = 1.0
+        spread_keeps(K)
+        for r in range(N_ROLLS):
+            M[r] = K[ROLL_OFFSET + r]
+        rl = rl0 - 1
+    elif r0 < 0:
+        for r in range(N_ROLLS):
+            M[r] = ROLL_PROB[r]
+        rl = 2
+    else:
+        for r in range(N_ROLLS):
+            M[r] = 0.0
+        M[r0] = 1.0
+    if kind == _POLICY_TURN and rl > 0:
+        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+    while rl > 0:
+        if kind == _POLICY_TURN:
+            best_keeps(E[rl - 1], subkeeps, BK)
+        for k in range(N_KEEPS):
+            K[k] = 0.0
+        for r in range(N_ROLLS):
+            m = M[r]
+            if m == 0.0:
+                continue
+            if kind == _POLICY_TURN:
+                K[BK[r]] += m
+            else:
+                K[beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal)] += m * (1.0 - blunder)
+                if blunder > 0.0:
+                    w = m * blunder / 32.0
+                    for j in range(32):
+                        K[rkeeps[r, j]] += w
+        spread_keeps(K)
+        for r in range(N_ROLLS):
+            M[r] = K[ROLL_OFFSET + r]
+        rl -= 1
+
+
+def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
+    """The box :func:`play_box` picks for every final roll, at once: ``box[r]`` (252,) int64.
+
+    The argmax twin of :func:`final_roll_values`: the same values, computed by
+    the same calls in the same order (ordinary rolls by box, five alike through
+    :func:`box_values` once the Yahtzee box is filled), and the same tie-break
+    (the lowest box).  ``S`` (252,) float64 receives the best values.
+    """
+    C = policy[_NCAT]
+    nup = policy[_NUPPER]
+    ycat = policy[_YCAT]
+    for r in range(N_ROLLS):
+        S[r] = -np.inf
+        box[r] = -1
+    upv = np.empty(6)
+    for c in range(C):
+        if (mask >> c) & 1:
+            continue
+        if c < nup:
+            for n in range(6):
+                upv[n] = after_box(mask, up, yb, c, n * (c + 1), V, policy)
+            for r in range(N_ROLLS):
+                v = upv[KEEP_COUNTS[ROLL_OFFSET + r, c]]
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+        elif c == ycat:
+            v0 = after_box(mask, up, yb, c, 0, V, policy)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                v = v0 if p == 0 else after_box(mask, up, yb, c, p, V, policy)
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+        else:
+            base = after_box(mask, up, yb, c, 0, V, policy)
+            for r in range(N_ROLLS):
+                v = score[r, c] + base
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+    if ycat >= 0 and (mask >> ycat) & 1:
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        values = np.empty(C)
+        for r in range(N_ROLLS):
+            if ROLL_FACE[r] > 0:
+                box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+
+
+def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
+                  blunder, made, rkeeps, index, lo_next, hi_next, gmax,
+                  out_idx, out_gain, out_prob, counts, lo, hi):
+    """The outcomes of one turn from each state: (next state, points gained, probability).
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        Turn-start states (one layer).
+    r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps, blunder, made, rkeeps
+        The policy and the start of the turn (see :func:`final_roll_masses`).
+    index : (2**C, T+1, F) int64
+        Position of each next state in the next layer's arrays.
+    lo_next, hi_next : (m,) int64
+        Least and greatest points still to come from each next state (support of its distribution).
+    gmax : int
+        Greatest points one turn can gain.
+    out_idx, out_gain : (n, M) int64, out_prob : (n, M) float64, out
+        Row ``i``: ``counts[i]`` outcomes of state ``i`` -- next-state position,
+        points gained, probability -- each (next state, gain) once, in a fixed order.
+    counts, lo, hi : (n,) int64, out
+        Number of outcomes; least and greatest points still to come from state ``i``.
+
+    States are independent (``prange`` over blocks); the result does not depend on the
+    number of threads.
+    """
+    n = masks.shape[0]
+    C = params[_NCAT]
+    G = gmax + 1
+    nblk = (n + 31) // 32
+    for b in prange(nblk):
+        E = np.empty((3, N_KEEPS))
+        B = np.empty(N_KEEPS)
+        K = np.empty(N_KEEPS)
+        M = np.empty(N_ROLLS)
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        S = np.empty(N_ROLLS)
+        box = np.empty(N_ROLLS, np.int64)
+        BK = np.empty(N_ROLLS, np.int64)
+        gain = np.empty(N_ROLLS, np.int64)
+        nmask = np.empty(N_ROLLS, np.int64)
+        nup = np.empty(N_ROLLS, np.int64)
+        nyb = np.empty(N_ROLLS, np.int64)
+        acc = np.zeros(C * G)
+        where = np.empty(C * G, np.int64)
+        touched = np.empty(C * G, np.int64)
+        for i in range(b * 32, min(n, b * 32 + 32)):
+            mask = masks[i]
+            up = ups[i]
+            yb = ybs[i]
+            final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                              blunder, made, rkeeps, E, B, K, M, BK, points, legal)
+            if kind == _POLICY_TURN:
+                final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
+            else:
+                for r in range(N_ROLLS):
+                    box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
+            roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb)
+            nt = 0
+            for r in range(N_ROLLS):
+                m = M[r]
+                if m == 0.0:
+                    continue
+                key = box[r] * G + gain[r]
+                if acc[key] == 0.0:
+                    touched[nt] = key
+                    where[key] = index[nmask[r], nup[r], nyb[r]]
+                    nt += 1
+                acc[key] += m
+            lo_i = 1 << 40
+            hi_i = -1
+            for t in range(nt):
+                key = touched[t]
+                s = where[key]
+                g = key % G
+                out_idx[i, t] = s
+                out_gain[i, t] = g
+                out_prob[i, t] = acc[key]
+                acc[key] = 0.0
+                if g + lo_next[s] < lo_i:
+                    lo_i = g + lo_next[s]
+                if g + hi_next[s] > hi_i:
+                    hi_i = g + hi_next[s]
+            counts[i] = nt
+            lo[i] = lo_i
+            hi[i] = hi_i
+
+
+def dist_compact(out_idx, out_gain, out_prob, counts, out_off, idx, gain, prob):
+    """Copy the outcomes of :func:`dist_outcomes` (rows of ``counts[i]`` entries) into flat arrays at ``out_off[i]``."""
+    for i in prange(counts.shape[0]):
+        a = out_off[i]
+        for t in range(counts[i]):
+            idx[a + t] = out_idx[i, t]
+            gain[a + t] = out_gain[i, t]
+            prob[a + t] = out_prob[i, t]
+
+
+def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next):
+    """Distribution of the points still to come from each state of a layer.
+
+    ``D[off[i] + j]`` = P(points still to come from state ``i`` = ``lo[i] + j``):
+    the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
+    from :func:`dist_outcomes`) of the next state's distribution shifted by the
+    points gained.  ``D_next``, ``off_next``, ``lo_next`` describe the next layer
+    the same way.  Parallel over states (``prange``); each row is summed in the
+    same order on any number of threads.
+    """
+    n = lo.shape[0]
+    for i in prange(n):
+        a = off[i]
+        for t in range(a, off[i + 1]):
+            D[t] = 0.0
+        for j in range(out_off[i], out_off[i + 1]):
+            s = out_idx[j]
+            p = out_prob[j]
+            sa = off_next[s]
+            w = off_next[s + 1] - sa
+            base = a + out_gain[j] + lo_next[s] - lo[i]
+            src = D_next[sa : sa + w]
+            dst = D[base : base + w]
+            for t in range(w):
+                dst[t] += p * src[t]

@@ -42,7 +42,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .dice import KEEP_COUNTS, KEEPS, ROLL_OFFSET, parse_dice, roll_index
+from . import jit as _jit
+from .dice import KEEPS, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
 from .policy import (
     ExpectedValueSource,
@@ -67,6 +68,8 @@ __all__ = [
     "make_strategy",
     "turn_only_params",
     "zero_values",
+    "blunder_keep",
+    "blunder_keeps",
 ]
 
 #: The CPU levels, weakest first.
@@ -257,10 +260,21 @@ class BeginnerStrategy:
             if spec.kind in ("full_house", "straight", "five_alike")
         )
 
+    @property
+    def made_mask(self) -> int:
+        """Bit mask of the boxes whose made pattern this player stands on (Full House, straights, five alike)."""
+        m = 0
+        for c in self._made:
+            m |= 1 << c
+        return m
+
     def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
         """Stand on a made pattern, else keep the most common face; sometimes a random keep.
 
         Draws one uniform number per call (two when it blunders) from ``rng``.
+        The casual keep is :func:`yahtzee_solver.kernels.beginner_keep` and the
+        blunder :func:`blunder_keep`, the definitions the exact score
+        distribution (:mod:`yahtzee_solver.distribution`) uses too.
 
         Raises
         ------
@@ -271,17 +285,20 @@ class BeginnerStrategy:
         check_rolls_left(rolls_left)
         faces = parse_dice(dice)
         if self.rng.random() < self.blunder:
-            pick = int(self.rng.integers(0, 32))
-            return tuple(f for i, f in enumerate(faces) if (pick >> i) & 1)
-        points, legal, _ = card.box_points(faces)
-        if any(legal[c] and points[c] > 0 for c in self._made):
-            return faces
-        counts = KEEP_COUNTS[ROLL_OFFSET + roll_index(faces)]
-        face = max(range(6), key=lambda f: (counts[f], f)) + 1
-        return (face,) * int(counts[face - 1])
+            return blunder_keep(faces, int(self.rng.integers(0, 32)))
+        mask, up, yb = card.key
+        a = self.rules.arrays()
+        C = self.rules.n_categories
+        k = _jit.interpreted().beginner_keep(
+            mask, up, yb, roll_index(faces), self.made_mask, a["score"], a["joker"], a["params"],
+            np.empty(C, np.int64), np.empty(C, np.int8),
+        )
+        return KEEPS[k]
 
     def choose_box(self, card: ScoreCard, dice) -> int:
         """The legal box with the most points now (ties: the lowest box index).
+
+        :func:`yahtzee_solver.kernels.beginner_box`.
 
         Raises
         ------
@@ -289,11 +306,47 @@ class BeginnerStrategy:
             Bad dice, a card of other rules or a full card.
         """
         card = _check_card(card, self.rules)
-        points, legal, _ = card.box_points(dice)
-        return max((c for c in range(len(points)) if legal[c]), key=lambda c: (points[c], -c))
+        r = roll_index(parse_dice(dice))
+        mask, up, yb = card.key
+        a = self.rules.arrays()
+        C = self.rules.n_categories
+        return int(_jit.interpreted().beginner_box(
+            mask, up, yb, r, a["score"], a["joker"], a["params"], np.empty(C, np.int64), np.empty(C, np.int8),
+        ))
 
     def __repr__(self) -> str:
         return f"BeginnerStrategy(rules={self.rules.name!r}, blunder={self.blunder})"
+
+
+def blunder_keep(faces: tuple[int, ...], pick: int) -> tuple[int, ...]:
+    """The beginner's blunder: the dice at the positions of the bits of ``pick`` (0..31) in sorted ``faces``.
+
+    Each of the 32 subsets of the five positions is equally likely, so a keep's
+    probability is the number of position subsets that give it, over 32.
+    """
+    return tuple(f for i, f in enumerate(faces) if (pick >> i) & 1)
+
+
+_BLUNDER_KEEPS: np.ndarray | None = None
+
+
+def blunder_keeps() -> np.ndarray:
+    """Keep index of :func:`blunder_keep` for every roll and pick.
+
+    Returns
+    -------
+    (252, 32) int32, read-only
+        ``out[r, pick]`` = keep index (:data:`~yahtzee_solver.dice.KEEPS`) of
+        ``blunder_keep(ROLLS[r], pick)``.
+    """
+    global _BLUNDER_KEEPS
+    if _BLUNDER_KEEPS is None:
+        from .dice import ROLLS, keep_index
+
+        out = np.array([[keep_index(blunder_keep(roll, p)) for p in range(32)] for roll in ROLLS], np.int32)
+        out.setflags(write=False)
+        _BLUNDER_KEEPS = out
+    return _BLUNDER_KEEPS
 
 
 def make_strategy(

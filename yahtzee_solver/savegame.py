@@ -43,6 +43,8 @@ __all__ = [
     "save_path",
     "state_to_dict",
     "state_from_dict",
+    "SavedLog",
+    "saved_log",
     "GameStore",
     "Opened",
 ]
@@ -200,6 +202,70 @@ def state_from_dict(data, entry: LedgerEntry) -> GameState:
     if entry.cpu_rng is not None and n == entry.counter:
         state.cpu_rng = _restore_generator(entry.cpu_rng)
     return state
+
+
+@dataclass(frozen=True)
+class SavedLog:
+    """What a saved game tells without the ledger: its rules, players and move log.
+
+    Enough to review the moves played so far (:func:`yahtzee_solver.review.review_log`),
+    not to resume: resuming needs the ledger's seed (:func:`state_from_dict`).
+
+    Attributes
+    ----------
+    rules : str
+        Rule-set name.
+    opponent : str
+        ``none`` (solitaire) or a CPU level.
+    first : int
+        Who began each round: 0 = the player, 1 = the CPU.
+    log : tuple of game.Event
+        Every action so far.
+    """
+
+    rules: str
+    opponent: str
+    first: int
+    log: tuple[Event, ...]
+
+    @property
+    def n_players(self) -> int:
+        """1 (solitaire) or 2."""
+        return 1 if self.opponent == "none" else 2
+
+
+def saved_log(data) -> SavedLog:
+    """The rules, players and move log of a save written by :func:`state_to_dict`.
+
+    Raises
+    ------
+    SavedGameError
+        For data of another format or version, unknown rules or opponent, or
+        a damaged move log.  (Whether the moves are legal is checked by
+        whoever replays them.)
+    """
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SavedGameError("not a yahtzee_solver saved game")
+    if data.get("version") != SAVE_VERSION:
+        v = data.get("version")
+        shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
+        raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
+    try:
+        cfg = data["config"]
+        name, opponent, first = cfg["rules"], cfg["opponent"], cfg["first"]
+        if not isinstance(name, str) or name not in RULESETS:
+            shown = f" {name[:40]!r}" if isinstance(name, str) else ""
+            raise SavedGameError(f"saved game has unknown rules{shown}")
+        if opponent not in OPPONENTS:
+            raise SavedGameError(f"saved game has an unknown opponent {clip(str(opponent), 20)!r}")
+        if first not in (0, 1) or isinstance(first, bool):
+            raise SavedGameError(f"saved game has an unknown first player {clip(str(first), 20)!r}")
+        log = tuple(Event.from_dict(e) for e in data["log"])
+    except SavedGameError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {clip(e, 120)})") from None
+    return SavedLog(name, opponent, int(first), log)
 
 
 def _check(state: GameState) -> None:

@@ -16,7 +16,7 @@ the messages (:func:`settle_notes`) their own way.
   abandoned in solitaire);
 * the game in progress is saved after every action (:meth:`GameStore.save`),
   made practice by a hint (:meth:`GameStore.update`) and filed when over
-  (:func:`~yahtzee_solver.records.file_finished_game`).
+  (:func:`file_finished`: the game history, then the records).
 
 See the README, "What the records count".
 """
@@ -28,12 +28,13 @@ from dataclasses import dataclass
 
 from .errors import DataFileError
 from .game import HUMAN, GameState, new_game
+from .history import add_finished_game
 from .i18n import Translator
 from .records import RecordUpdate, file_finished_game, file_unfinished_game
 from .rules import get_rules
 from .savegame import GameStore, Opened
 
-__all__ = ["Settled", "settle", "settle_notes", "fresh_seed", "make_game", "begin_game"]
+__all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,52 @@ class Settled:
     ledger_problem: str | None = None
 
 
+@dataclass(frozen=True)
+class Filed:
+    """What :func:`file_finished` did with a finished game.
+
+    Attributes
+    ----------
+    update : RecordUpdate
+        The records' new line for the game.
+    records_problem : str or None
+        An unreadable records file that was moved aside, if any.
+    history_number : int or None
+        The game's number in the game history (for ``review N``); ``None`` if
+        the history could not take it.
+    history_problem : str or None
+        Why the history could not take the game, or an unreadable history
+        file that was moved aside.
+    """
+
+    update: RecordUpdate
+    records_problem: str | None
+    history_number: int | None
+    history_problem: str | None
+
+
+def file_finished(state: GameState, store: GameStore, records_file=None, history_file=None) -> Filed:
+    """File a finished game: into the game history (for ``review``), then into the records.
+
+    The history comes first and is not essential: if it cannot be written the
+    game is still recorded (the reason is returned).  The records then delete
+    the saved game (:func:`~yahtzee_solver.records.file_finished_game`).
+    Filing the same game twice keeps it once in either file.
+
+    Raises
+    ------
+    DataFileError
+        If the records cannot be read or written (the finished game then stays saved).
+    """
+    number = None
+    try:
+        number, hist_problem = add_finished_game(state, history_file)
+    except DataFileError as e:
+        hist_problem = str(e)
+    upd, problem = file_finished_game(state, store, records_file)
+    return Filed(upd, problem, number, hist_problem)
+
+
 def settle(store: GameStore, records_file=None) -> Settled:
     """Settle what an earlier run left in ``store`` (see the module's docstring).
 
@@ -92,10 +139,11 @@ def settle(store: GameStore, records_file=None) -> Settled:
     if opened.status == "ok" and opened.state.is_terminal():
         st = opened.state
         try:
-            upd, problem = file_finished_game(st, store, records_file)
+            filed = file_finished(st, store, records_file)
         except DataFileError as e:
             raise DataFileError(f"cannot record the finished game kept in {str(store.game_file)!r}: {e}") from None
-        return Settled(opened, finished=st, update=upd, records_problem=problem, ledger_problem=ledger_problem)
+        return Settled(opened, finished=st, update=filed.update, records_problem=filed.records_problem,
+                       ledger_problem=ledger_problem)
     state = opened.state if opened.status == "ok" else None
     return Settled(opened, state=state, ledger_problem=ledger_problem)
 

@@ -46,6 +46,8 @@ COMMANDS: dict[str, str] = {
     "play": "play:play",
     "records": "records:records",
     "simulate": "simulate:simulate",
+    "dist": "dist:dist",
+    "review": "review:review",
     "serve": "serve:serve",
 }
 

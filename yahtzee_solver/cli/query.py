@@ -111,12 +111,19 @@ def _loss(option, best: bool) -> str:
     return "tie" if option.loss < 5e-10 else f"-{option.loss:.2f}"
 
 
-def _keep_lines(options: list[KeepOption], shown: list[KeepOption]) -> list[str]:
+def _dist_cells(d, threshold: int) -> list[str]:
+    """``hint --dist`` columns: SD of the final total and P(final >= threshold) (percent)."""
+    return [f"{d.sd:.2f}", f"{100 * d.prob_at_least(threshold):.2f}%"]
+
+
+def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, threshold=None) -> list[str]:
     rows = [
         ["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll), f"{o.expected:.2f}", _loss(o, i == 0)]
+        + (_dist_cells(dists[o.keep], threshold) if dists else [])
         for i, o in enumerate(shown)
     ]
-    lines = _render(["", "keep", "reroll", "expected", "vs best"], rows, {3, 4})
+    extra = ["sd", f"P>={threshold}"] if dists else []
+    lines = _render(["", "keep", "reroll", "expected", "vs best"] + extra, rows, {3, 4, 5, 6})
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} keeps shown; --top 0 lists all)")
     b = options[0]
@@ -138,12 +145,15 @@ def _box_note(o: BoxOption, rules) -> str:
     return ", ".join(notes)
 
 
-def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules) -> list[str]:
+def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=None, threshold=None) -> list[str]:
     rows = [
-        ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0), _box_note(o, rules)]
+        ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0)]
+        + (_dist_cells(dists[o.category], threshold) if dists else []) + [_box_note(o, rules)]
         for i, o in enumerate(shown)
     ]
-    lines = _render(["", "box", "points", "expected", "vs best", "note"], rows, {2, 3, 4})
+    extra = ["sd", f"P>={threshold}"] if dists else []
+    right = {2, 3, 4, 5, 6} if dists else {2, 3, 4}
+    lines = _render(["", "box", "points", "expected", "vs best"] + extra + ["note"], rows, right)
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} boxes shown; --top 0 lists all)")
     b = options[0]
@@ -167,10 +177,31 @@ def _state_dict(card: ScoreCard) -> dict:
     }
 
 
-def _report(card, faces, rolls_left, options, top, as_json) -> None:
-    """Print ranked keep (``rolls_left`` 1, 2) or box (0) options."""
+def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshold=None) -> None:
+    """Print ranked keep (``rolls_left`` 1, 2) or box (0) options.
+
+    ``dists`` (``hint --dist``): the final-score distribution after each option,
+    by keep faces or box index; adds its SD and P(final >= ``threshold``).
+    """
     is_keep = rolls_left > 0
     shown = _limit(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
+    if as_json and dists:
+        def with_dist(o):
+            d = dists[o.keep if is_keep else o.category]
+            return {**o.to_dict(), "sd": d.sd, "p_at_least": d.prob_at_least(threshold)}
+
+        echo_json(
+            {
+                **_state_dict(card),
+                "dice": format_dice(faces),
+                "rolls_left": rolls_left,
+                "kind": "keep" if is_keep else "box",
+                "dist_threshold": threshold,
+                "n_options": len(options),
+                "options": [with_dist(o) for o in shown],
+            }
+        )
+        return
     if as_json:
         echo_json(
             {
@@ -187,10 +218,10 @@ def _report(card, faces, rolls_left, options, top, as_json) -> None:
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice?")
-        lines = _keep_lines(options, shown)
+        lines = _keep_lines(options, shown, dists, threshold)
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box?")
-        lines = _box_lines(options, shown, card.rules)
+        lines = _box_lines(options, shown, card.rules, dists, threshold)
     click.echo("\n".join(lines))
 
 
@@ -211,8 +242,13 @@ def _report(card, faces, rolls_left, options, top, as_json) -> None:
 @table_rules_option
 @table_option
 @top_option
+@click.option("--dist", "with_dist", is_flag=True,
+              help="Also the SD of the final total and P(final >= T) after each option, with expected-score "
+                   "play afterwards (exact distributions; takes longer on an emptier card).")
+@click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=300, show_default=True,
+              metavar="T", help="The T of P(final >= T) for --dist (points).")
 @json_option
-def hint(dice, rolls_left, card_text, rules, table_path, top, as_json):
+def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, as_json):
     """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
 
     \b
@@ -229,8 +265,14 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, as_json):
     """
     rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
-    options = _advisor(rules, table_path).hint(card, faces, rolls_left)
-    _report(card, faces, rolls_left, options, top, as_json)
+    adv = _advisor(rules, table_path)
+    options = adv.hint(card, faces, rolls_left)
+    dists = None
+    if with_dist:
+        from ..distribution import option_distributions
+
+        dists = option_distributions(card, faces, rolls_left, table=adv.table)
+    _report(card, faces, rolls_left, options, top, as_json, dists, dist_threshold)
 
 
 @click.command()

@@ -10,7 +10,7 @@ from ..players import LEVELS
 from ..rules import get_rules
 from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
 
-__all__ = ["simulate", "format_result", "MAX_GAMES", "INTERRUPTED"]
+__all__ = ["simulate", "format_result", "format_losses", "MAX_GAMES", "INTERRUPTED"]
 
 #: Exit status after Ctrl-C (128 + SIGINT, the shell convention).
 INTERRUPTED = 130
@@ -42,6 +42,16 @@ def format_result(res) -> str:
     return "\n".join(lines)
 
 
+def format_losses(loss) -> str:
+    """Lines for ``--losses``: a :class:`~yahtzee_solver.review.PolicyLosses` in points."""
+    lg, hg = loss.per_game
+    return "\n".join([
+        f"  expected loss {loss.per_decision:8.3f} points a decision ({loss.decisions:,} decisions)",
+        f"                {lg:8.2f} points a game (95% CI +/- {hg:.2f}); optimal {loss.start_value:.2f}"
+        f" - {lg:.2f} = {loss.start_value - lg:.2f}",
+    ])
+
+
 @click.command()
 @click.option(
     "--strategy",
@@ -64,8 +74,11 @@ def format_result(res) -> str:
 @table_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr.  Default: shown when stderr is a terminal and --json is not given.")
+@click.option("--losses", is_flag=True,
+              help="Also value every decision of the same games with the optimal values: the mean expected "
+                   "loss per decision and per game, as 'review' reports for a human (slower).")
 @json_option
-def simulate(level, games, rules, seed, table_path, progress, as_json):
+def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
     """Play GAMES solitaire games with a CPU level and print score statistics.
 
     Reports the mean final score with its 95% confidence interval, the standard
@@ -90,10 +103,20 @@ def simulate(level, games, rules, seed, table_path, progress, as_json):
     except KeyboardInterrupt:
         click.echo("Interrupted before the first game finished.", err=True)
         click.get_current_context().exit(INTERRUPTED)
+    loss = None
+    if losses and not res.interrupted:
+        from ..review import policy_losses
+
+        loss = policy_losses(level, res.games, rules, seed=res.seed, table=table)
     if as_json:
-        echo_json(res.to_dict())
+        out = res.to_dict()
+        if loss is not None:
+            out["expected_loss"] = loss.to_dict()
+        echo_json(out)
     else:
         click.echo(format_result(res))
+        if loss is not None:
+            click.echo(format_losses(loss))
     if res.interrupted:
         click.echo(f"Interrupted: {res.games:,} of {res.requested:,} games played.", err=True)
         click.get_current_context().exit(INTERRUPTED)

@@ -17,7 +17,10 @@ import click
 
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score, cpu_actions
 from ..i18n import display_width, pad, wrap
-from ..records import DataFileError, file_finished_game, records_path
+from ..errors import YahtzeeError
+from ..records import DataFileError, records_path
+from ..session import file_finished
+from .review import summary_lines
 from ..savegame import GameStore
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
@@ -480,14 +483,17 @@ class Session:
                                    fg={"win": "green", "loss": "red", "draw": "yellow"}[outcome]))
         opp = st.config.opponent_key
         try:
-            upd, problem = file_finished_game(st, self.store, self.records_file)
+            filed = file_finished(st, self.store, self.records_file)
         except DataFileError as e:
             msg = tr("end.unrecorded", detail=str(e), path=str(self.game_file))
             click.echo(click.style(self.wrap(msg), fg="red"), err=True)
             click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
             return False
+        upd, problem = filed.update, filed.records_problem
         if problem:
             click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
+        if filed.history_problem:
+            click.echo(click.style(tr("review.history_problem", detail=filed.history_problem), fg="yellow"), err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
         if upd.practice:
             click.echo(click.style(tr("end.practice"), fg="yellow"))
@@ -500,8 +506,23 @@ class Session:
                           best=r.best, average=f"{r.average:.1f}", **names))
         else:
             click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
+        self.review_summary(filed.history_number)
         click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
         return True
+
+    def review_summary(self, number: int | None) -> None:
+        """The end-of-game review: the player's expected loss, its bands and the costliest decisions."""
+        tr = self.tr
+        try:
+            lines = summary_lines(self.state, tr)
+        except YahtzeeError as e:  # no value table: the game still ends normally
+            click.echo(click.style(tr("review.unavailable", detail=str(e)), fg="yellow"), err=True)
+            return
+        click.echo()
+        for line in lines:
+            click.echo(self.wrap(line))
+        if number is not None:
+            click.echo(click.style(tr("review.history_saved", n=number), dim=True))
 
 
 def on_terminal() -> bool:

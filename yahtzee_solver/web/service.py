@@ -345,13 +345,15 @@ class GameService:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
         practice = bool(self.store.practice)
         try:
-            upd, problem = store.file_finished_game(st, self.store, self.records_file)
+            filed = store.file_finished(st, self.store, self.records_file)
         except store.DataFileError as e:
             self.result = {"outcome": outcome, "recorded": False, "practice": practice, "problem": str(e)}
             return
+        upd = filed.update
         self.result = {
-            "outcome": outcome, "recorded": True, "practice": upd.practice, "problem": problem,
+            "outcome": outcome, "recorded": True, "practice": upd.practice, "problem": filed.records_problem,
             "record": upd.record.to_dict(), "new_best": upd.new_best, "previous_best": upd.previous_best,
+            "history_number": filed.history_number, "history_problem": filed.history_problem,
         }
 
     # -- helpers ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from ..files import data_dir
 from ..lock import GameLock, GameRunningError
 from ..records import RecordBook, file_finished_game, records_path
 from ..savegame import GameStore, save_path
-from ..session import Settled, begin_game, make_game, settle, settle_notes
+from ..session import Settled, begin_game, file_finished, make_game, settle, settle_notes
 
 __all__ = [
     "DataFileError",
@@ -29,6 +29,7 @@ __all__ = [
     "begin_game",
     "data_dir",
     "file_finished_game",
+    "file_finished",
     "make_game",
     "records_path",
     "save_path",

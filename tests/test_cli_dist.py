@@ -1,0 +1,98 @@
+"""``yahtzee-solve dist``: text, JSON, the histogram's width, --plot and bad input."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
+from yahtzee_solver.distribution import PERCENTILES, THRESHOLDS, score_distribution
+from yahtzee_solver.state import parse_card
+
+CARD = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=25,4k=0"
+
+
+def test_json_matches_the_library():
+    out = run_json("dist", "--card", CARD)
+    d = score_distribution(parse_card(CARD))
+    assert out["mean"] == pytest.approx(d.mean, abs=1e-12)
+    assert out["sd"] == pytest.approx(d.sd, abs=1e-12)
+    assert out["percentiles"] == {f"p{q}": d.percentile(q) for q in PERCENTILES}
+    assert set(out["p_at_least"]) == {str(t) for t in THRESHOLDS}
+    pmf = np.array(out["pmf"])
+    assert abs(pmf.sum() - 1) < 1e-12 and out["pmf_start"] == out["min"]
+    assert out["card_total"] == parse_card(CARD).total and out["dice"] is None
+
+
+def test_mid_turn_and_cpu_strategy():
+    out = run_json("dist", "22555", "-r", "1", "--card", CARD, "--strategy", "normal")
+    d = score_distribution(parse_card(CARD), dice="22555", rolls_left=1, strategy="normal")
+    assert out["strategy"] == "normal" and out["rolls_left"] == 1 and out["dice"] == "22555"
+    assert out["mean"] == pytest.approx(d.mean, abs=1e-12)
+
+
+def test_text_report_fits_80_columns():
+    res = run("dist", "--card", CARD)
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()[1:]  # after the card line that hint prints too
+    assert max(len(line) for line in lines) <= 80
+    text = res.output
+    assert "mean" in text and "percentile" in text and "P(final>=T)" in text
+    assert any("█" in line for line in lines)
+
+
+def test_plot_writes_png_and_svg(tmp_path):
+    pytest.importorskip("matplotlib")
+    for name in ("d.png", "d.svg"):
+        res = run("dist", "--card", CARD, "--plot", str(tmp_path / name))
+        assert res.exit_code == 0, res.output
+    assert (tmp_path / "d.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in (tmp_path / "d.svg").read_bytes()[:2000]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.png", "d.svg"]  # no temp files left
+
+
+def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    res = run("dist", "--card", CARD, "--plot", str(tmp_path / "d.png"))
+    assert_clean_error(res, 1, "yahtzee-solver[plot]")
+    assert not (tmp_path / "d.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args,code,needle",
+    [
+        (["--plot", "d.pdf"], 2, "d.pdf"),
+        (["--rolls-left", "1"], 2, "--rolls-left needs the DICE"),
+        (["1234"], 2, "1234"),
+        (["--card", "sixes=19"], 2, "sixes"),
+    ],
+)
+def test_bad_input(args, code, needle, tmp_path):
+    res = run("dist", *args)
+    assert_clean_error(res, code, needle)
+
+
+def test_bad_strategy_is_a_click_usage_error():
+    assert_click_usage_error(run("dist", "--strategy", "genius"), "genius", command="dist")
+
+
+@pytest.mark.parametrize("rl", ["2", "0"])
+def test_hint_dist_adds_sd_and_tail_probability(rl):
+    from yahtzee_solver.distribution import option_distributions
+
+    out = run_json("hint", "22555", "-r", rl, "--card", CARD, "--dist", "--dist-threshold", "250")
+    dists = option_distributions(parse_card(CARD), "22555", int(rl))
+    assert out["dist_threshold"] == 250 and len(out["options"]) == len(dists)
+    from yahtzee_solver.dice import parse_dice
+    from yahtzee_solver.rules import get_rules
+
+    for o in out["options"]:
+        key = parse_dice(o["keep"], n=None) if rl != "0" else get_rules("yahtzee").category_index(o["category"])
+        d = dists[key]
+        assert o["sd"] == pytest.approx(d.sd, abs=1e-12)
+        assert o["p_at_least"] == pytest.approx(d.prob_at_least(250), abs=1e-15)
+        assert o["expected"] == pytest.approx(d.mean, abs=1e-9)
+    text = run("hint", "22555", "-r", rl, "--card", CARD, "--dist")
+    assert text.exit_code == 0 and "P>=300" in text.output

@@ -1,0 +1,259 @@
+"""Exact final-score distributions: normalisation, the mean against the value table,
+Verhoeff's published figures, a goodness-of-fit test against seeded play of the same
+policy (optimal and both CPU levels), the box choice against play_box, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from yahtzee_solver import jit
+from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.dice import ROLL_SUBKEEPS, ROLLS
+from yahtzee_solver.distribution import ScoreDistribution, score_distribution
+from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
+from yahtzee_solver.players import make_strategy
+from yahtzee_solver.rules import RULESETS, get_rules
+from yahtzee_solver.state import ScoreCard
+
+RULE_NAMES = tuple(RULESETS)
+
+
+def random_card(rules, n_open: int, rng: np.random.Generator) -> ScoreCard:
+    """A card reached by random play (random dice, random legal box) with ``n_open`` boxes left."""
+    card = ScoreCard.empty(rules)
+    while len(card.open_categories) > n_open:
+        dice = tuple(int(d) for d in rng.integers(1, 7, 5))
+        # favour five alike now and then so Joker and Yahtzee-bonus states occur
+        if rng.random() < 0.15:
+            dice = (int(rng.integers(1, 7)),) * 5
+        points, legal, bonus = card.box_points(dice)
+        c = int(rng.choice([c for c in range(len(legal)) if legal[c]]))
+        card = card.with_box(c, points[c], bonus)
+    return card
+
+
+# -- normalisation and the mean ----------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_turn_start_distributions_sum_to_one_with_the_table_mean(rules, fresh_table):
+    table = fresh_table(rules)
+    rng = np.random.default_rng(sum(map(ord, rules)))
+    for n_open in (1, 3, 5, 6):
+        card = random_card(rules, n_open, rng)
+        d = score_distribution(card, strategy="optimal", table=table)
+        m, u, y = card.key
+        assert abs(d.pmf.sum() - 1.0) < 1e-12
+        assert d.mean == pytest.approx(card.total + table.values[m, u, y], abs=1e-9)
+        assert d.pmf.min() >= 0.0
+        assert d.support[0] >= card.total
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_mid_turn_distributions_match_the_advisor(rules, fresh_table):
+    """From dice with 2, 1 or 0 rerolls left the mean is the advisor's best option."""
+    table = fresh_table(rules)
+    adv = Advisor(rules, table)
+    rng = np.random.default_rng(7 + len(rules))
+    for n_open in (2, 5):
+        card = random_card(rules, n_open, rng)
+        for rl in (2, 1, 0):
+            dice = tuple(int(x) for x in rng.integers(1, 7, 5))
+            d = score_distribution(card, dice=dice, rolls_left=rl, table=table)
+            opts = adv.keep_options(card, dice, rl) if rl else adv.box_options(card, dice)
+            assert abs(d.pmf.sum() - 1.0) < 1e-12
+            assert d.mean == pytest.approx(opts[0].expected, abs=1e-9)
+
+
+def test_full_card_is_a_point_mass():
+    rng = np.random.default_rng(3)
+    card = random_card("yacht", 0, rng)
+    d = score_distribution(card)
+    assert d.support == (card.total, card.total)
+    assert d.sd == 0.0 and d.percentile(50) == card.total
+
+
+# -- Verhoeff's published optimal-play figures ---------------------------------------------------
+def test_free_joker_empty_card_matches_verhoeff():
+    """Verhoeff (free Joker): mean 254.5896, SD 59.6117, median 248 (RULES.md)."""
+    d = score_distribution(rules="yahtzee-free-joker")
+    assert abs(d.pmf.sum() - 1.0) < 1e-12
+    assert d.mean == pytest.approx(get_rules("yahtzee-free-joker").reference_value, abs=1e-6)
+    assert round(d.sd, 4) == 59.6117
+    assert d.percentile(50) == 248
+
+
+# -- percentiles: the convention of simulate ----------------------------------------------------
+def test_percentiles_follow_numpys_inverted_cdf():
+    rng = np.random.default_rng(5)
+    counts = rng.integers(0, 5, 40)
+    counts[[3, 17]] = 7
+    n = int(counts.sum())
+    # a denominator that is a power of two keeps the cdf exact in binary
+    sample = np.repeat(np.arange(len(counts)), counts)
+    pmf = counts / n
+    d = ScoreDistribution("yahtzee", "optimal", pmf)
+    for q in (1, 5, 10, 25, 50, 75, 90, 95, 99, 100):
+        want = np.percentile(sample, q, method="inverted_cdf")
+        assert d.percentile(q) == int(want), q
+    assert d.prob_at_least(17) == pytest.approx(counts[17:].sum() / n, abs=1e-15)
+    with pytest.raises(UsageError, match="percentile"):
+        d.percentile(101)
+
+
+# -- goodness of fit against seeded play of the same policy ----------------------------------------
+def play_out(card: ScoreCard, strategy, rng: np.random.Generator) -> int:
+    """Play the rest of the game from the turn start of ``card`` as ``simulate`` does; final total."""
+    while not card.is_full:
+        roll = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+        for rl in (2, 1):
+            keep = tuple(strategy.choose_keep(card, roll, rl))
+            roll = tuple(sorted(keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(keep)))))
+        c = strategy.choose_box(card, roll)
+        points, legal, bonus = card.box_points(roll)
+        card = card.with_box(c, points[c], bonus)
+    return card.total
+
+
+def chi2_sf(x: float, k: int) -> float:
+    """P(chi-square with k degrees of freedom > x) (Wilson-Hilferty; accurate to ~1e-3 for k >= 10)."""
+    z = ((x / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def chi2_binned(scores: np.ndarray, pmf: np.ndarray, bins: int = 20) -> tuple[float, int]:
+    """Chi-square statistic of ``scores`` against ``pmf`` on bins of about equal probability."""
+    cdf = np.cumsum(pmf)
+    edges = np.unique(np.searchsorted(cdf, np.linspace(0, 1, bins + 1)[1:-1]))
+    lo = np.concatenate([[0], edges + 1])
+    hi = np.concatenate([edges + 1, [len(pmf)]])
+    expected = np.array([pmf[a:b].sum() for a, b in zip(lo, hi)]) * len(scores)
+    counts = np.array([np.count_nonzero((scores >= a) & (scores < b)) for a, b in zip(lo, hi)])
+    assert counts.sum() == len(scores), "a simulated score outside the support"
+    stat = float(((counts - expected) ** 2 / expected).sum())
+    return stat, len(expected) - 1
+
+
+@pytest.mark.parametrize("level,games", [("optimal", 6000), ("normal", 6000), ("beginner", 4000)])
+def test_exact_distribution_fits_seeded_play(level, games):
+    rng = np.random.default_rng(11)
+    card = random_card("yahtzee", 3, np.random.default_rng(4))
+    d = score_distribution(card, strategy=level)
+    player = make_strategy("expert" if level == "optimal" else level, "yahtzee", rng=np.random.default_rng(12))
+    scores = np.array([play_out(card, player, rng) for _ in range(games)])
+    stat, dof = chi2_binned(scores, d.pmf)
+    assert chi2_sf(stat, dof) > 1e-3, (level, stat, dof)
+    # the mean within its 99.9 % interval
+    assert abs(scores.mean() - d.mean) < 3.3 * d.sd / math.sqrt(games)
+    # power: the same games are far from another level's distribution
+    other = {"optimal": "beginner", "normal": "beginner", "beginner": "normal"}[level]
+    wrong = score_distribution(card, strategy=other).pmf
+    stat_w, dof_w = chi2_binned(scores, wrong)
+    assert chi2_sf(stat_w, dof_w) < 1e-6, (level, other, stat_w)
+
+
+# -- the kernels behind it --------------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_final_roll_boxes_is_play_box_for_every_roll(rules):
+    r = get_rules(rules)
+    k = jit.compiled()
+    a = r.arrays()
+    expert = make_strategy("expert", r)
+    normal = make_strategy("normal", r)
+    rng = np.random.default_rng(9)
+    C = r.n_categories
+    points, legal, values = np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C)
+    S, box = np.empty(252), np.empty(252, np.int64)
+    for _ in range(40):
+        card = random_card(r, int(rng.integers(1, C)), rng)
+        m, u, y = card.key
+        for s in (expert, normal):
+            k.final_roll_boxes(m, u, y, s.values, a["score"], a["joker"], s.params, S, box)
+            want = [k.play_box(m, u, y, roll, s.values, a["score"], a["joker"], s.params, points, legal, values)
+                    for roll in range(252)]
+            assert box.tolist() == want
+
+
+def test_mass_moves_like_the_players_keeps():
+    """One reroll from a fixed roll: the final-roll masses are the chosen keep's reroll chances."""
+    r = get_rules("yahtzee")
+    k = jit.interpreted()
+    a = r.arrays()
+    s = make_strategy("expert", r, jit=False)
+    card = ScoreCard.empty(r)
+    dice = (1, 3, 3, 5, 6)
+    keep = s.choose_keep(card, dice, 1)
+    E, B, K, M = np.empty((3, 462)), np.empty(462), np.empty(462), np.empty(252)
+    C = r.n_categories
+    from yahtzee_solver.dice import roll_index
+
+    k.final_roll_masses(0, 0, 0, 0, roll_index(dice), 1, -1, s.values, a["score"], a["joker"], s.params, a["params"],
+                        ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M, np.empty(252, np.int64),
+                        np.empty(C, np.int64), np.empty(C, np.int8))
+    n = 5 - len(keep)
+    want = np.zeros(252)
+    for faces in np.ndindex(*(6,) * n):
+        roll = tuple(sorted(keep + tuple(f + 1 for f in faces)))
+        want[ROLLS.index(roll)] += 6.0**-n
+    np.testing.assert_allclose(M, want, atol=1e-15)
+
+
+# -- bad input ---------------------------------------------------------------------------------
+def test_bad_input_is_refused():
+    card = ScoreCard.empty("yahtzee")
+    with pytest.raises(UsageError, match="unknown strategy 'genius'"):
+        score_distribution(card, strategy="genius")
+    with pytest.raises(UsageError, match="rolls-left needs the dice"):
+        score_distribution(card, rolls_left=1)
+    with pytest.raises(UsageError, match="rolls-left 3"):
+        score_distribution(card, dice="11111", rolls_left=3)
+    with pytest.raises(DiceError):
+        score_distribution(card, dice="1234")
+    with pytest.raises(ScoreCardError, match="not 'yacht'"):
+        score_distribution(card, rules="yacht")
+
+
+@pytest.mark.parametrize("rl", [2, 1, 0])
+def test_option_distributions_have_the_advisors_means(rl, fresh_table):
+    from yahtzee_solver.distribution import option_distributions
+
+    table = fresh_table("yahtzee")
+    adv = Advisor("yahtzee", table)
+    card = random_card("yahtzee", 4, np.random.default_rng(21))
+    dice = (2, 2, 5, 5, 5) if rl else (5, 5, 5, 5, 5)
+    dists = option_distributions(card, dice, rl, table=table)
+    opts = adv.keep_options(card, dice, rl) if rl else adv.box_options(card, dice)
+    assert len(dists) == len(opts)
+    for o in opts:
+        d = dists[o.keep if rl else o.category]
+        assert abs(d.pmf.sum() - 1) < 1e-12
+        assert d.mean == pytest.approx(o.expected, abs=1e-9)
+    # the best option's distribution is the position's own
+    whole = score_distribution(card, dice=dice, rolls_left=rl, table=table)
+    best = dists[opts[0].keep if rl else opts[0].category]
+    np.testing.assert_allclose(best.pmf, whole.pmf, atol=1e-15)
+
+
+def test_best_keeps_is_best_keep_for_every_roll():
+    k = jit.compiled()
+    rng = np.random.default_rng(8)
+    out = np.empty(252, np.int64)
+    for _ in range(20):
+        E = rng.integers(0, 4, 462).astype(float)  # many ties: the tie-break must agree too
+        k.best_keeps(E, ROLL_SUBKEEPS, out)
+        assert out.tolist() == [k.best_keep(E, r, ROLL_SUBKEEPS) for r in range(252)]
+
+
+@pytest.mark.parametrize("level", ["expert", "normal"])
+def test_empty_card_distribution_fits_simulate(level):
+    """Yacht from the empty card: the exact pmf against 40,000 games of ``simulate`` (same seed, same code)."""
+    from yahtzee_solver.simulate import simulate
+
+    d = score_distribution(rules="yacht", strategy=level)
+    res = simulate(level, 40_000, "yacht", seed=2026)
+    stat, dof = chi2_binned(res.scores, d.pmf, bins=30)
+    assert chi2_sf(stat, dof) > 1e-3, (level, stat, dof)
+    other = score_distribution(rules="yacht", strategy="normal" if level == "expert" else "expert")
+    stat_w, dof_w = chi2_binned(res.scores, other.pmf, bins=30)
+    assert chi2_sf(stat_w, dof_w) < 1e-6

@@ -1,0 +1,284 @@
+"""Game review and history: expert games lose nothing, scripted mistakes cost exactly the
+advisor's "vs best", the loss identity for the normal CPU, the history file (atomic,
+bounded, corrupt set aside, newer format refused), and the review command."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from clihelpers import assert_clean_error, run, run_json
+from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.game import cpu_actions, new_game
+from yahtzee_solver.history import MAX_GAMES, History, add_finished_game, history_path
+from yahtzee_solver.i18n import Translator
+from yahtzee_solver.i18n_text import MESSAGES
+from yahtzee_solver.players import make_strategy
+from yahtzee_solver.review import TurnPlay, policy_losses, review_game, review_turns, turns_from_log
+from yahtzee_solver.rules import RULESETS
+from yahtzee_solver.savegame import SAVE_FORMAT, SAVE_VERSION, state_to_dict
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    return tmp_path
+
+
+def play_out(state, strategies):
+    """Play the game to the end, each player by its strategy (through the game engine)."""
+    while not state.is_terminal():
+        for a in cpu_actions(state, strategies[state.current]):
+            state.apply_action(a)
+    return state
+
+
+# -- expert games lose nothing -----------------------------------------------------------------------
+@pytest.mark.parametrize("rules", tuple(RULESETS))
+def test_every_decision_of_an_expert_game_has_loss_zero(rules):
+    expert = make_strategy("expert", rules, jit=False)
+    for seed in (1, 2):
+        state = play_out(new_game(rules, "expert", seed=seed), [expert, expert])
+        for player in (0, 1):
+            rev = review_game(state, player)
+            assert rev.complete and rev.final_score == state.cards[player].total
+            assert len(rev.decisions) >= 2 * state.rules.n_categories
+            assert all(d.loss == 0.0 for d in rev.decisions)
+            assert rev.total_loss == 0.0 and rev.bands["0"] == len(rev.decisions)
+
+
+# -- scripted mistakes -------------------------------------------------------------------------------
+def test_scripted_mistakes_cost_exactly_the_advisors_vs_best():
+    """A fixed game: the dice are chosen, the keeps and boxes are the second-best or worst options."""
+    rules = "yahtzee"
+    adv = Advisor(rules, jit=False)
+    rng = np.random.default_rng(3)
+    turns, expected_losses = [], []
+    from yahtzee_solver.state import ScoreCard
+
+    card = ScoreCard.empty(rules)
+    for t in range(13):
+        roll1 = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+        k1 = adv.keep_options(card, roll1, 2)
+        pick1 = k1[min(1, len(k1) - 1)]  # second best
+        roll2 = tuple(sorted(pick1.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(pick1.keep)))))
+        k2 = adv.keep_options(card, roll2, 1)
+        pick2 = k2[-1]  # worst
+        roll3 = tuple(sorted(pick2.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(pick2.keep)))))
+        if len(pick1.keep) == 5 or len(pick2.keep) == 5:
+            # keeping all five is no roll in a real game: make it a plain reroll of everything
+            pick1 = next(o for o in k1 if len(o.keep) < 5)
+            roll2 = tuple(sorted(pick1.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(pick1.keep)))))
+            k2 = adv.keep_options(card, roll2, 1)
+            pick2 = next(o for o in reversed(k2) if len(o.keep) < 5)
+            roll3 = tuple(sorted(pick2.keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(pick2.keep)))))
+        boxes = adv.box_options(card, roll3)
+        box = boxes[-1]  # worst box
+        turns.append(TurnPlay((roll1, roll2, roll3), (pick1.keep, pick2.keep), box.category))
+        expected_losses += [pick1.loss, pick2.loss, box.loss]
+        points, _, bonus = card.box_points(roll3)
+        card = card.with_box(box.category, points[box.category], bonus)
+    rev = review_turns(turns, rules, advisor=adv)
+    got = [d.loss for d in rev.decisions]
+    want = [0.0 if x < 1e-9 else x for x in expected_losses]
+    assert got == want  # exactly the advisor's numbers
+    assert rev.final_score == card.total
+    assert rev.total_loss == pytest.approx(sum(want))
+    assert sum(rev.bands.values()) == 39
+    worst = rev.costliest()
+    assert [d.loss for d in worst] == sorted(want, reverse=True)[:3]
+
+
+def test_scoring_with_rerolls_left_is_reviewed_as_a_stand():
+    rules = "yahtzee"
+    adv = Advisor(rules, jit=False)
+    from yahtzee_solver.state import ScoreCard
+
+    card = ScoreCard.empty(rules)
+    dice = (2, 3, 4, 5, 6)  # a large straight: standing is best
+    box = adv.box_options(card, dice)[0].category
+    rev = review_turns([TurnPlay((dice,), (), box)], rules, advisor=adv)
+    stand, scored = rev.decisions
+    assert stand.kind == "keep" and stand.rolls_left == 2 and stand.choice == dice
+    best2 = adv.keep_options(card, dice, 2)[0]
+    assert stand.loss == pytest.approx(max(0.0, best2.expected - adv.box_options(card, dice)[0].expected), abs=1e-12)
+    assert scored.kind == "box" and scored.loss == 0.0
+    # standing on junk with one reroll left costs the advisor's "keep all five" row
+    junk = (1, 1, 2, 4, 6)
+    rev = review_turns([TurnPlay(((1, 2, 3, 5, 6), junk), ((1,),), 0)], rules, advisor=adv)
+    stand = rev.decisions[1]
+    row = next(o for o in adv.keep_options(card, junk, 1) if o.keep == junk)
+    assert stand.loss == pytest.approx(row.loss, abs=1e-12) and stand.loss > 1
+
+
+def test_log_of_a_game_matches_its_turns():
+    normal = make_strategy("normal", "yahtzee", jit=False)
+    state = play_out(new_game("yahtzee", "normal", seed=5), [normal, normal])
+    turns = turns_from_log(state.log, 0)
+    assert len(turns) == 13
+    assert [t.box for t in turns] == [e.category for e in state.log if e.kind == "score" and e.player == 0]
+
+
+def test_a_tampered_log_is_refused():
+    from yahtzee_solver.errors import SavedGameError
+
+    normal = make_strategy("normal", "yahtzee", jit=False)
+    state = play_out(new_game("yahtzee", seed=6), [normal])
+    ev = state.log[-1]
+    state.log[-1] = type(ev)(ev.kind, ev.player, ev.dice, ev.held, ev.roll, ev.category, ev.points + 1)
+    first = state.log[0]
+    state.log[0] = type(first)("roll", 0, (7, 1, 1, 1, 1), first.held, 1)
+    with pytest.raises((SavedGameError, ValueError)):
+        review_game(state, 0)
+
+
+# -- the loss identity ---------------------------------------------------------------------------
+def test_mean_score_is_the_table_value_minus_the_mean_loss_for_the_normal_level():
+    res = policy_losses("normal", 3000, "yahtzee", seed=11)
+    x = res.scores + res.game_losses  # E[x] = optimal value (martingale)
+    half = 1.96 * x.std(ddof=1) / math.sqrt(len(x))
+    assert abs(x.mean() - res.start_value) < half
+    assert res.per_decision > 0.3  # the normal player does lose points
+    expert = policy_losses("expert", 300, "yahtzee", seed=11)
+    assert expert.per_decision == 0.0
+
+
+# -- the history file ------------------------------------------------------------------------------
+def _finished(seed=1, opponent="normal"):
+    normal = make_strategy("normal", "yahtzee", jit=False)
+    return play_out(new_game("yahtzee", opponent, seed=seed), [normal, normal])
+
+
+def test_history_keeps_finished_games_atomically(home):
+    n, problem = add_finished_game(_finished(1))
+    assert (n, problem) == (1, None)
+    n, _ = add_finished_game(_finished(2, "none"))
+    assert n == 2
+    h = History.load()
+    assert [e.seed for e in h.entries] == [1, 2]
+    assert h.entries[1].result == "solo" and h.entries[0].result in ("win", "loss", "draw")
+    assert h.entries[0].scores == _finished(1).totals()
+    assert sorted(p.name for p in home.iterdir()) == ["history.json"]  # no temp file left
+    with pytest.raises(ValueError, match="no game number 3"):
+        h.get(3)
+
+
+def test_history_is_bounded_and_files_a_game_once(home, monkeypatch):
+    import yahtzee_solver.history as hist
+
+    state = _finished(1)
+    assert add_finished_game(state)[0] == add_finished_game(state)[0] == 1  # filed again: not duplicated
+    monkeypatch.setattr(hist, "MAX_GAMES", 3)
+    for seed in range(2, 7):
+        add_finished_game(_finished(seed, "none"))
+    assert [e.seed for e in History.load().entries] == [4, 5, 6]
+    assert MAX_GAMES >= 100
+
+
+def test_corrupt_history_is_set_aside_and_reported(home):
+    history_path().write_text("{not json")
+    h = History.load()
+    assert h.entries == [] and "unreadable" in h.problem
+    aside = [p for p in home.iterdir() if p.name.startswith("history.json.corrupt-")]
+    assert len(aside) == 1 and aside[0].read_text() == "{not json"
+
+
+def test_newer_history_is_refused_and_left_alone(home):
+    from yahtzee_solver.errors import DataFileError
+
+    text = json.dumps({"format": "yahtzee_solver game history", "version": 99, "games": []})
+    history_path().write_text(text)
+    with pytest.raises(DataFileError, match="version 99"):
+        History.load()
+    with pytest.raises(DataFileError):
+        add_finished_game(_finished(1))
+    assert history_path().read_text() == text
+
+
+def test_a_history_entry_whose_log_does_not_give_its_scores_is_corrupt(home):
+    add_finished_game(_finished(1))
+    data = json.loads(history_path().read_text())
+    data["games"][0]["scores"][0] += 1
+    history_path().write_text(json.dumps(data))
+    h = History.load()
+    assert h.entries == [] and "scores" in h.problem
+
+
+def test_unfinished_game_is_not_added(home):
+    with pytest.raises(ValueError, match="not over"):
+        add_finished_game(new_game("yahtzee", seed=1))
+
+
+# -- the command -------------------------------------------------------------------------------------
+def test_review_command_last_number_and_file(home, tmp_path):
+    add_finished_game(_finished(1, "none"))
+    add_finished_game(_finished(2, "normal"))
+    last = run_json("review")
+    assert last["number"] == 2 and last["seed"] == 2 and last["n_decisions"] >= 26
+    first = run_json("review", "1")
+    assert first["number"] == 1
+    want = review_game(_finished(1, "none"))
+    assert first["total_loss"] == pytest.approx(want.total_loss, abs=1e-12)
+    game_file = tmp_path / "g.json"
+    game_file.write_text(json.dumps(state_to_dict(_finished(2, "normal"))))
+    from_file = run_json("review", str(game_file))
+    assert from_file["total_loss"] == pytest.approx(last["total_loss"], abs=1e-12)
+    cpu = run_json("review", "2", "--cpu")
+    assert cpu["player"] == "cpu"
+    for lang in ("en", "zh", "ja"):
+        res = run("review", "--lang", lang)
+        assert res.exit_code == 0, res.output
+        assert Translator(lang)("review.col_loss") in res.output
+
+
+@pytest.mark.parametrize(
+    "setup,args,code,needle",
+    [
+        ("none", ["review"], 1, "no finished games"),
+        ("two", ["review", "7"], 2, "no game number 7"),
+        ("two", ["review", "missing.json"], 1, "missing.json"),
+        ("corrupt_file", ["review", "bad.json"], 1, "bad.json"),
+        ("newer_file", ["review", "new.json"], 1, f"version {SAVE_VERSION + 1}"),
+        ("two", ["review", "1", "--rules", "yacht"], 2, "'yacht'"),
+        ("two", ["review", "1", "--last"], 2, "not both"),
+        ("solo", ["review", "--cpu"], 2, "solitaire"),
+    ],
+)
+def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
+    monkeypatch.chdir(home)
+    if setup == "two":
+        add_finished_game(_finished(1))
+        add_finished_game(_finished(2))
+    if setup == "solo":
+        add_finished_game(_finished(1, "none"))
+    if setup == "corrupt_file":
+        (home / "bad.json").write_text(json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "config": 3}))
+    if setup == "newer_file":
+        d = state_to_dict(_finished(1))
+        d["version"] = SAVE_VERSION + 1
+        (home / "new.json").write_text(json.dumps(d))
+    before = sorted(p.name for p in home.iterdir())
+    assert_clean_error(run(*args), code, needle)
+    assert sorted(p.name for p in home.iterdir()) == before  # nothing moved or lost
+
+
+def test_summary_lines_in_every_language():
+    from yahtzee_solver.tui.review import summary_lines
+
+    state = _finished(3)
+    for lang in ("en", "zh", "ja"):
+        lines = summary_lines(state, Translator(lang))
+        assert len(lines) >= 2
+    assert set(MESSAGES["zh"]) >= {k for k in MESSAGES["en"] if k.startswith("review.")}
+
+
+def test_simulate_reports_the_levels_expected_loss():
+    out = run_json("simulate", "--strategy", "beginner", "-n", "150", "--seed", "3", "--losses", "--no-progress")
+    want = policy_losses("beginner", 150, "yahtzee", seed=3)
+    assert out["expected_loss"]["loss_per_decision"] == pytest.approx(want.per_decision, abs=1e-12)
+    assert out["expected_loss"]["mean_score"] == pytest.approx(out["mean"], abs=1e-9)  # the same games
+    res = run("simulate", "--strategy", "normal", "-n", "100", "--seed", "3", "--losses", "--no-progress")
+    assert res.exit_code == 0 and "points a decision" in res.output

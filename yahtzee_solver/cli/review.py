@@ -1,0 +1,81 @@
+"""``yahtzee-solve review``: every decision of a finished game, the best one, and what each cost.
+
+The text is laid out by :mod:`yahtzee_solver.tui.review` (also the
+end-of-game summary that ``play`` prints).  The review runs the interpreted turn kernel (no numba start-up): a 13-turn game is
+about 40 turn evaluations.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..i18n import LANGS, Translator, locale_lang
+from ..tui.review import review_lines
+from .options import echo_json, json_option
+
+__all__ = ["review"]
+
+
+@click.command()
+@click.argument("game", required=False, metavar="[N | FILE]")
+@click.option("--last", is_flag=True, help="The last game in the history (the default).")
+@click.option("--cpu", is_flag=True, help="Review the CPU's decisions instead of yours.")
+@click.option("--rules", "rules", default=None, metavar="RULES",
+              help="Refuse a game of other rules (a check; the game's own rules are used).")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
+              help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
+@json_option
+def review(game, last, cpu, rules, lang, as_json):
+    """Review a finished game: each decision, the best one, and its expected loss.
+
+    GAME is a number in the game history (1 = the oldest kept; see the numbers
+    'play' prints), or a saved game FILE; without it, the last game played.
+    The loss of a decision is the expected final total after the best option
+    minus that after the chosen one, with optimal play afterwards (the
+    advisor's "vs best").
+
+    \b
+    Examples:
+      yahtzee-solve review
+      yahtzee-solve review 3 --lang ja
+      yahtzee-solve review game.json --json
+    """
+    from ..errors import DataFileError, UsageError
+    from ..history import History, history_path, load_game_file
+    from ..review import review_log
+    from ..rules import get_rules
+
+    tr = Translator(lang.lower() if lang else locale_lang())
+    if game is not None and last:
+        raise UsageError("give a game N or FILE, or --last, not both")
+    player = 1 if cpu else 0
+    if game is None or game.strip().isdigit():
+        h = History.load()
+        if h.problem:
+            click.echo(click.style(h.problem, fg="yellow"), err=True)
+        if not h.entries:
+            raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
+        n = len(h.entries) if game is None else int(game)
+        entry = h.get(n)
+        rules_name, opponent, seed, players = entry.rules, entry.opponent, entry.seed, entry.players
+        what = tr("review.game", n=n, date=entry.date)
+        meta = {"source": "history", "number": n, "date": entry.date, "result": entry.result,
+                "scores": list(entry.scores)}
+        review_it = lambda m: review_log(entry.log, entry.rules, player, meta=m)  # noqa: E731
+    else:
+        saved = load_game_file(game)
+        rules_name, seed, players = saved.rules, None, saved.n_players
+        opponent = "solo" if saved.opponent == "none" else saved.opponent
+        what = game
+        meta = {"source": "file", "path": game}
+        review_it = lambda m: review_log(saved.log, saved.rules, player, meta=m)  # noqa: E731
+    if rules is not None and get_rules(rules).name != rules_name:
+        raise UsageError(f"the game is for rules {rules_name!r}, not {get_rules(rules).name!r}")
+    if cpu and players < 2:
+        raise UsageError("--cpu: this is a solitaire game, there is no CPU player")
+    meta.update({"opponent": opponent, "seed": seed, "player": "cpu" if cpu else "you"})
+    rev = review_it(meta)
+    if as_json:
+        echo_json(rev.to_dict())
+        return
+    click.echo("\n".join(review_lines(tr, rev, what, opponent, seed, player)))

@@ -1,0 +1,98 @@
+"""Terminal text of a game review: the full table of ``review`` and the end-of-game summary of ``play``.
+
+The numbers come from :mod:`yahtzee_solver.review`; this module only lays
+them out, in the player's language (:class:`~yahtzee_solver.i18n.Translator`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..dice import format_dice
+from ..i18n import Translator, display_width, pad
+
+__all__ = ["review_lines", "summary_lines"]
+
+
+def _num(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def _choice(tr: Translator, rules, d, which) -> str:
+    x = d.choice if which == "choice" else d.best
+    if d.kind == "box":
+        return tr.box(rules, x)
+    if which == "choice" and x == d.dice and d.rolls_left:
+        return tr("review.stand")
+    return tr("review.keep", dice=format_dice(x))
+
+
+def _table(tr: Translator, rev) -> list[str]:
+    head = [tr("review.col_turn"), tr("review.col_dice"), tr("review.col_rolls"), tr("review.col_choice"),
+            tr("review.col_best"), tr("review.col_loss")]
+    rows = []
+    for d in rev.decisions:
+        loss = "0" if d.loss == 0 else f"-{_num(d.loss)}"
+        rows.append([str(d.turn), format_dice(d.dice), str(d.rolls_left) if d.kind == "keep" else "-",
+                     _choice(tr, rev.rules, d, "choice"), _choice(tr, rev.rules, d, "best"), loss])
+    widths = [max(display_width(r[i]) for r in [head] + rows) for i in range(len(head))]
+    right = {0, 2, 5}
+    out = []
+    for n, row in enumerate([head] + rows):
+        line = "  ".join(pad(v, w, ">" if i in right else "<") for i, (v, w) in enumerate(zip(row, widths)))
+        out.append(click.style(line.rstrip(), bold=True) if n == 0 else line.rstrip())
+    return out
+
+
+def _tail(tr: Translator, rev) -> list[str]:
+    b = rev.bands
+    lines = [
+        tr("review.total", total=_num(rev.total_loss), n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"),
+        tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]),
+    ]
+    worst = rev.costliest(3)
+    if not worst:
+        lines.append(tr("review.perfect"))
+        return lines
+    lines.append(tr("review.costliest"))
+    for d in worst:
+        lines.append("  " + tr("review.costly_item", turn=d.turn, dice=format_dice(d.dice),
+                                choice=_choice(tr, rev.rules, d, "choice"), best=_choice(tr, rev.rules, d, "best"),
+                                loss=_num(d.loss)))
+    return lines
+
+
+def review_lines(tr: Translator, rev, what: str, opponent: str, seed: int | None, player: int = 0) -> list[str]:
+    """The full text review: header, one row per decision, totals, bands, costliest decisions."""
+    head = "review.header" if seed is not None else "review.header_unseeded"  # a save file holds no seed
+    lines = [tr(head, what=what, title=tr.title(rev.rules), opponent=tr.opponent(opponent), seed=seed)]
+    if player == 1:
+        lines.append(tr("review.cpu"))
+    if not rev.decisions:
+        lines.append(tr("review.none"))
+        return lines
+    lines.append(tr("review.score", score=rev.final_score, expected=_num(rev.start_value)))
+    if not rev.complete:
+        lines.append(tr("review.unfinished", turns=rev.decisions[-1].turn))
+    lines.append("")
+    lines.extend(_table(tr, rev))
+    lines.append("")
+    lines.extend(_tail(tr, rev))
+    return lines
+
+
+def summary_lines(state, tr: Translator | None = None, player: int = 0) -> list[str]:
+    """The end-of-game summary of ``play``: the player's expected loss, bands and costliest decisions.
+
+    Raises
+    ------
+    YahtzeeError
+        If the game's value table cannot be loaded (the caller may skip the summary).
+    """
+    from ..review import review_game  # here: the review loads a value table
+
+    tr = tr or Translator("en")
+    rev = review_game(state, player)
+    if not rev.decisions:
+        return [tr("review.none")]
+    return [tr("review.summary", total=_num(rev.total_loss), mean=f"{rev.mean_loss:.3f}")] + _tail(tr, rev)[1:]
