@@ -136,6 +136,24 @@ def _action(ev: Event):
     raise SavedGameError(f"saved game is damaged (unknown action {clip(ev.kind, 20)!r})")
 
 
+def _check_format(data) -> None:
+    """Raise :class:`SavedGameError` unless ``data`` is a save of this format and version."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SavedGameError("not a yahtzee_solver saved game")
+    if data.get("version") != SAVE_VERSION:
+        v = data.get("version")
+        shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
+        raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
+
+
+def _check_rules(name) -> str:
+    """``name`` if it is a known rule set's name, else :class:`SavedGameError`."""
+    if not isinstance(name, str) or name not in RULESETS:
+        shown = f" {name[:40]!r}" if isinstance(name, str) else ""
+        raise SavedGameError(f"saved game has unknown rules{shown}")
+    return name
+
+
 def state_from_dict(data, entry: LedgerEntry) -> GameState:
     """Restore a game written by :func:`state_to_dict` by replaying its moves from the ledger's seed.
 
@@ -155,18 +173,10 @@ def state_from_dict(data, entry: LedgerEntry) -> GameState:
         last recorded action); or a replay that does not reach the saved
         dice, scores, totals and position.
     """
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SavedGameError("not a yahtzee_solver saved game")
-    if data.get("version") != SAVE_VERSION:
-        v = data.get("version")
-        shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
-        raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
+    _check_format(data)
     try:
         cfg = data["config"]
-        name = cfg["rules"]
-        if not isinstance(name, str) or name not in RULESETS:
-            shown = f" {name[:40]!r}" if isinstance(name, str) else ""
-            raise SavedGameError(f"saved game has unknown rules{shown}")
+        _check_rules(cfg["rules"])
         if data.get("game_id") != entry.game_id:
             raise SavedGameError("saved game is not the game in progress in the records (another game's id)")
         if (cfg["rules"], cfg["opponent"], cfg["first"]) != (entry.rules, entry.opponent, entry.first):
@@ -244,18 +254,10 @@ def saved_log(data) -> SavedLog:
         a damaged move log.  (Whether the moves are legal is checked by
         whoever replays them.)
     """
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SavedGameError("not a yahtzee_solver saved game")
-    if data.get("version") != SAVE_VERSION:
-        v = data.get("version")
-        shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
-        raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
+    _check_format(data)
     try:
         cfg = data["config"]
-        name, opponent, first = cfg["rules"], cfg["opponent"], cfg["first"]
-        if not isinstance(name, str) or name not in RULESETS:
-            shown = f" {name[:40]!r}" if isinstance(name, str) else ""
-            raise SavedGameError(f"saved game has unknown rules{shown}")
+        name, opponent, first = _check_rules(cfg["rules"]), cfg["opponent"], cfg["first"]
         if opponent not in OPPONENTS:
             raise SavedGameError(f"saved game has an unknown opponent {clip(str(opponent), 20)!r}")
         if first not in (0, 1) or isinstance(first, bool):
