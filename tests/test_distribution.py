@@ -404,3 +404,38 @@ def test_deterministic_policies_that_stand_with_two_rerolls_stand_with_one(rules
             stands += int(stand2.sum())
             assert (b1[stand2] == b2[stand2]).all(), (s.level, card.key)
     assert stands > 0
+
+
+# -- compiled or interpreted by the size of the job --------------------------------------------
+def test_for_work_runs_small_jobs_interpreted(monkeypatch):
+    sentinel = object()
+    monkeypatch.setattr(jit, "compiled", lambda: sentinel)
+    monkeypatch.setattr(jit, "_compiled", None)
+    assert jit.for_work(10, 0.007) is jit.interpreted()
+    assert jit.for_work(10_000, 0.007) is sentinel
+    assert jit.for_work(10_000, 0.007, jit=False) is jit.interpreted()
+    monkeypatch.setattr(jit, "_compiled", sentinel)  # already loaded: compiled is free
+    assert jit.for_work(1, 0.007) is sentinel
+
+
+def test_a_small_card_does_not_import_numba_and_matches_the_compiled_pmf():
+    import json
+    import subprocess
+    import sys
+
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=20,4k=0,ss=30"
+    code = (
+        "import json, sys\n"
+        "from yahtzee_solver.distribution import score_distribution\n"
+        "from yahtzee_solver.state import parse_card\n"
+        f"d = score_distribution(parse_card({card!r}), strategy='beginner')\n"
+        "print(json.dumps({'numba': 'numba' in sys.modules, 'pmf': d.pmf.tolist()}))\n"
+    )
+    out = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["numba"] is False
+    from yahtzee_solver import parse_card
+
+    jit.compiled()  # in this process: compiled
+    want = score_distribution(parse_card(card), strategy="beginner")
+    np.testing.assert_allclose(out["pmf"], want.pmf, atol=1e-15)
