@@ -23,7 +23,8 @@ The turn's outcome probabilities are propagated forward through the turn
 252 rolls, each roll onto the keep the policy chooses (the same
 :func:`~yahtzee_solver.kernels.turn` and :func:`~yahtzee_solver.kernels.best_keep`
 that build the table and play the simulations; ties to the smaller keep), each
-keep onto the rolls it can become, and each final roll onto its box
+keep onto the rolls it can become -- a keep of all five ends the turn, as in the
+game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll onto its box
 (:func:`~yahtzee_solver.kernels.play_box`; ties to the lower box).  The layers of
 states reachable from the start are then solved from the full card backwards,
 the states of a layer in parallel.  Each ``D_s`` is stored only over its support
