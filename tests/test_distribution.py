@@ -4,6 +4,7 @@ policy (optimal and both CPU levels), the box choice against play_box, and bad i
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -104,16 +105,15 @@ def test_percentiles_follow_numpys_inverted_cdf():
 
 # -- goodness of fit against seeded play of the same policy ----------------------------------------
 def play_out(card: ScoreCard, strategy, rng: np.random.Generator) -> int:
-    """Play the rest of the game from the turn start of ``card`` as ``simulate`` does; final total."""
-    while not card.is_full:
-        roll = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
-        for rl in (2, 1):
-            keep = tuple(strategy.choose_keep(card, roll, rl))
-            roll = tuple(sorted(keep + tuple(int(x) for x in rng.integers(1, 7, 5 - len(keep)))))
-        c = strategy.choose_box(card, roll)
-        points, legal, bonus = card.box_points(roll)
-        card = card.with_box(c, points[c], bonus)
-    return card.total
+    """Play the rest of the game from the turn start of ``card`` through the game engine
+    (``GameState`` + ``cpu_actions``, the loop of ``simulate.play_game``); final total."""
+    from yahtzee_solver.game import GameConfig, GameState, cpu_actions
+
+    state = GameState(GameConfig(card.rules), rng, rng, cards=[card])
+    while not state.is_terminal():
+        for action in cpu_actions(state, strategy):
+            state.apply_action(action)
+    return state.cards[0].total
 
 
 def chi2_sf(x: float, k: int) -> float:
@@ -189,7 +189,7 @@ def test_mass_moves_like_the_players_keeps():
     from yahtzee_solver.dice import roll_index
 
     k.final_roll_masses(0, 0, 0, 0, roll_index(dice), 1, -1, s.values, a["score"], a["joker"], s.params, a["params"],
-                        ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M, np.empty(252, np.int64),
+                        ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M, np.empty(252), np.empty(252, np.int64),
                         np.empty(C, np.int64), np.empty(C, np.int8))
     n = 5 - len(keep)
     want = np.zeros(252)
@@ -257,3 +257,185 @@ def test_empty_card_distribution_fits_simulate(level):
     other = score_distribution(rules="yacht", strategy="normal" if level == "expert" else "expert")
     stat_w, dof_w = chi2_binned(res.scores, other.pmf, bins=30)
     assert chi2_sf(stat_w, dof_w) < 1e-6
+
+
+# -- the beginner as the game engine plays it -------------------------------------------------
+class _Scripted:
+    """A stand-in generator whose draws are set by the test: ``random()`` -> ``u``, ``integers`` -> ``pick``."""
+
+    def __init__(self):
+        self.u, self.pick = 0.5, 0
+
+    def random(self):
+        return self.u
+
+    def integers(self, low, high, size=None):
+        return self.pick
+
+
+@functools.lru_cache(maxsize=None)
+def _multisets(n: int):
+    """Every sorted tuple of ``n`` faces with its probability from ``n`` fresh dice."""
+    out: dict = {}
+    for faces in np.ndindex(*(6,) * n):
+        key = tuple(sorted(f + 1 for f in faces))
+        out[key] = out.get(key, 0.0) + 6.0**-n
+    return out
+
+
+def engine_points_to_come(card: ScoreCard, blunder: float = 0.2) -> dict:
+    """{points still to come: probability} of the beginner from the turn start of ``card``, by brute force.
+
+    Every first roll, every choice of the beginner (its casual keep with
+    probability ``1 - blunder``, each of the 32 blunder picks with
+    ``blunder / 32``) and every reroll, enumerated; each choice is played
+    through the game engine (:func:`yahtzee_solver.game.cpu_actions` and
+    :meth:`GameState.apply_action`): a keep of all five scores at once.
+    """
+    from yahtzee_solver.game import GameConfig, GameState, Score, cpu_actions
+    from yahtzee_solver.players import BeginnerStrategy
+
+    rules = card.rules
+    gen = _Scripted()
+    player = BeginnerStrategy(rules, rng=gen, blunder=blunder)
+    cfg = GameConfig(rules)
+    future: dict = {}
+    cards: dict = {}
+
+    def to_come(c: ScoreCard) -> dict:
+        if c.is_full:
+            return {0: 1.0}
+        if c.key not in future:
+            dist: dict = {}
+            for nxt, p in turn(c).items():
+                for pts, q in to_come(nxt[0]).items():
+                    dist[nxt[1] + pts] = dist.get(nxt[1] + pts, 0.0) + p * q
+            future[c.key] = dist
+        return future[c.key]
+
+    def turn(c: ScoreCard) -> dict:
+        memo: dict = {}
+
+        def position(dice, used) -> dict:
+            if (dice, used) in memo:
+                return memo[dice, used]
+            choices = [(1.0, 0.5, 0)] if used == 3 else [(1 - blunder, 0.5, 0)] + [(blunder / 32, 0.0, j) for j in range(32)]
+            by_action: dict = {}
+            for w, u, j in choices:
+                gen.u, gen.pick = u, j
+                st = GameState(cfg, gen, gen, cards=[c], dice=dice, rolls_used=used)
+                acts = tuple(cpu_actions(st, player))
+                by_action[acts] = by_action.get(acts, 0.0) + w
+            out: dict = {}
+            for acts, w in by_action.items():
+                st = GameState(cfg, gen, gen, cards=[c], dice=dice, rolls_used=used)
+                if isinstance(acts[-1], Score):
+                    st.apply_action(acts[-1])
+                    after = st.cards[0]
+                    cards[after.key] = after
+                    k = (after.key, after.total - c.total)
+                    out[k] = out.get(k, 0.0) + w
+                    continue
+                held = acts[0].held if len(acts) == 2 else st.held
+                kept = tuple(d for d, h in zip(dice, held) if h)
+                for faces, p in _multisets(5 - len(kept)).items():
+                    for k, q in position(tuple(sorted(kept + faces)), used + 1).items():
+                        out[k] = out.get(k, 0.0) + w * p * q
+            memo[dice, used] = out
+            return out
+
+        res: dict = {}
+        for dice, p in _multisets(5).items():
+            for k, q in position(dice, 1).items():
+                res[k] = res.get(k, 0.0) + p * q
+        return {(cards[key], g): p for (key, g), p in res.items()}  # one per (next state, points gained)
+
+    return to_come(card)
+
+
+@pytest.mark.parametrize("rules,card", [
+    # only Full House and Large Straight open, a Yahtzee on the card (bonus and Joker in play)
+    ("yahtzee", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=15,ss=30,yahtzee=50,chance=22"),
+    # only Full House open in Yacht (scored as the sum of the dice)
+    ("yacht", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,choice=22,4k=20,ss=15,ls=30,yacht=50"),
+])
+def test_beginner_distribution_is_the_engines_turn_enumerated(rules, card):
+    """The exact pmf equals the brute-force enumeration of the engine's beginner, to rounding.
+
+    Sensitive to what a stand with two rerolls left does: the beginner stands on a
+    made Full House or straight, and a blunder at the next decision would reroll it.
+    """
+    from yahtzee_solver import parse_card
+
+    c = parse_card(card, rules)
+    want = engine_points_to_come(c)
+    d = score_distribution(c, strategy="beginner")
+    got = {s - c.total: p for s, p in enumerate(d.pmf) if p > 0}
+    assert sum(want.values()) == pytest.approx(1.0, abs=1e-12)
+    assert set(got) == {s for s, p in want.items() if p > 0}
+    for s, p in want.items():
+        assert got.get(s, 0.0) == pytest.approx(p, abs=1e-13), s
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_deterministic_policies_that_stand_with_two_rerolls_stand_with_one(rules):
+    """Optimal and normal play: keeping all five at 2 rerolls left implies keeping all five at 1.
+
+    So for them a stand going straight to the final roll (the engine) and a stand
+    passing through the one-reroll decision give the same distribution.
+    """
+    from yahtzee_solver.dice import ROLL_OFFSET
+
+    r = get_rules(rules)
+    k = jit.compiled()
+    a = r.arrays()
+    rng = np.random.default_rng(31)
+    E, B = np.empty((3, 462)), np.empty(462)
+    b2, b1 = np.empty(252, np.int64), np.empty(252, np.int64)
+    stands = 0
+    for s in (make_strategy("expert", r), make_strategy("normal", r)):
+        for _ in range(150):
+            card = random_card(r, int(rng.integers(1, r.n_categories + 1)), rng)
+            m, u, y = card.key
+            k.turn(m, u, y, 2, s.values, a["score"], a["joker"], s.params, E, B)
+            k.best_keeps(E[1], ROLL_SUBKEEPS, b2)
+            k.best_keeps(E[0], ROLL_SUBKEEPS, b1)
+            stand2 = b2 == ROLL_OFFSET + np.arange(252)
+            stands += int(stand2.sum())
+            assert (b1[stand2] == b2[stand2]).all(), (s.level, card.key)
+    assert stands > 0
+
+
+# -- compiled or interpreted by the size of the job --------------------------------------------
+def test_for_work_runs_small_jobs_interpreted(monkeypatch):
+    sentinel = object()
+    monkeypatch.setattr(jit, "compiled", lambda: sentinel)
+    monkeypatch.setattr(jit, "_compiled", None)
+    assert jit.for_work(10, 0.007) is jit.interpreted()
+    assert jit.for_work(10_000, 0.007) is sentinel
+    assert jit.for_work(10_000, 0.007, jit=False) is jit.interpreted()
+    monkeypatch.setattr(jit, "_compiled", sentinel)  # already loaded: compiled is free
+    assert jit.for_work(1, 0.007) is sentinel
+
+
+def test_a_small_card_does_not_import_numba_and_matches_the_compiled_pmf():
+    import json
+    import subprocess
+    import sys
+
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=20,4k=0,ss=30"
+    code = (
+        "import json, sys\n"
+        "from yahtzee_solver.distribution import score_distribution\n"
+        "from yahtzee_solver.state import parse_card\n"
+        f"d = score_distribution(parse_card({card!r}), strategy='beginner')\n"
+        "print(json.dumps({'numba': 'numba' in sys.modules, 'pmf': d.pmf.tolist()}))\n"
+    )
+    out = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["numba"] is False
+    from yahtzee_solver import parse_card
+
+    jit.compiled()  # in this process: compiled
+    want = score_distribution(parse_card(card), strategy="beginner")
+    np.testing.assert_allclose(out["pmf"], want.pmf, atol=1e-15)

@@ -146,6 +146,42 @@ def test_mean_score_is_the_table_value_minus_the_mean_loss_for_the_normal_level(
     assert expert.per_decision == 0.0
 
 
+def test_policy_losses_are_the_reviews_of_the_same_games():
+    """Beginner games (which stand with two rerolls left): the per-game losses and the
+    number of decisions are those of review_turns on the same games -- a stand is one decision."""
+    from yahtzee_solver.simulate import draw_dice, play_game
+
+    games, seed = 25, 5
+    res = policy_losses("beginner", games, "yahtzee", seed=seed)
+    ss = np.random.SeedSequence(seed)
+    dice = draw_dice(np.random.default_rng(ss), games, 13)
+    player = make_strategy("beginner", "yahtzee", rng=np.random.default_rng(ss.spawn(1)[0]))
+    adv = Advisor("yahtzee")
+    decisions = 0
+    stands = 0
+    for g in range(games):
+        moves: list = []
+        play_game(player, dice[g], "yahtzee", moves=moves)
+        turns = []
+        for t, (k1, k2, final, box) in enumerate(moves):
+            roll1 = tuple(sorted(int(x) for x in dice[g, t, 0]))
+            if len(k1) == 5:
+                stands += 1
+                turns.append(TurnPlay((roll1,), (), box))
+                continue
+            roll2 = tuple(sorted(k1 + tuple(int(x) for x in dice[g, t, 1, : 5 - len(k1)])))
+            if len(k2) == 5:
+                turns.append(TurnPlay((roll1, roll2), (k1,), box))
+            else:
+                turns.append(TurnPlay((roll1, roll2, final), (k1, k2), box))
+        rev = review_turns(turns, "yahtzee", advisor=adv)
+        decisions += len(rev.decisions)
+        assert res.game_losses[g] == pytest.approx(rev.total_loss, abs=1e-9), g
+        assert res.scores[g] == rev.final_score
+    assert stands > 0
+    assert res.decisions == decisions
+
+
 # -- the history file ------------------------------------------------------------------------------
 def _finished(seed=1, opponent="normal"):
     normal = make_strategy("normal", "yahtzee", jit=False)

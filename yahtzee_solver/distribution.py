@@ -23,7 +23,8 @@ The turn's outcome probabilities are propagated forward through the turn
 252 rolls, each roll onto the keep the policy chooses (the same
 :func:`~yahtzee_solver.kernels.turn` and :func:`~yahtzee_solver.kernels.best_keep`
 that build the table and play the simulations; ties to the smaller keep), each
-keep onto the rolls it can become, and each final roll onto its box
+keep onto the rolls it can become -- a keep of all five ends the turn, as in the
+game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll onto its box
 (:func:`~yahtzee_solver.kernels.play_box`; ties to the lower box).  The layers of
 states reachable from the start are then solved from the full card backwards,
 the states of a layer in parallel.  Each ``D_s`` is stored only over its support
@@ -73,6 +74,11 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 
 #: States per call of the outcome kernel (bounds its scratch arrays).
 _CHUNK = 8192
+
+#: Interpreted wall seconds to solve one turn-start state (about 7 ms on the 2-core
+#: test machine, any policy): :func:`yahtzee_solver.jit.for_work` runs a position with
+#: fewer than about 60 states to solve (e.g. 3 open lower boxes) interpreted.
+_INTERPRETED_STATE_SECONDS = 0.007
 
 
 @dataclass(frozen=True)
@@ -348,18 +354,23 @@ def _threads(jit: bool, n: int):
 class _Engine:
     """The distributions of every state reachable after the current turn of one position.
 
-    ``starts`` then gives the distribution of the points still to come from any
-    start inside that turn (its first roll, dice showing, a keep just chosen).
+    ``start`` then gives the distribution of the points still to come from any
+    start inside that turn (its first roll, dice showing, a keep just chosen);
+    ``starts`` says how many will be asked for, which with the states to solve
+    sizes the job for :func:`yahtzee_solver.jit.for_work` (compiled or interpreted).
     """
 
-    def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False):
-        self.rules, self.pol, self.jit = rules, pol, jit
-        self.k = _jit.backend(jit)
+    def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False,
+                 starts: int = 1):
+        self.rules, self.pol = rules, pol
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
         self.index = np.zeros((1 << C, T + 1, F), np.int64)
         layers = _layers(rules, mask0, up0, yb0)
+        # a small card runs interpreted when that beats numba's start-up (one kernel source)
+        self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
+        self.jit = jit = self.k is not _jit.interpreted()
         bar = None
         if progress:
             from tqdm import tqdm
@@ -473,7 +484,8 @@ def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: Value
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     r = roll_index(parse_dice(dice))
     pol = _policy(strategy, rules, table, jit)
-    eng = _Engine(rules, card.key, pol, jit=jit, progress=progress)
+    eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
+                  starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)
     out = {}
     if rolls_left:
         for k in ROLL_SUBKEEPS[r]:
@@ -520,8 +532,10 @@ def score_distribution(
     table : ValueTable, optional
         The value table for ``optimal`` (default: the shipped table).
     jit : bool
-        Compiled kernels (default).  ``False`` runs them interpreted: only for
-        tiny problems (a card with one or two open boxes).
+        Compiled kernels allowed (default): a position with few states to solve
+        still runs interpreted when that is faster than numba's start-up
+        (:func:`yahtzee_solver.jit.for_work`).  ``False`` runs them interpreted
+        whatever the size: only for small problems (a card with a few open boxes).
     progress : bool
         A tqdm bar over the states (stderr).
 

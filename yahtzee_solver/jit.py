@@ -6,6 +6,8 @@ function listed in ``kernels.KERNELS`` with ``numba.njit(cache=True)``, so that
 calls between kernels resolve to compiled code and ``prange`` runs in parallel.
 :func:`interpreted` is the module as written: no numba import, no compile time,
 about a thousand times slower -- right for one query from a cold shell.
+:func:`for_work` picks one of the two by the size of the job: a small job
+runs interpreted when that costs less than numba's start-up in a fresh process.
 
 Numba is imported only by :func:`compiled`.
 """
@@ -18,7 +20,13 @@ from types import ModuleType
 
 from . import kernels as _kernels
 
-__all__ = ["compiled", "interpreted", "backend"]
+__all__ = ["compiled", "interpreted", "backend", "for_work", "STARTUP_SECONDS"]
+
+#: Wall seconds a fresh process pays before its first compiled kernel returns:
+#: importing numba (~0.2 s), numba's typing context and loading the cached machine
+#: code of the kernels called (~0.3 s); ``benchmarks/bench_dist.py`` shows it as the
+#: gap between a small ``dist`` and the import floor.
+STARTUP_SECONDS = 0.45
 
 _lock = threading.Lock()
 _compiled: ModuleType | None = None
@@ -58,6 +66,36 @@ def compiled() -> ModuleType:
                 )
             _compiled = mod
         return _compiled
+
+
+def for_work(items: int, seconds_per_item: float, jit: bool = True) -> ModuleType:
+    """The kernels for a job of ``items`` units that take ``seconds_per_item`` each interpreted.
+
+    Interpreted when the job is cheaper interpreted than :data:`STARTUP_SECONDS`
+    and the compiled kernels are not loaded yet in this process; compiled
+    otherwise (always interpreted with ``jit=False``).  The same kernel source
+    either way, so the result is the same up to float rounding.
+
+    Parameters
+    ----------
+    items : int
+        Units of work (e.g. the turn-start states a distribution solves).
+    seconds_per_item : float
+        Interpreted wall seconds per unit (an estimate; the compiled kernels are
+        about a thousand times faster).
+    jit : bool
+        ``False``: interpreted whatever the size.
+
+    Returns
+    -------
+    module
+        :func:`compiled` or :func:`interpreted`.
+    """
+    if not jit:
+        return interpreted()
+    if _compiled is None and items * seconds_per_item < STARTUP_SECONDS:
+        return interpreted()
+    return compiled()
 
 
 def backend(jit: bool) -> ModuleType:

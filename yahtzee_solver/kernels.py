@@ -869,7 +869,7 @@ def spread_keeps(K):
 
 
 def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                      blunder, made, rkeeps, E, B, K, M, BK, points, legal):
+                      blunder, made, rkeeps, E, B, K, M, F, BK, points, legal):
     """Probability of each final roll of a turn played by a policy.
 
     Parameters
@@ -891,10 +891,22 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
         The beginner's data (see :mod:`yahtzee_solver.players`); unused for ``kind`` 0.
-    E : (3, 462), B, K : (462,) float64, BK : (252,) int64, points : (C,) int64, legal : (C,) int8
+    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (252,) int64, points : (C,) int64,
+    legal : (C,) int8
         Scratch.
     M : (252,) float64, out
         ``M[r]`` = probability that the turn ends with roll ``r`` (sums to 1).
+
+    Notes
+    -----
+    A keep of all five dice chosen by the policy ends the turn: the mass goes
+    straight to the final roll, as in the game engine, where a CPU that keeps all
+    five scores at once (:func:`yahtzee_solver.game.cpu_actions`).  So the beginner
+    that stands with two rerolls left cannot blunder into a reroll later.  (For
+    the deterministic policies this changes nothing: standing with two rerolls
+    left implies standing with one.)  A keep given as ``k0`` is rolled as the
+    advisor values it: all five with two rerolls left passes to the one-reroll
+    decision (the advisor's "keep all five" row).
     """
     rl = rl0
     if k0 >= 0:
@@ -915,6 +927,8 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         M[r0] = 1.0
     if kind == _POLICY_TURN and rl > 0:
         turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+    for r in range(N_ROLLS):
+        F[r] = 0.0
     while rl > 0:
         if kind == _POLICY_TURN:
             best_keeps(E[rl - 1], subkeeps, BK)
@@ -932,10 +946,16 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
                     w = m * blunder / 32.0
                     for j in range(32):
                         K[rkeeps[r, j]] += w
+        # the mass that stands (keeps all five) is final; the rest is rerolled
+        for r in range(N_ROLLS):
+            F[r] += K[ROLL_OFFSET + r]
+            K[ROLL_OFFSET + r] = 0.0
         spread_keeps(K)
         for r in range(N_ROLLS):
             M[r] = K[ROLL_OFFSET + r]
         rl -= 1
+    for r in range(N_ROLLS):
+        M[r] += F[r]
 
 
 def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
@@ -1025,6 +1045,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         B = np.empty(N_KEEPS)
         K = np.empty(N_KEEPS)
         M = np.empty(N_ROLLS)
+        F = np.empty(N_ROLLS)
         points = np.empty(C, np.int64)
         legal = np.empty(C, np.int8)
         S = np.empty(N_ROLLS)
@@ -1042,7 +1063,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             up = ups[i]
             yb = ybs[i]
             final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                              blunder, made, rkeeps, E, B, K, M, BK, points, legal)
+                              blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
             if kind == _POLICY_TURN:
                 final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
             else:

@@ -474,7 +474,10 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
             roll1 = tuple(sorted(int(x) for x in dice[g, t, 0]))
             roll2 = tuple(sorted(k1 + tuple(int(x) for x in dice[g, t, 1, : 5 - len(k1)])))
             rows.append((g, mask, up, yb, _roll(roll1), 2, _keep(k1)))
-            rows.append((g, mask, up, yb, _roll(roll2), 1, _keep(k2)))
+            if len(k1) < 5:
+                rows.append((g, mask, up, yb, _roll(roll2), 1, _keep(k2)))
+            # else a stand with two rerolls left: the game scores at once, one decision
+            # (worth the best box now, as in review_turns), valued from the box row below
             rows.append((g, mask, up, yb, _roll(final), 0, box))
             points, _, bonus = card.box_points(final)
             card = card.with_box(box, points[box], bonus)
@@ -483,6 +486,10 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     is_box = a[:, 5] == 0
     pos = res.keeps == a[:, 6][:, None]
     chosen_keep = np.where(pos, res.keep_values, -np.inf).max(axis=1)
+    # a stand with two rerolls left (next row: its box) is worth the best box now
+    stand2 = np.zeros(len(a), bool)
+    stand2[:-1] = (a[:-1, 5] == 2) & (a[1:, 5] == 0)
+    chosen_keep[stand2] = res.best_value[1:][stand2[:-1]]
     chosen_box = res.box_values[np.arange(len(a)), np.where(is_box, a[:, 6], 0)]
     loss = res.best_value - np.where(is_box, chosen_box, chosen_keep)
     loss = np.where(loss < ZERO, 0.0, loss)
