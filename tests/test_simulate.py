@@ -386,3 +386,10 @@ def test_sigint_to_a_running_simulation_keeps_the_games_done():
     assert "Aborted!" not in err and "Traceback" not in err
     if "Interrupted before the first game" not in err:
         assert "interrupted after" in out and "mean" in out and "of 10,000,000 games played" in err
+
+
+def test_ctrl_c_with_losses_says_the_losses_were_not_computed(monkeypatch):
+    _interrupt_after(monkeypatch, 10)
+    res = CliRunner().invoke(main, ["simulate", "--strategy", "beginner", "-n", "100", "--seed", "4", "--losses"])
+    assert res.exit_code == 130, res.output
+    assert "Expected losses not computed: the run was interrupted." in res.stderr

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -147,6 +148,8 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
 
     ``-`` means no dice (an empty keep), as :func:`format_dice` writes it.
+    Full-width digits and separators (an IME's ``２，２``) are read as their
+    ASCII forms (Unicode NFKC), as the game's prompt reads them.
 
     Parameters
     ----------
@@ -166,7 +169,7 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
         On a face outside 1..6, a non-digit, or the wrong number of dice.
     """
     if isinstance(text, str):
-        s = text.strip()
+        s = unicodedata.normalize("NFKC", text).strip()  # full-width ２２５５５ as typed with an IME
         if s == "-":  # no dice, as format_dice writes an empty keep
             parts = []
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -366,6 +367,8 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     if text is None or not str(text).strip():
         return _empty(rules)
     text = str(text).strip()
+    if not text.startswith("@"):  # a file name is taken as it is
+        text = unicodedata.normalize("NFKC", text)  # full-width sixes＝１８ as typed with an IME
     if text.startswith("@"):
         if not text[1:].strip():
             raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")

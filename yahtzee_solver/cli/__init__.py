@@ -17,7 +17,8 @@ Errors are turned into exit codes here, once, and every failure is a single
 - output pipe closed by its reader (``| head``): exit 1 and nothing printed,
   the Python convention for EPIPE.
 - out of memory: exit 1, ``Error: out of memory: ...``.
-- Ctrl-C or end of input: exit 1, ``Aborted!``.
+- Ctrl-C: exit 130 (128 + SIGINT, the shell convention), ``Aborted!``;
+  end of input at a question: exit 1, ``Aborted!``.
 
 ``--help`` and ``--version`` exit 0; a command's own ``ctx.exit(code)`` keeps its code.
 """
@@ -159,13 +160,14 @@ class LazyGroup(click.Group):
         except click.ClickException as e:
             _echo_error(_sentence(e.format_message()))
             return e.exit_code
-        except (click.Abort, KeyboardInterrupt, EOFError):
+        except (click.Abort, KeyboardInterrupt, EOFError) as e:
             _discard_unwritable_output()
             try:
                 click.echo("Aborted!", err=True)
             except (OSError, ValueError):
                 pass
-            return 1
+            # click turns Ctrl-C into Abort, raised from the KeyboardInterrupt
+            return 130 if isinstance(e, KeyboardInterrupt) or isinstance(e.__cause__, KeyboardInterrupt) else 1
         except OSError as e:
             _discard_unwritable_output()
             if e.errno != errno.EPIPE:  # a closed pipe ends the output quietly, as ``head`` wants

@@ -9,13 +9,13 @@ optional ``plot`` extra (matplotlib).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import click
 
 from ..distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
 from ..errors import UsageError, YahtzeeError
+from ..files import write_atomic
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 __all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "PLOT_FORMATS"]
@@ -128,22 +128,8 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") ->
     ax.set_ylabel("probability (%)")
     ax.set_title(title or f"{d.rules}: final total, {d.strategy} play")
     ax.legend()
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=folder)
-    except OSError as e:
-        raise PlotError(f"cannot write plot {str(path)!r}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format=suffix[1:])
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise PlotError(f"cannot write plot {str(path)!r}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_atomic(path, lambda tmp: fig.savefig(tmp, format=suffix[1:]), private=False,
+                        error=lambda reason: PlotError(f"cannot write plot {str(path)!r}: {reason}"))
 
 
 @click.command()

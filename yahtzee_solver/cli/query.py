@@ -228,6 +228,10 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
 # -- commands -----------------------------------------------------------------------
 
 
+#: Default T of ``hint --dist``'s P(final >= T) (points).
+DIST_THRESHOLD = 300
+
+
 @click.command()
 @dice_argument
 @click.option(
@@ -245,8 +249,8 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
 @click.option("--dist", "with_dist", is_flag=True,
               help="Also the SD of the final total and P(final >= T) after each option, with expected-score "
                    "play afterwards (exact distributions; takes longer on an emptier card).")
-@click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=300, show_default=True,
-              metavar="T", help="The T of P(final >= T) for --dist (points).")
+@click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=None,
+              metavar="T", help="The T of P(final >= T) for --dist (points; default 300; implies --dist).")
 @json_option
 def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, as_json):
     """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
@@ -265,6 +269,10 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
     """
     rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
+    if dist_threshold is not None:
+        with_dist = True  # a threshold asks for the distributions
+    else:
+        dist_threshold = DIST_THRESHOLD
     adv = _advisor(rules, table_path)
     options = adv.hint(card, faces, rolls_left)
     dists = None

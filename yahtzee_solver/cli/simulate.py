@@ -117,6 +117,8 @@ def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
         click.echo(format_result(res))
         if loss is not None:
             click.echo(format_losses(loss))
+    if res.interrupted and losses:
+        click.echo("Expected losses not computed: the run was interrupted.", err=True)
     if res.interrupted:
         click.echo(f"Interrupted: {res.games:,} of {res.requested:,} games played.", err=True)
         click.get_current_context().exit(INTERRUPTED)
