@@ -464,9 +464,10 @@ class _UtilitySource:
 
     units = "probability"
 
-    def __init__(self, rules, *, jit: bool = True):
+    def __init__(self, rules, *, jit: bool = True, progress=None):
         self.rules = get_rules(rules)
         self.jit = jit
+        self.progress = progress
         self._solution: UtilitySolution | None = None
 
     def _utility(self, total: int) -> Utility:  # pragma: no cover - abstract
@@ -476,7 +477,7 @@ class _UtilitySource:
         """The solved DP covering ``state`` at ``total`` points (solving from it when needed)."""
         s = self._solution
         if s is None or not s.covers(state, total):
-            s = solve_utility(self.rules, state, total, self._utility(total), jit=self.jit)
+            s = solve_utility(self.rules, state, total, self._utility(total), jit=self.jit, progress=self.progress)
             self._solution = s
         return s
 
@@ -508,6 +509,8 @@ class TargetSource(_UtilitySource):
         Points to reach (>= 0).
     jit : bool
         Compiled kernels (default) or interpreted.
+    progress : callable, optional
+        ``progress(done_states, all_states)`` during a solve.
 
     Raises
     ------
@@ -515,10 +518,10 @@ class TargetSource(_UtilitySource):
         For a negative or non-integer target.
     """
 
-    def __init__(self, rules, target: int, *, jit: bool = True):
+    def __init__(self, rules, target: int, *, jit: bool = True, progress=None):
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target < 0:
             raise UsageError(f"invalid target {target!r}: want a whole number of points >= 0")
-        super().__init__(rules, jit=jit)
+        super().__init__(rules, jit=jit, progress=progress)
         self.target = int(target)
 
     def _utility(self, total: int) -> Utility:
@@ -545,8 +548,8 @@ class WinSource(_UtilitySource):
     jit : bool
     """
 
-    def __init__(self, rules, opponent_pmf, *, jit: bool = True):
-        super().__init__(rules, jit=jit)
+    def __init__(self, rules, opponent_pmf, *, jit: bool = True, progress=None):
+        super().__init__(rules, jit=jit, progress=progress)
         self.opponent_pmf = np.asarray(opponent_pmf, dtype=np.float64)
         win_utility(self.opponent_pmf, 0)  # validate now
 
