@@ -25,6 +25,7 @@ from yahtzee_solver.objectives import (
     max_points_to_come,
     reachable_layers,
     solve_utility,
+    target_curve,
     target_utility,
     win_utility,
 )
@@ -179,9 +180,12 @@ def test_curve_invariants_on_reduced_game(fresh_table):
     """P*(>= T) is 1 at T <= total, does not increase with T, and sums to at least the optimal EV."""
     card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,chance=20")
     J = int(max_points_to_come(card.rules, [card.key[0]], [card.key[1]], [card.key[2]])[0]) + 1
-    sol = solve_utility("yahtzee", card, None, target_utility(card.total + J, card.total), jit=True)
-    # offset j from the top target: P*(final >= card.total + J - j) = W[j]
-    p = sol.root_values[::-1]  # p[x] = P*(points to come >= x)
+    curve = target_curve("yahtzee", card.total + J, card)
+    p = curve.probabilities[card.total:]  # p[x] = P*(points to come >= x)
+    assert np.all(curve.probabilities[: card.total + 1] == 1.0)
+    for x in (1, 37, 90, J - 1):  # each entry is the one-target DP's answer
+        one = solve_utility("yahtzee", card, None, target_utility(card.total + x, card.total))
+        assert one.value == pytest.approx(p[x], abs=1e-13)
     assert p[0] == 1.0
     assert np.all(np.diff(p) <= 1e-15)
     assert p[-1] == 0.0  # J is one past the most points the card can still make

@@ -53,6 +53,8 @@ __all__ = [
     "max_points_to_come",
     "TargetSource",
     "WinSource",
+    "TargetCurve",
+    "target_curve",
 ]
 
 
@@ -238,9 +240,10 @@ class UtilitySolution:
     total : int
         Points on the root card.
     utility : Utility
-    layers : list of (masks, ups, ybs, lows, W) or None
-        Per layer (root layer first): the states, their first computed offsets
-        and their value vectors ``W`` (n, J+1) float64 in probability units.
+    layers : list of (masks, ups, ybs, lows, W, jmin) or None
+        Per layer (root layer first): the states, their first computed offsets,
+        their value vectors ``W`` (n, J+1) float64 in probability units, and
+        the fewest points gained from the root to reach them.
         Only the root layer (and the one after it) is kept when the solve was
         asked to keep the root only.
     idx : (2**C, T+1, F) int32
@@ -260,6 +263,7 @@ class UtilitySolution:
     seconds: float
     n_states: int
     jit: bool = True
+    every_offset: bool = False
     _k: object = field(default=None, repr=False)
 
     @property
@@ -293,7 +297,10 @@ class UtilitySolution:
             return False
         j = int(total) - self.total
         row = self.idx[key[0], key[1], key[2]]
-        return 0 <= j and self.layers[i][3][row] <= min(j, self.J)
+        # offsets below jmin or above jmax cannot occur from the root; in between, every entry a turn reads is exact
+        jmax = int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0]) \
+            - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]) + (self.J if self.every_offset else 0)
+        return 0 <= j and self.layers[i][5][row] <= j and (j <= jmax or j >= self.J)
 
     def turn_values(self, key: StateKey, total: int, levels: int) -> np.ndarray:
         """Keep values of state ``key`` at ``total`` points: (levels, 462) float64, row ``n-1`` = ``n`` rerolls to go.
@@ -316,7 +323,7 @@ class UtilitySolution:
         Z = _zeros(self.rules)
         if j == self.J:  # at the top every option is worth the constant
             return np.full((levels, N_KEEPS), float(Wn[0, self.J]))
-        self.kernels.vec_turn(key[0], key[1], key[2], j, levels, Wn, self.idx, a["score"], a["joker"], a["params"],
+        self.kernels.vec_turn(key[0], key[1], key[2], j, j + 1, levels, Wn, self.idx, a["score"], a["joker"], a["params"],
                               Z, E, B, np.empty(C, np.int64), np.empty(C, np.int8))
         return E[:levels, :, j].copy()
 
@@ -374,7 +381,8 @@ def _box_values(rules, key, j, roll, Wn, idx, J) -> np.ndarray:
 
 
 def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | None, utility: Utility, *,
-                  jit: bool = True, keep_all: bool = True, progress=None) -> UtilitySolution:
+                  jit: bool = True, keep_all: bool = True, every_offset: bool = False,
+                  progress=None) -> UtilitySolution:
     """Solve the utility DP for every state reachable from a root card.
 
     Parameters
@@ -391,6 +399,10 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
     keep_all : bool
         Keep every layer's values (for later positions of the same game);
         ``False`` keeps only the root layer and the one after it.
+    every_offset : bool
+        Solve the root for every offset ``0..J`` (as if it could start with
+        any number of extra points: :func:`target_curve`), not only for
+        offset 0.  Then no state's upper offsets are cut.
     progress : callable or None
         Called as ``progress(done_states, all_states)`` after each layer.
 
@@ -425,11 +437,14 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
     if rules.yahtzee_category >= 0:
         y_points = int(a["score"][:, rules.yahtzee_category].max())
     low_value = float(utility.values[0])
+    # the most points the root can still make; a state cannot be reached with more than
+    # root_max - max_points_to_come(state) of them (the bound is additive along every path)
+    root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (J if every_offset else 0)
     out: list = [None] * len(layers_states)
     # terminal layer: the utility itself
     masks, ups, ybs = layers_states[-1]
     W = np.broadcast_to(utility.values, (masks.size, L)).copy()
-    out[-1] = (masks, ups, ybs, np.zeros(masks.size, np.int64), W)
+    out[-1] = (masks, ups, ybs, np.zeros(masks.size, np.int64), W, np.zeros(masks.size, np.int64))
     done = masks.size
     if progress is not None:
         progress(done, n_all)
@@ -444,16 +459,20 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
             + np.where(ybs > y0, y_points, 0)
         lows = np.maximum(np.maximum(jmin, utility.low - max_points_to_come(rules, masks, ups, ybs)), 0)
         lows = np.minimum(lows, J).astype(np.int64)
+        highs = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs) + 1, J).astype(np.int64)
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
-        k.solve_layer(masks, ups, ybs, lows, low_value, Wn, Wc, idx, score, joker, params, Z, min(parts, masks.size))
-        out[li] = (masks, ups, ybs, lows, Wc)
+        k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
+                      min(parts, masks.size))
+        out[li] = (masks, ups, ybs, lows, Wc, jmin)
         if not keep_all and li + 2 < len(out):
             out[li + 2] = None
         done += masks.size
         if progress is not None:
             progress(done, n_all)
-    return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit)
+    sol = UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit)
+    sol.every_offset = every_offset
+    return sol
 
 
 # -- value sources (the policy layer's contract) ----------------------------------------------------
@@ -561,3 +580,148 @@ class WinSource(_UtilitySource):
         if card.is_full:
             return float(win_utility(self.opponent_pmf, card.total).values[0])
         return self.state_value(card.key, card.total)
+
+
+@dataclass(frozen=True)
+class TargetCurve:
+    """Best achievable P(final total >= T) from one card, for every T up to a maximum.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    card : ScoreCard
+        The starting card (the empty card for the game's curve).
+    probabilities : (max_target + 1,) float64
+        ``probabilities[T]`` = max over policies of P(final total >= T) (exact);
+        each T has its own optimal policy.
+    seconds : float
+        Wall time of the DP.
+    n_states : int
+        Turn-start states solved.
+    """
+
+    rules: RuleSet
+    card: ScoreCard
+    probabilities: np.ndarray
+    seconds: float
+    n_states: int
+
+    @property
+    def max_target(self) -> int:
+        return self.probabilities.shape[0] - 1
+
+
+def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: ScoreCard | None = None, *,
+                 jit: bool = True, progress=None) -> TargetCurve:
+    """P*(final >= T) for every ``T = 0..max_target`` from ``card`` (default: the empty card), in one DP.
+
+    One solve with target ``max_target`` gives all smaller targets: at offset
+    ``j`` the root's value is the best P(points to come >= max_target - j).
+    Only two layers of vectors are held at a time (about ``states in the
+    largest layer x (max_target + 1) x 8`` bytes each).
+
+    Raises
+    ------
+    UsageError
+        For a negative or non-integer ``max_target``.
+    """
+    rules = get_rules(rules)
+    if isinstance(max_target, bool) or not isinstance(max_target, (int, np.integer)) or max_target < 0:
+        raise UsageError(f"invalid maximum target {max_target!r}: want a whole number of points >= 0")
+    card = ScoreCard.empty(rules) if card is None else card
+    t0 = int(card.total)
+    top = int(max_target)
+    out = np.zeros(top + 1)
+    out[: min(t0, top) + 1] = 1.0
+    n = 0
+    seconds = 0.0
+    if top > t0 and not card.is_full:
+        sol = solve_utility(rules, card, None, target_utility(top, t0), jit=jit, keep_all=False, every_offset=True,
+                            progress=progress)
+        w = sol.root_values  # w[j] = P*(t0 + j + to come >= top) = P*(final >= top - j)
+        out[t0:] = w[::-1]
+        n, seconds = sol.n_states, sol.seconds
+    elif top > t0:
+        out[t0 + 1:] = 0.0
+    out.setflags(write=False)
+    return TargetCurve(rules, card, out, seconds, n)
+
+
+#: CPU levels whose final-score distribution :func:`policy_distribution` computes (fixed, deterministic policies).
+DISTRIBUTION_LEVELS = ("normal", "expert")
+
+
+def policy_distribution(rules: str | RuleSet, card: ScoreCard, level: str = "expert", table=None, *,
+                        jit: bool = True) -> np.ndarray:
+    """Exact distribution of the final total of a CPU level playing on from ``card`` (turn start).
+
+    The level's policy is the one :mod:`yahtzee_solver.players` and
+    :func:`kernels.play_games` play (same value array, decision parameters and
+    tie rules); points are scored with the true rules.  The score-distribution
+    engine of the project computes the same for every level; this one serves
+    the win-probability DP (the ``master`` CPU) for the deterministic levels.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    card : ScoreCard
+    level : str
+        ``expert`` or ``normal``.
+    table : ValueTable, optional
+        The expert's table (default: shipped).
+
+    Returns
+    -------
+    (M+1,) float64
+        ``pmf[t]`` = P(final total = t); ``M`` bounds the final total.
+
+    Raises
+    ------
+    UsageError
+        For another level.
+    """
+    from .players import turn_only_params, zero_values
+    from .table import resolve_table
+
+    rules = get_rules(rules)
+    level = str(level).strip().lower()
+    a = rules.arrays()
+    if level == "expert":
+        V = resolve_table(rules, table).values
+        policy = a["params"]
+    elif level == "normal":
+        V = zero_values(rules)
+        policy = turn_only_params(rules)
+    else:
+        raise UsageError(f"no exact distribution for level {level!r} (levels: {', '.join(DISTRIBUTION_LEVELS)})")
+    t0 = card.total
+    if card.is_full:
+        out = np.zeros(t0 + 1)
+        out[t0] = 1.0
+        return out
+    key = card.key
+    X = int(max_points_to_come(rules, [key[0]], [key[1]], [key[2]])[0])
+    k = _jit.module_backend(_uk, jit)
+    from .dice import ROLL_SUBKEEPS
+
+    layers = reachable_layers(rules, key)
+    C = rules.n_categories
+    idx = np.full((1 << C, rules.upper_threshold + 1, rules.n_flags), -1, np.int32)
+    for masks, ups, ybs in layers:
+        idx[masks, ups, ybs] = np.arange(masks.size, dtype=np.int32)
+    masks = layers[-1][0]
+    Dn = np.zeros((masks.size, X + 1))
+    Dn[:, 0] = 1.0
+    parts = 1
+    if jit:
+        import numba
+
+        parts = numba.get_num_threads()
+    for masks, ups, ybs in layers[-2::-1]:
+        Dc = np.empty((masks.size, X + 1))
+        k.pmf_layer(masks, ups, ybs, Dn, Dc, idx, V, a["score"], a["joker"], a["params"], policy, _zeros(rules),
+                    ROLL_SUBKEEPS, min(parts, masks.size))
+        Dn = Dc
+    out = np.zeros(t0 + X + 1)
+    out[t0:] = Dn[0]
+    return out

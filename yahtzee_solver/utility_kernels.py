@@ -35,7 +35,9 @@ Work is cut without changing any value: a state's entries below ``a[s]`` are
 either unreachable from the root (fewer points than the state's upper subtotal
 and bonuses imply) or cannot leave the region where :math:`u` is constant even
 with the most points the open boxes can still give; they hold that constant and
-are never computed.
+are never computed.  Entries from ``b[s]`` on (below ``J``) need more points
+than the root's open boxes can have given on the way to the state; they are
+never read.
 
 Like :mod:`kernels`, this is plain Python in the subset numba compiles;
 :func:`yahtzee_solver.jit.compiled_module` compiles it (calls into
@@ -45,7 +47,7 @@ Like :mod:`kernels`, this is plain Python in the subset numba compiles;
 import numpy as np
 
 from .dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
-from .kernels import after_box, box_points
+from .kernels import after_box, box_points, play_box, turn
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -59,11 +61,14 @@ KERNELS = (
     "vec_best_subkeeps",
     "vec_turn",
     "solve_layer",
+    "pmf_turn",
+    "_policy_box",
+    "pmf_layer",
 )
 #: Kernels whose prange loops run in parallel.
-PARALLEL = ("solve_layer",)
+PARALLEL = ("solve_layer", "pmf_layer")
 #: Names the compiled copy takes from the compiled :mod:`kernels`.
-IMPORTS = ("after_box", "box_points")
+IMPORTS = ("after_box", "box_points", "play_box", "turn")
 
 
 def _make_subs():
@@ -83,15 +88,15 @@ def _make_subs():
 _SUBS = _make_subs()
 
 
-def vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, legal, S):
-    """``S[r, j]`` = value of ending the turn with roll ``r`` at offset ``j``, for ``j`` in ``a..J-1``.
+def vec_final_rolls(mask, up, yb, a, b, Wn, idx, score, joker, params, Z, points, legal, S):
+    """``S[r, j]`` = value of ending the turn with roll ``r`` at offset ``j``, for ``j`` in ``a..b-1``.
 
     Parameters
     ----------
     mask, up, yb : int
         Turn-start state.
-    a : int
-        First offset computed (see the module docstring).
+    a, b : int
+        The offsets computed: ``a <= j < b <= J`` (see the module docstring).
     Wn : (n_next, J+1) float64
         Values of the next layer's states (rows given by ``idx``); column ``J``
         holds the constant top of the utility.
@@ -105,7 +110,7 @@ def vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, l
     points : (C,) int64, legal : (C,) int8
         Scratch for :func:`kernels.box_points`.
     S : (252, J+1) float64, out
-        Columns ``a..J-1`` written.
+        Columns ``a..b-1`` written.
     """
     C = params[_NCAT]
     J = Wn.shape[1] - 1
@@ -113,7 +118,7 @@ def vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, l
     nup = params[_NUPPER]
     ycat = params[_YCAT]
     for r in range(N_ROLLS):
-        for j in range(a, J):
+        for j in range(a, b):
             S[r, j] = -np.inf
         bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
         for c in range(C):
@@ -133,6 +138,8 @@ def vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, l
             row = idx[nm, nu, nyb]
             w = Wn[row]
             hi = J - g
+            if hi > b:
+                hi = b
             if hi < a:
                 hi = a
             for j in range(a, hi):
@@ -140,13 +147,13 @@ def vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, l
                 if v > S[r, j]:
                     S[r, j] = v
             top = w[J]
-            for j in range(hi, J):
+            for j in range(hi, b):
                 if top > S[r, j]:
                     S[r, j] = top
 
 
-def vec_expect_keeps(E, a, J):
-    """``E[0:210, j]`` (keeps of 0..4 dice) from ``E[210:462, j]`` (the rolls), for ``j`` in ``a..J-1``.
+def vec_expect_keeps(E, a, b):
+    """``E[0:210, j]`` (keeps of 0..4 dice) from ``E[210:462, j]`` (the rolls), for ``j`` in ``a..b-1``.
 
     As :func:`kernels.expect_keeps`, one offset at a time: the mean over six
     faces of the keep with one more die.
@@ -159,40 +166,40 @@ def vec_expect_keeps(E, a, J):
         e4 = E[CHILD[k, 4]]
         e5 = E[CHILD[k, 5]]
         ek = E[k]
-        for j in range(a, J):
+        for j in range(a, b):
             ek[j] = (e0[j] + e1[j] + e2[j] + e3[j] + e4[j] + e5[j]) / 6.0
 
 
-def vec_best_subkeeps(E, B, a, J):
-    """``B[k, j] = max(E[i, j] for i a sub-multiset of k)``, for ``j`` in ``a..J-1``.
+def vec_best_subkeeps(E, B, a, b):
+    """``B[k, j] = max(E[i, j] for i a sub-multiset of k)``, for ``j`` in ``a..b-1``.
 
     As :func:`kernels.best_subkeeps`, element by element: the best keep inside
     each roll may differ from one offset to the next.
     """
-    for j in range(a, J):
+    for j in range(a, b):
         B[0, j] = E[0, j]
     for k in range(1, N_KEEPS):
         ek = E[k]
         bk = B[k]
-        for j in range(a, J):
+        for j in range(a, b):
             bk[j] = ek[j]
         for f in range(6):
             sk = _SUBS[k, f]
             if sk < 0:
                 break
             bs = B[sk]
-            for j in range(a, J):
+            for j in range(a, b):
                 x = bs[j]
                 if x > bk[j]:
                     bk[j] = x
 
 
-def vec_turn(mask, up, yb, a, levels, Wn, idx, score, joker, params, Z, E, B, points, legal):
-    """Keep values of one turn over the offsets ``a..J-1``, from the last roll back to the first.
+def vec_turn(mask, up, yb, a, b, levels, Wn, idx, score, joker, params, Z, E, B, points, legal):
+    """Keep values of one turn over the offsets ``a..b-1``, from the last roll back to the first.
 
     Parameters
     ----------
-    mask, up, yb, a, Wn, idx, score, joker, params, Z, points, legal
+    mask, up, yb, a, b, Wn, idx, score, joker, params, Z, points, legal
         As in :func:`vec_final_rolls`.
     levels : int
         1..3: how many keep levels to compute (3 for the state value).
@@ -202,26 +209,28 @@ def vec_turn(mask, up, yb, a, levels, Wn, idx, score, joker, params, Z, E, B, po
     B : (462, J+1) float64
         Scratch.
     """
-    J = Wn.shape[1] - 1
-    vec_final_rolls(mask, up, yb, a, Wn, idx, score, joker, params, Z, points, legal, E[0, ROLL_OFFSET:])
-    vec_expect_keeps(E[0], a, J)
+    vec_final_rolls(mask, up, yb, a, b, Wn, idx, score, joker, params, Z, points, legal, E[0, ROLL_OFFSET:])
+    vec_expect_keeps(E[0], a, b)
     for n in range(1, levels):
-        vec_best_subkeeps(E[n - 1], B, a, J)
+        vec_best_subkeeps(E[n - 1], B, a, b)
         for k in range(ROLL_OFFSET, N_KEEPS):
-            for j in range(a, J):
+            for j in range(a, b):
                 E[n, k, j] = B[k, j]
-        vec_expect_keeps(E[n], a, J)
+        vec_expect_keeps(E[n], a, b)
 
 
-def solve_layer(masks, ups, ybs, lows, low_value, Wn, Wc, idx, score, joker, params, Z, parts):
+def solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z, parts):
     """Write ``Wc[i]`` = :math:`W` of state ``(masks[i], ups[i], ybs[i])`` for one layer.
 
     Parameters
     ----------
     masks, ups, ybs : (n,) int64
         The layer's states; state ``i`` owns row ``i`` of ``Wc``.
-    lows : (n,) int64
-        First offset computed per state (``a[s]``); entries below hold ``low_value``.
+    lows, highs : (n,) int64
+        Offsets computed per state: ``lows[i] <= j < highs[i]``.  Entries
+        below hold ``low_value``; entries from ``highs[i]`` to ``J - 1``
+        cannot be reached from the root (more points than the open boxes
+        can give) and hold NaN; column ``J`` holds the utility's top.
     low_value : float
         Value of the entries below ``lows`` (the utility's constant bottom).
     Wn : (n_next, J+1) float64
@@ -245,13 +254,128 @@ def solve_layer(masks, ups, ybs, lows, low_value, Wn, Wc, idx, score, joker, par
         points = np.empty(C, np.int64)
         legal = np.empty(C, np.int8)
         for i in range(p, n, parts):
+            b = highs[i]
+            if b > J:
+                b = J
             a = lows[i]
-            if a > J:
-                a = J
-            vec_turn(masks[i], ups[i], ybs[i], a, 3, Wn, idx, score, joker, params, Z, E, B, points, legal)
+            if a > b:
+                a = b
+            vec_turn(masks[i], ups[i], ybs[i], a, b, 3, Wn, idx, score, joker, params, Z, E, B, points, legal)
             w = Wc[i]
             for j in range(a):
                 w[j] = low_value
-            for j in range(a, J):
+            for j in range(a, b):
                 w[j] = E[2, 0, j]
+            for j in range(b, J):
+                w[j] = np.nan
             w[J] = Wn[0, J]
+
+
+def pmf_turn(mask, up, yb, Dn, idx, V, score, joker, params, policy, Z, subkeeps, points, legal, values, E, B):
+    """Distribution of the points to come from one state under a fixed policy, in ``E[2, 0]``.
+
+    The policy is the one of :func:`kernels.play_games`: each keep by the keep
+    values ``B`` of :func:`kernels.turn` over the value array ``V`` (ties: the
+    keep listed first), the box by :func:`kernels.play_box` over ``V`` (ties:
+    the lowest box), both with the decision parameters ``policy``.  Points
+    and bonuses are scored with the true ``params``.
+
+    Parameters
+    ----------
+    Dn : (n_next, X+1) float64
+        ``Dn[row, x]`` = P(points to come = x) of the next layer's states.
+    V : (2**C, T+1, F) float64
+        The value array the policy maximises.
+    E : (3, 462, X+1) float64, out
+        ``E[n-1, k]`` = distribution of the points to come after keeping ``k``
+        with ``n`` rolls to go; ``E[2, 0]`` is the state's distribution.
+    B : (3, 462) float64
+        :func:`kernels.turn` of this state over ``V`` with ``policy`` (levels 2).
+    """
+    X = Dn.shape[1] - 1
+    C = params[_NCAT]
+    thr = params[_THRESH]
+    nup = params[_NUPPER]
+    ycat = params[_YCAT]
+    for r in range(N_ROLLS):
+        # the policy's box, then the true score of it
+        c = _policy_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+        bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+        pts = points[c]
+        g = bonus + int(after_box(mask, up, yb, c, pts, Z, params))
+        nm = mask | (1 << c)
+        nu = up
+        nyb = yb
+        if c < nup:
+            nu = up + pts
+            if nu > thr:
+                nu = thr
+        elif c == ycat and pts > 0 and params[_NFLAGS] == 2:
+            nyb = 1
+        w = Dn[idx[nm, nu, nyb]]
+        s = E[0, ROLL_OFFSET + r]
+        for x in range(X + 1):
+            s[x] = 0.0
+        for x in range(X + 1 - g):
+            s[x + g] = w[x]
+    vec_expect_keeps(E[0], 0, X + 1)
+    for n in range(1, 3):
+        for r in range(N_ROLLS):
+            best = -np.inf
+            bk = -1
+            for t in range(subkeeps.shape[1]):
+                k = subkeeps[r, t]
+                if k < 0:
+                    break
+                if B[n - 1, k] > best:
+                    best = B[n - 1, k]
+                    bk = k
+            src = E[n - 1, bk]
+            dst = E[n, ROLL_OFFSET + r]
+            for x in range(X + 1):
+                dst[x] = src[x]
+        vec_expect_keeps(E[n], 0, X + 1)
+
+
+def _policy_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
+    """The box the fixed policy scores roll ``r`` in (:func:`kernels.play_box` over the value array ``V``)."""
+    return play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+
+
+def pmf_layer(masks, ups, ybs, Dn, Dc, idx, V, score, joker, params, policy, Z, subkeeps, parts):
+    """Write ``Dc[i]`` = distribution of the points to come from state ``i`` of a layer under a fixed policy.
+
+    The policy maximises the value array ``V`` (the value table: the expert;
+    zeros with turn-only ``policy`` parameters: the normal player), exactly
+    as :func:`kernels.play_games` plays it.
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+    Dn : (n_next, X+1) float64
+        The next layer's distributions (rows by ``idx``).
+    Dc : (n, X+1) float64, out
+    idx : (2**C, T+1, F) int32
+    V : (2**C, T+1, F) float64
+        The value array the policy maximises.
+    score, joker, params, policy, Z, subkeeps
+        Rule arrays, decision parameters, zeros, ``dice.ROLL_SUBKEEPS``.
+    parts : int
+        Parallel slices (``prange``); results do not depend on it.
+    """
+    n = masks.shape[0]
+    L = Dn.shape[1]
+    C = params[_NCAT]
+    for p in prange(parts):
+        E = np.empty((3, N_KEEPS, L))
+        Ek = np.empty((3, N_KEEPS))
+        Bk = np.empty(N_KEEPS)
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        values = np.empty(C)
+        for i in range(p, n, parts):
+            turn(masks[i], ups[i], ybs[i], 2, V, score, joker, policy, Ek, Bk)
+            pmf_turn(masks[i], ups[i], ybs[i], Dn, idx, V, score, joker, params, policy, Z, subkeeps,
+                     points, legal, values, E, Ek)
+            for x in range(L):
+                Dc[i, x] = E[2, 0, x]

@@ -46,6 +46,8 @@ COMMANDS: dict[str, str] = {
     "play": "play:play",
     "records": "records:records",
     "simulate": "simulate:simulate",
+    "target-curve": "target_curve:target_curve_command",
+    "match": "match:match",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
