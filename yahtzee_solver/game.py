@@ -63,7 +63,7 @@ N_DICE = 5
 MAX_ROLLS = 3
 HUMAN, CPU = 0, 1
 #: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.players.LEVELS`).
-OPPONENTS = ("none", "beginner", "normal", "expert")
+OPPONENTS = ("none", "beginner", "normal", "expert", "master")
 
 SAVE_FORMAT = "yahtzee_solver saved game"
 SAVE_VERSION = 1

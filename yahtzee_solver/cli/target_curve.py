@@ -13,7 +13,7 @@ import tempfile
 import click
 
 from ..errors import UsageError
-from .options import echo_json, json_option, rules_option
+from .options import card_option, echo_json, json_option, rules_option
 from .target_query import format_probability, progress_bar
 
 __all__ = ["target_curve_command"]
@@ -45,7 +45,7 @@ def _plot(path: str, rules: str, probs, ev) -> None:
         ax.plot(range(len(ev)), ev, "--", label="expected-score policy")
     ax.set_xlabel("target T (points)")
     ax.set_ylabel("P(final total >= T)")
-    ax.set_title(f"{rules}: probability of reaching a target score from the empty card")
+    ax.set_title(f"{rules}: best probability of reaching a target score")
     ax.grid(alpha=0.3)
     ax.legend()
     folder = os.path.dirname(os.path.abspath(path))
@@ -70,10 +70,11 @@ def _plot(path: str, rules: str, probs, ev) -> None:
               help="Print every N-th target in the text table (--json lists every target).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")
+@card_option
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def target_curve_command(rules, max_target, step, plot_path, no_progress, as_json):
-    """Best achievable P(final total >= T) from the empty card, for every T up to --max.
+def target_curve_command(rules, max_target, step, plot_path, card_text, no_progress, as_json):
+    """Best achievable P(final total >= T) from the empty card (or --card), for every T up to --max.
 
     \b
     Each target has its own optimal policy (exact DP over the turn-start states
@@ -85,28 +86,31 @@ def target_curve_command(rules, max_target, step, plot_path, no_progress, as_jso
       yahtzee-solve target-curve --max 700 --plot curve.png
     """
     from ..objectives import target_curve
+    from ..state import parse_card
 
+    card = parse_card(card_text, rules)
     if plot_path is not None:
         folder = os.path.dirname(os.path.abspath(plot_path))
         if not os.path.isdir(folder):
             raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
     update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules}")
     try:
-        curve = target_curve(rules, max_target, progress=update)
+        curve = target_curve(rules, max_target, card, progress=update)
     finally:
         close()
     probs = curve.probabilities
-    ev = ev_policy_survival(rules, max_target)
+    ev = ev_policy_survival(rules, max_target) if card_text is None else None
     if plot_path is not None:
         _plot(plot_path, rules, probs, ev)
     if as_json:
-        data = {"rules": rules, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
+        data = {"rules": rules, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
                 "best": probs.tolist()}
         if ev is not None:
             data["expected_score_policy"] = list(ev)
         echo_json(data)
         return
-    click.echo(f"{rules}: best achievable P(final total >= T) from the empty card "
+    where = "the empty card" if card_text is None else f"the card {card.format()} (total {card.total})"
+    click.echo(f"{rules}: best achievable P(final total >= T) from {where} "
                f"({curve.n_states:,} states solved in {curve.seconds:.1f} s)")
     head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
     rows = []
@@ -118,7 +122,7 @@ def target_curve_command(rules, max_target, step, plot_path, no_progress, as_jso
     from .query import _render
 
     click.echo("\n".join(_render(head, rows, set(range(len(head))))))
-    if ev is None:
+    if ev is None and card_text is None:
         click.echo("(the expected-score policy's column needs the score-distribution engine)")
     if plot_path is not None:
         click.echo(f"plot written to {plot_path}")
