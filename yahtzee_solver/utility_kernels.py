@@ -142,14 +142,12 @@ def vec_final_rolls(mask, up, yb, a, b, Wn, idx, score, joker, params, Z, points
                 hi = b
             if hi < a:
                 hi = a
+            s = S[r]
             for j in range(a, hi):
-                v = w[j + g]
-                if v > S[r, j]:
-                    S[r, j] = v
+                s[j] = max(s[j], w[j + g])
             top = w[J]
             for j in range(hi, b):
-                if top > S[r, j]:
-                    S[r, j] = top
+                s[j] = max(s[j], top)
 
 
 def vec_expect_keeps(E, a, b):
@@ -189,9 +187,7 @@ def vec_best_subkeeps(E, B, a, b):
                 break
             bs = B[sk]
             for j in range(a, b):
-                x = bs[j]
-                if x > bk[j]:
-                    bk[j] = x
+                bk[j] = max(bk[j], bs[j])
 
 
 def vec_turn(mask, up, yb, a, b, levels, Wn, idx, score, joker, params, Z, E, B, points, legal):
