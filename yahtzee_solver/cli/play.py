@@ -835,7 +835,7 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast):
             flag = {"opponent": "vs"}.get(given[0], given[0])
             raise UsageError(f"--resume continues the saved game with its own settings: drop --{flag}")
     elif opponent.lower() == "none" and ctx.get_parameter_source("first") is ParameterSource.COMMANDLINE:
-        raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert")
+        raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert|master")
     with GameLock():
         state = _start(tr, game_file, resume, rules, opponent, first, seed)
         if state is None:
