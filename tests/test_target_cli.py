@@ -89,3 +89,10 @@ def test_match_json_and_alternation():
     assert data["wins"] == data["losses"]
     assert data["wins"] + data["draws"] + data["losses"] == 6
     assert data["mean_a"] == data["mean_b"]
+
+
+def test_equal_probabilities_listed_by_expected_total():
+    data = run_json("hint", "12345", "--rules", "yacht", "--target", "400")
+    exp = [o["expected"] for o in data["options"]]
+    assert all(o["probability"] == 0.0 for o in data["options"])
+    assert exp == sorted(exp, reverse=True)

@@ -252,6 +252,10 @@ class UtilitySolution:
         Wall time of the solve.
     n_states : int
         States solved.
+    jit : bool
+        Compiled kernels (else interpreted) for later queries.
+    every_offset : bool
+        The root was solved for every offset (see :func:`solve_utility`).
     """
 
     rules: RuleSet
@@ -470,9 +474,8 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
         done += masks.size
         if progress is not None:
             progress(done, n_all)
-    sol = UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit)
-    sol.every_offset = every_offset
-    return sol
+    return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit,
+                           every_offset)
 
 
 # -- value sources (the policy layer's contract) ----------------------------------------------------

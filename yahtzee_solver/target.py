@@ -97,14 +97,18 @@ class TargetBoxOption:
                 "expected": self.expected, "joker": self.joker}
 
 
-def rank_values(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and values best first; ties keep the given order (smaller keep / lower box first).
+def rank_values(codes: np.ndarray, values: np.ndarray, tiebreak: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and values best first; equal values by ``tiebreak`` (higher first), then in the given order.
 
     Local stand-in for ``Policy.keep_ranking`` / ``Policy.box_ranking`` of the
-    policy layer (same tie rule); to be replaced by ``Policy`` when it lands.
+    policy layer (same final tie rule: smaller keep / lower box first); to be
+    replaced by ``Policy`` when it lands, the expected total as tie-break kept.
     """
-    order = np.argsort(-np.asarray(values), kind="stable")
-    return np.asarray(codes)[order], np.asarray(values)[order]
+    values = np.asarray(values)
+    keys = [-values] if tiebreak is None else [-np.asarray(tiebreak), -values]
+    order = np.lexsort([np.arange(values.size)] + keys)
+    return np.asarray(codes)[order], values[order]
 
 
 class TargetAdvisor:
@@ -158,7 +162,10 @@ class TargetAdvisor:
         return self.source.probability(card)
 
     def keep_options(self, card, dice, rolls_left: int = 2) -> list[TargetKeepOption]:
-        """Every distinct keep of ``dice``, by P(final >= target), best first (ties: the smaller keep).
+        """Every distinct keep of ``dice``, by P(final >= target), best first.
+
+        Equal probabilities (a target already sure or out of reach) are
+        ordered by expected final total, then the smaller keep first.
 
         Raises
         ------
@@ -176,7 +183,7 @@ class TargetAdvisor:
         else:
             P = np.zeros(ks.size)
         expected = {o.keep: o.expected for o in ev}
-        codes, vals = rank_values(ks, P)
+        codes, vals = rank_values(ks, P, np.array([expected[KEEPS[k]] for k in ks]))
         out = []
         for k, p in zip(codes.tolist(), vals.tolist()):
             keep = KEEPS[k]
@@ -187,7 +194,9 @@ class TargetAdvisor:
         return out
 
     def box_options(self, card, dice) -> list[TargetBoxOption]:
-        """Every legal box for the final ``dice``, by P(final >= target), best first (ties: the lower box).
+        """Every legal box for the final ``dice``, by P(final >= target), best first.
+
+        Equal probabilities are ordered by expected final total, then the lower box first.
 
         Raises
         ------
@@ -203,7 +212,7 @@ class TargetAdvisor:
         else:
             P = np.zeros(cs.size)
         by_cat = {o.category: o for o in ev}
-        codes, vals = rank_values(cs, P)
+        codes, vals = rank_values(cs, P, np.array([by_cat[c].expected for c in cs]))
         out = []
         for c, p in zip(codes.tolist(), vals.tolist()):
             o = by_cat[c]
