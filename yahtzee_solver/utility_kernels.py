@@ -289,7 +289,6 @@ def pmf_turn(mask, up, yb, Dn, idx, V, score, joker, params, policy, Z, subkeeps
         :func:`kernels.turn` of this state over ``V`` with ``policy`` (levels 2).
     """
     X = Dn.shape[1] - 1
-    C = params[_NCAT]
     thr = params[_THRESH]
     nup = params[_NUPPER]
     ycat = params[_YCAT]
