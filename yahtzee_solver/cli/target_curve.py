@@ -53,6 +53,9 @@ def _plot(path: str, rules: str, probs, ev) -> None:
     os.close(fd)
     try:
         fig.savefig(tmp, format=ext, dpi=120, bbox_inches="tight")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a plot is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
