@@ -23,8 +23,10 @@ from yahtzee_solver.objectives import (
     TargetSource,
     WinSource,
     max_points_to_come,
+    policy_distribution,
     reachable_layers,
     solve_utility,
+    survival,
     target_curve,
     target_utility,
     win_utility,
@@ -191,6 +193,12 @@ def test_curve_invariants_on_reduced_game(fresh_table):
     assert p[-1] == 0.0  # J is one past the most points the card can still make
     ev = fresh_table("yahtzee").value(*card.key)
     assert p[1:].sum() >= ev - 1e-9
+    # the expected-score policy's own P(final >= T): never above P*, equal where both are 1
+    p_ev = survival(policy_distribution("yahtzee", card, "expert", fresh_table("yahtzee")), card.total + J)
+    assert np.all(curve.probabilities >= p_ev - 1e-12)
+    assert np.all(p_ev[: card.total + 1] == pytest.approx(1.0, abs=1e-12))
+    assert p_ev[1:].sum() == pytest.approx(card.total + ev, abs=1e-9)  # sum of P(final >= T) is the mean
+    assert np.any(curve.probabilities > p_ev + 1e-6)  # chasing a target pays somewhere
 
 
 def test_reachable_layers_hold_every_successor():

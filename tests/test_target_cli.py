@@ -65,8 +65,10 @@ def test_target_curve_from_card():
     assert all(a >= b for a, b in zip(p, p[1:]))
     one = run_json("value", "--card", card, "--target", "250")
     assert one["probability"] == pytest.approx(p[250], abs=1e-13)
+    ev = data["expected_score_policy"]
+    assert len(ev) == 301 and all(a >= b - 1e-12 for a, b in zip(p, ev))
     res = run("target-curve", "--card", card, "--max", "300", "--step", "50", "--no-progress")
-    assert res.exit_code == 0 and "P*(>=T)" in res.output
+    assert res.exit_code == 0 and "P*(>=T)" in res.output and "P_EV(>=T)" in res.output
 
 
 def test_target_curve_bad_max():

@@ -55,6 +55,8 @@ __all__ = [
     "WinSource",
     "TargetCurve",
     "target_curve",
+    "policy_distribution",
+    "survival",
 ]
 
 
@@ -655,7 +657,7 @@ DISTRIBUTION_LEVELS = ("normal", "expert")
 
 
 def policy_distribution(rules: str | RuleSet, card: ScoreCard, level: str = "expert", table=None, *,
-                        jit: bool = True) -> np.ndarray:
+                        jit: bool = True, progress=None) -> np.ndarray:
     """Exact distribution of the final total of a CPU level playing on from ``card`` (turn start).
 
     The level's policy is the one :mod:`yahtzee_solver.players` and
@@ -672,6 +674,8 @@ def policy_distribution(rules: str | RuleSet, card: ScoreCard, level: str = "exp
         ``expert`` or ``normal``.
     table : ValueTable, optional
         The expert's table (default: shipped).
+    progress : callable, optional
+        ``progress(done_states, all_states)`` after each layer.
 
     Returns
     -------
@@ -715,6 +719,8 @@ def policy_distribution(rules: str | RuleSet, card: ScoreCard, level: str = "exp
     masks = layers[-1][0]
     Dn = np.zeros((masks.size, X + 1))
     Dn[:, 0] = 1.0
+    n_all = sum(m.size for m, _, _ in layers)
+    done = masks.size
     parts = 1
     if jit:
         import numba
@@ -725,6 +731,19 @@ def policy_distribution(rules: str | RuleSet, card: ScoreCard, level: str = "exp
         k.pmf_layer(masks, ups, ybs, Dn, Dc, idx, V, a["score"], a["joker"], a["params"], policy, _zeros(rules),
                     ROLL_SUBKEEPS, min(parts, masks.size))
         Dn = Dc
+        done += masks.size
+        if progress is not None:
+            progress(done, n_all)
     out = np.zeros(t0 + X + 1)
     out[t0:] = Dn[0]
+    return out
+
+
+def survival(pmf, max_target: int) -> np.ndarray:
+    """``out[T]`` = P(final >= T) for ``T = 0..max_target`` from a final-total distribution ``pmf[t]``."""
+    pmf = np.asarray(pmf, dtype=np.float64)
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[t] = P(final >= t)
+    out = np.zeros(int(max_target) + 1)
+    n = min(out.size, tail.size)
+    out[:n] = tail[:n]
     return out

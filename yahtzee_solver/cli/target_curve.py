@@ -19,15 +19,16 @@ from .target_query import format_probability, progress_bar
 __all__ = ["target_curve_command"]
 
 
-def ev_policy_survival(rules: str, max_target: int):
-    """P(final >= T) of the expected-score policy for T = 0..max_target, or None when unavailable.
+def ev_policy_survival(rules: str, max_target: int, card, progress=None):
+    """P(final >= T) of the expected-score (expert) policy from ``card``, for T = 0..max_target.
 
-    This column belongs to the exact score-distribution engine
-    (``yahtzee_solver.distribution``), built separately; it is connected here
-    when that engine is merged.  Until then this returns None and the column
-    is left out of the table, the JSON and the plot.
+    From the policy's exact final-score distribution
+    (:func:`yahtzee_solver.objectives.policy_distribution`; the project's
+    score-distribution engine computes the same distribution).
     """
-    return None
+    from ..objectives import policy_distribution, survival
+
+    return survival(policy_distribution(rules, card, "expert", progress=progress), max_target)
 
 
 def _plot(path: str, rules: str, probs, ev) -> None:
@@ -81,8 +82,10 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
 
     \b
     Each target has its own optimal policy (exact DP over the turn-start states
-    and the points still needed).  From the empty card this solves every
-    state of the game for every target at once: minutes, with a progress bar.
+    and the points still needed).  Beside it, P_EV(>=T): the same probability
+    under the expected-score policy, from its exact score distribution.  From
+    the empty card this solves every state of the game: minutes, with a
+    progress bar.
 
     \b
     Example:
@@ -102,7 +105,11 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
     finally:
         close()
     probs = curve.probabilities
-    ev = ev_policy_survival(rules, max_target) if card_text is None else None
+    update, close = (None, lambda: None) if no_progress else progress_bar("expected-score policy")
+    try:
+        ev = ev_policy_survival(rules, max_target, card, progress=update)
+    finally:
+        close()
     if plot_path is not None:
         _plot(plot_path, rules, probs, ev)
     if as_json:
@@ -125,7 +132,5 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
     from .query import _render
 
     click.echo("\n".join(_render(head, rows, set(range(len(head))))))
-    if ev is None and card_text is None:
-        click.echo("(the expected-score policy's column needs the score-distribution engine)")
     if plot_path is not None:
         click.echo(f"plot written to {plot_path}")
