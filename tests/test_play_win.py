@@ -50,3 +50,13 @@ def test_win_hint_waits_for_late_game():
 def test_master_is_a_game_opponent():
     st = new_game("yahtzee", opponent="master", first="cpu", seed=1)
     assert st.config.opponent == "master"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_play_vs_master_starts(tmp_path, monkeypatch, lang):
+    from clihelpers import run
+
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    res = run("play", "--vs", "master", "--first", "cpu", "--seed", "1", "--fast", "--lang", lang, input="r\nh\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "Traceback" not in res.output

@@ -49,7 +49,7 @@ def win_hint_lines(st, tr, table) -> list[str]:
             rows.append((float(P[o.category]), f"{tr.box(st.rules, o.category)}: {o.points}", o.expected))
     rows.sort(key=lambda x: -x[0])  # stable: ties keep the smaller keep / lower box first
     width = max(len(label) for _, label, _ in rows[:4])
-    out = ["  " + tr("hint.win_title", level=st.config.opponent)]
+    out = ["  " + tr("hint.win_title", level=tr.level(st.config.opponent))]
     for i, (p, label, e) in enumerate(rows[:4]):
         mark = "*" if i == 0 else " "
         out.append(f"  {mark} {label.ljust(width)}  {format_probability(p):>9}  {e:8.2f}")
