@@ -37,7 +37,7 @@ import numpy as np
 from .dice import KEEPS, ROLL_SUBKEEPS, keep_index, parse_dice, roll_index
 from .errors import UsageError
 from .objectives import WinSource, policy_distribution
-from .players import LEVELS, ExpertStrategy, _check_card, _check_rolls_left, make_strategy
+from .players import LEVELS, ExpertStrategy, _check_card, make_strategy
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 from .table import ValueTable, resolve_table
@@ -121,7 +121,9 @@ class MasterStrategy:
     def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
         """The keep of highest winning chance; ties (within :data:`TIE`): the expert's keep."""
         card = _check_card(card, self.rules)
-        rl = _check_rolls_left(rolls_left)
+        if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
+            raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
+        rl = int(rolls_left)
         faces = parse_dice(dice)
         src = self._win_source(card)
         expert = self.expert.choose_keep(card, faces, rl)
