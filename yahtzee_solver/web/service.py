@@ -383,7 +383,7 @@ class GameService:
 
             st = self.state
             level = st.config.opponent
-            table = self.advisors.table(st.rules) if level == "expert" else None
+            table = self.advisors.table(st.rules) if level in ("expert", "master") else None
             self._strategy = make_strategy(level, st.rules, rng=st.cpu_rng, table=table, jit=self.jit)
         return self._strategy
 
