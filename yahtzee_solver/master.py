@@ -9,12 +9,14 @@ opponent, a draw counting half, instead of its expected score:
   exact engine of :mod:`yahtzee_solver.distribution`; a human is modelled as the ``expert``); once the opponent has finished it is
   its actual total, and the answer is exact;
 * with that distribution, each decision is the best response over master's
-  remaining turns (:class:`~yahtzee_solver.objectives.WinSource`), solved
-  again at every turn, so what the opponent scores in between is used;
+  remaining turns (:class:`~yahtzee_solver.objectives.WinSource`, ranked by
+  :class:`~yahtzee_solver.policy.Policy`), solved again at every turn, so what
+  the opponent scores in between is used;
 * while more than ``max_open`` of its own boxes are open, master plays the
   expert's move (the win DP from an early card takes minutes); among options
-  whose winning chances tie within ``TIE`` (a decided game), it takes the
-  expert's choice too.
+  whose winning chances tie within ``TIE`` (a decided game), it takes the one
+  of highest expected final total (the policy's tie-break source), the
+  expert's choice whenever that is among them.
 
 Before the opponent has finished, this is the exact best response to the
 opponent's final-score distribution *seen from the current turn*, without
@@ -34,10 +36,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dice import KEEPS, ROLL_SUBKEEPS, keep_index, parse_dice, roll_index
+from .dice import KEEPS, parse_dice, roll_index
 from .errors import UsageError
 from .objectives import DISTRIBUTION_LEVELS, WinSource, opponent_pmf
 from .players import LEVELS, ExpertStrategy, _check_card, make_strategy
+from .policy import Policy, check_rolls_left
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 from .table import ValueTable, resolve_table
@@ -82,6 +85,8 @@ class MasterStrategy:
         self._pmf_key = None
         self._pmf: np.ndarray | None = None
         self._source: WinSource | None = None
+        self._win_policy: Policy | None = None
+        self._policy_of: WinSource | None = None
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
@@ -118,40 +123,28 @@ class MasterStrategy:
         return None if src is None else src.probability(card)
 
     # -- decisions -------------------------------------------------------------------
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
-        """The keep of highest winning chance; ties (within :data:`TIE`): the expert's keep."""
-        card = _check_card(card, self.rules)
-        if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
-            raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
-        rl = int(rolls_left)
-        faces = parse_dice(dice)
+    def _policy(self, card: ScoreCard) -> Policy:
+        """The win policy (tie-break: the expected final total), or the expert's while it plays."""
         src = self._win_source(card)
-        expert = self.expert.choose_keep(card, faces, rl)
         if src is None:
-            return expert
-        P = src.keep_values(card.key, card.total, rl)
-        ks = [k for k in ROLL_SUBKEEPS[roll_index(faces)].tolist() if k >= 0]
-        best = max(P[k] for k in ks)
-        if P[keep_index(expert)] >= best - TIE:
-            return expert
-        for k in ks:  # ties among the rest: the smaller keep
-            if P[k] == best:
-                return KEEPS[k]
-        raise AssertionError("unreachable")  # pragma: no cover
+            return self.expert.policy
+        if self._policy_of is not src:
+            self._win_policy = Policy(src, tiebreak=self.expert.source, tie_tolerance=TIE)
+            self._policy_of = src
+        return self._win_policy
+
+    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+        """The keep of highest winning chance; ties (within :data:`TIE`): highest expected total, then the smaller keep."""
+        card = _check_card(card, self.rules)
+        rl = check_rolls_left(rolls_left)
+        r = roll_index(parse_dice(dice))
+        return KEEPS[self._policy(card).choose_keep(card.key, card.total, r, rl)]
 
     def choose_box(self, card: ScoreCard, dice) -> int:
-        """The legal box of highest winning chance; ties (within :data:`TIE`): the expert's box."""
+        """The legal box of highest winning chance; ties (within :data:`TIE`): highest expected total, then the lower box."""
         card = _check_card(card, self.rules)
-        faces = parse_dice(dice)
-        src = self._win_source(card)
-        expert = self.expert.choose_box(card, faces)
-        if src is None:
-            return expert
-        P = src.box_values(card.key, card.total, roll_index(faces))
-        best = np.nanmax(P)
-        if P[expert] >= best - TIE:
-            return expert
-        return int(np.flatnonzero(P == best)[0])
+        r = roll_index(parse_dice(dice))
+        return self._policy(card).choose_box(card.key, card.total, r)
 
     def __repr__(self) -> str:
         return f"MasterStrategy(rules={self.rules.name!r}, max_open={self.max_open})"

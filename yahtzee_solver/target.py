@@ -7,6 +7,13 @@ at least ``T`` points.  The probabilities come from the exact offset DP of
 beside each option stands its expected final total under optimal expected-score
 play afterwards (the value table), so the price of chasing the target is visible.
 
+The options are ranked by the policy layer (:class:`~yahtzee_solver.policy.Policy`
+over the target source, the expected final total as its tie-break source): equal
+probabilities (a target already sure or out of reach) are ordered by expected
+final total, then by the usual rule.  When the target is out of reach every
+probability is 0 and no DP is solved: the ranking is then the expected-score
+policy's, which is the same order.
+
 Example
 -------
 >>> from yahtzee_solver import parse_card
@@ -24,14 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .advisor import Advisor
-from .dice import KEEPS, ROLL_SUBKEEPS, format_dice, parse_dice, roll_index
+from .dice import KEEPS, format_dice, parse_dice, roll_index
 from .errors import UsageError
 from .objectives import TargetSource, max_points_to_come
+from .policy import Policy
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 from .table import ValueTable, resolve_table
 
-__all__ = ["TargetAdvisor", "TargetKeepOption", "TargetBoxOption", "rank_values"]
+__all__ = ["TargetAdvisor", "TargetKeepOption", "TargetBoxOption"]
 
 
 @dataclass(frozen=True)
@@ -97,20 +105,6 @@ class TargetBoxOption:
                 "expected": self.expected, "joker": self.joker}
 
 
-def rank_values(codes: np.ndarray, values: np.ndarray, tiebreak: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and values best first; equal values by ``tiebreak`` (higher first), then in the given order.
-
-    Local stand-in for ``Policy.keep_ranking`` / ``Policy.box_ranking`` of the
-    policy layer (same final tie rule: smaller keep / lower box first); to be
-    replaced by ``Policy`` when it lands, the expected total as tie-break kept.
-    """
-    values = np.asarray(values)
-    keys = [-values] if tiebreak is None else [-np.asarray(tiebreak), -values]
-    order = np.lexsort([np.arange(values.size)] + keys)
-    return np.asarray(codes)[order], values[order]
-
-
 class TargetAdvisor:
     """Target-score queries on one rule set.
 
@@ -138,6 +132,7 @@ class TargetAdvisor:
         self.source = TargetSource(self.rules, target, jit=jit, progress=progress)
         self.target = self.source.target
         self.advisor = Advisor(self.rules, resolve_table(self.rules, table), jit=False)
+        self.policy = Policy(self.source, tiebreak=self.advisor.source)
 
     def max_final(self, card: ScoreCard) -> int:
         """An upper bound on the final total from ``card`` (points): the most its open boxes can add."""
@@ -175,22 +170,15 @@ class TargetAdvisor:
         ev = self.advisor.keep_options(card, dice, rolls_left)
         card = self.advisor._open_card(card)
         faces = parse_dice(dice)
-        r = roll_index(faces)
-        ks = np.array([k for k in ROLL_SUBKEEPS[r].tolist() if k >= 0])
-        if self.reachable(card):
-            self._solve(card)
-            P = self.source.keep_values(card.key, card.total, rolls_left)[ks]
-        else:
-            P = np.zeros(ks.size)
+        codes, vals = self._policy(card).keep_ranking(card.key, card.total, roll_index(faces), rolls_left)
         expected = {o.keep: o.expected for o in ev}
-        codes, vals = rank_values(ks, P, np.array([expected[KEEPS[k]] for k in ks]))
         out = []
-        for k, p in zip(codes.tolist(), vals.tolist()):
+        for k, p in zip(codes.tolist(), self._probabilities(card, vals)):
             keep = KEEPS[k]
             rest = list(faces)
             for d in keep:
                 rest.remove(d)
-            out.append(TargetKeepOption(keep, tuple(rest), float(p), expected[keep]))
+            out.append(TargetKeepOption(keep, tuple(rest), p, expected[keep]))
         return out
 
     def box_options(self, card, dice) -> list[TargetBoxOption]:
@@ -204,21 +192,23 @@ class TargetAdvisor:
         """
         ev = self.advisor.box_options(card, dice)
         card = self.advisor._open_card(card)
-        r = roll_index(parse_dice(dice))
-        cs = np.array(sorted(o.category for o in ev))
+        boxes, vals = self._policy(card).box_ranking(card.key, card.total, roll_index(parse_dice(dice)))
+        by_cat = {o.category: o for o in ev}
+        out = []
+        for c, p in zip(boxes.tolist(), self._probabilities(card, vals)):
+            o = by_cat[c]
+            out.append(TargetBoxOption(c, o.name, o.points, o.yahtzee_bonus, o.upper_bonus, p, o.expected, o.joker))
+        return out
+
+    def _policy(self, card: ScoreCard) -> Policy:
+        """The target policy, or the expected-score one when the target is out of reach (same order, no DP)."""
         if self.reachable(card):
             self._solve(card)
-            P = self.source.box_values(card.key, card.total, r)[cs]
-        else:
-            P = np.zeros(cs.size)
-        by_cat = {o.category: o for o in ev}
-        codes, vals = rank_values(cs, P, np.array([by_cat[c].expected for c in cs]))
-        out = []
-        for c, p in zip(codes.tolist(), vals.tolist()):
-            o = by_cat[c]
-            out.append(TargetBoxOption(c, o.name, o.points, o.yahtzee_bonus, o.upper_bonus, float(p), o.expected,
-                                       o.joker))
-        return out
+            return self.policy
+        return self.advisor.policy
+
+    def _probabilities(self, card: ScoreCard, values) -> list[float]:
+        return [float(v) for v in values] if self.reachable(card) else [0.0] * len(values)
 
     def hint(self, card, dice, rolls_left: int):
         """Ranked keeps when ``rolls_left`` is 1 or 2, ranked boxes when it is 0."""

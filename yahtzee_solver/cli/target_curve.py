@@ -19,7 +19,7 @@ from .target_query import format_probability, progress_bar
 __all__ = ["target_curve_command"]
 
 
-def ev_policy_survival(rules: str, max_target: int, card, progress: bool = False):
+def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
     """P(final >= T) of the expected-score (expert) policy from ``card``, for T = 0..max_target.
 
     From the policy's exact final-score distribution (:func:`yahtzee_solver.objectives.opponent_pmf`,
@@ -30,7 +30,7 @@ def ev_policy_survival(rules: str, max_target: int, card, progress: bool = False
     return survival(opponent_pmf(rules, card, "expert", progress=progress), max_target)
 
 
-def _plot(path: str, rules: str, probs, ev) -> None:
+def _plot(path: str, rules, probs, ev) -> None:
     try:
         import matplotlib
 
@@ -45,7 +45,7 @@ def _plot(path: str, rules: str, probs, ev) -> None:
         ax.plot(range(len(ev)), ev, "--", label="expected-score policy")
     ax.set_xlabel("target T (points)")
     ax.set_ylabel("P(final total >= T)")
-    ax.set_title(f"{rules}: best probability of reaching a target score")
+    ax.set_title(f"{rules.name}: best probability of reaching a target score")
     ax.grid(alpha=0.3)
     ax.legend()
     folder = os.path.dirname(os.path.abspath(path))
@@ -98,7 +98,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
         folder = os.path.dirname(os.path.abspath(plot_path))
         if not os.path.isdir(folder):
             raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
-    update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules}")
+    update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
     try:
         curve = target_curve(rules, max_target, card, progress=update)
     finally:
@@ -108,14 +108,14 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
     if plot_path is not None:
         _plot(plot_path, rules, probs, ev)
     if as_json:
-        data = {"rules": rules, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
+        data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
                 "best": probs.tolist()}
         if ev is not None:
             data["expected_score_policy"] = list(ev)
         echo_json(data)
         return
     where = "the empty card" if card_text is None else f"the card {card.format()} (total {card.total})"
-    click.echo(f"{rules}: best achievable P(final total >= T) from {where} "
+    click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} "
                f"({curve.n_states:,} states solved in {curve.seconds:.1f} s)")
     head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
     rows = []

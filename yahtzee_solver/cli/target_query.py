@@ -15,7 +15,7 @@ import click
 
 from ..dice import format_dice
 from ..state import ScoreCard
-from ..table import load_table
+from ..table import open_table
 from .options import echo_json
 
 __all__ = ["target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
@@ -68,12 +68,12 @@ def progress_bar(desc: str):
     return update, close
 
 
-def _target_advisor(rules: str, table_path: str | None, target: int, card: ScoreCard):
+def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard):
     from ..target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
     update, close = progress_bar(f"target {target}")
-    adv = TargetAdvisor(rules, target, load_table(rules, table_path), jit=jit, progress=update)
+    adv = TargetAdvisor(rules, target, open_table(rules, table_path), jit=jit, progress=update)
     return adv, close
 
 
@@ -82,7 +82,7 @@ def _unreachable_note(adv, card) -> str:
             f"P(final >= {adv.target}) = 0")
 
 
-def report_target(card: ScoreCard, faces, rolls_left: int, rules: str, table_path, target: int, top, as_json: bool,
+def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, target: int, top, as_json: bool,
                   state_dict, describe_card, limit, default_top: int) -> None:
     """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
     adv, close = _target_advisor(rules, table_path, target, card)
@@ -141,7 +141,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules: str, table_pat
     click.echo("\n".join(lines))
 
 
-def report_target_value(card: ScoreCard, rules: str, table_path, target: int, as_json: bool, state_dict,
+def report_target_value(card: ScoreCard, rules, table_path, target: int, as_json: bool, state_dict,
                         describe_card) -> None:
     """Print the best P(final >= target) of a turn-start card beside its expected final total."""
     adv, close = _target_advisor(rules, table_path, target, card)
