@@ -60,3 +60,5 @@ def test_play_vs_master_starts(tmp_path, monkeypatch, lang):
     res = run("play", "--vs", "master", "--first", "cpu", "--seed", "1", "--fast", "--lang", lang, input="r\nh\nq\n")
     assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
+    if lang == "en":  # the terminal game's hint against a CPU ends with the winning-chance lines
+        assert "your chance of winning is shown once 5 or fewer of your boxes are open" in res.output
