@@ -42,6 +42,7 @@ from .objectives import DISTRIBUTION_LEVELS, WinSource, opponent_pmf
 from .players import LEVELS, ExpertStrategy, _check_card, make_strategy
 from .policy import Policy, check_rolls_left
 from .rules import RuleSet, get_rules
+from .simulate import EngineGame
 from .state import ScoreCard
 from .table import ValueTable, resolve_table
 
@@ -217,20 +218,6 @@ class MatchResult:
         return out
 
 
-def _play_turn(strategy, card: ScoreCard, dice) -> ScoreCard:
-    """One turn of ``strategy`` on this turn's pre-drawn ``dice`` (3, 5) (the convention of ``simulate.draw_dice``)."""
-    roll = tuple(sorted(int(d) for d in dice[0]))
-    for rl in (2, 1):
-        keep = tuple(sorted(strategy.choose_keep(card, roll, rl)))  # all five: stand (asked again)
-        fresh = tuple(int(d) for d in dice[3 - rl, : 5 - len(keep)])
-        roll = tuple(sorted(keep + fresh))
-    c = int(strategy.choose_box(card, roll))
-    points, legal, bonus = card.box_points(roll)
-    if not legal[c]:
-        raise UsageError(f"illegal box {c} for dice {roll} by the {strategy.level} player")
-    return card.with_box(c, points[c], bonus)
-
-
 def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, seed: int | None = None,
                table: ValueTable | None = None, progress=None, max_open: int = 5) -> MatchResult:
     """Play ``games`` games of CPU ``a`` against CPU ``b``, alternating who starts.
@@ -285,15 +272,18 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
             dice = dice_rng.integers(1, 7, size=(2, C, 3, 5), dtype=np.int8)  # seat 0 (starter), seat 1
         first = g % 2  # game 2i: a starts; 2i + 1: b starts, on the same dice
         seats = (first, 1 - first)  # seats[s] = player index in seat s
-        cards = [ScoreCard.empty(rules), ScoreCard.empty(rules)]
+        # each player's game runs through the engine (simulate.EngineGame), turn by turn
+        boards = [None, None]
+        for s in (0, 1):
+            boards[seats[s]] = EngineGame(players[seats[s]], dice[s], rules)
         for t in range(C):
             for s in (0, 1):
                 p = seats[s]
                 other = 1 - p
                 if isinstance(players[p], MasterStrategy):
-                    players[p].observe(cards[other], levels[other])
-                cards[p] = _play_turn(players[p], cards[p], dice[s, t])
-        scores[g] = (cards[0].total, cards[1].total)
+                    players[p].observe(boards[other].card, levels[other])
+                boards[p].play_turn(t)
+        scores[g] = (boards[0].card.total, boards[1].card.total)
         if progress is not None:
             progress(g + 1)
     seconds = time.perf_counter() - t0
