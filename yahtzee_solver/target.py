@@ -28,8 +28,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .advisor import Advisor
 from .dice import KEEPS, format_dice, parse_dice, roll_index
 from .errors import UsageError
