@@ -23,7 +23,7 @@ from yahtzee_solver.cli import main
 from yahtzee_solver.tui.board import render_board, render_dice
 from yahtzee_solver.tui.prompt import PromptError, parse_command
 from yahtzee_solver.tui.session import Session
-from yahtzee_solver.game import MAX_ROLLS, Hold, Roll, Score, cpu_actions, new_game, positions_of
+from yahtzee_solver.game import MAX_ROLLS, OPPONENTS, Hold, Roll, Score, cpu_actions, new_game, positions_of
 from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
 from yahtzee_solver.i18n_text import MESSAGES
 from yahtzee_solver.players import LEVELS, make_strategy
@@ -59,7 +59,7 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
     """
     tr = Translator(lang)
     g = new_game(rules, opponent, first, seed)
-    cpu = make_strategy(opponent, g.rules, rng=g.cpu_rng, jit=False) if opponent != "none" else None
+    cpu = make_strategy(opponent, g.rules, rng=g.cpu_rng, jit=opponent == "master") if opponent != "none" else None
     lines = []
     aliases = ["1s", "2s", "3s", "4s", "5s", "6s", "3k", "4k", "fh", "ss", "ls", "y", "c"]
     if g.rules.name == "yatzy":
@@ -135,7 +135,7 @@ def test_full_solo_game(rules, home, monkeypatch):
     assert "Game saved to the history as number 1" in res.output
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", OPPONENTS[1:])
 def test_full_game_against_each_level(level, home, monkeypatch):
     g, lines = scripted_game("yahtzee", level, "random", seed=202)
     unaided(monkeypatch, 202)

@@ -144,6 +144,45 @@ def test_a_new_objective_plugs_into_the_same_policy():
     assert player.level == "target"
 
 
+def test_a_tie_break_source_orders_equal_values_only(fresh_table):
+    """All tied: the tie-break source's order (here the expected total); unequal values still rank first."""
+    rules = get_rules("yahtzee")
+    ev = ExpectedValueSource(rules, fresh_table("yahtzee"), jit=False)
+    card = parse_card("ones=3,sixes=18,ss=30", rules)
+    for dice in ((1, 3, 3, 5, 6), (2, 2, 2, 4, 6)):
+        r = roll_index(dice)
+        flat = Policy(_Flat(rules), tiebreak=ev)
+        codes, values = flat.keep_ranking(card.key, card.total, r, 2)
+        assert codes.tolist() == Policy(ev).keep_ranking(card.key, card.total, r, 2)[0].tolist()
+        assert np.all(values == 0.5)
+        boxes, _ = flat.box_ranking(card.key, card.total, r)
+        assert boxes.tolist() == Policy(ev).box_ranking(card.key, card.total, r)[0].tolist()
+        listed = [k for k in ROLL_SUBKEEPS[r] if k >= 0]
+        bumped = Policy(_Flat(rules, bump={listed[-1]: 0.9}), tiebreak=ev)
+        codes, _ = bumped.keep_ranking(card.key, card.total, r, 2)
+        assert codes[0] == listed[-1]
+        ev_order = Policy(ev).keep_ranking(card.key, card.total, r, 2)[0].tolist()
+        assert codes[1:].tolist() == [k for k in ev_order if k != listed[-1]]
+    with pytest.raises(UsageError, match="yacht"):
+        Policy(_Flat(rules), tiebreak=ExpectedValueSource(get_rules("yacht"), fresh_table("yacht"), jit=False))
+
+
+def test_tie_tolerance_merges_rounding_noise():
+    """Values 1e-15 apart tie under a tolerance of 1e-12 (then the listed order), not without one."""
+    rules = get_rules("yahtzee")
+    dice = (1, 3, 3, 5, 6)
+    r = roll_index(dice)
+    listed = [k for k in ROLL_SUBKEEPS[r] if k >= 0]
+    card = parse_card("sixes=18", rules)
+    src = _Flat(rules, bump={listed[-1]: 0.5 + 1e-15})
+    assert Policy(src).choose_keep(card.key, card.total, r, 2) == listed[-1]
+    tol = Policy(src, tie_tolerance=1e-12)
+    assert tol.choose_keep(card.key, card.total, r, 2) == listed[0]
+    assert tol.keep_ranking(card.key, card.total, r, 2)[1].max() == 0.5 + 1e-15  # values are not rounded
+    with pytest.raises(UsageError):
+        Policy(src, tie_tolerance=-1.0)
+
+
 def test_kernel_sources_rank_points_to_come():
     """Additive sources are ranked at total 0, so a large total cannot merge two values by rounding."""
     rules = get_rules("yahtzee")

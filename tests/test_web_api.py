@@ -105,7 +105,7 @@ def _play_human_by_hint(c: Client, game: dict, log: list) -> dict:
 
 
 @pytest.mark.parametrize("rules,opponent,first", [("yahtzee", "expert", "cpu"), ("yacht", "beginner", "me"),
-                                                  ("yahtzee-free-joker", "none", "me")])
+                                                  ("yahtzee-free-joker", "none", "me"), ("yacht", "master", "cpu")])
 def test_whole_seeded_game_matches_the_engine(client, files, rules, opponent, first):
     seed = 2026
     game = client.ok("post", "/api/game/new", {"rules": rules, "opponent": opponent, "first": first, "seed": seed})["game"]
@@ -122,7 +122,7 @@ def test_whole_seeded_game_matches_the_engine(client, files, rules, opponent, fi
     # The same game through the engine: the CPU's own decisions, the advisor's best moves for the human.
     st = new_game(rules, opponent, first, seed)
     adv = Advisor(rules, jit=False)
-    cpu = None if opponent == "none" else make_strategy(opponent, rules, rng=st.cpu_rng, jit=False)
+    cpu = None if opponent == "none" else make_strategy(opponent, rules, rng=st.cpu_rng, jit=opponent == "master")
     for step in log:
         if step[0] == "cpu":
             assert st.is_cpu_turn and st.rolls_used == step[1]
@@ -137,6 +137,8 @@ def test_whole_seeded_game_matches_the_engine(client, files, rules, opponent, fi
             assert step[1] == adv.hint(st.card, st.sorted_dice, 0)[0].category
             st.apply_action(Score(step[1]))
     assert st.is_terminal()
+    if opponent == "master":  # told the human's card by cpu_actions, so it played to win
+        assert cpu.opponent_pmf() is not None
     assert [p["boxes"] for p in game["players"]] == [list(c.boxes) for c in st.cards]
     assert [p["total"] for p in game["players"]] == list(st.totals())
     # Filed in the practice records (a chosen seed, hints), the saved game and its ledger entry gone.

@@ -62,7 +62,7 @@ N_DICE = 5
 MAX_ROLLS = 3
 HUMAN, CPU = 0, 1
 #: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.players.LEVELS`).
-OPPONENTS = ("none", "beginner", "normal", "expert")
+OPPONENTS = ("none", "beginner", "normal", "expert", "master")
 
 #: Keys of the reasons an action is illegal (:meth:`GameState.problem`).  The
 #: English text is here; :mod:`yahtzee_solver.i18n` translates the same keys.
@@ -597,8 +597,13 @@ def cpu_actions(state: GameState, strategy) -> list[Action]:
     Returns ``[Roll()]`` before the first roll; ``[Score(c)]`` when the
     strategy keeps all five dice or no reroll is left; otherwise
     ``[Hold(...), Roll()]`` (just ``[Roll()]`` if those dice are already held).
-    The strategy is asked once per call.
+    The strategy is asked once per call; one that plays to win (has ``observe``,
+    :class:`~yahtzee_solver.master.MasterStrategy`) is first told the other player's card.
     """
+    if state.config.n_players == 2 and hasattr(strategy, "observe"):
+        # a strategy that plays to win (master) is told the other card (also after a resume);
+        # the human is modelled as the expert
+        strategy.observe(state.cards[1 - state.current], "expert")
     if state.rolls_used == 0:
         return [Roll()]
     dice = state.sorted_dice

@@ -82,6 +82,7 @@ EN = {
     "level.beginner": "beginner",
     "level.normal": "normal",
     "level.expert": "expert",
+    "level.master": "master",
     "solo": "solo",
     "status.to_roll_you": "Your turn: type r to roll the dice.",
     "status.to_roll_cpu": "{player} is about to roll.",
@@ -164,6 +165,8 @@ EN = {
     "hint.best": "best",
     "hint.then": "then score:",
     "hint.cpu_turn": "no hint during the CPU's turn",
+    "hint.win_title": "Chance of beating the {level} CPU (a draw counts half), beside the expected final score:",
+    "hint.win_far": "(your chance of winning is shown once {n} or fewer of your boxes are open)",
     # -- rules and help --------------------------------------------------------------------------------
     "rules.pager": "-- page {page}/{pages} -- Enter: next page, q: back to the game ",
     "help": (
@@ -290,6 +293,7 @@ ZH = {
     "level.beginner": "新手",
     "level.normal": "普通",
     "level.expert": "专家",
+    "level.master": "大师",
     "solo": "单人",
     "status.to_roll_you": "轮到你了：输入 r 掷骰子。",
     "status.to_roll_cpu": "{player}准备掷骰子。",
@@ -367,6 +371,8 @@ ZH = {
     "hint.best": "最佳",
     "hint.then": "然后记分：",
     "hint.cpu_turn": "电脑回合中没有提示",
+    "hint.win_title": "战胜电脑（{level}）的概率（平局算一半），以及期望最终得分：",
+    "hint.win_far": "（你的空格剩 {n} 个或更少时显示获胜概率）",
     "rules.pager": "-- 第 {page}/{pages} 页 -- 回车：下一页，q：返回游戏 ",
     "help": (
         "命令（在 > 提示符后输入）：\n"
@@ -483,6 +489,7 @@ JA = {
     "level.beginner": "初級",
     "level.normal": "中級",
     "level.expert": "上級",
+    "level.master": "名人",
     "solo": "ひとり",
     "status.to_roll_you": "あなたの番です。r でサイコロを振ります。",
     "status.to_roll_cpu": "{player}がサイコロを振ります。",
@@ -560,6 +567,8 @@ JA = {
     "hint.best": "最善",
     "hint.then": "記入先：",
     "hint.cpu_turn": "CPU の番ではヒントは出ません",
+    "hint.win_title": "CPU（{level}）に勝つ確率（引き分けは半分）と最終得点の期待値：",
+    "hint.win_far": "（空欄が {n} 個以下になると勝つ確率を表示します）",
     "rules.pager": "-- {page}/{pages} ページ -- Enter：次のページ、q：ゲームに戻る ",
     "help": (
         "コマンド（> のあとに入力）：\n"

@@ -20,7 +20,7 @@ from types import ModuleType
 
 from . import kernels as _kernels
 
-__all__ = ["compiled", "interpreted", "backend", "for_work", "STARTUP_SECONDS"]
+__all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS"]
 
 #: Wall seconds a fresh process pays before its first compiled kernel returns:
 #: importing numba (~0.2 s), numba's typing context and loading the cached machine
@@ -101,3 +101,44 @@ def for_work(items: int, seconds_per_item: float, jit: bool = True) -> ModuleTyp
 def backend(jit: bool) -> ModuleType:
     """:func:`compiled` if ``jit`` else :func:`interpreted`."""
     return compiled() if jit else interpreted()
+
+
+_compiled_modules: dict[str, ModuleType] = {}
+
+
+def compiled_module(module: ModuleType) -> ModuleType:
+    """A compiled copy of another kernel module written like :mod:`kernels`.
+
+    ``module`` lists its kernels in ``KERNELS``, those with parallel ``prange``
+    loops in ``PARALLEL``, and the names it takes from :mod:`kernels` in
+    ``IMPORTS``; in the copy those names are bound to the compiled kernels of
+    :func:`compiled`, so the turn logic stays one definition.
+
+    Returns
+    -------
+    module
+        The copy, its kernels numba dispatchers (``cache=True``).
+    """
+    base = compiled()
+    with _lock:
+        mod = _compiled_modules.get(module.__name__)
+        if mod is None:
+            import numba
+
+            spec = importlib.util.find_spec(module.__name__)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            mod.prange = numba.prange
+            for name in getattr(mod, "IMPORTS", ()):
+                setattr(mod, name, getattr(base, name))
+            parallel = set(getattr(mod, "PARALLEL", ()))
+            for name in mod.KERNELS:
+                fn = getattr(mod, name)
+                setattr(mod, name, numba.njit(cache=True, nogil=True, parallel=name in parallel)(fn))
+            _compiled_modules[module.__name__] = mod
+        return mod
+
+
+def module_backend(module: ModuleType, jit: bool) -> ModuleType:
+    """:func:`compiled_module` of ``module`` if ``jit`` else ``module`` itself (interpreted)."""
+    return compiled_module(module) if jit else module

@@ -387,4 +387,8 @@ def make_strategy(
         return NormalStrategy(rules, jit=jit)
     if name == "beginner":
         return BeginnerStrategy(rules, rng=rng)
+    if name == "master":  # plays to win against the opponent it is told about (yahtzee_solver.master)
+        from .master import MasterStrategy
+
+        return MasterStrategy(rules, table, jit=jit)
     raise UsageError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")

@@ -18,7 +18,17 @@ The tie-break rule
 Between options of equal value the policy picks the keep listed first in
 :data:`yahtzee_solver.dice.ROLL_SUBKEEPS` (the smaller keep; keeping all
 five is listed last) and the box of lowest index.  Rankings are stable sorts
-by descending value, so equal values keep that order.  The compiled loops
+by descending value, so equal values keep that order.
+
+A policy may be given a second source, ``tiebreak``, consulted only between
+options of exactly equal value (higher first) before that order.  The target
+and win objectives use it: when a target is already sure or out of reach,
+every option has probability 1 or 0, and the expected final total
+(:class:`ExpectedValueSource`) then orders them.  With ``tie_tolerance`` > 0,
+values are compared on a grid of that step (``round(value / tie_tolerance)``),
+so values differing only by float rounding count as equal: the ``master`` CPU
+treats winning chances within 1e-12 as a tie and then plays the expected-score
+choice.  The compiled loops
 (:func:`~yahtzee_solver.kernels.ranked_options`,
 :func:`~yahtzee_solver.kernels.best_keep`,
 :func:`~yahtzee_solver.kernels.play_box`) apply the same rule.
@@ -306,15 +316,43 @@ class Policy:
     Parameters
     ----------
     source : ValueSource
+    tiebreak : ValueSource, optional
+        Orders options of equal value (higher first) before the usual rule
+        (module docstring); same rules as ``source``.
+    tie_tolerance : float
+        Values are compared rounded to multiples of this step (0: exactly,
+        the default); the values returned are not rounded.
+
+    Raises
+    ------
+    UsageError
+        If ``tiebreak`` holds another rule set.
     """
 
-    def __init__(self, source: ValueSource):
+    def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):
         self.source = source
         self.rules = source.rules
         self._additive = bool(getattr(source, "additive", False))
+        if tiebreak is not None and tiebreak.rules != self.rules:
+            raise UsageError(f"tie-break source is for rules {tiebreak.rules.name!r}, not {self.rules.name!r}")
+        if not tie_tolerance >= 0:
+            raise UsageError(f"invalid tie tolerance {tie_tolerance!r}: want a number >= 0")
+        self.tiebreak = tiebreak
+        self.tie_tolerance = float(tie_tolerance)
 
-    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
-        order = np.argsort(-values, kind="stable")
+    def _key(self, values):
+        """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
+        return np.round(np.asarray(values) / self.tie_tolerance) if self.tie_tolerance else np.asarray(values)
+
+    def _order(self, values: np.ndarray, tie) -> np.ndarray:
+        """Indices of ``values`` best first: descending value, then ``tie()`` (descending), then position."""
+        key = self._key(values)
+        if self.tiebreak is None or np.unique(key).size == key.size:
+            return np.argsort(-key, kind="stable")
+        return np.lexsort((np.arange(key.size), -tie(), -key))
+
+    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int, tie=None) -> tuple[np.ndarray, np.ndarray]:
+        order = self._order(values, tie)
         v = values[order]
         if self._additive and total:
             v = total + v
@@ -328,7 +366,8 @@ class Policy:
         codes : (m,) int64
             Keep indices (:data:`~yahtzee_solver.dice.KEEPS`), m <= 32; keeping all five included.
         values : (m,) float64
-            Their values (the source's units, ``total`` included), descending; ties in keep order.
+            Their values (the source's units, ``total`` included), descending; ties: the tie-break source's
+            value, then keep order.
 
         Raises
         ------
@@ -341,7 +380,7 @@ class Policy:
         r = _check_roll(roll)
         E = self.source.keep_values(state, 0 if self._additive else total, rl)
         ks = _SUBKEEPS[r]
-        return self._ranked(E[ks], ks, total)
+        return self._ranked(E[ks], ks, total, lambda: self.tiebreak.keep_values(state, total, rl)[ks])
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
         """The legal boxes for final roll ``roll``, best first.
@@ -351,7 +390,7 @@ class Policy:
         boxes : (m,) int64
             Box indices of the legal boxes (open and allowed by the Joker rule).
         values : (m,) float64
-            Their values (``total`` included), descending; ties: lower box first.
+            Their values (``total`` included), descending; ties: the tie-break source's value, then lower box first.
 
         Raises
         ------
@@ -361,7 +400,13 @@ class Policy:
         r = _check_roll(roll)
         vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
         # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
-        boxes = sorted([c for c, v in enumerate(vals) if v == v], key=vals.__getitem__, reverse=True)  # v == v: not NaN
+        boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
+        key = self._key(vals).tolist() if self.tie_tolerance else vals
+        if self.tiebreak is None:
+            boxes.sort(key=key.__getitem__, reverse=True)
+        else:
+            tie = self.tiebreak.box_values(state, total, r).tolist()
+            boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
         v = np.array([vals[c] for c in boxes], dtype=np.float64)
         if self._additive and total:
             v = total + v
@@ -378,4 +423,4 @@ class Policy:
         return int(boxes[0])
 
     def __repr__(self) -> str:
-        return f"Policy({self.source!r})"
+        return f"Policy({self.source!r})" if self.tiebreak is None else f"Policy({self.source!r}, tiebreak={self.tiebreak!r})"

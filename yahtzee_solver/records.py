@@ -32,7 +32,7 @@ from pathlib import Path
 
 from .errors import DataFileError
 from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import GameState
+from .game import OPPONENTS, GameState
 from .rules import RULESETS
 from .ledger import LedgerEntry
 
@@ -54,7 +54,7 @@ _READS = (1, 2)
 
 #: Opponent keys of the records: ``solo`` or a CPU level (:attr:`GameConfig.opponent_key
 #: <yahtzee_solver.game.GameConfig.opponent_key>`).
-OPPONENT_KEYS = ("solo", "beginner", "normal", "expert")
+OPPONENT_KEYS = ("solo",) + tuple(o for o in OPPONENTS if o != "none")
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)

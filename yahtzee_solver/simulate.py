@@ -40,7 +40,7 @@ from .rules import RuleSet, get_rules
 from .state import ScoreCard
 from .table import ValueTable
 
-__all__ = ["BLOCK", "CHUNK", "PERCENTILES", "SimulationResult", "draw_dice", "play_game", "play_games", "simulate", "summarise"]
+__all__ = ["BLOCK", "CHUNK", "PERCENTILES", "EngineGame", "SimulationResult", "draw_dice", "play_game", "play_games", "simulate", "summarise"]
 
 #: Games per block of pre-drawn dice.
 BLOCK = 4096
@@ -289,25 +289,64 @@ def play_game(
     UsageError
         If ``dice`` is not ``(turns, 3, 5)`` faces 1-6 with a turn per box.
     """
-    rules = get_rules(rules if rules is not None else strategy.rules)
-    C = rules.n_categories
-    deal = _PredrawnDice(_check_dice(dice, 3, C))
-    # the strategy draws from its own generator; the state's CPU generator is never used here
-    state = GameState(GameConfig(rules), deal, _UNUSED_RNG)
-    player = _Checked(strategy, C)
-    for t in range(C):
-        deal.start_turn(t)
-        player.keeps.clear()
+    game = EngineGame(strategy, dice, rules)
+    for t in range(game.rules.n_categories):
+        ev = game.play_turn(t)
+        if moves is not None:
+            k = game.player.keeps
+            moves.append((k[0], k[1] if len(k) > 1 else k[0], tuple(sorted(ev.dice)), ev.category))
+    return game.card
+
+
+class EngineGame:
+    """One player's solitaire game on pre-drawn dice, played turn by turn through the game engine.
+
+    The loop of :func:`play_game`, also used to interleave two players' games
+    (:func:`yahtzee_solver.master.play_match`): a :class:`~yahtzee_solver.game.GameState`
+    advanced by :func:`~yahtzee_solver.game.cpu_actions`, every answer checked.
+
+    Parameters
+    ----------
+    strategy : Strategy
+    dice : (turns, 3, 5) int
+        This game's dice (the convention of :func:`draw_dice`).
+    rules : str or RuleSet, optional
+        Default: ``strategy.rules``.
+
+    Raises
+    ------
+    UsageError
+        If ``dice`` is not ``(turns, 3, 5)`` faces 1-6 with a turn per box.
+    """
+
+    def __init__(self, strategy: Strategy, dice, rules: str | RuleSet | None = None):
+        self.rules = get_rules(rules if rules is not None else strategy.rules)
+        self._deal = _PredrawnDice(_check_dice(dice, 3, self.rules.n_categories))
+        # the strategy draws from its own generator; the state's CPU generator is never used here
+        self.state = GameState(GameConfig(self.rules), self._deal, _UNUSED_RNG)
+        self.player = _Checked(strategy, self.rules.n_categories)
+
+    @property
+    def card(self) -> ScoreCard:
+        """The scorecard so far."""
+        return self.state.cards[0]
+
+    def play_turn(self, t: int):
+        """Play turn ``t`` (0-based) on its dice; returns the scoring :class:`~yahtzee_solver.game.Event`.
+
+        Raises
+        ------
+        IllegalMoveError
+            If the strategy keeps dice that are not showing or picks a closed box.
+        """
+        self._deal.start_turn(t)
+        self.player.keeps.clear()
         while True:
             ev = None
-            for action in cpu_actions(state, player):
-                ev = state.apply_action(action)
+            for action in cpu_actions(self.state, self.player):
+                ev = self.state.apply_action(action)
             if ev is not None and ev.kind == "score":
-                break
-        if moves is not None:
-            k = player.keeps
-            moves.append((k[0], k[1] if len(k) > 1 else k[0], tuple(sorted(ev.dice)), ev.category))
-    return state.cards[0]
+                return ev
 
 
 def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

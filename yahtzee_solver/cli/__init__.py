@@ -50,6 +50,8 @@ COMMANDS: dict[str, str] = {
     "dist": "dist:dist",
     "review": "review:review",
     "serve": "serve:serve",
+    "target-curve": "target_curve:target_curve_command",
+    "match": "match:match",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group

@@ -62,7 +62,7 @@ def play(ctx, rules, opponent, first, seed, lang, resume, fast, confirm_loss):
             flag = {"opponent": "vs"}.get(given[0], given[0])
             raise UsageError(f"--resume continues the saved game with its own settings: drop --{flag}")
     elif opponent.lower() == "none" and ctx.get_parameter_source("first") is ParameterSource.COMMANDLINE:
-        raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert")
+        raise UsageError(f"--first {first} needs an opponent: add --vs beginner|normal|expert|master")
     code = play_game(lang and lang.lower(), resume=resume, rules=rules, opponent=opponent, first=first,
                      seed=seed, fast=fast, confirm_loss=confirm_loss)
     ctx.exit(code)

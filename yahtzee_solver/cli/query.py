@@ -16,10 +16,12 @@ import click
 
 from ..advisor import Advisor, BoxOption, KeepOption
 from ..dice import format_dice, parse_dice
+from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .target_query import target_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP"]
 
@@ -225,6 +227,16 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     click.echo("\n".join(lines))
 
 
+def _target(card, faces, rolls_left, rules, table_path, target, top, as_json) -> None:
+    """The ``--target`` answer (:mod:`.target_query`)."""
+    from .target_query import report_target
+
+    if card.is_full:
+        _advisor(rules, table_path).hint(card, faces, max(rolls_left, 0))  # raises the usual full-card error
+    report_target(card, faces, rolls_left, rules, table_path, target, top, as_json, _state_dict, describe_card,
+                  _limit, DEFAULT_KEEP_TOP)
+
+
 # -- commands -----------------------------------------------------------------------
 
 
@@ -251,8 +263,9 @@ DIST_THRESHOLD = 300
                    "play afterwards (exact distributions; takes longer on an emptier card).")
 @click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=None,
               metavar="T", help="The T of P(final >= T) for --dist (points; default 300; implies --dist).")
+@target_option
 @json_option
-def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, as_json):
+def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, target, as_json):
     """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
 
     \b
@@ -266,6 +279,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
       yahtzee-solve hint 22555
       yahtzee-solve hint 13456 -r 1 --card sixes=18,fours=12,chance=22,yahtzee=50
       yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
+      yahtzee-solve hint 11112 -r 0 --target 273 --card @card.json
     """
     rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
@@ -273,6 +287,10 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
         with_dist = True  # a threshold asks for the distributions
     else:
         dist_threshold = DIST_THRESHOLD
+    if target is not None:
+        if with_dist:
+            raise UsageError("--dist and --target answer different questions: give one of them")
+        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
     adv = _advisor(rules, table_path)
     options = adv.hint(card, faces, rolls_left)
     dists = None
@@ -297,8 +315,9 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
 @table_rules_option
 @table_option
 @top_option
+@target_option
 @json_option
-def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
+def keep(dice, rolls_left, card_text, rules, table_path, top, target, as_json):
     """Ranked keeps of DICE before a reroll (keeping all five = standing pat).
 
     \b
@@ -307,6 +326,8 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
     """
     rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
+    if target is not None:
+        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
     options = _advisor(rules, table_path).keep_options(card, faces, rolls_left)
     _report(card, faces, rolls_left, options, top, as_json)
 
@@ -317,8 +338,9 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, as_json):
 @table_rules_option
 @table_option
 @top_option
+@target_option
 @json_option
-def fill(dice, card_text, rules, table_path, top, as_json):
+def fill(dice, card_text, rules, table_path, top, target, as_json):
     """Ranked boxes to score the final DICE in (the Joker rule decides which are open).
 
     Points now include the Yahtzee bonus (+100) and the upper bonus (+35)
@@ -330,6 +352,8 @@ def fill(dice, card_text, rules, table_path, top, as_json):
     """
     rules = resolve_rules(rules, table_path)
     card, faces = _position(dice, card_text, rules)
+    if target is not None:
+        return _target(card, faces, 0, rules, table_path, target, top, as_json)
     options = _advisor(rules, table_path).box_options(card, faces)
     _report(card, faces, 0, options, top, as_json)
 
@@ -338,8 +362,9 @@ def fill(dice, card_text, rules, table_path, top, as_json):
 @card_option
 @table_rules_option
 @table_option
+@target_option
 @json_option
-def value(card_text, rules, table_path, as_json):
+def value(card_text, rules, table_path, target, as_json):
     """Expected final score of a turn-start CARD under optimal play.
 
     The empty card (the default) gives the optimal expected score of a game.
@@ -350,6 +375,10 @@ def value(card_text, rules, table_path, as_json):
     """
     rules = resolve_rules(rules, table_path)
     card = parse_card(card_text, rules)
+    if target is not None:
+        from .target_query import report_target_value
+
+        return report_target_value(card, rules, table_path, target, as_json, _state_dict, describe_card)
     expected = _advisor(rules, table_path).expected_final(card)
     if as_json:
         echo_json(

@@ -180,8 +180,10 @@ class Session:
             from ..players import make_strategy
 
             level = self.state.config.opponent
-            table = self.table if level == "expert" else None
-            self._strategy = make_strategy(level, self.state.rules, rng=self.state.cpu_rng, table=table, jit=False)
+            table = self.table if level in ("expert", "master") else None
+            # master solves a DP at each of its late turns: compiled kernels
+            self._strategy = make_strategy(level, self.state.rules, rng=self.state.cpu_rng, table=table,
+                                           jit=level == "master")
         return self._strategy
 
     def act(self, action):
@@ -444,6 +446,10 @@ class Session:
             cmd, label, ev, loss, best = r
             tag = tr("hint.best") if best else f"-{loss:.2f}"
             lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
+        if st.config.opponent != "none":
+            from .win_hint import win_hint_lines
+
+            lines += win_hint_lines(st, tr, self.table)
         self.note("\n".join(lines), fg="cyan")
 
     def show_rules(self) -> None:

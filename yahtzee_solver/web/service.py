@@ -383,8 +383,10 @@ class GameService:
 
             st = self.state
             level = st.config.opponent
-            table = self.advisors.table(st.rules) if level == "expert" else None
-            self._strategy = make_strategy(level, st.rules, rng=st.cpu_rng, table=table, jit=self.jit)
+            table = self.advisors.table(st.rules) if level in ("expert", "master") else None
+            # master solves a DP at each of its late turns: compiled kernels, as in the terminal game
+            self._strategy = make_strategy(level, st.rules, rng=st.cpu_rng, table=table,
+                                           jit=self.jit or level == "master")
         return self._strategy
 
     def _player(self, p: int, tr: Translator) -> str:

@@ -1,0 +1,237 @@
+"""Target-score and win-probability DPs (objectives.py) against a brute-force expectimax.
+
+The brute force plays out turns on :class:`ScoreCard` objects: the first roll
+and every reroll enumerated as multisets with multinomial probabilities, every
+keep tried, every legal box tried, the final total read off the card.  It
+shares nothing with the offset DP but the scoring rules (``ScoreCard.box_points``).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from yahtzee_solver import parse_card
+from yahtzee_solver.dice import keep_index, roll_index
+from yahtzee_solver.errors import UsageError
+from yahtzee_solver.objectives import (
+    TargetSource,
+    WinSource,
+    max_points_to_come,
+    opponent_pmf,
+    reachable_layers,
+    solve_utility,
+    survival,
+    target_curve,
+    target_utility,
+    win_utility,
+)
+from yahtzee_solver.state import ScoreCard
+
+
+def _outcomes(m: int):
+    """Every multiset of ``m`` fresh dice with its probability."""
+    out = []
+    for combo in itertools.combinations_with_replacement(range(1, 7), m):
+        ways = math.factorial(m)
+        for f in set(combo):
+            ways //= math.factorial(combo.count(f))
+        out.append((combo, ways / 6**m))
+    return out
+
+
+_OUT = {m: _outcomes(m) for m in range(6)}
+
+
+def _sub_keeps(dice):
+    return sorted({tuple(sorted(s)) for n in range(6) for s in itertools.combinations(dice, n)})
+
+
+class Brute:
+    """Expectimax of E[u(final total)] on cards, u a function of the final total.
+
+    ``u`` may return an array (several utilities at once): maxima are then
+    taken element by element, one decision per utility.
+    """
+
+    def __init__(self, u):
+        self.u = u
+        self.card_value = lru_cache(maxsize=None)(self._card_value)
+
+    def _card_value(self, card: ScoreCard) -> float:
+        if card.is_full:
+            return self.u(card.total)
+        keep_val, _ = self.turn(card)
+        return keep_val((), 3)
+
+    def turn(self, card: ScoreCard):
+        """(keep_value(keep, n), box_value(dice)) for one turn of ``card``."""
+        box_memo: dict = {}
+        keep_memo: dict = {}
+
+        def box_value(dice):
+            if dice not in box_memo:
+                points, legal, bonus = card.box_points(dice)
+                best = -math.inf
+                for c, ok in enumerate(legal):
+                    if ok:
+                        best = np.maximum(best, self.card_value(card.with_box(c, points[c], bonus)))
+                box_memo[dice] = best
+            return box_memo[dice]
+
+        def roll_value(dice, n):  # n rerolls left
+            if n == 0:
+                return box_value(dice)
+            return functools.reduce(np.maximum, (keep_value(k, n) for k in _sub_keeps(dice)))
+
+        def keep_value(keep, n):  # n rolls to go
+            key = (keep, n)
+            if key not in keep_memo:
+                keep_memo[key] = sum(p * roll_value(tuple(sorted(keep + o)), n - 1) for o, p in _OUT[5 - len(keep)])
+            return keep_memo[key]
+
+        return keep_value, box_value
+
+
+GLENN = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
+
+CASES = [
+    # rules, card, offsets of targets above the card total
+    ("yahtzee", GLENN, (0, 1, 20, 40, 60, 90)),
+    ("yahtzee", "ones=3,twos=6,threes=9,fours=12,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=50", (30, 60, 120, 200)),
+    ("yahtzee", "twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=50", (1, 40, 100, 140)),
+    ("yahtzee-free-joker", "ones=3,twos=6,threes=9,fours=12,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=50",
+     (30, 60, 120)),
+    ("yacht", "aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,choice=20,four-dice=20,full-house=26,yacht=50",
+     (20, 45, 60)),
+]
+
+
+@pytest.mark.parametrize("rules,card_text,offsets", CASES)
+def test_target_matches_brute_force(rules, card_text, offsets):
+    card = parse_card(card_text, rules)
+    targets = np.array(offsets) + card.total
+    expected = Brute(lambda t: (t >= targets).astype(float)).card_value(card)
+    for T, want in zip(targets.tolist(), expected.tolist()):
+        sol = solve_utility(rules, card, None, target_utility(T, card.total), jit=False)
+        assert sol.value == pytest.approx(want, abs=1e-12), (card_text, T)
+
+
+def test_keep_and_box_values_match_brute_force():
+    card = parse_card(CASES[1][1])
+    T = card.total + 60
+    src = TargetSource("yahtzee", T, jit=False)
+    keep_val, box_val = Brute(lambda t: float(t >= T)).turn(card)
+    for dice in ((1, 1, 1, 1, 2), (5, 5, 5, 5, 5), (2, 3, 4, 5, 6), (5, 5, 6, 6, 6)):
+        r = roll_index(dice)
+        for n in (1, 2):
+            E = src.keep_values(card.key, card.total, n)
+            for k in _sub_keeps(dice):
+                assert E[keep_index(k)] == pytest.approx(keep_val(k, n), abs=1e-12)
+        bv = src.box_values(card.key, card.total, r)
+        points, legal, bonus = card.box_points(dice)
+        brute = Brute(lambda t: float(t >= T))
+        for c in range(13):
+            if legal[c]:
+                assert bv[c] == pytest.approx(brute.card_value(card.with_box(c, points[c], bonus)), abs=1e-12)
+            else:
+                assert np.isnan(bv[c])
+
+
+def test_win_matches_brute_force():
+    card = parse_card(CASES[2][1])
+    rng = np.random.default_rng(5)
+    pmf = np.zeros(card.total + 160)
+    support = rng.choice(np.arange(card.total, card.total + 160), size=12, replace=False)
+    pmf[support] = rng.random(12)
+    pmf /= pmf.sum()
+
+    def u(t):
+        return float(pmf[:t].sum() + (pmf[t] / 2 if t < pmf.size else 0.0))
+
+    src = WinSource("yahtzee", pmf, jit=False)
+    assert src.probability(card) == pytest.approx(Brute(u).card_value(card), abs=1e-12)
+
+
+def test_glenn_example_scores_chance():
+    """40 behind with Yahtzee and Chance open and 1-1-1-1-2 final: only 6 in Chance keeps a chance."""
+    card = parse_card(GLENN)
+    src = TargetSource("yahtzee", card.total + 40, jit=False)
+    r = roll_index((1, 1, 1, 1, 2))
+    bv = src.box_values(card.key, card.total, r)
+    chance, yahtzee = card.rules.category_index("chance"), card.rules.category_index("yahtzee")
+    assert bv[chance] > 0
+    assert bv[yahtzee] == 0.0
+    assert int(np.nanargmax(bv)) == chance
+
+
+def test_compiled_equals_interpreted():
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20")
+    u = target_utility(card.total + 100, card.total)
+    a = solve_utility("yahtzee", card, None, u, jit=False)
+    b = solve_utility("yahtzee", card, None, u, jit=True)
+    np.testing.assert_allclose(a.root_values, b.root_values, rtol=0, atol=1e-14)
+
+
+def test_curve_invariants_on_reduced_game(fresh_table):
+    """P*(>= T) is 1 at T <= total, does not increase with T, and sums to at least the optimal EV."""
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,chance=20")
+    J = int(max_points_to_come(card.rules, [card.key[0]], [card.key[1]], [card.key[2]])[0]) + 1
+    curve = target_curve("yahtzee", card.total + J, card)
+    p = curve.probabilities[card.total:]  # p[x] = P*(points to come >= x)
+    assert np.all(curve.probabilities[: card.total + 1] == 1.0)
+    for x in (1, 37, 90, J - 1):  # each entry is the one-target DP's answer
+        one = solve_utility("yahtzee", card, None, target_utility(card.total + x, card.total))
+        assert one.value == pytest.approx(p[x], abs=1e-13)
+    assert p[0] == 1.0
+    assert np.all(np.diff(p) <= 1e-15)
+    assert p[-1] == 0.0  # J is one past the most points the card can still make
+    ev = fresh_table("yahtzee").value(*card.key)
+    assert p[1:].sum() >= ev - 1e-9
+    # the expected-score policy's own P(final >= T): never above P*, equal where both are 1
+    p_ev = survival(opponent_pmf("yahtzee", card, "expert", fresh_table("yahtzee")), card.total + J)
+    assert np.all(curve.probabilities >= p_ev - 1e-12)
+    assert np.all(p_ev[: card.total + 1] == pytest.approx(1.0, abs=1e-12))
+    assert p_ev[1:].sum() == pytest.approx(card.total + ev, abs=1e-9)  # sum of P(final >= T) is the mean
+    assert np.any(curve.probabilities > p_ev + 1e-6)  # chasing a target pays somewhere
+
+
+def test_reachable_layers_hold_every_successor():
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,3k=20,chance=20,yahtzee=50")
+    layers = reachable_layers(card.rules, card.key)
+    seen = {tuple(s) for m, u, y in layers for s in zip(m.tolist(), u.tolist(), y.tolist())}
+    assert (card.key[0], card.key[1], card.key[2]) in seen
+    for m, u, y in layers[:-1]:
+        for mask, up, yb in zip(m.tolist(), u.tolist(), y.tolist()):
+            for c in range(13):
+                if mask >> c & 1:
+                    continue
+                for pts in card.rules.possible_points[c]:
+                    nu = min(63, up + pts) if c < 6 else up
+                    nyb = 1 if (c == 11 and pts == 50) else yb
+                    assert (mask | 1 << c, nu, nyb) in seen
+
+
+def test_bad_inputs():
+    with pytest.raises(UsageError, match="target"):
+        TargetSource("yahtzee", -1)
+    with pytest.raises(UsageError, match="target"):
+        TargetSource("yahtzee", 1.5)
+    with pytest.raises(UsageError, match="opponent"):
+        WinSource("yahtzee", [0.5, 0.2])
+    with pytest.raises(UsageError, match="opponent"):
+        win_utility([], 0)
+
+
+def test_win_utility_values():
+    pmf = np.array([0, 0, 0.25, 0.5, 0.25])
+    u = win_utility(pmf, 1)
+    # totals 1..5: P(opp < t) + P(opp = t) / 2
+    np.testing.assert_allclose(u.values, [0, 0.125, 0.5, 0.875, 1.0])
+    assert u.low == 1
+

@@ -1,0 +1,100 @@
+"""CLI: --target on the query commands, target-curve and match (errors included)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
+
+GLENN = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
+
+
+def test_fill_target_glenn_example_prefers_chance():
+    data = run_json("fill", "11112", "--card", GLENN, "--target", "273")
+    assert data["target"] == 273 and data["reachable"] is True
+    best = data["options"][0]
+    assert best["category"] == "Chance" and best["points"] == 6
+    assert best["probability"] > 0.04
+    scratch = [o for o in data["options"] if o["category"] == "Yahtzee"][0]
+    assert scratch["probability"] == 0.0
+    assert scratch["expected"] > best["expected"]  # the expected-score choice is the other one
+    ev = run_json("fill", "11112", "--card", GLENN)
+    assert ev["options"][0]["category"] == "Yahtzee"
+
+
+def test_hint_target_text_and_json_agree():
+    res = run("hint", "11112", "-r", "1", "--card", GLENN, "--target", "273")
+    assert res.exit_code == 0, res.output
+    assert "P(>=273)" in res.output and "best: keep" in res.output
+    data = run_json("hint", "11112", "-r", "1", "--card", GLENN, "--target", "273")
+    probs = [o["probability"] for o in data["options"]]
+    assert probs == sorted(probs, reverse=True)
+    assert all("expected" in o for o in data["options"])
+    keep = run_json("keep", "11112", "-r", "1", "--card", GLENN, "--target", "273")
+    assert keep["options"] == data["options"]
+
+
+def test_value_target():
+    data = run_json("value", "--card", GLENN, "--target", "273")
+    assert 0 < data["probability"] < 1 and data["expected_final"] > 233
+    low = run_json("value", "--card", GLENN, "--target", "100")
+    assert low["probability"] == 1.0
+
+
+def test_unreachable_target_prints_zero():
+    res = run("value", "--card", GLENN, "--target", "5000")
+    assert res.exit_code == 0, res.output
+    assert "cannot be reached" in res.output and "= 0" in res.output
+    data = run_json("fill", "11112", "--card", GLENN, "--target", "5000")
+    assert data["reachable"] is False
+    assert all(o["probability"] == 0.0 for o in data["options"])
+
+
+@pytest.mark.parametrize("bad", ["-1", "abc", "1.5"])
+def test_bad_target(bad):
+    assert_click_usage_error(run("hint", "11112", "--card", GLENN, "--target", bad), "--target", command="hint")
+
+
+def test_target_curve_from_card():
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=0"
+    data = run_json("target-curve", "--card", card, "--max", "300", "--no-progress")
+    p = data["best"]
+    assert len(p) == 301 and p[0] == 1.0 and p[data["card_total"]] == 1.0
+    assert all(a >= b for a, b in zip(p, p[1:]))
+    one = run_json("value", "--card", card, "--target", "250")
+    assert one["probability"] == pytest.approx(p[250], abs=1e-13)
+    ev = data["expected_score_policy"]
+    assert len(ev) == 301 and all(a >= b - 1e-12 for a, b in zip(p, ev))
+    res = run("target-curve", "--card", card, "--max", "300", "--step", "50", "--no-progress")
+    assert res.exit_code == 0 and "P*(>=T)" in res.output and "P_EV(>=T)" in res.output
+
+
+def test_target_curve_bad_max():
+    assert_click_usage_error(run("target-curve", "--max", "-5"), "--max")
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("match", "expert", "grandmaster", "--games", "2"), "grandmaster"),
+    (("match", "expert", "normal", "--games", "0"), "0"),
+    (("match", "expert", "normal", "--games", "-3"), "-3"),
+])
+def test_match_errors(args, needle):
+    res = run(*args)
+    assert_clean_error(res, 2, needle)
+
+
+def test_match_json_and_alternation():
+    data = json.loads(run("match", "expert", "expert", "--games", "6", "--seed", "3", "--no-progress", "--json").output)
+    # games 2i and 2i+1 share the dice with the seats swapped: the same policy wins one of each pair
+    assert data["wins"] == data["losses"]
+    assert data["wins"] + data["draws"] + data["losses"] == 6
+    assert data["mean_a"] == data["mean_b"]
+
+
+def test_equal_probabilities_listed_by_expected_total():
+    data = run_json("hint", "12345", "--rules", "yacht", "--target", "400")
+    exp = [o["expected"] for o in data["options"]]
+    assert all(o["probability"] == 0.0 for o in data["options"])
+    assert exp == sorted(exp, reverse=True)

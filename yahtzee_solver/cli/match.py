@@ -1,0 +1,72 @@
+"""``yahtzee-solve match A B --games N``: CPU against CPU, with 95 % intervals.
+
+Thin: parses, calls :func:`yahtzee_solver.master.play_match`, prints.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import UsageError
+from .options import echo_json, json_option, rules_option
+
+__all__ = ["match"]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f} %"
+
+
+@click.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--games", "-n", type=int, default=1000, show_default=True, metavar="N", help="Games to play (>= 1).")
+@rules_option
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (printed when not given).")
+@click.option("--max-open", type=click.IntRange(1, 13), default=5, show_default=True, metavar="K",
+              help="master plays the win DP once at most K of its boxes are open (the expert's move before).")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@json_option
+def match(a, b, games, rules, seed, max_open, no_progress, as_json):
+    """Play CPU level A against CPU level B (beginner, normal, expert, master), alternating who starts.
+
+    \b
+    Prints A's wins, draws and losses with 95 % (Wilson) intervals, A's share
+    of the decided games, and each side's mean score.  Pairs of games share
+    their dice with the seats swapped.
+
+    \b
+    Example:
+      yahtzee-solve match master expert --games 40000 --seed 1
+    """
+    from ..master import MATCH_LEVELS, play_match
+
+    for lvl in (a, b):
+        if lvl.lower() not in MATCH_LEVELS:
+            raise UsageError(f"unknown level {lvl!r} (choose from {', '.join(MATCH_LEVELS)})")
+    if games < 1:
+        raise UsageError(f"invalid number of games {games}: want at least 1")
+    bar = None
+    if not no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", desc=f"{a} vs {b}", leave=False)
+    try:
+        res = play_match(a, b, games, rules, seed=seed, max_open=max_open,
+                         progress=None if bar is None else (lambda done: bar.update(1)))
+    finally:
+        if bar is not None:
+            bar.close()
+    d = res.to_dict()
+    if as_json:
+        echo_json(d)
+        return
+    lo, hi = d["decided_share_ci95"]
+    click.echo(f"{res.a} vs {res.b}, {res.rules}, {res.games:,} games, seed {res.seed} "
+               f"({res.seconds:.1f} s, {d['games_per_second'] or 0:.1f} games/s)")
+    for name, key in (("wins", "win_rate"), ("draws", "draw_rate"), ("losses", "loss_rate")):
+        k = getattr(res, name)
+        l, h = d[key + "_ci95"]
+        click.echo(f"  {name:<7}{k:>8,}  {_pct(d[key]):>8}  (95 % CI {_pct(l)} .. {_pct(h)})")
+    click.echo(f"  {res.a} wins {_pct(res.share)} of the decided games (95 % CI {_pct(lo)} .. {_pct(hi)})")
+    click.echo(f"  mean score: {res.a} {d['mean_a']:.2f}, {res.b} {d['mean_b']:.2f}")

@@ -1,0 +1,131 @@
+"""``yahtzee-solve target-curve``: the best achievable P(final >= T) for every target T.
+
+One DP from the empty card (:func:`yahtzee_solver.objectives.target_curve`);
+progress bar on stderr.  ``--plot FILE`` draws the curve with matplotlib (the
+``plot`` extra: ``pip install 'yahtzee-solver[plot]'``).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import click
+
+from ..errors import UsageError
+from .options import card_option, echo_json, json_option, rules_option
+from .target_query import format_probability, progress_bar
+
+__all__ = ["target_curve_command"]
+
+
+def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
+    """P(final >= T) of the expected-score (expert) policy from ``card``, for T = 0..max_target.
+
+    From the policy's exact final-score distribution (:func:`yahtzee_solver.objectives.opponent_pmf`,
+    the engine of :mod:`yahtzee_solver.distribution`).
+    """
+    from ..objectives import opponent_pmf, survival
+
+    return survival(opponent_pmf(rules, card, "expert", progress=progress), max_target)
+
+
+def _plot(path: str, rules, probs, ev) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'yahtzee-solver[plot]'") from None
+    ext = os.path.splitext(path)[1].lower().lstrip(".") or "png"
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot(range(len(probs)), probs, label="best achievable P(final >= T) (target play)")
+    if ev is not None:
+        ax.plot(range(len(ev)), ev, "--", label="expected-score policy")
+    ax.set_xlabel("target T (points)")
+    ax.set_ylabel("P(final total >= T)")
+    ax.set_title(f"{rules.name}: best probability of reaching a target score")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".target-curve-", suffix="." + ext, dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=ext, dpi=120, bbox_inches="tight")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a plot is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    finally:
+        plt.close(fig)
+
+
+@click.command("target-curve")
+@rules_option
+@click.option("--max", "max_target", type=click.IntRange(min=0), default=700, show_default=True, metavar="T",
+              help="Largest target.")
+@click.option("--step", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
+              help="Print every N-th target in the text table (--json lists every target).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")
+@card_option
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@json_option
+def target_curve_command(rules, max_target, step, plot_path, card_text, no_progress, as_json):
+    """Best achievable P(final total >= T) from the empty card (or --card), for every T up to --max.
+
+    \b
+    Each target has its own optimal policy (exact DP over the turn-start states
+    and the points still needed).  Beside it, P_EV(>=T): the same probability
+    under the expected-score policy, from its exact score distribution.  From
+    the empty card this solves every state of the game: minutes, with a
+    progress bar.
+
+    \b
+    Example:
+      yahtzee-solve target-curve --max 700 --plot curve.png
+    """
+    from ..objectives import target_curve
+    from ..state import parse_card
+
+    card = parse_card(card_text, rules)
+    if plot_path is not None:
+        folder = os.path.dirname(os.path.abspath(plot_path))
+        if not os.path.isdir(folder):
+            raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
+    update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
+    try:
+        curve = target_curve(rules, max_target, card, progress=update)
+    finally:
+        close()
+    probs = curve.probabilities
+    ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
+    if plot_path is not None:
+        _plot(plot_path, rules, probs, ev)
+    if as_json:
+        data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
+                "best": probs.tolist()}
+        if ev is not None:
+            data["expected_score_policy"] = list(ev)
+        echo_json(data)
+        return
+    where = "the empty card" if card_text is None else f"the card {card.format()} (total {card.total})"
+    click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} "
+               f"({curve.n_states:,} states solved in {curve.seconds:.1f} s)")
+    head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
+    rows = []
+    for T in range(0, max_target + 1, step):
+        row = [str(T), format_probability(float(probs[T]))]
+        if ev is not None:
+            row.append(format_probability(float(ev[T])))
+        rows.append(row)
+    from .query import _render
+
+    click.echo("\n".join(_render(head, rows, set(range(len(head))))))
+    if plot_path is not None:
+        click.echo(f"plot written to {plot_path}")

@@ -1,0 +1,166 @@
+"""``--target T`` for the query commands: rank options by P(final total >= T).
+
+Called by :mod:`yahtzee_solver.cli.query` when ``--target`` is given; prints the
+same header as the expected-value answer, then each option's exact probability
+of finishing with at least ``T`` points beside its expected final total.
+
+Positions with a few open boxes are solved by the interpreted kernel (no numba
+import); larger ones load the compiled kernel and show a progress bar on stderr
+when the solve is long.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..dice import format_dice
+from ..state import ScoreCard
+from ..table import open_table
+from .options import echo_json
+
+__all__ = ["target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
+
+#: Open boxes up to which the interpreted kernel answers (no numba import).
+INTERPRETED_MAX_OPEN = 2
+
+target_option = click.option(
+    "--target",
+    "-t",
+    "target",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="T",
+    help=(
+        "Play to finish with at least T points: rank the options by the exact probability of "
+        "reaching T (the expected final total is shown beside)."
+    ),
+)
+
+
+def format_probability(p: float) -> str:
+    """A probability as a percentage (``'4.63 %'``); tiny ones in scientific notation."""
+    if p == 0.0:
+        return "0 %"
+    if p >= 1e-4 or p == 1.0:
+        return f"{100 * p:.2f} %"
+    return f"{p:.2e}"
+
+
+def progress_bar(desc: str):
+    """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer."""
+    state = {"bar": None}
+
+    def update(done, total):
+        bar = state["bar"]
+        if bar is None:
+            if total < 2000:  # a few thousand states solve in well under a second
+                return
+            from tqdm import tqdm
+
+            bar = state["bar"] = tqdm(total=total, unit="state", unit_scale=True, desc=desc, leave=False)
+        bar.n = done
+        bar.refresh()
+
+    def close():
+        if state["bar"] is not None:
+            state["bar"].close()
+
+    return update, close
+
+
+def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard):
+    from ..target import TargetAdvisor
+
+    jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
+    update, close = progress_bar(f"target {target}")
+    adv = TargetAdvisor(rules, target, open_table(rules, table_path), jit=jit, progress=update)
+    return adv, close
+
+
+def _unreachable_note(adv, card) -> str:
+    return (f"target {adv.target} cannot be reached from this card (at most {adv.max_final(card)} points): "
+            f"P(final >= {adv.target}) = 0")
+
+
+def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, target: int, top, as_json: bool,
+                  state_dict, describe_card, limit, default_top: int) -> None:
+    """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
+    adv, close = _target_advisor(rules, table_path, target, card)
+    try:
+        if rolls_left > 0:
+            options = adv.keep_options(card, faces, rolls_left)
+        else:
+            options = adv.box_options(card, faces)
+    finally:
+        close()
+    reachable = adv.reachable(card)
+    is_keep = rolls_left > 0
+    shown = limit(options, top, default_top if is_keep else None, as_json)
+    if as_json:
+        echo_json({
+            **state_dict(card),
+            "dice": format_dice(faces),
+            "rolls_left": rolls_left,
+            "kind": "keep" if is_keep else "box",
+            "target": target,
+            "reachable": reachable,
+            "n_options": len(options),
+            "options": [o.to_dict() for o in shown],
+        })
+        return
+    click.echo(describe_card(card))
+    if not reachable:
+        click.echo(_unreachable_note(adv, card))
+    p_head = f"P(>={target})"
+    if is_keep:
+        s = "s" if rolls_left > 1 else ""
+        click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to reach {target}?")
+        headers = ["", "keep", "reroll", p_head, "expected"]
+        rows = [["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll),
+                 format_probability(o.probability), f"{o.expected:.2f}"] for i, o in enumerate(shown)]
+        right = {3, 4}
+    else:
+        click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box to reach {target}?")
+        headers = ["", "box", "points", p_head, "expected"]
+        rows = [["*" if i == 0 else "", o.name, str(o.points), format_probability(o.probability),
+                 f"{o.expected:.2f}"] for i, o in enumerate(shown)]
+        right = {2, 3, 4}
+    from .query import _render
+
+    lines = _render(headers, rows, right)
+    what = "keeps" if is_keep else "boxes"
+    if len(shown) < len(options):
+        lines.append(f"({len(shown)} of {len(options)} {what} shown; --top 0 lists all)")
+    b = options[0]
+    if is_keep:
+        lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
+                     f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
+    else:
+        lines.append(f"best: score {b.gain} in {b.name}"
+                     f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
+    click.echo("\n".join(lines))
+
+
+def report_target_value(card: ScoreCard, rules, table_path, target: int, as_json: bool, state_dict,
+                        describe_card) -> None:
+    """Print the best P(final >= target) of a turn-start card beside its expected final total."""
+    adv, close = _target_advisor(rules, table_path, target, card)
+    try:
+        p = adv.probability(card)
+    finally:
+        close()
+    expected = adv.advisor.expected_final(card)
+    reachable = card.total >= target if card.is_full else adv.reachable(card)
+    if as_json:
+        echo_json({**state_dict(card), "game_over": card.is_full, "target": target, "reachable": reachable,
+                   "probability": p, "expected_final": expected})
+        return
+    click.echo(describe_card(card))
+    if not reachable and not card.is_full:
+        click.echo(_unreachable_note(adv, card))
+    elif card.is_full:
+        click.echo(f"the card is full: final total {card.total}, target {target} "
+                   f"{'reached' if card.total >= target else 'missed'}")
+    else:
+        click.echo(f"best P(final >= {target}) = {format_probability(p)} ({p:.12f}); "
+                   f"expected final total {expected:.4f} with expected-score play")
