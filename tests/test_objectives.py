@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from yahtzee_solver import parse_card
+from yahtzee_solver.build import reachable_layers
 from yahtzee_solver.dice import keep_index, roll_index
 from yahtzee_solver.errors import UsageError
 from yahtzee_solver.objectives import (
@@ -24,7 +25,6 @@ from yahtzee_solver.objectives import (
     WinSource,
     max_points_to_come,
     opponent_pmf,
-    reachable_layers,
     solve_utility,
     survival,
     target_curve,

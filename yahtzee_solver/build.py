@@ -32,31 +32,78 @@ import numpy as np
 from . import jit
 from .rules import N_UPPER, RuleSet, get_rules
 
-__all__ = ["BuildResult", "build_values", "reachable_upper", "state_arrays", "upper_classes"]
+__all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes"]
 
 
-def reachable_upper(rules: RuleSet) -> np.ndarray:
-    """Which upper subtotals each set of filled upper boxes can make.
+def reachable_upper(rules: RuleSet, up0: int = 0) -> np.ndarray:
+    """Which upper subtotals each set of newly filled upper boxes can make.
+
+    Parameters
+    ----------
+    rules : RuleSet
+    up0 : int
+        The upper subtotal already made (0 for the empty card).
 
     Returns
     -------
     (64, T+1) bool
-        ``out[m, u]`` is True when the upper boxes in the 6-bit mask ``m`` can
-        add up to ``u`` (capped at the threshold ``T`` = 63).  Each box ``i`` can
-        hold 0..5 dice of face ``i+1``.
+        ``out[m, u]`` is True when ``up0`` plus the upper boxes in the 6-bit
+        mask ``m`` can add up to ``u`` (capped at the threshold ``T`` = 63).
+        Each box ``i`` can hold 0..5 dice of face ``i+1``.
     """
     T = rules.upper_threshold
     out = np.zeros((1 << N_UPPER, T + 1), dtype=bool)
-    out[0, 0] = True
+    out[0, up0] = True
     for m in range(1, 1 << N_UPPER):
         i = (m & -m).bit_length() - 1  # lowest filled box
-        prev = out[m & ~(1 << i)]
+        prev = np.flatnonzero(out[m & ~(1 << i)])
         for n in range(6):
-            shifted = np.zeros(T + 1, dtype=bool)
-            add = n * (i + 1)
-            for u in np.flatnonzero(prev):
-                shifted[min(T, u + add)] = True
-            out[m] |= shifted
+            out[m, np.minimum(T, prev + n * (i + 1))] = True
+    return out
+
+
+def reachable_layers(rules: RuleSet, root) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The turn-start states reachable from ``root``, layer by layer (by number of filled boxes).
+
+    Parameters
+    ----------
+    rules : RuleSet
+    root : (int, int, int)
+        A turn-start state ``(mask, up, yb)``.
+
+    Returns
+    -------
+    list of (masks, ups, ybs)
+        Entry ``i`` holds the states with ``popcount(mask) + i`` boxes filled
+        (entry 0 is ``root`` itself, the last the full card), each an (n,)
+        int64 array.  A state is reachable when its boxes include the root's,
+        its upper subtotal can be made from the root's by the newly filled
+        upper boxes, and its Yahtzee-bonus flag is the root's, or either flag
+        once the Yahtzee box is newly filled.
+    """
+    mask0, up0, yb0 = (int(x) for x in root)
+    C = rules.n_categories
+    ycat = rules.yahtzee_category
+    reach = reachable_upper(rules, up0)
+    all_masks = np.arange(1 << C, dtype=np.int64)
+    supers = all_masks[(all_masks & mask0) == mask0]
+    pop = np.zeros(len(supers), dtype=np.int64)
+    for c in range(C):
+        pop += (supers >> c) & 1
+    out = []
+    for p in range(bin(mask0).count("1"), C + 1):
+        layer = supers[pop == p]
+        rows, ups = np.nonzero(reach[(layer & ~mask0) & ((1 << N_UPPER) - 1)])
+        masks = layer[rows]
+        if rules.n_flags == 2 and ycat >= 0 and not yb0 and not (mask0 >> ycat) & 1:
+            nflags = 1 + ((masks >> ycat) & 1)  # the Yahtzee box newly filled: with 0 or with 50
+            starts = np.cumsum(nflags) - nflags
+            ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
+            masks = np.repeat(masks, nflags)
+            ups = np.repeat(ups, nflags)
+        else:
+            ybs = np.full(len(masks), yb0 if rules.n_flags == 2 else 0, dtype=np.int64)
+        out.append((masks.astype(np.int64), ups.astype(np.int64), ybs))
     return out
 
 

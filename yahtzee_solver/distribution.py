@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import jit as _jit
+from .build import reachable_layers
 from .dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
 from .rules import N_UPPER, RuleSet, get_rules
@@ -204,52 +205,10 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool) -> _P
 
 
 # -- reachable states --------------------------------------------------------------------
-def _upper_reach(rules: RuleSet, up0: int) -> np.ndarray:
-    """``out[m, u]``: the capped upper subtotal ``u`` can be reached from ``up0`` by filling the upper boxes of ``m``."""
-    T = rules.upper_threshold
-    out = np.zeros((1 << N_UPPER, T + 1), dtype=bool)
-    out[0, up0] = True
-    for m in range(1, 1 << N_UPPER):
-        i = (m & -m).bit_length() - 1
-        prev = np.flatnonzero(out[m & ~(1 << i)])
-        for n in range(6):
-            out[m, np.minimum(T, prev + n * (i + 1))] = True
-    return out
-
-
 def _layers(rules: RuleSet, mask0: int, up0: int, yb0: int):
-    """States reachable from ``(mask0, up0, yb0)``, by number of filled boxes (more than ``mask0`` has).
-
-    Returns a list, from the full card down to one box more than ``mask0``, of
-    ``(masks, ups, ybs)`` (n,) int64 arrays.
-    """
-    C = rules.n_categories
-    ycat = rules.yahtzee_category
-    reach = _upper_reach(rules, up0)
-    all_masks = np.arange(1 << C, dtype=np.int64)
-    supers = all_masks[(all_masks & mask0) == mask0]
-    pop = np.zeros(len(supers), dtype=np.int64)
-    for c in range(C):
-        pop += (supers >> c) & 1
-    out = []
-    p0 = bin(mask0).count("1")
-    for p in range(C, p0, -1):
-        layer = supers[pop == p]
-        rows, ups = np.nonzero(reach[(layer & ~mask0) & ((1 << N_UPPER) - 1)])
-        masks = layer[rows]
-        if rules.n_flags == 2 and ycat >= 0:
-            if yb0 or (mask0 >> ycat) & 1:
-                ybs = np.full(len(masks), yb0, dtype=np.int64)
-            else:
-                nflags = 1 + ((masks >> ycat) & 1)
-                starts = np.cumsum(nflags) - nflags
-                ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
-                masks = np.repeat(masks, nflags)
-                ups = np.repeat(ups, nflags)
-        else:
-            ybs = np.zeros(len(masks), dtype=np.int64)
-        out.append((masks.astype(np.int64), ups.astype(np.int64), ybs))
-    return out
+    """States reachable from ``(mask0, up0, yb0)`` with more boxes filled, from the full card down
+    (:func:`yahtzee_solver.build.reachable_layers`, the root's own layer left out)."""
+    return reachable_layers(rules, (mask0, up0, yb0))[:0:-1]
 
 
 def _max_outcomes(rules: RuleSet) -> int:

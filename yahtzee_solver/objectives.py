@@ -38,6 +38,7 @@ import numpy as np
 from . import jit as _jit
 from . import kernels as _kernels
 from . import utility_kernels as _uk
+from .build import reachable_layers
 from .dice import N_KEEPS
 from .errors import UsageError
 from .rules import N_UPPER, P_NCAT, RuleSet, get_rules
@@ -49,7 +50,6 @@ __all__ = [
     "win_utility",
     "UtilitySolution",
     "solve_utility",
-    "reachable_layers",
     "max_points_to_come",
     "TargetSource",
     "WinSource",
@@ -170,64 +170,6 @@ def max_points_to_come(rules: RuleSet, masks, ups, ybs) -> np.ndarray:
         chances = np.where(np.asarray(ybs) == 1, n_open, np.where(y_open, n_open - 1, 0))
         out += rules.yahtzee_bonus * np.maximum(chances, 0)
     return out
-
-
-def reachable_layers(rules: RuleSet, root: StateKey) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """The turn-start states reachable from ``root``, by number of boxes filled.
-
-    Returns
-    -------
-    list of (masks, ups, ybs)
-        Entry ``i`` holds the states with ``popcount(root mask) + i`` boxes
-        filled, each an (n,) int64 array; the last entry is the full card.
-    """
-    m0, u0, y0 = root
-    C = rules.n_categories
-    T = rules.upper_threshold
-    ycat = rules.yahtzee_category
-    open_bits = [c for c in range(C) if not (m0 >> c) & 1]
-    k = len(open_bits)
-    # upper subtotals reachable from u0 for each set of newly filled upper boxes
-    open_upper = [c for c in open_bits if c < N_UPPER]
-    reach_up: dict[int, np.ndarray] = {0: np.zeros(T + 1, bool)}
-    reach_up[0][u0] = True
-    for sub in range(1, 1 << len(open_upper)):
-        low = (sub & -sub).bit_length() - 1
-        prev = reach_up[sub & ~(1 << low)]
-        face = open_upper[low] + 1
-        cur = np.zeros(T + 1, bool)
-        for u in np.flatnonzero(prev):
-            for n in range(6):
-                cur[min(T, u + n * face)] = True
-        reach_up[sub] = cur
-    flags = rules.n_flags == 2 and ycat >= 0
-    layers = []
-    subsets = np.arange(1 << k, dtype=np.int64)
-    pop = np.zeros(1 << k, np.int64)
-    for i in range(k):
-        pop += (subsets >> i) & 1
-    for p in range(k + 1):
-        ms, us, ys = [], [], []
-        for s in subsets[pop == p].tolist():
-            mask = m0
-            usub = 0
-            for i in range(k):
-                if (s >> i) & 1:
-                    c = open_bits[i]
-                    mask |= 1 << c
-                    if c < N_UPPER:
-                        usub |= 1 << open_upper.index(c)
-            ups = np.flatnonzero(reach_up[usub])
-            if flags and not (m0 >> ycat) & 1 and (mask >> ycat) & 1:
-                yv = (0, 1)
-            else:
-                yv = (y0,)
-            for y in yv:
-                ms.append(np.full(ups.size, mask, np.int64))
-                us.append(ups.astype(np.int64))
-                ys.append(np.full(ups.size, y, np.int64))
-        layers.append((np.concatenate(ms), np.concatenate(us), np.concatenate(ys)))
-    return layers
 
 
 @dataclass
