@@ -22,7 +22,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -38,6 +37,7 @@ __all__ = [
     "keep_index",
     "roll_index",
     "parse_dice",
+    "ascii_width",
     "format_dice",
 ]
 
@@ -144,12 +144,26 @@ def roll_index(dice: Iterable[int]) -> int:
 _SEPARATED = re.compile(r"[\s,]+")
 
 
+#: Full-width forms U+FF01..U+FF5E and the ideographic space, to ASCII.
+_FULL_WIDTH = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def ascii_width(text: str) -> str:
+    """``text`` with full-width letters, digits and punctuation (as an IME types them) in ASCII.
+
+    Only the full-width block changes (``２２５５５`` -> ``22555``, ``ｓｉｘｅｓ＝１８``
+    -> ``sixes=18``); other characters, such as superscript ``²``, are left as
+    they are and refused by the parsers.
+    """
+    return text.translate(_FULL_WIDTH)
+
+
 def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:
     """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
 
     ``-`` means no dice (an empty keep), as :func:`format_dice` writes it.
     Full-width digits and separators (an IME's ``２，２``) are read as their
-    ASCII forms (Unicode NFKC), as the game's prompt reads them.
+    ASCII forms (:func:`ascii_width`).
 
     Parameters
     ----------
@@ -169,7 +183,7 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
         On a face outside 1..6, a non-digit, or the wrong number of dice.
     """
     if isinstance(text, str):
-        s = unicodedata.normalize("NFKC", text).strip()  # full-width ２２５５５ as typed with an IME
+        s = ascii_width(text).strip()  # full-width ２２５５５ as typed with an IME
         if s == "-":  # no dice, as format_dice writes an empty keep
             parts = []
         else:

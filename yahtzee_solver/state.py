@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
+from .dice import ascii_width
 from .errors import CardRulesError, CategoryError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, read_bounded
 from .rules import N_UPPER, RuleSet, get_rules
@@ -368,7 +368,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return _empty(rules)
     text = str(text).strip()
     if not text.startswith("@"):  # a file name is taken as it is
-        text = unicodedata.normalize("NFKC", text)  # full-width sixes＝１８ as typed with an IME
+        text = ascii_width(text)  # full-width sixes＝１８ as typed with an IME
     if text.startswith("@"):
         if not text[1:].strip():
             raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")
