@@ -42,8 +42,9 @@ LEDGER_FORMAT = "yahtzee_solver game ledger"
 LEDGER_VERSION = 1
 
 #: Why a game is practice: its seed was chosen (its dice can be known in
-#: advance), a hint was asked for, or a score was undone.
-PRACTICE_REASONS = ("seed", "hint", "undo")
+#: advance), a hint was asked for, a score was undone, or ``--confirm-loss``
+#: asked about a costly choice (which tells the advisor's verdict).
+PRACTICE_REASONS = ("seed", "hint", "undo", "confirm")
 
 
 def ledger_path() -> Path:
