@@ -699,3 +699,26 @@ def test_unusable_files_are_reported_and_never_written_over(files):
     files["game_file"].rmdir()  # fixed: the next new game starts
     assert c.ok("post", "/api/game/new", {})["game"]["round"] == 1
     assert c.ok("get", "/api/game")["notice"] is None
+
+
+@pytest.mark.parametrize("size", [MAX_BODY + 1, 10_000])
+def test_a_chunked_body_over_the_limit_is_413_too(client, size):
+    """Without Content-Length (Transfer-Encoding: chunked) the limit holds on the bytes actually read."""
+    import io
+
+    client.ok("post", "/api/game/new", {"seed": 8})
+    before = client.get("/api/game").get_json()
+    body = json.dumps({"x": "a" * size}).encode()
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token, "Transfer-Encoding": "chunked"},
+                      environ_overrides={"wsgi.input_terminated": True})  # as werkzeug's server sets it
+    assert_refused(r, 413, "larger than")
+    assert client.get("/api/game").get_json() == before
+    # A chunked body of exactly MAX_BODY bytes is read whole.
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(b"{}" + b" " * (MAX_BODY - 2)),
+                      content_type="application/json",
+                      headers={TOKEN_HEADER: client.token, "Transfer-Encoding": "chunked"},
+                      environ_overrides={"wsgi.input_terminated": True})
+    assert r.status_code == 200, r.get_json()
+    assert client.post("/api/game/roll", data=b"{}" + b" " * (MAX_BODY - 2)).status_code == 200
+    assert_refused(client.post("/api/game/roll", data=b"{}" + b" " * (MAX_BODY - 1)), 413, "larger than")
