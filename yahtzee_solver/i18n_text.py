@@ -195,6 +195,7 @@ EN = {
     "end.stats_cpu": "{rules}, {opponent}: games {games}, wins {wins}, losses {losses}, draws {draws}, best {best}, average {average}",
     "warn.records": "Warning: {detail}",
     "warn.save": "Warning: {detail}",
+    "warn.history": "Warning: {detail}",
     "end.unrecorded": (
         "The result could not be recorded: {detail}\n"
         "The finished game is kept in {path} and will be recorded the next time you run "
@@ -397,6 +398,7 @@ ZH = {
     "end.stats_cpu": "{rules}，{opponent}：{games} 局，{wins} 胜 {losses} 负 {draws} 平，最高 {best}，平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "warn.history": "警告：{detail}",
     "end.unrecorded": (
         "无法记录本局结果：{detail}\n"
         "已结束的这局保留在 {path}，下次运行 yahtzee-solve play 或 yahtzee-solve records 时会记入。"
@@ -591,6 +593,7 @@ JA = {
     "end.stats_cpu": "{rules}、{opponent}：{games} ゲーム、{wins} 勝 {losses} 敗 {draws} 分、最高 {best}、平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "warn.history": "警告：{detail}",
     "end.unrecorded": (
         "結果を記録できませんでした：{detail}\n"
         "終了したゲームは {path} に残してあり、次に yahtzee-solve play か yahtzee-solve records を"
@@ -696,7 +699,7 @@ REVIEW = {
         "review.summary": "Your play this game: expected loss {total} points, {mean} a decision (good players stay under 0.2).",
         "review.none": "No decisions to review yet.",
         "review.history_saved": "Game saved to the history as number {n} (yahtzee-solve review {n}).",
-        "review.history_problem": "The game history could not take this game ({detail}); it is recorded all the same.",
+        "review.history_problem": "Warning: the game history could not take this game ({detail}); it is recorded all the same.",
         "review.unavailable": "No review of this game: {detail}",
     },
     "zh": {
@@ -722,7 +725,7 @@ REVIEW = {
         "review.summary": "本局表现：期望损失 {total} 分，平均每个决策 {mean} 分（高手通常低于 0.2）。",
         "review.none": "还没有可以复盘的决策。",
         "review.history_saved": "本局已存入历史记录，编号 {n}（yahtzee-solve review {n}）。",
-        "review.history_problem": "历史记录无法保存本局（{detail}）；战绩照常记录。",
+        "review.history_problem": "警告：历史记录无法保存本局（{detail}）；战绩照常记录。",
         "review.unavailable": "无法复盘本局：{detail}",
     },
     "ja": {
@@ -748,7 +751,7 @@ REVIEW = {
         "review.summary": "このゲームのプレー：期待損失 {total} 点、1 回あたり {mean} 点（上級者は 0.2 未満）。",
         "review.none": "振り返る判断がまだありません。",
         "review.history_saved": "このゲームを履歴の {n} 番に保存しました（yahtzee-solve review {n}）。",
-        "review.history_problem": "このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
+        "review.history_problem": "警告：このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
         "review.unavailable": "このゲームは振り返れません：{detail}",
     },
 }

@@ -492,8 +492,9 @@ class Session:
         upd, problem = filed.update, filed.records_problem
         if problem:
             click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
-        if filed.history_problem:
-            click.echo(click.style(tr("review.history_problem", detail=filed.history_problem), fg="yellow"), err=True)
+        if filed.history_problem:  # filed with a warning (a number), or not filed at all
+            key = "warn.history" if filed.history_number is not None else "review.history_problem"
+            click.echo(click.style(tr(key, detail=filed.history_problem), fg="yellow"), err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
         if upd.practice:
             click.echo(click.style(tr("end.practice"), fg="yellow"))
