@@ -342,3 +342,25 @@ def test_confirm_loss_must_be_a_finite_number(home):
         lines = [ln for ln in res.output.splitlines() if ln.strip()]
         assert sum(ln.startswith("Error:") for ln in lines) == 1 and bad in res.output, res.output
         assert not (home / "game.json").exists()
+
+
+def test_the_abandon_question_is_wrapped_on_a_terminal(home, monkeypatch):
+    _on_a_terminal(monkeypatch)
+    monkeypatch.setenv("COLUMNS", "80")
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    res = run(["play", "--fast"], ["n"])
+    assert res.exit_code == 0 and "saved game is kept" in res.output, res.output
+    question = res.output.split("<CLEAR>")[0]
+    assert "Abandon it" in question or "abandon" in question.lower()
+    assert all(len(line) < 80 for line in question.splitlines()), question
+    words = Translator("en")("confirm.new_game_cpu", rules="R", opponent="O", round=1, turns=13).split()
+    assert " ".join(question.split()).count(" ".join(words[-6:])) == 1  # no word cut in two
+
+
+def test_end_of_input_at_the_abandon_question_keeps_the_saved_game(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    before = (home / "game.json").read_text()
+    res = run(["play", "--fast"])  # no input at all: Ctrl-D
+    assert res.exit_code == 0, res.output
+    assert "Aborted" not in res.output and "saved game is kept" in res.output
+    assert (home / "game.json").read_text() == before
