@@ -496,6 +496,10 @@ def test_parse_command_keeps_by_position_and_by_face():
     with pytest.raises(PromptError) as e:
         parse_command("k 0 1", g, tr)
     assert e.value.key == "err.bad_face"
+    for text in ("k a z", "k a,z", "k z", "k b c z a"):  # the wrong die is named, not the first letter
+        with pytest.raises(PromptError) as e:
+            parse_command(text, g, tr)
+        assert (e.value.key, e.value.params) == ("err.bad_position", {"pos": "z"}), text
     zh = Translator("zh")
     assert parse_command("s 葫芦", g, zh).arg == 8
     ja = Translator("ja")

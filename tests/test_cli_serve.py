@@ -22,8 +22,8 @@ def home(tmp_path, monkeypatch):
 
 
 class FakeServer:
-    def __init__(self, host, port, app, threaded):
-        self.app, self.server_port, self.closed = app, port or 40000, False
+    def __init__(self, host, port, app, threaded, fd):
+        self.app, self.closed = app, False
         FakeServer.last = self
 
     def serve_forever(self):
@@ -39,8 +39,24 @@ def fake(monkeypatch):
 
     import werkzeug.serving
 
+    import yahtzee_solver.cli.serve as serve_module
+
+    class FakeSocket:  # no real port taken: these tests check what serve does around the server
+        def __init__(self, host, port):
+            self.address = (host, port or 40000)
+
+        def getsockname(self):
+            return self.address
+
+        def fileno(self):
+            return -1
+
+        def close(self):
+            pass
+
     opened = []
     monkeypatch.setattr(werkzeug.serving, "make_server", FakeServer)
+    monkeypatch.setattr(serve_module, "_listen", FakeSocket)
     monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url))
     return opened
 
@@ -79,15 +95,26 @@ def test_missing_extra_is_one_line(monkeypatch):
     assert_clean_error(run("serve", "--no-open"), 1, "'web' extra", "pip install 'yahtzee-solver[web]'")
 
 
-def test_port_in_use(fake, monkeypatch):
-    import werkzeug.serving
+def test_port_in_use(home):
+    """werkzeug's own bind would print the bare reason and exit: one Error line naming the address instead."""
+    import socket
 
-    def busy(*a, **k):
-        raise OSError(98, "Address already in use")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = run("serve", "--no-open", "--port", str(port))
+    assert_clean_error(r, 1, f"cannot listen on 127.0.0.1:{port}", "in use")
+    assert not (home / "game.lock").exists()
 
-    monkeypatch.setattr(werkzeug.serving, "make_server", busy)
-    assert_clean_error(run("serve", "--no-open", "--port", "8765"), 1, "cannot listen on 127.0.0.1:8765",
-                       "Address already in use")
+
+def test_address_not_on_this_machine():
+    r = run("serve", "--no-open", "--host", "192.0.2.1", "--port", "0")  # TEST-NET-1: never a local address
+    assert_clean_error(r, 1, "cannot listen on 192.0.2.1:0", "assign requested address")
+
+
+def test_host_that_is_not_an_address():
+    assert_click_usage_error(run("serve", "--no-open", "--host", "999.1.1.1"), "999.1.1.1", command="serve")
 
 
 def test_a_real_server_serves_and_stops_cleanly(home):

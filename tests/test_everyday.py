@@ -305,3 +305,62 @@ def test_confirm_loss_asks_before_a_costly_reroll(home):
     assert res.exit_code == 0, res.output
     assert "Rerolling with this keep loses" in res.output and "Not rolled." in res.output
     assert json.loads((home / "game.json").read_text())["rolls_used"] == 1  # not rolled
+
+
+def test_confirm_loss_keeps_the_zero_question(home):
+    """--confirm-loss adds a question; the zero-score question still comes first and still applies."""
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (2, 3, 6, 5, 5), rolls_used=1)
+    res = play_from(g, ["s 1", "n", "q"], confirm_loss=10.0)
+    assert res.exit_code == 0, res.output
+    assert "Score 0 in Ones? Chance would score 21." in res.output and "Not scored." in res.output
+    assert json.loads((home / "game.json").read_text())["cards"][0]["ones"] is None
+    # Yes to the zero question, then the loss question is asked as well.
+    res = play_from(g, ["s 1", "y", "n", "q"], confirm_loss=0.0)
+    assert "Score 0 in Ones?" in res.output and "Scoring in Ones loses" in res.output
+    assert json.loads((home / "game.json").read_text())["cards"][0]["ones"] is None
+
+
+def test_confirm_loss_says_why_the_game_is_practice(home):
+    """The loss question makes the game practice for its own reason, not 'Hint used'."""
+    from test_cli_play import _position, play_from
+    from yahtzee_solver.state import ScoreCard
+
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)
+    res = play_from(g, ["s 1", "n", "q"], confirm_loss=5.0)
+    assert "Hint used" not in res.output
+    assert "--confirm-loss" in res.output and "counts as practice" in res.output
+    assert json.loads((home / "ledger.json").read_text())["game"]["practice"] == ["confirm"]
+
+
+def test_confirm_loss_must_be_a_finite_number(home):
+    for bad in ("nan", "inf", "-inf"):
+        res = run(["play", "--confirm-loss", bad, "--fast"], ["q"])
+        assert res.exit_code == 2, (bad, res.output)
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert sum(ln.startswith("Error:") for ln in lines) == 1 and bad in res.output, res.output
+        assert not (home / "game.json").exists()
+
+
+def test_the_abandon_question_is_wrapped_on_a_terminal(home, monkeypatch):
+    _on_a_terminal(monkeypatch)
+    monkeypatch.setenv("COLUMNS", "80")
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    res = run(["play", "--fast"], ["n"])
+    assert res.exit_code == 0 and "saved game is kept" in res.output, res.output
+    question = res.output.split("<CLEAR>")[0]
+    assert "Abandon it" in question or "abandon" in question.lower()
+    assert all(len(line) < 80 for line in question.splitlines()), question
+    words = Translator("en")("confirm.new_game_cpu", rules="R", opponent="O", round=1, turns=13).split()
+    assert " ".join(question.split()).count(" ".join(words[-6:])) == 1  # no word cut in two
+
+
+def test_end_of_input_at_the_abandon_question_keeps_the_saved_game(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    before = (home / "game.json").read_text()
+    res = run(["play", "--fast"])  # no input at all: Ctrl-D
+    assert res.exit_code == 0, res.output
+    assert "Aborted" not in res.output and "saved game is kept" in res.output
+    assert (home / "game.json").read_text() == before

@@ -202,3 +202,20 @@ def test_deleting_the_ledger_does_not_dodge_a_loss(home):
     res = run(["records"])
     assert "counted as a loss" in res.output
     assert RecordBook.load().get("yahtzee", "normal").losses == 1
+
+
+@pytest.mark.parametrize("cpu_rng", [None, 7, {"bit_generator": "PCG64", "state": "x"}, {"bit_generator": "Nope"}])
+def test_a_ledger_with_a_bad_cpu_generator_is_unreadable(home, cpu_rng):
+    """cpu_rng is checked like the other ledger fields: null only before the first action."""
+    from yahtzee_solver.ledger import Ledger, LedgerEntry
+
+    run(["play", "--vs", "beginner", "--fast"], ["r", "q"])
+    data = json.loads((home / "ledger.json").read_text())
+    assert data["game"]["counter"] > 0 and isinstance(data["game"]["cpu_rng"], dict)
+    LedgerEntry.from_dict(data["game"])  # as written: valid
+    data["game"]["cpu_rng"] = cpu_rng
+    (home / "ledger.json").write_text(json.dumps(data))
+    ledger = Ledger(home / "ledger.json")
+    assert ledger.read() is None and "invalid cpu_rng" in ledger.problem
+    fresh = LedgerEntry.new(seed=1, rules="yahtzee", opponent="beginner", first=0, lang="en").to_dict()
+    assert fresh["cpu_rng"] is None and LedgerEntry.from_dict(fresh).cpu_rng is None  # no action yet

@@ -234,13 +234,52 @@ def test_newer_history_is_refused_and_left_alone(home):
     assert history_path().read_text() == text
 
 
-def test_a_history_entry_whose_log_does_not_give_its_scores_is_corrupt(home):
-    add_finished_game(_finished(1))
+def test_a_damaged_history_entry_is_skipped_and_the_others_stay(home):
+    """One bad entry costs that game only: reported in words, skipped, kept in the file; numbers stay."""
+    from yahtzee_solver.errors import DataFileError
+    from yahtzee_solver.history import DamagedEntry, HistoryEntry
+
+    for seed in (1, 2, 3):
+        add_finished_game(_finished(seed))
     data = json.loads(history_path().read_text())
     data["games"][0]["scores"][0] += 1
+    data["games"][1]["log"] = None
+    data["games"][2]["log"][0] = None  # a TypeError inside: no Python text in the message
     history_path().write_text(json.dumps(data))
+    add_finished_game(_finished(4, "none"))
     h = History.load()
-    assert h.entries == [] and "scores" in h.problem
+    assert [type(e) for e in h.entries] == [DamagedEntry] * 3 + [HistoryEntry]
+    assert "games 1, 2, 3 are damaged and skipped" in h.problem and "scores" in h.problem
+    assert "the other games can be reviewed" in h.problem
+    assert "no move log" in h.entries[1].reason and "malformed event" in h.entries[2].reason
+    for e in h.entries[:3]:
+        assert "NoneType" not in e.reason and "object" not in e.reason, e.reason
+    assert h.get(4).seed == 4 and h.last_number() == 4
+    with pytest.raises(DataFileError, match="game 2 in the history .* is damaged"):
+        h.get(2)
+    assert json.loads(history_path().read_text())["games"][:3] == data["games"]  # kept as they were
+    assert not [p for p in home.iterdir() if ".corrupt-" in p.name]
+    # The review names the problem with the same prefix as the records' warnings and reviews game 4.
+    res = run("review", "--json")
+    assert res.exit_code == 0
+    assert "Warning: history file" in res.stderr and "games 1, 2, 3 are damaged" in res.stderr
+    assert json.loads(res.stdout)["number"] == 4
+    assert_clean_error(run("review", "2"), 1, "game 2", "damaged", only_line=False)
+
+
+def test_a_history_with_only_damaged_entries_says_so(home):
+    add_finished_game(_finished(1))
+    data = json.loads(history_path().read_text())
+    data["games"][0]["log"] = None
+    history_path().write_text(json.dumps(data))
+    assert_clean_error(run("review"), 1, "every entry is damaged", only_line=False)
+
+
+def test_a_history_unreadable_as_a_whole_says_so(home):
+    history_path().write_text(json.dumps({"format": "yahtzee_solver game history", "version": 1, "games": 3}))
+    res = run("review")
+    assert "Warning: history file" in res.output and "unreadable as a whole" in res.output
+    assert "moved to" in res.output and "starting a new history" in res.output
 
 
 def test_unfinished_game_is_not_added(home):
@@ -275,7 +314,8 @@ def test_review_command_last_number_and_file(home, tmp_path):
     [
         ("none", ["review"], 1, "no finished games"),
         ("two", ["review", "7"], 2, "no game number 7"),
-        ("two", ["review", "missing.json"], 1, "missing.json"),
+        ("two", ["review", "missing.json"], 2, "missing.json"),
+        ("two", ["review", "abc"], 2, "no game 'abc'"),
         ("corrupt_file", ["review", "bad.json"], 1, "bad.json"),
         ("newer_file", ["review", "new.json"], 1, f"version {SAVE_VERSION + 1}"),
         ("two", ["review", "1", "--rules", "yacht"], 2, "'yacht'"),

@@ -701,3 +701,54 @@ def test_unusable_files_are_reported_and_never_written_over(files):
     files["game_file"].rmdir()  # fixed: the next new game starts
     assert c.ok("post", "/api/game/new", {})["game"]["round"] == 1
     assert c.ok("get", "/api/game")["notice"] is None
+
+
+@pytest.mark.parametrize("size", [MAX_BODY + 1, 10_000])
+def test_a_chunked_body_over_the_limit_is_413_too(client, size):
+    """Without Content-Length (Transfer-Encoding: chunked) the limit holds on the bytes actually read."""
+    import io
+
+    client.ok("post", "/api/game/new", {"seed": 8})
+    before = client.get("/api/game").get_json()
+    body = json.dumps({"x": "a" * size}).encode()
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token, "Transfer-Encoding": "chunked"},
+                      environ_overrides={"wsgi.input_terminated": True})  # as werkzeug's server sets it
+    assert_refused(r, 413, "larger than")
+    assert client.get("/api/game").get_json() == before
+    # A chunked body of exactly MAX_BODY bytes is read whole.
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(b"{}" + b" " * (MAX_BODY - 2)),
+                      content_type="application/json",
+                      headers={TOKEN_HEADER: client.token, "Transfer-Encoding": "chunked"},
+                      environ_overrides={"wsgi.input_terminated": True})
+    assert r.status_code == 200, r.get_json()
+    assert client.post("/api/game/roll", data=b"{}" + b" " * (MAX_BODY - 2)).status_code == 200
+    assert_refused(client.post("/api/game/roll", data=b"{}" + b" " * (MAX_BODY - 1)), 413, "larger than")
+
+
+def test_new_game_defaults_match_the_readme(client):
+    """Every field of POST /api/game/new may be left out (the README says so and gives the defaults)."""
+    import re
+    from pathlib import Path
+
+    from yahtzee_solver.web.app import NEW_GAME_DEFAULTS
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `POST /api/game/new`"))
+    body = row.split("|")[2]
+    assert set(re.findall(r'"(\w+)"\?', body)) == set(NEW_GAME_DEFAULTS)  # all optional
+    assert not re.findall(r'"(\w+)"(?!\?)[,}]', body.split("(")[0])  # none required
+    for value in ("yahtzee", "none", "me"):
+        assert f'`"{value}"`' in body
+    g = client.ok("post", "/api/game/new", {})["game"]
+    assert (g["rules"], g["opponent"]) == ("yahtzee", "none")
+    g = client.ok("post", "/api/game/new", {"opponent": "expert", "abandon": True})["game"]
+    assert g["opponent"] == "expert" and g["first"] == "me" and g["current"] == 0
+
+
+@pytest.mark.parametrize("url", ["/api/game/roll", "/api/game/cpu"])
+def test_an_empty_body_is_an_empty_object_whatever_its_type(client, url):
+    client.ok("post", "/api/game/new", {"opponent": "expert", "first": "cpu" if url.endswith("cpu") else "me"})
+    r = client.c.post(url, headers={TOKEN_HEADER: client.token})  # no body, no Content-Type
+    assert r.status_code == 200, r.get_json()
+    assert_refused(client.post(url, data=b"{}", content_type="text/plain"), 415, "application/json")

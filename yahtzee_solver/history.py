@@ -12,9 +12,11 @@ order played; the history keeps the last :data:`MAX_GAMES` (older games are
 dropped when a new one is added).
 
 Like the records: written atomically (temp file + rename), read with a size
-bound, and a corrupt file is moved aside as ``history.json.corrupt-<timestamp>``
-and reported (:attr:`History.problem`), never silently dropped.  A file written
-by a newer version is refused and left as it is.
+bound, and a file unreadable as a whole is moved aside as
+``history.json.corrupt-<timestamp>`` and reported (:attr:`History.problem`),
+never silently dropped.  A damaged entry only costs that game: it is reported,
+skipped by the review and kept in the file as it was (:class:`DamagedEntry`).
+A file written by a newer version is refused and left as it is.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from .game import GameState
 from .files import data_dir, set_aside, write_json_atomic
 from .savegame import SavedLog, saved_log
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "History",
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "DamagedEntry",
+           "History",
            "history_path", "add_finished_game", "load_game_file"]
 
 HISTORY_FORMAT = "yahtzee_solver game history"
@@ -142,14 +145,41 @@ class HistoryEntry:
             raise SavedGameError("a history entry has invalid scores")
         if not isinstance(log, list):
             raise SavedGameError("a history entry has no move log")
-        events = tuple(Event.from_dict(e) for e in log)
+        try:
+            events = tuple(Event.from_dict(e) for e in log)
+        except (TypeError, KeyError, ValueError, AttributeError, OverflowError):
+            raise SavedGameError("a history entry's move log has a malformed event") from None
         for p in range(n):
-            card = replay(turns_from_log(events, p), rules)
+            try:
+                card = replay(turns_from_log(events, p), rules)
+            except YahtzeeError as e:
+                raise SavedGameError(f"a history entry's move log is not a legal game ({_clip(e, 80)})") from None
+            except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError):
+                raise SavedGameError("a history entry's move log is not a legal game") from None
             if not card.is_full or card.total != scores[p]:
                 raise SavedGameError(f"a history entry's log does not give its scores {scores}")
         if d.get("result") != _result(tuple(scores)):
             raise SavedGameError("a history entry's result does not match its scores")
         return cls(date, rules, opp, first, seed, tuple(scores), d["result"], events)
+
+
+@dataclass(frozen=True)
+class DamagedEntry:
+    """A history entry that does not load: kept in the file as it was, skipped by the review.
+
+    Attributes
+    ----------
+    raw : object
+        The entry as read from the file (written back unchanged).
+    reason : str
+        What is wrong with it, in words.
+    """
+
+    raw: object = field(repr=False)
+    reason: str
+
+    def to_dict(self):
+        return self.raw
 
 
 def _result(scores: tuple) -> str:
@@ -202,10 +232,13 @@ class History:
 
     Attributes
     ----------
-    entries : list of HistoryEntry
+    entries : list of HistoryEntry or DamagedEntry
+        Every game kept, numbered from 1; a damaged entry keeps its place (and
+        the numbers of the games after it) and is written back unchanged.
     path : Path
     problem : str or None
-        Set by :meth:`load` when the file was unreadable and was moved aside.
+        Set by :meth:`load` when the file was unreadable as a whole and was
+        moved aside, or when some of its entries are damaged and skipped.
     """
 
     entries: list = field(default_factory=list)
@@ -216,8 +249,10 @@ class History:
     def load(cls, path: str | os.PathLike | None = None) -> History:
         """Read the history (default :func:`history_path`); empty if there is no file.
 
-        A corrupt file is moved aside and an empty history returned, with
-        :attr:`problem` saying so.
+        A damaged entry is kept as a :class:`DamagedEntry` (the other games stay
+        reviewable) and reported in :attr:`problem`.  Only a file unreadable as a
+        whole (not JSON, not a history, no list of games) is moved aside, an
+        empty history returned and :attr:`problem` set.
 
         Raises
         ------
@@ -241,17 +276,30 @@ class History:
             games = data.get("games")
             if not isinstance(games, list):
                 raise ValueError("no list of games")
-            h.entries = [HistoryEntry.from_dict(g) for g in games]
         except FileNotFoundError:
-            pass
+            return h
         except DataFileError:
             raise
-        except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError, RecursionError,
-                YahtzeeError) as e:
+        except (ValueError, YahtzeeError) as e:  # all raised above with a message in words
             moved = set_aside(path)
-            h.problem = (f"history file {str(path)!r} is unreadable ({_clip(e)}); moved to {str(moved)!r}, "
-                         f"starting a new history")
+            h.problem = (f"history file {str(path)!r} is unreadable as a whole ({_clip(e)}); moved to "
+                         f"{str(moved)!r}, starting a new history")
+            return h
+        h.entries = [_entry(g) for g in games]
+        damaged = [(i + 1, e.reason) for i, e in enumerate(h.entries) if isinstance(e, DamagedEntry)]
+        if damaged:
+            numbers = ", ".join(str(n) for n, _ in damaged[:10]) + (", ..." if len(damaged) > 10 else "")
+            which = f"game {numbers} is" if len(damaged) == 1 else f"games {numbers} are"
+            h.problem = (f"history file {str(path)!r}: {which} damaged and skipped (game {damaged[0][0]}: "
+                         f"{_clip(damaged[0][1], 100)}); the other games can be reviewed")
         return h
+
+    def last_number(self) -> int | None:
+        """The number of the last game that can be reviewed, or None."""
+        for i in range(len(self.entries), 0, -1):
+            if isinstance(self.entries[i - 1], HistoryEntry):
+                return i
+        return None
 
     def save(self) -> Path:
         """Write the history atomically (the last :data:`MAX_GAMES` games).
@@ -272,12 +320,18 @@ class History:
         ------
         UsageError
             If there is no such game.
+        DataFileError
+            If that game's entry is damaged.
         """
         n = len(self.entries)
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= n:
             have = f"games 1-{n}" if n > 1 else ("game 1" if n == 1 else "no games yet")
             raise UsageError(f"no game number {number!r} in the history ({have})")
-        return self.entries[number - 1]
+        entry = self.entries[number - 1]
+        if isinstance(entry, DamagedEntry):
+            raise DataFileError(f"game {number} in the history {str(self.path or history_path())!r} is damaged "
+                                f"({_clip(entry.reason, 100)}) and cannot be reviewed")
+        return entry
 
 
 def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -> tuple[int, str | None]:
@@ -304,11 +358,23 @@ def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -
     h = History.load(path)
     same = _identity(entry)
     for i, e in enumerate(h.entries):
-        if _identity(e) == same:
+        if isinstance(e, HistoryEntry) and _identity(e) == same:
             return i + 1, h.problem
     h.entries.append(entry)
     h.save()
     return len(h.entries), h.problem
+
+
+def _entry(d) -> HistoryEntry | DamagedEntry:
+    """One entry of the file, or a :class:`DamagedEntry` saying in words what is wrong with it."""
+    try:
+        return HistoryEntry.from_dict(d)
+    except YahtzeeError as e:
+        return DamagedEntry(d, str(e))
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError):
+        return DamagedEntry(d, "a history entry is malformed")
+    except RecursionError:
+        return DamagedEntry(d, "a history entry is nested too deeply")
 
 
 def _identity(e: HistoryEntry) -> tuple:

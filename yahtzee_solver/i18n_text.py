@@ -198,6 +198,7 @@ EN = {
     "end.stats_cpu": "{rules}, {opponent}: games {games}, wins {wins}, losses {losses}, draws {draws}, best {best}, average {average}",
     "warn.records": "Warning: {detail}",
     "warn.save": "Warning: {detail}",
+    "warn.history": "Warning: {detail}",
     "end.unrecorded": (
         "The result could not be recorded: {detail}\n"
         "The finished game is kept in {path} and will be recorded the next time you run "
@@ -226,6 +227,7 @@ EN = {
     "practice.seed": "Chosen seed: this game counts as practice (kept apart from your records).",
     "practice.hint": "Hint used: this game now counts as practice (kept apart from your records).",
     "practice.undo": "Score undone: this game now counts as practice (kept apart from your records).",
+    "practice.confirm": "Costly choice checked (--confirm-loss): this game now counts as practice (kept apart from your records).",
     "practice.label": "{rules} (practice)",
     "end.practice": "A practice game: filed with your practice records.",
     "why.deleted": "was deleted",
@@ -402,6 +404,7 @@ ZH = {
     "end.stats_cpu": "{rules}，{opponent}：{games} 局，{wins} 胜 {losses} 负 {draws} 平，最高 {best}，平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "warn.history": "警告：{detail}",
     "end.unrecorded": (
         "无法记录本局结果：{detail}\n"
         "已结束的这局保留在 {path}，下次运行 yahtzee-solve play 或 yahtzee-solve records 时会记入。"
@@ -425,6 +428,7 @@ ZH = {
     "practice.seed": "指定了种子：本局算作练习（与正式记录分开）。",
     "practice.hint": "使用了提示：本局现在算作练习（与正式记录分开）。",
     "practice.undo": "撤销了得分：本局现在算作练习（与正式记录分开）。",
+    "practice.confirm": "检查了代价较大的选择（--confirm-loss）：本局现在算作练习（与正式记录分开）。",
     "practice.label": "{rules}（练习）",
     "end.practice": "练习局：已记入练习记录。",
     "why.deleted": "已被删除",
@@ -598,6 +602,7 @@ JA = {
     "end.stats_cpu": "{rules}、{opponent}：{games} ゲーム、{wins} 勝 {losses} 敗 {draws} 分、最高 {best}、平均 {average}",
     "warn.records": "警告：{detail}",
     "warn.save": "警告：{detail}",
+    "warn.history": "警告：{detail}",
     "end.unrecorded": (
         "結果を記録できませんでした：{detail}\n"
         "終了したゲームは {path} に残してあり、次に yahtzee-solve play か yahtzee-solve records を"
@@ -622,6 +627,7 @@ JA = {
     "practice.seed": "シード指定：このゲームは練習として記録します（通常の記録とは別）。",
     "practice.hint": "ヒントを使いました：このゲームは練習として記録します（通常の記録とは別）。",
     "practice.undo": "記入を取り消しました：このゲームは練習として記録します（通常の記録とは別）。",
+    "practice.confirm": "損な選択を確認しました（--confirm-loss）：このゲームは練習として記録します（通常の記録とは別）。",
     "practice.label": "{rules}（練習）",
     "end.practice": "練習ゲーム：練習の記録に入れました。",
     "why.deleted": "が削除されました",
@@ -702,7 +708,7 @@ REVIEW = {
         "review.summary": "Your play this game: expected loss {total} points, {mean} a decision (good players stay under 0.2).",
         "review.none": "No decisions to review yet.",
         "review.history_saved": "Game saved to the history as number {n} (yahtzee-solve review {n}).",
-        "review.history_problem": "The game history could not take this game ({detail}); it is recorded all the same.",
+        "review.history_problem": "Warning: the game history could not take this game ({detail}); it is recorded all the same.",
         "review.unavailable": "No review of this game: {detail}",
     },
     "zh": {
@@ -728,7 +734,7 @@ REVIEW = {
         "review.summary": "本局表现：期望损失 {total} 分，平均每个决策 {mean} 分（高手通常低于 0.2）。",
         "review.none": "还没有可以复盘的决策。",
         "review.history_saved": "本局已存入历史记录，编号 {n}（yahtzee-solve review {n}）。",
-        "review.history_problem": "历史记录无法保存本局（{detail}）；战绩照常记录。",
+        "review.history_problem": "警告：历史记录无法保存本局（{detail}）；战绩照常记录。",
         "review.unavailable": "无法复盘本局：{detail}",
     },
     "ja": {
@@ -754,7 +760,7 @@ REVIEW = {
         "review.summary": "このゲームのプレー：期待損失 {total} 点、1 回あたり {mean} 点（上級者は 0.2 未満）。",
         "review.none": "振り返る判断がまだありません。",
         "review.history_saved": "このゲームを履歴の {n} 番に保存しました（yahtzee-solve review {n}）。",
-        "review.history_problem": "このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
+        "review.history_problem": "警告：このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
         "review.unavailable": "このゲームは振り返れません：{detail}",
     },
 }

@@ -42,8 +42,9 @@ LEDGER_FORMAT = "yahtzee_solver game ledger"
 LEDGER_VERSION = 1
 
 #: Why a game is practice: its seed was chosen (its dice can be known in
-#: advance), a hint was asked for, or a score was undone.
-PRACTICE_REASONS = ("seed", "hint", "undo")
+#: advance), a hint was asked for, a score was undone, or ``--confirm-loss``
+#: asked about a costly choice (which tells the advisor's verdict).
+PRACTICE_REASONS = ("seed", "hint", "undo", "confirm")
 
 
 def ledger_path() -> Path:
@@ -153,14 +154,35 @@ class LedgerEntry:
         practice = d.get("practice", [])
         if not isinstance(practice, list) or any(p not in PRACTICE_REASONS for p in practice):
             raise ValueError("invalid practice")
-        cpu = d.get("cpu_rng")
-        if cpu is not None and not isinstance(cpu, dict):
-            raise ValueError("invalid cpu_rng")
+        counter = whole("counter")
+        cpu = _generator_state(d.get("cpu_rng"), counter)
         first = whole("first")
         if first not in (0, 1):
             raise ValueError("invalid first")
         return cls(text("game_id", True), text("key", True), whole("seed"), rules, opponent, first,
-                   text("lang"), whole("counter"), text("digest", True), cpu, tuple(sorted(set(practice))))
+                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))))
+
+
+def _generator_state(cpu, counter: int) -> dict | None:
+    """The ledger's ``cpu_rng``, checked: ``null`` only before the first action (every action writes it),
+    else a state numpy restores (the CPU's next random choices depend on it).
+
+    Raises
+    ------
+    ValueError
+        Naming the field.
+    """
+    from .savegame import _restore_generator  # the one reader of generator states (savegame imports us)
+
+    if cpu is None:
+        if counter:
+            raise ValueError(f"invalid cpu_rng: missing after {counter} recorded actions")
+        return None
+    try:
+        _restore_generator(cpu)
+    except ValueError:
+        raise ValueError("invalid cpu_rng: not a random generator state") from None
+    return cpu
 
 
 class Ledger:

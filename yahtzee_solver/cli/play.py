@@ -7,6 +7,8 @@ A thin command: it parses the options, takes the data folder's lock
 
 from __future__ import annotations
 
+import math
+
 import click
 from click.core import ParameterSource
 
@@ -20,6 +22,13 @@ __all__ = ["play"]
 
 
 _SETTINGS = ("rules", "opponent", "first", "seed")
+
+
+def _finite(ctx, param, value):
+    """Refuse nan and inf: FloatRange lets nan through (every comparison with it is false) and inf means nothing."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value!r} is not a finite number of points", ctx, param)
+    return value
 
 
 @click.command()
@@ -36,6 +45,7 @@ _SETTINGS = ("rules", "opponent", "first", "seed")
 @click.option("--resume", is_flag=True, help="Continue the saved game exactly where it stopped.")
 @click.option("--fast", is_flag=True, help="No pauses between the CPU's steps.")
 @click.option("--confirm-loss", type=click.FloatRange(min=0), default=None, metavar="POINTS",
+              callback=_finite,
               help="Ask before a reroll or a score that loses more than POINTS expected points against the "
                    "best choice (the game then counts as practice, as with a hint).")
 @click.pass_context

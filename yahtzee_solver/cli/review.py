@@ -7,6 +7,8 @@ about 40 turn evaluations.
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..i18n import LANGS, Translator, locale_lang
@@ -52,10 +54,13 @@ def review(game, last, cpu, rules, lang, as_json):
     if game is None or game.strip().isdigit():
         h = History.load()
         if h.problem:
-            click.echo(click.style(h.problem, fg="yellow"), err=True)
+            click.echo(click.style(tr("warn.history", detail=h.problem), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
-        n = len(h.entries) if game is None else int(game)
+        n = h.last_number() if game is None else int(game)
+        if n is None:
+            raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "
+                                "is damaged")
         entry = h.get(n)
         rules_name, opponent, seed, players = entry.rules, entry.opponent, entry.seed, entry.players
         what = tr("review.game", n=n, date=entry.date)
@@ -63,6 +68,9 @@ def review(game, last, cpu, rules, lang, as_json):
                 "scores": list(entry.scores)}
         review_it = lambda m: review_log(entry.log, entry.rules, player, meta=m)  # noqa: E731
     else:
+        if not os.path.lexists(game):  # a mistyped number or name: the argument is wrong, not a file
+            raise UsageError(f"no game {game!r}: give a game number from the history or a saved game FILE "
+                             "(no such file)")
         saved = load_game_file(game)
         rules_name, seed, players = saved.rules, None, saved.n_players
         opponent = "solo" if saved.opponent == "none" else saved.opponent

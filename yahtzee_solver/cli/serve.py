@@ -45,6 +45,42 @@ def _machine_names(host: str) -> tuple[str, ...]:
     return tuple(f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` (0: any free port), bound here and not by werkzeug.
+
+    werkzeug's own bind prints the system's bare reason ("Address already in
+    use") and calls ``sys.exit``; binding first turns every start-up failure
+    into one error naming the address.
+
+    Raises
+    ------
+    click.BadParameter
+        ``host`` is neither an address nor a name this machine can resolve (exit 2).
+    YahtzeeError
+        The address cannot be listened on: in use, not this machine's, no permission (exit 1).
+    """
+    from werkzeug.serving import select_address_family
+
+    family = select_address_family(host, port)
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, family, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        reason = getattr(e, "strerror", None) or str(e)
+        raise click.BadParameter(f"{host!r} is not an address or a known host name ({reason})",
+                                 param_hint="'--host'") from None
+    except OverflowError as e:
+        raise YahtzeeError(f"cannot listen on {host}:{port}: {e}") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as http.server does
+        sock.bind(infos[0][4])
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise YahtzeeError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return sock
+
+
 @click.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port to listen on (0: any free port).")
@@ -68,32 +104,38 @@ def serve(port, host, no_open, lang):
     from ..web import store
     from ..web.app import create_app
 
-    with store.GameLock():
-        app = create_app(lang=lang.lower() if lang else None, hosts=_machine_names(host), jit=True)
+    with store.GameLock():  # first: a second server on the same port is told another game runs
+        sock = _listen(host, port)
         try:
-            server = make_server(host, port, app, threaded=True)
-        except (OSError, OverflowError) as e:
-            raise YahtzeeError(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}") from None
-        # Load the table and compile the kernels while the browser opens.
-        warm = threading.Thread(target=app.extensions["yahtzee"].warm, daemon=True)
-        warm.start()
-        shown = f"[{host}]" if ":" in host else host
-        url = f"http://{shown}:{server.server_port}/"
-        if not _is_loopback(host):
-            click.echo(click.style(
-                f"Warning: listening on {host}: other machines on the network can reach this page and play "
-                "your game (state-changing requests still need the page's token).", fg="yellow"), err=True)
-        click.echo(f"Serving the game on {url}  (Ctrl-C to stop)")
-        if not no_open:
-            import webbrowser
-
-            webbrowser.open(url)
-        try:
-            server.serve_forever()  # werkzeug's returns on Ctrl-C
-        except KeyboardInterrupt:
-            pass
+            app = create_app(lang=lang.lower() if lang else None, hosts=_machine_names(host), jit=True)
+            server = make_server(host, port, app, threaded=True, fd=sock.fileno())  # werkzeug dups the socket
+            _run(server, app, host, sock.getsockname()[1], no_open)
         finally:
-            server.server_close()
-        click.echo("\nServer stopped; the game is saved.")
-        # Leaving while numba compiles in another thread can hang the interpreter's exit.
-        warm.join(timeout=120)
+            sock.close()
+
+
+def _run(server, app, host: str, port: int, no_open: bool) -> None:
+    """Serve until Ctrl-C on the bound ``port``, the page opened in the browser unless ``no_open``."""
+    # Load the table and compile the kernels while the browser opens.
+    warm = threading.Thread(target=app.extensions["yahtzee"].warm, daemon=True)
+    warm.start()
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    if not _is_loopback(host):
+        click.echo(click.style(
+            f"Warning: listening on {host}: other machines on the network can reach this page and play "
+            "your game (state-changing requests still need the page's token).", fg="yellow"), err=True)
+    click.echo(f"Serving the game on {url}  (Ctrl-C to stop)")
+    if not no_open:
+        import webbrowser
+
+        webbrowser.open(url)
+    try:
+        server.serve_forever()  # werkzeug's returns on Ctrl-C
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    click.echo("\nServer stopped; the game is saved.")
+    # Leaving while numba compiles in another thread can hang the interpreter's exit.
+    warm.join(timeout=120)

@@ -141,7 +141,14 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
     digits = [ch for ch in chars if _ascii_digit(ch)]
     if letters and digits and len(letters) + len(digits) == len(chars):
         raise PromptError("err.mixed_keep", text=text)
-    if len(letters) == len(chars) and not text.startswith("="):
+    by_face = text.startswith("=")
+    for ch in chars:  # name the first character that is neither a position (a-e) nor a face (1-6)
+        if (ch in POSITIONS and not by_face) or (_ascii_digit(ch) and 1 <= int(ch) <= 6):
+            continue
+        if ch.isalpha():
+            raise PromptError("err.bad_position", pos=ch)
+        raise PromptError("err.bad_face", face=ch)
+    if len(letters) == len(chars) and not by_face:
         held = list(state.held)
         seen = set()
         for ch in chars:
@@ -151,13 +158,7 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
             i = POSITIONS.index(ch)
             held[i] = not held[i]
         return tuple(held)
-    faces = []
-    for ch in chars:
-        if not _ascii_digit(ch) or not 1 <= int(ch) <= 6:
-            if ch.isalpha():
-                raise PromptError("err.bad_position", pos=ch)
-            raise PromptError("err.bad_face", face=ch)
-        faces.append(int(ch))
+    faces = [int(ch) for ch in chars]  # all faces 1-6 here: letters with digits were refused above
     try:
         return positions_of(state.dice, faces, state.held)
     except IllegalMoveError:

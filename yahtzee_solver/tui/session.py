@@ -53,7 +53,7 @@ class Session:
     confirm_loss : float, optional
         Ask before a reroll or a score that loses more than this many expected
         points against the best choice (the advisor's; the game then counts as
-        practice, as with a hint).  ``None``: never ask.
+        practice once it asks).  ``None``: never ask.
     sleep : callable
         ``time.sleep`` (injected for tests).
     tty : bool, optional
@@ -313,7 +313,7 @@ class Session:
         """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""
         if self.confirm_loss is None or loss <= self.confirm_loss:
             return False
-        self.practice("hint")
+        self.practice("confirm")
         if self.tty:
             self.draw()
         q = self.tr("confirm.loss", what=what, loss=f"{loss:.2f}", best=best)
@@ -370,15 +370,9 @@ class Session:
         self.note("\n".join([tr("history.title"), *lines]) if lines else tr("history.none"), fg="cyan")
 
     def score(self, c: int) -> None:
+        """Score the dice in box ``c``: ask first about a 0 while another open box scores, then (with
+        ``confirm_loss``) about a costly box; either answered no leaves the dice unscored."""
         st, tr, rules = self.state, self.tr, self.state.rules
-        if self.confirm_loss is not None:
-            options = self.advisor.box_options(st.card, st.sorted_dice)
-            mine = next(o for o in options if o.category == c)
-            best = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
-            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best):
-                return
-            self._score(c)
-            return
         if st.zero_warning(c):
             pts, legal, _ = st.preview()
             best = max((p, -i) for i, p in enumerate(pts) if legal[i])
@@ -388,6 +382,12 @@ class Session:
                 self.draw()
             if not self.confirm(q):
                 self.note(tr("confirm.cancelled"))
+                return
+        if self.confirm_loss is not None:
+            options = self.advisor.box_options(st.card, st.sorted_dice)
+            mine = next(o for o in options if o.category == c)
+            best = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best):
                 return
         self._score(c)
 
@@ -498,8 +498,9 @@ class Session:
         upd, problem = filed.update, filed.records_problem
         if problem:
             click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
-        if filed.history_problem:
-            click.echo(click.style(tr("review.history_problem", detail=filed.history_problem), fg="yellow"), err=True)
+        if filed.history_problem:  # filed with a warning (a number), or not filed at all
+            key = "warn.history" if filed.history_number is not None else "review.history_problem"
+            click.echo(click.style(tr(key, detail=filed.history_problem), fg="yellow"), err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
         if upd.practice:
             click.echo(click.style(tr("end.practice"), fg="yellow"))

@@ -15,16 +15,19 @@ the terminal's questions and messages.
 
 from __future__ import annotations
 
+import shutil
+
 import click
 
 from ..errors import DataFileError, UsageError
 from ..game import CPU, HUMAN
-from ..i18n import LANGS, Translator, locale_lang
+from ..i18n import LANGS, Translator, display_width, locale_lang, wrap
 from ..lock import GameLock
 from ..savegame import GameStore
 from ..session import begin_game, make_game, settle, settle_notes
 from .board import player_name
 from .prompt import confirm
+from . import session as tui_session
 from .session import Session
 
 __all__ = ["open_saved_game", "record_pending", "start_game", "play_game"]
@@ -84,6 +87,15 @@ def record_pending(tr: Translator, game_file=None, records_file=None, err: bool 
     return state is None and opened.status != "none"
 
 
+def _wrapped(question: str, suffix: str) -> str:
+    """``question`` wrapped to the terminal's width with room for ``suffix`` on its last line (unchanged
+    when not on a terminal, like the game's own messages)."""
+    if not tui_session.on_terminal():
+        return question
+    width = shutil.get_terminal_size((80, 24)).columns - 1
+    return wrap(question, max(width - display_width(suffix), 20))
+
+
 def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notices, records_file=None):
     """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
 
@@ -125,7 +137,12 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
         key = "confirm.new_game" if old.config.n_players == 1 else "confirm.new_game_cpu"
         q = tr(key, rules=tr.title(old.rules), opponent=tr.opponent(old.config.opponent_key),
                round=old.round, turns=old.rules.n_categories)
-        if not confirm(tr, q):
+        try:
+            keep = not confirm(tr, _wrapped(q, tr("confirm.suffix")))
+        except click.Abort:  # end of input or Ctrl-C: no answer is a no, as an empty one
+            click.echo()
+            keep = True
+        if keep:
             click.echo(tr("kept_saved"))
             return None
     state, practice = make_game(rules, opponent, first, seed)

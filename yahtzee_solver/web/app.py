@@ -6,8 +6,9 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/config``        version, languages, rule sets, opponents, the server's ``--lang``
 ``GET  /api/text``          every word of the page in ``?lang=`` (box names, rules titles, messages)
 ``GET  /api/game``          the game on the server (or ``null``)
-``POST /api/game/new``      ``{rules, opponent, first, seed?, abandon?}`` (a seed: practice)
-``POST /api/game/roll``     ``{}``
+``POST /api/game/new``      ``{rules?, opponent?, first?, seed?, abandon?}`` (defaults: :data:`NEW_GAME_DEFAULTS`;
+                            a seed: practice)
+``POST /api/game/roll``     ``{}`` or an empty body (as for every POST without fields)
 ``POST /api/game/hold``     ``{held: [5 booleans]}``
 ``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
 ``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
@@ -41,7 +42,7 @@ import sys
 from importlib import resources
 
 from flask import Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .. import __version__
 from ..game import OPPONENTS
@@ -49,7 +50,7 @@ from ..i18n import LANGS
 from ..rules import RULESETS
 from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, rules_pages, texts
 
-__all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS"]
+__all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
 #: Largest request body accepted (bytes); the largest real one is about 100.
 MAX_BODY = 4096
@@ -57,6 +58,8 @@ MAX_BODY = 4096
 TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+#: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
+NEW_GAME_DEFAULTS = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
 PAGES = ("/", "/advisor", "/rules", "/records")
 
@@ -69,6 +72,29 @@ def _host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def _read_body() -> bytes:
+    """The request body, at most :data:`MAX_BODY` bytes.
+
+    The limit holds on the bytes actually read, so a chunked body (no
+    Content-Length) is refused like a declared one instead of being cut short.
+
+    Raises
+    ------
+    werkzeug.exceptions.RequestEntityTooLarge
+        413 for a longer body.
+    """
+    stream = request.stream
+    raw, want = b"", MAX_BODY + 1
+    while want > 0:  # a stream may return fewer bytes than asked before its end
+        chunk = stream.read(want)
+        if not chunk:
+            break
+        raw, want = raw + chunk, want - len(chunk)
+    if len(raw) > MAX_BODY:
+        raise RequestEntityTooLarge()
+    return raw
+
+
 def _body(fields: dict) -> dict:
     """The request's JSON object, checked against ``fields`` (name -> (type, required)).
 
@@ -77,7 +103,7 @@ def _body(fields: dict) -> dict:
     ApiError
         400 for bad JSON, a non-object, an unknown or missing field, or a wrong type.
     """
-    raw = request.get_data(cache=False)
+    raw = _read_body()
     if not raw.strip():
         data = {}
     else:
@@ -159,7 +185,10 @@ def create_app(
     if lang is not None:
         check_lang(lang)
     app = Flask(__name__, static_folder="static", static_url_path="/static")
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    # One byte over: a declared longer body is refused unread; the 413 for a body of MAX_BODY + 1 bytes,
+    # declared or chunked, is _read_body's (werkzeug's own limit would refuse a chunked body of exactly
+    # MAX_BODY bytes when reading to its end).
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY + 1
     app.config["TOKEN"] = token = token or secrets.token_urlsafe(32)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
@@ -185,7 +214,9 @@ def create_app(
             sent = request.headers.get(TOKEN_HEADER, "")
             if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
                 raise ApiError(403, "missing or stale token: reload the page", "bad_token")
-            if request.mimetype != "application/json":
+            has_body = request.content_length != 0 and (request.content_length is not None
+                                                        or "chunked" in request.headers.get("Transfer-Encoding", ""))
+            if has_body and request.mimetype != "application/json":  # an empty body is {}, of any type
                 raise ApiError(415, "send the body as application/json", "bad_type")
 
     @app.after_request
@@ -276,9 +307,8 @@ def create_app(
         _query(())
         b = _body({"rules": ("str", False), "opponent": ("str", False), "first": ("str", False),
                    "seed": ("int?", False), "abandon": ("bool", False)})
-        t = tr()
-        return jsonify(service.new(t, b.get("rules", "yahtzee"), b.get("opponent", "none"), b.get("first", "me"),
-                                   b.get("seed"), b.get("abandon", False)))
+        b = {**NEW_GAME_DEFAULTS, **b}
+        return jsonify(service.new(tr(), b["rules"], b["opponent"], b["first"], b["seed"], b["abandon"]))
 
     @app.post("/api/game/roll")
     def api_roll():
