@@ -27,14 +27,15 @@ import secrets
 from dataclasses import dataclass
 
 from .errors import DataFileError
-from .game import HUMAN, GameState, new_game
+from .game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
 from .i18n import Translator
 from .records import RecordUpdate, file_finished_game, file_unfinished_game
 from .rules import get_rules
 from .savegame import GameStore, Opened
 
-__all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game"]
+__all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
+           "player_name", "dice_text", "cpu_steps"]
 
 
 @dataclass(frozen=True)
@@ -222,3 +223,52 @@ def begin_game(store: GameStore, state: GameState, practice=(), *, lang: str = "
         counted = file_unfinished_game(store.entry, store, records_file)
     store.begin(state, lang=lang, practice=practice)
     return counted
+
+
+# -- telling the CPU's turn, for both front ends ----------------------------------------------------
+def player_name(state: GameState, p: int, tr: Translator) -> str:
+    """``you`` or ``CPU (level)`` in the player's language."""
+    return tr("you") if p == HUMAN else tr("cpu", level=tr.level(state.config.opponent))
+
+
+def dice_text(dice) -> str:
+    """``dice`` as ``"5 6 5 6 4"``."""
+    return " ".join(str(d) for d in dice)
+
+
+def cpu_steps(state: GameState, strategy, act, tr: Translator):
+    """Play the CPU's next step (:func:`~yahtzee_solver.game.cpu_actions`) and tell it.
+
+    Parameters
+    ----------
+    state : GameState
+        The game, the CPU to move.
+    strategy : Strategy
+        The CPU's player.
+    act : callable
+        The front end's way to apply an action (it saves the game); returns the event.
+    tr : Translator
+
+    Yields
+    ------
+    (Event, list of str)
+        Each roll or score, with the lines that tell it (what the CPU kept and
+        rolled); a score's lines are empty: each front end shows a score its own way.
+    """
+    who = player_name(state, CPU, tr)
+    for action in cpu_actions(state, strategy):
+        if isinstance(action, Hold):  # told with the reroll it prepares (a keep may also be left unchanged)
+            act(action)
+            continue
+        lines = []
+        if isinstance(action, Roll) and state.rolls_used:
+            kept = sorted(d for d, h in zip(state.dice, state.held) if h)
+            rest = sorted(d for d, h in zip(state.dice, state.held) if not h)
+            if kept:
+                lines.append(tr("ev.cpu_keeps", player=who, keep=dice_text(kept), reroll=dice_text(rest)))
+            else:
+                lines.append(tr("ev.cpu_keeps_none", player=who))
+        ev = act(action)
+        if ev.kind == "roll":
+            lines.append(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
+        yield ev, lines

@@ -8,6 +8,7 @@ import click
 
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, GameState
 from ..i18n import Translator, display_width, pad, wrap
+from ..session import player_name
 from .prompt import POSITIONS
 
 __all__ = ["render_board", "render_dice", "fit_items", "player_name", "column_name", "clear_screen"]
@@ -32,11 +33,6 @@ def fit_items(text: str, width: int | None, sep: str = " | ") -> str:
 
 
 # -- drawing ----------------------------------------------------------------------------------
-def player_name(state: GameState, p: int, tr: Translator) -> str:
-    """``you`` or ``CPU (level)`` in the player's language."""
-    return tr("you") if p == HUMAN else tr("cpu", level=tr.level(state.config.opponent))
-
-
 def column_name(p: int, tr: Translator) -> str:
     """The short scorecard column header of player ``p``."""
     return tr("col.you") if p == HUMAN else tr("col.cpu")

@@ -28,6 +28,7 @@ from ..dice import format_dice
 from ..errors import CategoryError, IllegalMoveError
 from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
 from ..i18n import Translator
+from ..session import dice_text
 
 __all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", "keep_command", "dice_text", "confirm", "ask"]
 
@@ -189,11 +190,6 @@ def _parse_box(text: str, state: GameState, tr: Translator) -> int:
 def _ascii_digit(text: str) -> bool:
     """Only 0-9 (``str.isdigit`` also takes ``٣`` or ``３``, which dice input refuses)."""
     return text.isascii() and text.isdigit()
-
-
-def dice_text(dice) -> str:
-    """``dice`` as ``"5 6 5 6 4"``."""
-    return " ".join(str(d) for d in dice)
 
 
 def keep_command(keep) -> str:

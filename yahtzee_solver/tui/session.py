@@ -15,16 +15,16 @@ import time
 
 import click
 
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score, cpu_actions
-from ..i18n import display_width, pad, wrap
 from ..errors import YahtzeeError
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score
+from ..i18n import display_width, pad, wrap
 from ..records import DataFileError, records_path
-from ..session import file_finished
-from .review import summary_lines
 from ..savegame import GameStore
+from ..session import cpu_steps, file_finished
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
+from .review import summary_lines
 
 __all__ = ["Session", "CPU_PAUSE", "on_terminal"]
 
@@ -220,24 +220,10 @@ class Session:
         return "over" if self.finish() else "unrecorded"
 
     def cpu_step(self) -> None:
-        st, tr = self.state, self.tr
-        who = player_name(st, CPU, tr)
-        for action in cpu_actions(st, self.strategy):
-            if isinstance(action, Hold):
-                # Shown with the reroll it prepares (a keep may also be left unchanged).
-                self.act(action)
-                continue
-            if isinstance(action, Roll) and st.rolls_used:
-                kept = sorted(d for d, h in zip(st.dice, st.held) if h)
-                rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
-                if kept:
-                    self.note(tr("ev.cpu_keeps", player=who, keep=dice_text(kept), reroll=dice_text(rest)))
-                else:
-                    self.note(tr("ev.cpu_keeps_none", player=who))
-            ev = self.act(action)
-            if ev.kind == "roll":
-                self.note(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
-            else:
+        for ev, lines in cpu_steps(self.state, self.strategy, self.act, self.tr):
+            for line in lines:
+                self.note(line)
+            if ev.kind != "roll":
                 self.scored(ev)
             if self.tty:
                 self.draw_cpu()

@@ -24,11 +24,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score, cpu_actions
+from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
 from ..i18n import LANGS, Translator
 from ..i18n_text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
+from ..session import cpu_steps
 from ..state import ScoreCard
 from . import store
 from .text import WEB_TEXT
@@ -622,24 +623,9 @@ class GameService:
             st = self._need_game(tr)
             if st.is_terminal() or not st.is_cpu_turn:
                 raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn")
-            who = self._player(CPU, tr)
             events = []
-            for action in cpu_actions(st, self.strategy):
-                if isinstance(action, Hold):
-                    self._act(action)
-                    continue
-                if isinstance(action, Roll) and st.rolls_used:
-                    kept = sorted(d for d, h in zip(st.dice, st.held) if h)
-                    rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
-                    if kept:
-                        events.append(tr("ev.cpu_keeps", player=who, keep=_dice_text(kept), reroll=_dice_text(rest)))
-                    else:
-                        events.append(tr("ev.cpu_keeps_none", player=who))
-                ev = self._act(action)
-                if ev.kind == "roll":
-                    events.append(tr("ev.cpu_rolls", player=who, dice=_dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
-                else:
-                    events.extend(self._scored_lines(ev, tr))
+            for ev, lines in cpu_steps(st, self.strategy, self._act, tr):
+                events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
             return self._reply(tr, events)
 
     def hint(self, tr: Translator) -> dict:
