@@ -63,7 +63,7 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "args,code,needle",
     [
-        (["--plot", "d.pdf"], 2, "d.pdf"),
+        (["--plot", "d.gif"], 2, "d.gif"),
         (["--rolls-left", "1"], 2, "--rolls-left needs the DICE"),
         (["1234"], 2, "1234"),
         (["--card", "sixes=19"], 2, "sixes"),

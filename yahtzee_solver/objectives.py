@@ -570,7 +570,7 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     Raises
     ------
     UsageError
-        For a negative or non-integer ``max_target``.
+        For a negative or non-integer ``max_target``, or one above :data:`MAX_TARGET`.
     """
     rules = get_rules(rules)
     if isinstance(max_target, bool) or not isinstance(max_target, (int, np.integer)) or max_target < 0:
@@ -578,21 +578,30 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     card = ScoreCard.empty(rules) if card is None else card
     t0 = int(card.total)
     top = int(max_target)
+    if top > MAX_TARGET:
+        raise UsageError(f"invalid maximum target {top}: want at most {MAX_TARGET} points")
     out = np.zeros(top + 1)
     out[: min(t0, top) + 1] = 1.0
     n = 0
     seconds = 0.0
-    if top > t0 and not card.is_full:
-        sol = solve_utility(rules, card, None, target_utility(top, t0), jit=jit, keep_all=False, every_offset=True,
-                            progress=progress)
-        w = sol.root_values  # w[j] = P*(t0 + j + to come >= top) = P*(final >= top - j)
-        out[t0:] = w[::-1]
+    # targets above what the card can still reach have P = 0: the DP stops there
+    mask, up, yb = card.key
+    reach = t0 + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
+    solve_top = min(top, reach)
+    if solve_top > t0 and not card.is_full:
+        sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
+                            every_offset=True, progress=progress)
+        w = sol.root_values  # w[j] = P*(t0 + j + to come >= solve_top) = P*(final >= solve_top - j)
+        out[t0:solve_top + 1] = w[::-1]
         n, seconds = sol.n_states, sol.seconds
     elif top > t0:
         out[t0 + 1:] = 0.0
     out.setflags(write=False)
     return TargetCurve(rules, card, out, seconds, n)
 
+
+#: Largest target of :func:`target_curve` (points): above any rule set's highest possible score.
+MAX_TARGET = 10_000
 
 #: CPU levels whose final-score distribution :func:`opponent_pmf` models exactly; ``master`` and a
 #: human player are modelled as ``expert``.

@@ -18,10 +18,10 @@ from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
-__all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "PLOT_FORMATS"]
+__all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "write_figure", "PLOT_FORMATS"]
 
 #: File types ``--plot`` writes (by suffix).
-PLOT_FORMATS = (".png", ".svg")
+PLOT_FORMATS = (".png", ".svg", ".pdf")
 
 #: Block characters for eighths of a cell, empty to full.
 _BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -96,8 +96,44 @@ def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
     return "\n".join(lines)
 
 
+def plot_figure(path: str | os.PathLike):
+    """A new matplotlib figure for a chart to be written to ``path``, checked before any work is done.
+
+    Raises
+    ------
+    UsageError
+        An unsupported file type (:data:`PLOT_FORMATS`).
+    PlotError
+        matplotlib (the ``plot`` extra) is not installed.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in PLOT_FORMATS:
+        raise UsageError(f"invalid plot file {str(path)!r}: want a name ending in {', '.join(PLOT_FORMATS)}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotError("--plot needs matplotlib: pip install 'yahtzee-solver[plot]'") from None
+    return Figure(figsize=(8, 4.5))
+
+
+def write_figure(fig, path: str | os.PathLike) -> Path:
+    """Write ``fig`` to ``path`` atomically, as an ordinary file (:func:`yahtzee_solver.files.write_atomic`).
+
+    Raises
+    ------
+    PlotError
+        If the file cannot be written.
+    """
+    suffix = Path(path).suffix.lower()
+    return write_atomic(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], bbox_inches="tight"), private=False,
+                        error=lambda reason: PlotError(f"cannot write plot {str(path)!r}: {reason}"))
+
+
 def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") -> Path:
-    """Write a bar chart of the distribution to ``path`` (.png or .svg), atomically.
+    """Write a bar chart of the distribution to ``path`` (.png, .svg or .pdf), atomically.
 
     Raises
     ------
@@ -106,19 +142,8 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") ->
     PlotError
         matplotlib (the ``plot`` extra) is not installed, or the file cannot be written.
     """
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in PLOT_FORMATS:
-        raise UsageError(f"invalid plot file {str(path)!r}: want a name ending in {' or '.join(PLOT_FORMATS)}")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise PlotError("--plot needs matplotlib: pip install 'yahtzee-solver[plot]'") from None
+    fig = plot_figure(path)
     lo, hi = d.percentile(0.05), d.percentile(99.95)
-    fig = Figure(figsize=(8, 4.5))
     ax = fig.subplots()
     xs = range(lo, hi + 1)
     ax.bar(xs, [100 * d.pmf[x] for x in xs], width=1.0, color="#3b6ea5")
@@ -128,8 +153,7 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") ->
     ax.set_ylabel("probability (%)")
     ax.set_title(title or f"{d.rules}: final total, {d.strategy} play")
     ax.legend()
-    return write_atomic(path, lambda tmp: fig.savefig(tmp, format=suffix[1:]), private=False,
-                        error=lambda reason: PlotError(f"cannot write plot {str(path)!r}: {reason}"))
+    return write_figure(fig, path)
 
 
 @click.command()

@@ -17,10 +17,14 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f} %"
 
 
+
+#: Most games one ``match`` plays (a bound on time and memory, as ``simulate``'s).
+MAX_GAMES = 100_000_000
+
 @click.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
-@click.option("--games", "-n", type=int, default=1000, show_default=True, metavar="N", help="Games to play (>= 1).")
+@click.option("--games", "-n", type=int, default=1000, show_default=True, metavar="N", help=f"Games to play (1 to {MAX_GAMES:,}).")
 @rules_option
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (printed when not given).")
 @click.option("--max-open", type=click.IntRange(1, 13), default=5, show_default=True, metavar="K",
@@ -44,8 +48,8 @@ def match(a, b, games, rules, seed, max_open, no_progress, as_json):
     for lvl in (a, b):
         if lvl.lower() not in MATCH_LEVELS:
             raise UsageError(f"unknown level {lvl!r} (choose from {', '.join(MATCH_LEVELS)})")
-    if games < 1:
-        raise UsageError(f"invalid number of games {games}: want at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"invalid number of games {games}: want 1 to {MAX_GAMES:,}")
     bar = None
     if not no_progress:
         from tqdm import tqdm

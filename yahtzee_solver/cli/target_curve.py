@@ -8,11 +8,12 @@ progress bar on stderr.  ``--plot FILE`` draws the curve with matplotlib (the
 from __future__ import annotations
 
 import os
-import tempfile
 
 import click
 
 from ..errors import UsageError
+from ..objectives import MAX_TARGET
+from .dist import plot_figure, write_figure
 from .options import card_option, echo_json, json_option, rules_option
 from .target_query import format_probability, progress_bar
 
@@ -30,16 +31,8 @@ def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
     return survival(opponent_pmf(rules, card, "expert", progress=progress), max_target)
 
 
-def _plot(path: str, rules, probs, ev) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'yahtzee-solver[plot]'") from None
-    ext = os.path.splitext(path)[1].lower().lstrip(".") or "png"
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+def _plot(fig, path: str, rules, probs, ev) -> None:
+    ax = fig.subplots()
     ax.plot(range(len(probs)), probs, label="best achievable P(final >= T) (target play)")
     if ev is not None:
         ax.plot(range(len(ev)), ev, "--", label="expected-score policy")
@@ -48,26 +41,12 @@ def _plot(path: str, rules, probs, ev) -> None:
     ax.set_title(f"{rules.name}: best probability of reaching a target score")
     ax.grid(alpha=0.3)
     ax.legend()
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".target-curve-", suffix="." + ext, dir=folder)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format=ext, dpi=120, bbox_inches="tight")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a plot is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        plt.close(fig)
+    write_figure(fig, path)
 
 
 @click.command("target-curve")
 @rules_option
-@click.option("--max", "max_target", type=click.IntRange(min=0), default=700, show_default=True, metavar="T",
+@click.option("--max", "max_target", type=click.IntRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
               help="Largest target.")
 @click.option("--step", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
               help="Print every N-th target in the text table (--json lists every target).")
@@ -94,7 +73,9 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
     from ..state import parse_card
 
     card = parse_card(card_text, rules)
-    if plot_path is not None:
+    fig = None
+    if plot_path is not None:  # the file type and matplotlib are checked before the work
+        fig = plot_figure(plot_path)
         folder = os.path.dirname(os.path.abspath(plot_path))
         if not os.path.isdir(folder):
             raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
@@ -106,7 +87,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
     probs = curve.probabilities
     ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
     if plot_path is not None:
-        _plot(plot_path, rules, probs, ev)
+        _plot(fig, plot_path, rules, probs, ev)
     if as_json:
         data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
                 "best": probs.tolist()}
