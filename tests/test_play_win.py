@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from yahtzee_solver.dice import ROLL_SUBKEEPS, roll_index
+from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, roll_index
+from yahtzee_solver.advisor import Advisor
 from yahtzee_solver.tui.win_hint import WIN_HINT_MAX_OPEN, win_hint_lines
+from yahtzee_solver.win_chances import WinHints
 from yahtzee_solver.game import CPU, HUMAN, Roll, cpu_actions, new_game
 from yahtzee_solver.i18n import Translator
 from yahtzee_solver.objectives import WinSource, opponent_pmf
@@ -28,7 +30,7 @@ def test_win_hint_lines(lang):
     tr = Translator(lang)
     table = load_table("yahtzee")
     st.apply_action(Roll())
-    lines = win_hint_lines(st, tr, table)
+    lines = win_hint_lines(st, tr, WinHints()(st, Advisor("yahtzee", table, jit=False)))
     assert len(lines) >= 2 and "*" in lines[1]
     # the best shown chance is the best keep's value of the win DP
     src = WinSource("yahtzee", opponent_pmf("yahtzee", st.cards[CPU], "expert", table))
@@ -38,12 +40,104 @@ def test_win_hint_lines(lang):
     from yahtzee_solver.cli.target_query import format_probability
 
     assert format_probability(float(best)) in lines[1] or best < 1e-4
+    assert lines[-1] == "  " + tr("hint.win_note")  # the CPU plays on: a best response as seen now
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_win_hint_before_the_first_roll(lang):
+    st = _play_until(new_game("yahtzee", opponent="normal", seed=8), 4)
+    tr = Translator(lang)
+    table = load_table("yahtzee")
+    wc = WinHints()(st, Advisor("yahtzee", table, jit=False))
+    src = WinSource("yahtzee", opponent_pmf("yahtzee", st.cards[CPU], "normal", table))
+    from yahtzee_solver.cli.target_query import format_probability
+
+    assert wc.kind == "roll" and wc.options == () and wc.start == pytest.approx(src.probability(st.cards[HUMAN]))
+    assert win_hint_lines(st, tr, wc) == [
+        "  " + tr("hint.win_start", level=tr.level("normal"), p=format_probability(wc.start)),
+        "  " + tr("hint.win_note")]
+
+
+def _ranked_like_policy(options):
+    """Descending chance; equal chances: the higher expected total first."""
+    keys = [(o.win, o.expected) for o in options]
+    return keys == sorted(keys, reverse=True)
+
+
+def test_win_chances_are_the_win_dp_for_every_option():
+    st = _play_until(new_game("yahtzee", opponent="expert", seed=11), 4)
+    table = load_table("yahtzee")
+    adv = Advisor("yahtzee", table, jit=False)
+    hints = WinHints()
+    src = WinSource("yahtzee", opponent_pmf("yahtzee", st.cards[CPU], "expert", table))
+    me = st.cards[HUMAN]
+    st.apply_action(Roll())
+    r = roll_index(st.sorted_dice)
+    wc = hints(st, adv)
+    assert wc.kind == "keep" and wc.shown and not wc.exact and wc.level == "expert" and wc.open_boxes == 4
+    E = src.keep_values(me.key, me.total, st.rerolls_left)
+    subkeeps = [int(k) for k in ROLL_SUBKEEPS[r] if k >= 0]
+    assert sorted(o.keep for o in wc.options) == sorted(KEEPS[k] for k in subkeeps)
+    for k in subkeeps:
+        o = wc.of_keep(KEEPS[k])
+        assert o.win == pytest.approx(E[k], abs=1e-12) and o.box is None
+    ev = {o.keep: o.expected for o in adv.keep_options(me, st.sorted_dice, st.rerolls_left)}
+    assert all(o.expected == ev[o.keep] for o in wc.options) and _ranked_like_policy(wc.options)
+    # the boxes for the dice as they are: the DP's box values
+    P = src.box_values(me.key, me.total, r)
+    boxes = hints.boxes(st, adv)
+    assert {o.box: o.win for o in boxes} == pytest.approx({c: P[c] for c in range(len(P)) if P[c] == P[c]}, abs=1e-12)
+    assert _ranked_like_policy(boxes)
+    with pytest.raises(KeyError):
+        wc.of_box(0)
+    # after the last roll: the same values as boxes
+    st.apply_action(Roll())
+    st.apply_action(Roll())
+    wc = hints(st, adv)
+    P = src.box_values(me.key, me.total, roll_index(st.sorted_dice))
+    assert wc.kind == "box" and _ranked_like_policy(wc.options)
+    assert {o.box: o.win for o in wc.options} == pytest.approx({c: P[c] for c in range(len(P)) if P[c] == P[c]})
+    assert wc.best.win == max(o.win for o in wc.options)
+
+
+def test_win_hints_solve_once_per_cpu_card(monkeypatch):
+    import yahtzee_solver.objectives as objectives
+
+    calls = []
+    real = objectives.opponent_pmf
+    monkeypatch.setattr(objectives, "opponent_pmf", lambda *a, **k: calls.append(a[1].key) or real(*a, **k))
+    st = _play_until(new_game("yahtzee", opponent="expert", seed=3), 3)
+    adv = Advisor("yahtzee", jit=False)
+    hints = WinHints()
+    first = hints(st, adv)
+    st.apply_action(Roll())
+    hints(st, adv)
+    st.apply_action(Roll())
+    hints(st, adv)
+    assert len(calls) == 1  # one DP for the whole turn
+    expert = make_strategy("expert", st.rules)
+    while st.current == HUMAN:  # the player scores
+        for action in cpu_actions(st, expert):
+            st.apply_action(action)
+    with pytest.raises(ValueError):
+        hints(st, adv)  # the CPU's turn
+    while st.current == CPU:  # the CPU plays: its card changes
+        for action in cpu_actions(st, expert):
+            st.apply_action(action)
+    assert hints(st, adv).start != first.start and len(calls) == 2
+
+
+def test_no_win_chances_in_solitaire():
+    st = new_game("yahtzee", opponent="none", seed=1)
+    st.apply_action(Roll())
+    assert WinHints()(st, Advisor("yahtzee", jit=False)) is None
+    assert win_hint_lines(st, Translator("en"), None) == []
 
 
 def test_win_hint_waits_for_late_game():
     st = _play_until(new_game("yahtzee", opponent="normal", seed=2), WIN_HINT_MAX_OPEN + 1)
     st.apply_action(Roll())
-    lines = win_hint_lines(st, Translator("en"), load_table("yahtzee"))
+    lines = win_hint_lines(st, Translator("en"), WinHints()(st, Advisor("yahtzee", jit=False)))
     assert lines == ["  (your chance of winning is shown once 5 or fewer of your boxes are open)"]
 
 

@@ -449,6 +449,144 @@ def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
     assert RecordBook.load(files["records_file"]).get("yacht", "solo").games == 1
 
 
+# -- the chances of winning in the hint (the terminal's computation) ---------------------------
+def _quick_turns(c: Client, open_boxes: int) -> dict:
+    """Play on until the player's turn starts with ``open_boxes`` open boxes: one roll, the best-scoring box."""
+    game = c.ok("get", "/api/game")["game"]
+    while not game["over"]:
+        if game["cpu_turn"]:
+            game = c.ok("post", "/api/game/cpu")["game"]
+            continue
+        if game["dice"] is None and sum(v is None for v in game["players"][0]["boxes"]) == open_boxes:
+            return game
+        game = c.ok("post", "/api/game/roll")["game"]
+        pv = game["preview"]
+        box = max((pts, -i) for i, pts in enumerate(pv["points"]) if pv["legal"][i])
+        game = c.ok("post", "/api/game/score", {"box": -box[1], "confirm": True})["game"]
+    return game
+
+
+def _terminal_chances(files, lang="en"):
+    """The saved game, resumed as ``play --resume`` does, and the terminal hint's chances and lines."""
+    from yahtzee_solver.tui.win_hint import win_hint_lines
+    from yahtzee_solver.win_chances import WinHints
+
+    st = GameStore(files["game_file"]).open().state
+    wc = WinHints()(st, Advisor(st.rules, jit=False))
+    return st, wc, win_hint_lines(st, Translator(lang), wc)
+
+
+def _check_rows(hint, wc, lines):
+    """Every option of the web hint carries the terminal's chance; the best is marked; the texts as printed."""
+    from yahtzee_solver.cli.target_query import format_probability
+
+    assert len(hint["options"]) == len(wc.options)
+    for row in hint["options"]:
+        o = wc.of_box(row["box"]) if hint["kind"] == "box" else wc.of_keep(row["keep"])
+        assert row["win"] == o.win and row["win_text"] == format_probability(o.win)
+        assert row["expected"] == pytest.approx(o.expected, abs=1e-9)
+    best = hint["options"][hint["win"]["best"]]
+    assert best["win"] == max(r["win"] for r in hint["options"]) == wc.best.win
+    # the terminal's first line of chances is the same option with the same figure
+    assert best["win_text"] in lines[1] and "*" in lines[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
+    from yahtzee_solver.dice import ROLL_SUBKEEPS, KEEPS, roll_index
+    from yahtzee_solver.objectives import WinSource, opponent_pmf
+    from yahtzee_solver.table import load_table
+    from yahtzee_solver.win_chances import WIN_HINT_MAX_OPEN
+
+    from yahtzee_solver.cli.target_query import format_probability
+    from yahtzee_solver.web.service import WebTranslator
+
+    tr = WebTranslator(lang)
+    client.ok("post", "/api/game/new", {"opponent": "expert", "first": "cpu", "seed": 77})
+    # too early: no chances, the terminal's note instead
+    _quick_turns(client, WIN_HINT_MAX_OPEN + 1)
+    client.ok("post", "/api/game/roll")
+    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    assert hint["win"]["shown"] is False and hint["win"]["text"] == tr("hint.win_far", n=WIN_HINT_MAX_OPEN)
+    assert all(o["win"] is None for o in hint["options"])
+    _, wc, lines = _terminal_chances(files, lang)
+    assert lines == ["  " + hint["win"]["text"]]
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/score", {"box": client.ok("get", "/api/game/hint")["options"][0]["box"], "confirm": True})
+
+    # before the first roll: the chance from the turn start
+    _quick_turns(client, WIN_HINT_MAX_OPEN)
+    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    st, wc, lines = _terminal_chances(files, lang)
+    table = load_table("yahtzee")
+    src = WinSource("yahtzee", opponent_pmf("yahtzee", st.cards[1], "expert", table))
+    me = st.cards[0]
+    assert hint["kind"] == "roll" and hint["win"]["start"] == wc.start
+    assert wc.start == pytest.approx(src.probability(me), abs=1e-12)
+    assert hint["win"]["text"] == lines[0].strip() == tr("hint.win_start", level=tr.level("expert"),
+                                                         p=format_probability(src.probability(me)))
+    assert hint["win"]["note"] == tr("hint.win_note") and not hint["win"]["exact"]
+
+    # after a roll: every keep, checked against the win DP itself
+    client.ok("post", "/api/game/roll")
+    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    st, wc, lines = _terminal_chances(files, lang)
+    assert hint["kind"] == "keep"
+    _check_rows(hint, wc, lines)
+    E = src.keep_values(me.key, me.total, st.rerolls_left)
+    subkeeps = ROLL_SUBKEEPS[roll_index(st.sorted_dice)]
+    want = {KEEPS[k]: E[k] for k in subkeeps[subkeeps >= 0]}
+    assert {tuple(o["keep"]): o["win"] for o in hint["options"]} == pytest.approx(want, abs=1e-12)
+    assert hint["win"]["caption"] == tr("web.hint.win_caption", level=tr.level("expert"))
+    # keeping all five is worth at least the best box now; when it is the best chance, win_then is that box
+    keep_all = next(o for o in hint["options"] if len(o["keep"]) == 5)
+    P = src.box_values(me.key, me.total, roll_index(st.sorted_dice))
+    best_box = max(range(len(P)), key=lambda c: P[c] if P[c] == P[c] else -1.0)
+    assert keep_all["win"] >= P[best_box] - 1e-12
+    if keep_all is hint["options"][hint["win"]["best"]]:
+        assert hint["win_then"]["box"] == best_box and hint["win_then"]["win"] == pytest.approx(keep_all["win"])
+    else:
+        assert "win_then" not in hint
+
+    # after the last roll: every legal box
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/roll")
+    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    st, wc, lines = _terminal_chances(files, lang)
+    assert hint["kind"] == "box"
+    _check_rows(hint, wc, lines)
+    P = src.box_values(me.key, me.total, roll_index(st.sorted_dice))
+    assert {o["box"]: o["win"] for o in hint["options"]} == pytest.approx(
+        {c: P[c] for c in range(len(P)) if P[c] == P[c]}, abs=1e-12)
+
+
+def test_chances_are_exact_once_the_cpu_has_finished(client, files):
+    """The CPU went first and has finished: the last box's chance is 1, 1/2 or 0 by the final totals."""
+    client.ok("post", "/api/game/new", {"opponent": "normal", "first": "cpu", "seed": 5})
+    _quick_turns(client, 1)
+    for _ in range(3):
+        game = client.ok("post", "/api/game/roll")["game"]
+    hint = client.ok("get", "/api/game/hint")
+    cpu_total = game["players"][1]["total"]
+    assert hint["win"]["exact"] and hint["win"]["note"] == Translator("en")("hint.win_exact", score=cpu_total)
+    [only] = hint["options"]
+    final = only["expected"]  # one box left: the final total, exactly
+    assert only["win"] == (1.0 if final > cpu_total else 0.5 if final == cpu_total else 0.0)
+    game = client.ok("post", "/api/game/score", {"box": only["box"], "confirm": True})["game"]
+    assert game["over"] and game["players"][0]["total"] == final
+    # a finished game: the hint keeps its refusal
+    assert_refused(client.get("/api/game/hint"), 409, "over")
+
+
+def test_no_chances_in_solitaire(client):
+    client.ok("post", "/api/game/new", {"seed": 3})
+    assert client.ok("get", "/api/game/hint")["win"] is None
+    client.ok("post", "/api/game/roll")
+    hint = client.ok("get", "/api/game/hint")
+    assert hint["win"] is None and all("win" not in o for o in hint["options"])
+
+
 # -- the advisor, texts, rules ----------------------------------------------------------------
 def test_advice_matches_the_advisor(client):
     adv = Advisor("yahtzee", jit=False)

@@ -167,6 +167,9 @@ EN = {
     "hint.cpu_turn": "no hint during the CPU's turn",
     "hint.win_title": "Chance of beating the {level} CPU (a draw counts half), beside the expected final score:",
     "hint.win_far": "(your chance of winning is shown once {n} or fewer of your boxes are open)",
+    "hint.win_start": "Chance of beating the {level} CPU from here (a draw counts half): {p}",
+    "hint.win_note": "(until the CPU has finished, this is your best response to the distribution of its final score as it stands now: a lower bound of your best chance)",
+    "hint.win_exact": "(the CPU has finished with {score}: these chances are exact)",
     # -- rules and help --------------------------------------------------------------------------------
     "rules.pager": "-- page {page}/{pages} -- Enter: next page, q: back to the game ",
     "help": (
@@ -375,6 +378,9 @@ ZH = {
     "hint.cpu_turn": "电脑回合中没有提示",
     "hint.win_title": "战胜电脑（{level}）的概率（平局算一半），以及期望最终得分：",
     "hint.win_far": "（你的空格剩 {n} 个或更少时显示获胜概率）",
+    "hint.win_start": "从此处战胜电脑（{level}）的概率（平局算一半）：{p}",
+    "hint.win_note": "（电脑结束游戏之前，这是针对其当前最终得分分布的最佳应对：是你最佳胜率的下限）",
+    "hint.win_exact": "（电脑已结束，得分 {score}：这些概率是精确的）",
     "rules.pager": "-- 第 {page}/{pages} 页 -- 回车：下一页，q：返回游戏 ",
     "help": (
         "命令（在 > 提示符后输入）：\n"
@@ -573,6 +579,9 @@ JA = {
     "hint.cpu_turn": "CPU の番ではヒントは出ません",
     "hint.win_title": "CPU（{level}）に勝つ確率（引き分けは半分）と最終得点の期待値：",
     "hint.win_far": "（空欄が {n} 個以下になると勝つ確率を表示します）",
+    "hint.win_start": "ここから CPU（{level}）に勝つ確率（引き分けは半分）：{p}",
+    "hint.win_note": "（CPU が終わるまでは、現時点の CPU の最終得点の分布に対する最善の応手です：最善の勝率の下限）",
+    "hint.win_exact": "（CPU は {score} 点で終了しました：これらの確率は厳密です）",
     "rules.pager": "-- {page}/{pages} ページ -- Enter：次のページ、q：ゲームに戻る ",
     "help": (
         "コマンド（> のあとに入力）：\n"

@@ -85,6 +85,7 @@ class Session:
         self._table = None
         self._advisor = None
         self._strategy = None
+        self._win_hints = None  # the chances of winning, the last DP kept
 
     # -- output ----------------------------------------------------------------------------
     @property
@@ -393,7 +394,8 @@ class Session:
         """The advisor's best options, each with the exact command to type (``k 44``, ``k 6``, ``k -``, ``s 9``)."""
         st, tr, rules = self.state, self.tr, self.state.rules
         if st.dice is None:
-            self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
+            lines = [tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}")]
+            self.note("\n".join(lines + self.win_lines()), fg="cyan")
             return
         dice = st.sorted_dice
         rows = []  # (command, label, expected, loss, best) or a bare text line
@@ -432,11 +434,19 @@ class Session:
             cmd, label, ev, loss, best = r
             tag = tr("hint.best") if best else f"-{loss:.2f}"
             lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
-        if st.config.opponent != "none":
-            from .win_hint import win_hint_lines
+        self.note("\n".join(lines + self.win_lines()), fg="cyan")
 
-            lines += win_hint_lines(st, tr, self.table)
-        self.note("\n".join(lines), fg="cyan")
+    def win_lines(self) -> list[str]:
+        """The hint's chances of winning against the CPU (none in solitaire)."""
+        if self.state.config.n_players == 1:
+            return []
+        from .win_hint import win_hint_lines
+
+        if self._win_hints is None:
+            from ..win_chances import WinHints
+
+            self._win_hints = WinHints()
+        return win_hint_lines(self.state, self.tr, self._win_hints(self.state, self.advisor))
 
     def show_rules(self) -> None:
         tr = self.tr

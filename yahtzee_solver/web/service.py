@@ -23,6 +23,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..cli.target_query import format_probability
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
@@ -31,6 +32,7 @@ from ..i18n_text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..session import cpu_steps
 from ..state import ScoreCard
+from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
 from . import store
 from .text import WEB_TEXT
 
@@ -307,6 +309,7 @@ class GameService:
         self.problem: str | None = None
         self.notice: str | None = None
         self._strategy = None
+        self.win_hints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
         self.load()
 
     # -- files ------------------------------------------------------------------------------
@@ -654,18 +657,65 @@ class GameService:
     def _hint(self, adv, tr: Translator) -> dict:
         st = self.state
         card = st.card
+        wc = self.win_hints(st, adv)  # None in solitaire
         if st.dice is None:
             ev = adv.expected_final(card)
-            return {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
-        dice = st.sorted_dice
-        if st.rolls_used < MAX_ROLLS:
-            rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
-            out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
-            if len(rows[0]["keep"]) == N_DICE:
-                out["then"] = _box_rows(adv, card, dice, tr)[0]
-            return out
-        rows = _box_rows(adv, card, dice, tr)
-        return {"kind": "box", "expected": rows[0]["expected"], "options": rows}
+            out = {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
+        else:
+            dice = st.sorted_dice
+            if st.rolls_used < MAX_ROLLS:
+                rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
+                out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
+                if len(rows[0]["keep"]) == N_DICE:
+                    out["then"] = _box_rows(adv, card, dice, tr)[0]
+            else:
+                rows = _box_rows(adv, card, dice, tr)
+                out = {"kind": "box", "expected": rows[0]["expected"], "options": rows}
+        out["win"] = self._win(wc, out, adv, tr)
+        return out
+
+    def _win(self, wc: WinChances | None, out: dict, adv, tr: Translator) -> dict | None:
+        """Put the chances of winning ``wc`` into the hint ``out``; return the hint's ``win`` summary.
+
+        Each option (and ``then``) gets ``win`` (probability) and ``win_text``
+        (as the terminal prints it), ``None`` while the chances are not shown;
+        when the best chance keeps all five dice, ``out["win_then"]`` is the box
+        of best chance for them.
+        """
+        if wc is None:
+            return None
+        for row in out["options"] + ([out["then"]] if "then" in out else []):
+            row["win"] = row["win_text"] = None
+        view = {"shown": wc.shown, "exact": wc.exact, "level": wc.level, "max_open": WIN_HINT_MAX_OPEN,
+                "start": wc.start, "best": None, "text": None, "caption": None, "note": None}
+        if not wc.shown:
+            view["text"] = tr("hint.win_far", n=WIN_HINT_MAX_OPEN)
+            return view
+        level = tr.level(wc.level)
+        view["note"] = win_note(tr, wc)
+        if wc.kind == "roll":
+            view["text"] = tr("hint.win_start", level=level, p=format_probability(wc.start))
+            return view
+        view["caption"] = tr("web.hint.win_caption", level=level)
+        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(self.state, adv)
+        boxes = {o.box: o for o in ranked_boxes}
+
+        def put(row, o):
+            row["win"], row["win_text"] = o.win, format_probability(o.win)
+
+        for i, row in enumerate(out["options"]):
+            o = boxes[row["box"]] if wc.kind == "box" else wc.of_keep(row["keep"])
+            put(row, o)
+            if o == wc.best:
+                view["best"] = i
+        if "then" in out:
+            put(out["then"], boxes[out["then"]["box"]])
+        if wc.kind == "keep" and len(wc.best.keep) == N_DICE:  # the best chance stops rolling: in which box
+            best_box = ranked_boxes[0]
+            row = next(r for r in _box_rows(adv, self.state.card, self.state.sorted_dice, tr) if r["box"] == best_box.box)
+            put(row, best_box)
+            out["win_then"] = row
+        return view
 
 
 def check_lang(lang) -> str:
