@@ -13,7 +13,11 @@ the page's requests are).
   start to the page ready (its API calls answered and the board drawn), read
   from ``performance.now()`` in headless Chromium;
 * actions: ``roll``, ``hold``, ``score``, ``hint``, ``cpu`` (one CPU step of
-  the expert) over seeded games.
+  the expert) over seeded games.  The hint is timed in three kinds: without
+  the chances of winning (more than five open boxes), with them at the
+  turn's first hint by the player's open boxes (that hint solves the win DP
+  against the CPU's card, :mod:`yahtzee_solver.win_chances`), and with them
+  later in the same turn (the DP kept).
 
 Baseline in the same run: the round trip of a bare WSGI app that answers
 ``{}`` on the same server, i.e. the cost of HTTP on this machine.
@@ -118,6 +122,7 @@ def main(argv=None) -> int:
     opts = ap.parse_args(argv)
     common.header("web page: first load and game actions on a warm local server")
     from yahtzee_solver.web.app import create_app
+    from yahtzee_solver.win_chances import WIN_HINT_MAX_OPEN
 
     home = Path(tempfile.mkdtemp(prefix="bench-web-"))
     app = create_app(game_file=home / "game.json", records_file=home / "records.json", jit=True)
@@ -127,6 +132,7 @@ def main(argv=None) -> int:
     b = Client(bare_url)
     # warm up: tables, compiled kernels, every endpoint once
     c.post("/api/game/new", {"opponent": "expert", "seed": 0})
+    app.extensions["yahtzee"].warm()  # as `serve` does in the background at start (a game against the CPU)
     c.post("/api/game/roll")
     c.get("/api/game/hint")
     for _ in range(20):
@@ -141,7 +147,9 @@ def main(argv=None) -> int:
             c.get(p)
         loads.append((time.perf_counter() - t) * 1000)
 
-    times: dict[str, list[float]] = {k: [] for k in ("roll", "hold", "score", "hint", "cpu")}
+    first_kinds = tuple(f"hint, chances, 1st, {n} open" for n in range(WIN_HINT_MAX_OPEN, 0, -1))
+    kinds = ("roll", "hold", "score", "hint", *first_kinds, "hint, chances, again", "cpu")
+    times: dict[str, list[float]] = {k: [] for k in kinds}
     for g in range(opts.games):
         c.post("/api/game/new", {"opponent": "expert", "first": "me", "seed": 100 + g, "abandon": True})
         while True:
@@ -154,10 +162,16 @@ def main(argv=None) -> int:
                 continue
             ms, r = timed(lambda: c.post("/api/game/roll"))
             times["roll"].append(ms)
+            first = True
             while True:
                 ms, raw = timed(lambda: c.get("/api/game/hint"))
-                times["hint"].append(ms)
                 hint = json.loads(raw)
+                if hint["win"]["shown"]:
+                    n_open = sum(v is None for v in game["players"][0]["boxes"])
+                    times[f"hint, chances, 1st, {n_open} open" if first else "hint, chances, again"].append(ms)
+                else:
+                    times["hint"].append(ms)
+                first = False
                 best = hint["options"][0]
                 if hint["kind"] == "keep" and len(best["keep"]) < 5:
                     ms, _ = timed(lambda: c.post("/api/game/hold", {"held": best["held"]}))
@@ -185,7 +199,8 @@ def main(argv=None) -> int:
               f"min {min(browser):.1f} ms over {len(browser)} loads   (goal <= 300 ms)")
     print("game actions (round trip):   action  count  median ms   max ms   x baseline   (goal: median <= 50 ms)")
     for k, v in times.items():
-        print(f"  {k:>30}  {len(v):5d}  {common.median(v):9.2f}  {max(v):7.1f}  {common.median(v) / mb:10.1f}")
+        if v:
+            print(f"  {k:>30}  {len(v):5d}  {common.median(v):9.2f}  {max(v):7.1f}  {common.median(v) / mb:10.1f}")
     allv = [x for v in times.values() for x in v]
     print(f"  {'all':>30}  {len(allv):5d}  {common.median(allv):9.2f}  {max(allv):7.1f}")
     return 0

@@ -22,7 +22,7 @@ from yahtzee_solver.i18n import Translator  # noqa: E402
 from yahtzee_solver.players import make_strategy  # noqa: E402
 from yahtzee_solver.records import RecordBook  # noqa: E402
 from yahtzee_solver.savegame import GameStore  # noqa: E402
-from yahtzee_solver.rules import get_rules  # noqa: E402
+from yahtzee_solver.rules import RULESETS, get_rules  # noqa: E402
 from yahtzee_solver.web.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
 
 
@@ -561,6 +561,26 @@ def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
         {c: P[c] for c in range(len(P)) if P[c] == P[c]}, abs=1e-12)
 
 
+def test_best_chance_keeping_all_five_names_its_box(client, files):
+    """Seed 46 (both sides playing the expert to four open boxes): after the roll (3 3 3 6 6) the best
+    chance keeps all five dice and scores them, the best expected total keeps 6 6; ``win_then`` names the box."""
+    from webhelpers import expert_until
+
+    from yahtzee_solver.win_chances import WinHints
+
+    expert_until(lambda path, body: client.ok("post", path, body), 46, 4)
+    client.ok("post", "/api/game/roll")
+    hint = client.ok("get", "/api/game/hint")
+    st, wc, lines = _terminal_chances(files)
+    _check_rows(hint, wc, lines)
+    best = hint["options"][hint["win"]["best"]]
+    assert len(best["keep"]) == 5 and hint["win"]["best"] != 0 and "then" not in hint
+    assert best["win"] > hint["options"][0]["win"] and hint["options"][0]["expected"] > best["expected"]
+    [top] = WinHints().boxes(st, Advisor("yahtzee", jit=False))[:1]
+    assert hint["win_then"]["box"] == top.box and hint["win_then"]["win"] == top.win == best["win"]
+    assert hint["win_then"]["points"] == top.points and hint["win_then"]["expected"] == pytest.approx(top.expected)
+
+
 def test_chances_are_exact_once_the_cpu_has_finished(client, files):
     """The CPU went first and has finished: the last box's chance is 1, 1/2 or 0 by the final totals."""
     client.ok("post", "/api/game/new", {"opponent": "normal", "first": "cpu", "seed": 5})
@@ -827,6 +847,13 @@ def test_warm_up_loads_what_the_saved_game_needs(files):
     svc = Client(create_app(**files)).app.extensions["yahtzee"]
     svc.warm()
     assert "yacht" in svc.advisors._made and svc._strategy is not None
+
+
+def test_warm_up_of_the_chances_works_for_every_rule_set():
+    from yahtzee_solver.win_chances import warm
+
+    for rules in RULESETS:  # a card with one open box needs each box's least legal points
+        warm(rules, "normal")
 
 
 def test_unusable_files_are_reported_and_never_written_over(files):

@@ -438,6 +438,60 @@ def test_a_hint_makes_an_unaided_game_practice(driver, server):
     assert cells[2] == "0" and cells[6] == "1"  # no game finished, one loss (a forfeit)
 
 
+# -- the chances of winning in the hint ------------------------------------------------------------------
+def _post(server, path, body=None):
+    from yahtzee_solver.web.app import TOKEN_HEADER
+
+    req = urllib.request.Request(server.url + path, data=json.dumps(body or {}).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", TOKEN_HEADER: server.app.config["TOKEN"]})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())["game"]
+
+
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_hint_shows_the_chances_of_winning(driver, server, which):
+    """Late in a game against the CPU the hint table has a column with each option's chance, the best starred.
+
+    Seed 46, both sides playing the expert to four open boxes: after the roll (3 3 3 6 6) the best chance
+    keeps all five dice (then the box it names), the best expected total keeps 6 6.
+    """
+    from webhelpers import expert_until
+
+    d = driver
+    size(d, which)
+    open_page(d, server)
+    expert_until(lambda path, body: _post(server, path, body), 46, 4)
+    open_page(d, server)
+    idle(d, server)
+    q(d, "#hint").click()  # before the roll: the chance from here
+    wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel .win-note"))
+    want = server.api("/api/game/hint")["win"]
+    assert [p.text for p in qq(d, "#hint-panel .win-note")] == [want["text"], want["note"]]
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: qq(d, "#hint-panel td.win"), "no chances in the hint")
+    hint = server.api("/api/game/hint")
+    assert "chance to win" in q(d, "#hint-panel thead").text
+    rows = qq(d, "#hint-panel tbody tr:not(.then)")
+    shown = [i for i in range(len(hint["options"])) if i < 6 or i == hint["win"]["best"]]
+    assert len(rows) == len(shown) and hint["win"]["best"] != 0
+    for i, row in zip(shown, rows):
+        o = hint["options"][i]
+        cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "td")]
+        best = i == hint["win"]["best"]
+        assert cells[0] == o["text"] and cells[-1] == ("★ " if best else "") + o["win_text"]
+        assert ("win-best" in (row.get_attribute("class") or "")) == best
+        assert ("best" in (row.get_attribute("class") or "").split()) == (i == 0)
+    # the box that keeping all five leads to, right under that option
+    then = q(d, "#hint-panel tr.then.win-best")
+    assert int(then.get_attribute("data-box")) == hint["win_then"]["box"]
+    assert then.text.endswith("★ " + hint["win_then"]["win_text"])
+    assert [p.text for p in qq(d, "#hint-panel .win-note")] == [hint["win"]["caption"], hint["win"]["note"]]
+    fits(d)
+    d.execute_script("document.getElementById('hint-panel').scrollIntoView()")
+    shot(d, f"game-{which}-win-hint")
+
+
 # -- the advisor page, rules, languages ------------------------------------------------------------------
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_advisor_page_and_shared_link(driver, server, which):

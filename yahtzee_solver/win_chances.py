@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from .dice import KEEPS, roll_index
 from .game import CPU, HUMAN, MAX_ROLLS, GameState
 
-__all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note"]
+__all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
 
 #: The winning chances are computed once the player has at most this many open boxes
 #: (the DP from an earlier card takes minutes).
@@ -240,3 +240,28 @@ class WinHints:
 def win_note(tr, wc: WinChances) -> str:
     """What the chances are, in ``tr``'s language: exact (the CPU has finished) or a best response as seen now."""
     return tr("hint.win_exact", score=wc.cpu_total) if wc.exact else tr("hint.win_note")
+
+
+def warm(rules, level: str, table=None) -> None:
+    """Load the compiled kernels of the chances (the CPU's distribution, the win DP) ahead of a hint.
+
+    Solves the smallest case (one open box on the CPU's and the player's
+    card); the first real hint then pays only for its own DP.  Safe to run in
+    a background thread.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    level : str
+        The CPU's level.
+    table : ValueTable, optional
+        The value table of ``rules`` (default: shipped).
+    """
+    from .objectives import WinSource, opponent_pmf
+    from .rules import get_rules
+    from .state import ScoreCard
+
+    rules = get_rules(rules)
+    card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},
+                                  rules)
+    WinSource(rules, opponent_pmf(rules, card, level, table)).probability(card)

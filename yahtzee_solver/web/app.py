@@ -12,7 +12,8 @@ The API (documented in the README, "Playing in the browser"):
 ``POST /api/game/hold``     ``{held: [5 booleans]}``
 ``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
 ``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
-``GET  /api/game/hint``     ranked options for the player's position (the game becomes practice)
+``GET  /api/game/hint``     ranked options for the player's position (the game becomes practice); against
+                            the CPU each with its chance of winning (:mod:`yahtzee_solver.win_chances`)
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)

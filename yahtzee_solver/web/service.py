@@ -33,6 +33,7 @@ from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..session import cpu_steps
 from ..state import ScoreCard
 from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
+from ..win_chances import warm as warm_win
 from . import store
 from .text import WEB_TEXT
 
@@ -507,15 +508,22 @@ class GameService:
     def warm(self) -> None:
         """Load the table and kernels the saved game (else ``yahtzee``) needs, so the first hint is quick.
 
+        Against a CPU, also the kernels of the hint's chances of winning
+        (:func:`yahtzee_solver.win_chances.warm`).
+
         Safe to run in a background thread; errors are left for the first real request to report.
         """
         try:
             with self.lock:
-                rules = self.state.rules if self.state is not None else get_rules("yahtzee")
-                if self.state is not None and not self.state.is_terminal() and self.state.config.opponent != "none":
+                st = self.state
+                rules = st.rules if st is not None else get_rules("yahtzee")
+                level = st.config.opponent if st is not None and not st.is_terminal() else "none"
+                if level != "none":
                     _ = self.strategy  # builds the CPU player (its table, its kernels)
             with self.advisors.using(rules) as adv:
                 adv.keep_options(ScoreCard.empty(rules), (1, 2, 3, 4, 6), 2)
+            if level != "none":
+                warm_win(rules, level, self.advisors.table(rules))  # the hint's chances of winning
         except YahtzeeError:
             pass
 
@@ -633,6 +641,11 @@ class GameService:
 
     def hint(self, tr: Translator) -> dict:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
+
+        Against the CPU, also each option's chance of winning, as the
+        terminal's hint computes it (:class:`~yahtzee_solver.win_chances.WinHints`,
+        kept for the game, so later hints before the CPU's card changes are
+        quick): ``win`` in the reply (see the README's API table).
 
         The game becomes practice (as a hint does in the terminal game); the
         first hint's reply says so in ``practice``.

@@ -351,7 +351,12 @@ $("zero-dialog").addEventListener("close", () => {
 });
 
 async function showHint() {
-  if (!myTurn()) return;
+  // Busy while the hint is computed (the chances of winning may take a moment): no move meanwhile,
+  // so the hint shown is always for the dice on the table.
+  if (!myTurn() || S.busy) return;
+  S.busy = true;
+  renderControls();
+  $("hint-panel").setAttribute("aria-busy", "true");
   try {
     S.hint = await api("GET", "/api/game/hint");
     if (S.hint.practice) {
@@ -361,6 +366,10 @@ async function showHint() {
   } catch (e) {
     showError(e.message);
     return;
+  } finally {
+    S.busy = false;
+    $("hint-panel").removeAttribute("aria-busy");
+    renderControls();
   }
   renderGame();
 }
@@ -403,7 +412,7 @@ function renderHint() {
       body.append(el("tr", {class: cls, ...data}, ...cells));
       const sameThen = i === 0 && h.then && h.win_then && h.then.box === h.win_then.box;
       if (i === 0 && h.then) body.append(boxRow("then" + (sameThen ? " win-best" : ""), t("hint.then"), h.then, winBest && sameThen));
-      if (winBest && h.win_then && !sameThen) body.append(boxRow("then win-best", t("web.hint.win_then"), h.win_then, true));
+      if (winBest && h.win_then && !sameThen) body.append(boxRow("then win-best", t("hint.then"), h.win_then, true));
     });
     tbl.append(body);
     panel.append(tbl);
