@@ -719,7 +719,7 @@ class GameService:
         for i, row in enumerate(out["options"]):
             o = boxes[row["box"]] if wc.kind == "box" else wc.of_keep(row["keep"])
             put(row, o)
-            if o == wc.best:
+            if o is wc.best:
                 view["best"] = i
         if "then" in out:
             put(out["then"], boxes[out["then"]["box"]])
