@@ -221,11 +221,14 @@ def test_interpreted_equals_compiled(arr):
     slow_res = slow.option_values(masks, ups, ybs, dice, rls)
     for f in ("keep_values", "box_values", "best_value", "best_keep", "best_box"):
         np.testing.assert_array_equal(getattr(slow_res, f), getattr(fast_res, f))
-    card, d, rl = positions[0]
+    card, d, _ = positions[0]
     k = card.key
-    for x, y in zip(slow.ranked(k.mask, k.up, k.yb, d, rl),
-                    a.ranked(k.mask, k.up, k.yb, d, rl)):
-        np.testing.assert_array_equal(x, y)
+    for rl in (2, 1, 0):
+        for x, y in zip(slow.ranked(k.mask, k.up, k.yb, d, rl),
+                        a.ranked(k.mask, k.up, k.yb, d, rl)):
+            np.testing.assert_array_equal(x, y)
+    with pytest.raises(ScoreCardError, match=r"invalid state \(0, 7, 0\): it cannot occur"):
+        slow.ranked(0, 7, 0, d, 0)
 
 
 def test_thread_count_does_not_change_values(arr, monkeypatch):
