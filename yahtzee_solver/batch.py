@@ -286,7 +286,7 @@ class ArrayAdvisor:
         values : (m,) float64
             Expected points still to come for each option (add the card's
             total for the expected final total), descending (ties: the rule
-            of :mod:`yahtzee_solver.policy`).
+            of :mod:`yahtzee_solver.policy`).  Both arrays are new on every call.
 
         Raises
         ------
