@@ -15,9 +15,11 @@ from yahtzee_solver import Advisor, ScoreCard
 from yahtzee_solver.batch import ArrayAdvisor, MAX_KEEPS, OptionValues, option_values, roll_indices
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, ROLLS, keep_index, roll_index
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
-from yahtzee_solver.table import load_table
+from yahtzee_solver.state import StateKey
+from yahtzee_solver.table import ValueTable, load_table
 
 RULES = ("yahtzee", "yahtzee-free-joker", "yacht", "yatzy")
+ALL_RULES = ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus", "yacht", "yatzy")
 
 
 @pytest.fixture(scope="module")
@@ -219,11 +221,14 @@ def test_interpreted_equals_compiled(arr):
     slow_res = slow.option_values(masks, ups, ybs, dice, rls)
     for f in ("keep_values", "box_values", "best_value", "best_keep", "best_box"):
         np.testing.assert_array_equal(getattr(slow_res, f), getattr(fast_res, f))
-    card, d, rl = positions[0]
+    card, d, _ = positions[0]
     k = card.key
-    for x, y in zip(slow.ranked(k.mask, k.up, k.yb, d, rl),
-                    a.ranked(k.mask, k.up, k.yb, d, rl)):
-        np.testing.assert_array_equal(x, y)
+    for rl in (2, 1, 0):
+        for x, y in zip(slow.ranked(k.mask, k.up, k.yb, d, rl),
+                        a.ranked(k.mask, k.up, k.yb, d, rl)):
+            np.testing.assert_array_equal(x, y)
+    with pytest.raises(ScoreCardError, match=r"invalid state \(0, 7, 0\): it cannot occur"):
+        slow.ranked(0, 7, 0, d, 0)
 
 
 def test_thread_count_does_not_change_values(arr, monkeypatch):
@@ -342,6 +347,89 @@ def test_single_errors(arr):
         a.ranked(8191, 63, 0, (1, 2, 3, 4, 5), 0)
     with pytest.raises(ScoreCardError, match=r"yahtzee-bonus flag must be 0..0"):
         arr("yacht").ranked(0, 0, 1, (1, 2, 3, 4, 5), 2)
+
+
+@pytest.mark.parametrize("future", ["table", "none"])
+@pytest.mark.parametrize("name", ALL_RULES)
+def test_ranked_is_the_policy_in_every_argument_form(name, future, arr):
+    """ranked() on Python ints (the inline path, the kernel checking the state) gives the
+    policy's ranking (the reference: the source's values and a Python sort) exactly, and so
+    does every other form of the same question (numpy ints, a list, an array, a roll index:
+    the path that checks in Python first); the arrays returned are the caller's own.
+
+    ``future="none"``: a table of zeros (NaN where the shipped one has NaN), so an option
+    is worth its points now; many options tie, which checks the tie-break rule."""
+    a = arr(name)
+    rules = a.rules
+    V = a.table.values
+    if future == "none":
+        a = ArrayAdvisor(rules, ValueTable(rules, V * 0.0))
+    ties = 0
+    reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
+    rng = np.random.default_rng(sum(map(ord, name)))
+    fives = [roll_index((f,) * 5) for f in range(1, 7)]
+    closed = 0  # positions where a Joker rule closed open boxes
+    previous = None
+    for i in range(150):
+        mask, up, yb = (int(x) for x in reachable[rng.integers(len(reachable))])
+        r = fives[i % 6] if i % 3 == 0 else int(rng.integers(len(ROLLS)))
+        dice = tuple(int(d) for d in rng.permutation(ROLLS[r]))
+        for rl in (0, 1, 2):
+            codes, values = a.ranked(mask, up, yb, dice, rl)
+            if rl:
+                want = a.policy.keep_ranking(StateKey(mask, up, yb), 0, r, rl)
+            else:
+                want = a.policy.box_ranking(StateKey(mask, up, yb), 0, r)
+                closed += len(codes) < rules.n_categories - mask.bit_count()
+            assert codes.dtype == np.int64 and values.dtype == np.float64
+            assert codes.tolist() == want[0].tolist() and values.tolist() == want[1].tolist()
+            ties += len(set(values.tolist())) < len(values)
+            assert codes.flags.owndata and values.flags.owndata
+            for args in (
+                (np.int64(mask), np.int64(up), np.int64(yb), list(dice), rl),
+                (mask, up, yb, r, np.int64(rl)),
+                (np.int32(mask), up, np.uint8(yb), np.array(dice), rl),
+            ):
+                c, v = a.ranked(*args)
+                assert c.tolist() == codes.tolist() and v.tolist() == values.tolist()
+            if previous is not None:  # the last answer is untouched by the next calls
+                assert previous[0].tolist() == previous[2] and previous[1].tolist() == previous[3]
+            previous = (codes, values, codes.tolist(), values.tolist())
+    if name == "yahtzee":  # forced Joker: the inline path hands these over to the checked one
+        assert closed > 0
+    if future == "none":
+        assert ties > 100
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yacht"])
+def test_ranked_errors_are_the_same_in_every_argument_form(name, arr):
+    """A bad state gives the same one-line error on the inline path (Python ints, the kernel
+    checks) as on the checked path (numpy ints), for every rerolls-left; a bad rerolls-left
+    or bad dice is named before a bad state."""
+    a = arr(name)
+    rules = a.rules
+    V = a.table.values
+    T, F, full = rules.upper_threshold, rules.n_flags, rules.full_mask
+    unreachable = [tuple(int(x) for x in s) for s in np.argwhere(np.isnan(V[:full]))[::50000]]
+    assert unreachable
+    bad = [(full, 0, 0), (full, T, F - 1), (-1, 0, 0), (full + 1, 0, 0), (0, -1, 0), (0, T + 1, 0),
+           (0, 0, -1), (0, 0, F), (0, 2**63, 0), (0, 0, -(2**70)), (2**70, 0, 0), *unreachable]
+    for mask, up, yb in bad:
+        for rl in (0, 1, 2):
+            with pytest.raises(ScoreCardError) as fast:
+                a.ranked(mask, up, yb, (3, 1, 2, 5, 4), rl)
+            msg = str(fast.value)
+            assert msg.startswith(f"invalid state ({mask}, {up}, {yb}): ") and "\n" not in msg
+            if abs(up) < 2**63 and abs(yb) < 2**63 and abs(mask) < 2**63:
+                with pytest.raises(ScoreCardError) as slow:
+                    a.ranked(np.int64(mask), np.int64(up), np.int64(yb), [3, 1, 2, 5, 4], rl)
+                assert str(slow.value) == msg
+            with pytest.raises(UsageError, match=r"invalid rolls-left 3"):
+                a.ranked(mask, up, yb, (3, 1, 2, 5, 4), 3)
+            with pytest.raises(DiceError, match=r"invalid dice '3125'"):
+                a.ranked(mask, up, yb, (3, 1, 2, 5), rl)
+    with pytest.raises(ScoreCardError, match=r"invalid state \(0, 0.0, 0\): it cannot occur"):
+        a.ranked(0, 0.0, 0, (1, 2, 3, 4, 5), 0)
 
 
 def test_table_for_other_rules_is_refused(arr):

@@ -411,7 +411,12 @@ def test_reduced_games_tell_the_joker_conventions_apart(reference_runs, built):
 @BACKENDS
 @pytest.mark.parametrize("game", RULE_NAMES)
 def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_table):
-    """The box-only path (no turn, packed arguments) ranks exactly as the full option kernel."""
+    """The box-only path (no turn, packed arguments) ranks exactly as the full option kernel.
+
+    It writes only into arrays of the exact size (the number of legal boxes,
+    which it returns either way), and both kernels answer -1 for a state with
+    no value, writing nothing.
+    """
     from yahtzee_solver.dice import ROLL_SUBKEEPS
 
     k = backend(jitted)
@@ -427,12 +432,27 @@ def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_tabl
     pts, legal = np.empty(C, np.int64), np.empty(C, np.int8)
     kv, bv = np.empty(32), np.empty(C)
     codes, vals = np.empty(32, np.int64), np.empty(32)
-    ci, cf = np.empty(3 * C, np.int64), np.empty(2 * C)
+    args = (a["score"], a["joker"], a["params"], ROLL_SUBKEEPS, E, B, pts, legal, kv, bv, codes, vals)
     for _ in range(40 if jitted else 8):
         mask, up, yb = (int(x) for x in reachable[rng.randrange(len(reachable))])
         r = rng.randrange(252) if rng.random() < 0.8 else ROLLS.index((rng.randint(1, 6),) * 5)
-        n = k.ranked_options(mask, up, yb, r, 0, V, a["score"], a["joker"], a["params"], ROLL_SUBKEEPS,
-                             E, B, pts, legal, kv, bv, codes, vals)
-        m = k.ranked_boxes(mask, up, yb, r, V, a["packed"], ci, cf)
-        assert m == n > 0
-        assert np.array_equal(ci[2 * C:2 * C + m], codes[:n]) and np.array_equal(cf[C:C + m], vals[:n])
+        n = k.ranked_options(mask, up, yb, r, 0, V, *args)
+        # a wrong size: the count, nothing written
+        ci, cf = np.full(n + 1, -7, np.int64), np.full(n + 1, -7.0)
+        assert k.ranked_boxes(mask, up, yb, r, V, a["packed"], ci, cf) == n > 0
+        assert (ci == -7).all() and (cf == -7.0).all()
+        ci, cf = np.empty(n, np.int64), np.empty(n)
+        assert k.ranked_boxes(mask, up, yb, r, V, a["packed"], ci, cf) == n
+        assert np.array_equal(ci, codes[:n]) and np.array_equal(cf, vals[:n])
+    unreachable = np.argwhere(np.isnan(V[: rules.full_mask]))
+    T, F = rules.upper_threshold, rules.n_flags
+    bad = [(rules.full_mask, 0, 0), (-1, 0, 0), (rules.full_mask + 1, 0, 0), (0, -1, 0), (0, T + 1, 0),
+           (0, 0, -1), (0, 0, F)] + [tuple(int(x) for x in unreachable[i]) for i in range(0, len(unreachable), 9973)]
+    ci, cf = np.full(C, -7, np.int64), np.full(C, -7.0)
+    codes[:] = -7
+    for mask, up, yb in bad:
+        assert not k.state_has_value(mask, up, yb, V)
+        assert k.ranked_boxes(mask, up, yb, 0, V, a["packed"], ci, cf) == -1
+        for rl in (0, 1, 2):
+            assert k.ranked_options(mask, up, yb, 0, rl, V, *args) == -1
+    assert (ci == -7).all() and (cf == -7.0).all() and (codes == -7).all()

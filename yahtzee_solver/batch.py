@@ -46,6 +46,8 @@ Example
 
 from __future__ import annotations
 
+import functools
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -76,6 +78,8 @@ _SECONDS_PER_POSITION = 0.4e-6
 #: possible gain is smaller than that risk.
 _PARALLEL_MIN_SECONDS = 0.01
 
+_empty, _INT64 = np.empty, np.int64
+
 _BASE6 = 6 ** np.arange(5, -1, -1, dtype=np.int64)  # face-count code, face 1 most significant
 
 
@@ -92,6 +96,28 @@ def _make_lookup() -> tuple[np.ndarray, dict]:
 
 
 _ROLL_OF_CODE, _ROLL_OF_DICE = _make_lookup()
+
+#: Number of distinct keeps of each roll (the options with rerolls left).
+_N_SUBKEEPS = (ROLL_SUBKEEPS >= 0).sum(axis=1).tolist()
+
+
+@functools.cache
+def _roll_of_any_order() -> dict:
+    """Roll index of every ordered tuple of five faces (6**5 keys; built on first use, ~3 ms)."""
+    return {d: _ROLL_OF_DICE[tuple(sorted(d))] for d in itertools.product(range(1, 7), repeat=5)}
+
+
+def _roll_of(dice) -> int:
+    """Roll index of ``dice``: a roll index 0..251 or five faces 1..6 in any order; DiceError if neither."""
+    if isinstance(dice, (int, np.integer)):
+        r = int(dice)
+        if not 0 <= r < N_ROLLS:
+            raise DiceError(f"invalid roll index {r}: want 0..{N_ROLLS - 1}")
+        return r
+    r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
+    if r < 0:
+        raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
+    return r
 
 
 def roll_indices(dice) -> np.ndarray:
@@ -200,19 +226,22 @@ class ArrayAdvisor:
         self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
         self.policy = Policy(source)
         C = self.rules.n_categories
-        # scratch of kernels.ranked_options; its ranking applies the policy's tie-break rule
+        # arguments of kernels.ranked_options after the position, up to its outputs (scratch); its
+        # ranking applies the policy's tie-break rule
         self._tail = (
             source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
             np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C), np.empty(MAX_KEEPS, np.int64), np.empty(MAX_KEEPS),
+            np.empty(MAX_KEEPS), np.empty(C),
         )
-        self._codes, self._vals = self._tail[-2], self._tail[-1]
         self._full = self.rules.full_mask
-        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn) after the position
-        self._box_i = np.empty(3 * C, np.int64)
-        self._box_f = np.empty(2 * C)
-        self._box_tail = (source.values, self.rules.arrays()["packed"], self._box_i, self._box_f)
-        self._ranked = self._ranked_boxes = None
+        self._n_cat = C
+        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
+        self._V = source.values
+        self._packed = self.rules.arrays()["packed"]
+        self._roll_of_tuple = _roll_of_any_order()
+        # the kernels load on the first query (see the kernels property)
+        self._ranked = self._first_ranked
+        self._ranked_boxes = self._first_ranked_boxes
 
     @property
     def jit(self) -> bool:
@@ -226,6 +255,14 @@ class ArrayAdvisor:
         self._ranked = k.ranked_options
         self._ranked_boxes = k.ranked_boxes
         return k
+
+    def _first_ranked(self, *args) -> int:
+        """``kernels.ranked_options`` on the first query: loads the kernels first."""
+        return self.kernels.ranked_options(*args)
+
+    def _first_ranked_boxes(self, *args) -> int:
+        """``kernels.ranked_boxes`` on the first query: loads the kernels first."""
+        return self.kernels.ranked_boxes(*args)
 
     def ranked(self, mask: int, up: int, yb: int, dice, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
         """The options of one position, best first.
@@ -249,7 +286,7 @@ class ArrayAdvisor:
         values : (m,) float64
             Expected points still to come for each option (add the card's
             total for the expected final total), descending (ties: the rule
-            of :mod:`yahtzee_solver.policy`).
+            of :mod:`yahtzee_solver.policy`).  Both arrays are new on every call.
 
         Raises
         ------
@@ -260,30 +297,49 @@ class ArrayAdvisor:
         UsageError
             ``rolls_left`` not 0, 1 or 2.
         """
-        if isinstance(dice, (int, np.integer)):
-            r = int(dice)
-            if not 0 <= r < N_ROLLS:
-                raise DiceError(f"invalid roll index {r}: want 0..{N_ROLLS - 1}")
-        else:
-            r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
-            if r < 0:
-                raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
-        check_rolls_left(rolls_left, (0, 1, 2))
-        V = self._tail[0]
+        try:
+            r = self._roll_of_tuple[dice]  # five faces in any order, as a tuple
+        except (KeyError, TypeError):
+            r = _roll_of(dice)
+        # Python ints, the common case, inline for speed: the kernel checks the state (-1: it has
+        # no value) and writes straight into the arrays returned, sized for the options it has
+        if (type(mask) is int and type(up) is int and type(yb) is int and type(rolls_left) is int
+                and 0 <= mask < self._full):
+            try:
+                if rolls_left == 0:
+                    n = self._n_cat - mask.bit_count()  # the open boxes: legal unless a Joker rule closes some
+                    codes, vals = _empty(n, _INT64), _empty(n)
+                    if self._ranked_boxes(mask, up, yb, r, self._V, self._packed, codes, vals) == n:
+                        return codes, vals
+                elif rolls_left == 1 or rolls_left == 2:
+                    n = _N_SUBKEEPS[r]
+                    codes, vals = _empty(n, _INT64), _empty(n)
+                    if self._ranked(mask, up, yb, r, rolls_left, *self._tail, codes, vals) == n:
+                        return codes, vals
+            except OverflowError:  # beyond int64: the checks below name the bad value
+                pass
+        return self._ranked_checked(mask, up, yb, r, rolls_left)
+
+    def _ranked_checked(self, mask, up, yb, r: int, rolls_left) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`ranked` for roll index ``r``, every argument checked in Python first (errors in that order)."""
+        rl = check_rolls_left(rolls_left, (0, 1, 2))
+        V = self._V
         try:
             ok = 0 <= mask < self._full and (v := V[mask, up, yb]) == v  # NaN: unreachable
-        except (IndexError, TypeError):
+        except (IndexError, TypeError, OverflowError):
             ok = False
         if not ok or up < 0 or yb < 0:
             _state_error(self.rules, mask, up, yb)
-        if self._ranked is None:
-            self.kernels  # noqa: B018 - loads the kernels
-        if rolls_left:
-            n = self._ranked(mask, up, yb, r, rolls_left, *self._tail)
-            return self._codes[:n].copy(), self._vals[:n].copy()
-        n = self._ranked_boxes(mask, up, yb, r, *self._box_tail)
-        C = self.rules.n_categories
-        return self._box_i[2 * C:2 * C + n].copy(), self._box_f[C:C + n].copy()
+        mask, up, yb = int(mask), int(up), int(yb)
+        if rl:
+            codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
+            self._ranked(mask, up, yb, r, rl, *self._tail, codes, vals)
+            return codes, vals
+        # a Joker rule may close open boxes: count the legal boxes first (nothing written)
+        n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))
+        codes, vals = _empty(n, _INT64), _empty(n)
+        self._ranked_boxes(mask, up, yb, r, V, self._packed, codes, vals)
+        return codes, vals
 
     def option_values(self, masks, ups, ybs, dice, rolls_left) -> OptionValues:
         """Every option of many positions in one call (see :func:`option_values`)."""

@@ -62,6 +62,7 @@ KERNELS = (
     "turn_options",
     "fill_options",
     "ranked_options",
+    "state_has_value",
     "ranked_boxes",
     "batch_turn",
     "play_games",
@@ -441,13 +442,17 @@ def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeep
     Runs :func:`turn_options`, then writes the ranking: ``codes[i]`` is a
     keep index (0..461) when ``rolls_left`` > 0, else a box index; ``vals[i]``
     its expected points still to come.  A stable sort, so ties follow the
-    tie-break rule of :mod:`yahtzee_solver.policy`.
+    tie-break rule of :mod:`yahtzee_solver.policy`.  ``codes`` and ``vals``
+    need room for every option (32 keeps at most; ``C`` boxes).
 
     Returns
     -------
     int
-        Number of options written.
+        Number of options written; -1 (nothing written) if the state has no
+        value (:func:`state_has_value`).
     """
+    if not state_has_value(mask, up, yb, V):
+        return -1
     nk = turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
                       points, legal, keep_vals, box_vals)
     n = 0
@@ -476,12 +481,26 @@ def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeep
     return n
 
 
-def ranked_boxes(mask, up, yb, r, V, packed, iscratch, fscratch):
+def state_has_value(mask, up, yb, V):
+    """True when turn-start state ``(mask, up, yb)`` has a value in ``V``.
+
+    That is: indices in range (``V`` is ``(2**C, T+1, F)``), not the full card
+    (no move left), and ``V`` not NaN (NaN marks a state no game reaches).
+    """
+    if mask < 0 or mask >= V.shape[0] - 1 or up < 0 or up >= V.shape[1] or yb < 0 or yb >= V.shape[2]:
+        return False
+    v = V[mask, up, yb]
+    return v == v
+
+
+def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     """The boxes for final roll ``r``, best first: :func:`ranked_options` with no rerolls left.
 
     Only :func:`box_values` runs (no turn, no keeps), and the call takes four
-    arrays (a compiled kernel's dispatch costs about 0.15 us per array
-    argument, more than the work here), so a single query from Python is cheap.
+    arrays (a compiled kernel's dispatch costs about 0.1 us per array
+    argument, more than the work here; the scratch is allocated inside), so a
+    single query from Python is cheap.  The state is checked here too
+    (:func:`state_has_value`), so the caller needs no look-up of its own.
 
     Parameters
     ----------
@@ -491,28 +510,36 @@ def ranked_boxes(mask, up, yb, r, V, packed, iscratch, fscratch):
         Value table.
     packed : (8 + 2 * 252 * C,) int64
         ``RuleSet.arrays()["packed"]``: ``params``, then ``score`` and ``joker`` flattened.
-    iscratch : (3 * C,) int64, out
-        ``iscratch[2C : 2C + n]``: the legal box indices, best first (ties:
-        the lower box first); the rest is scratch.
-    fscratch : (2 * C,) float64, out
-        ``fscratch[C : C + n]``: their expected points still to come (points +
-        bonuses + value of the next state); the rest is scratch.
+    codes : (m,) int64, out
+        The legal box indices, best first (ties: the lower box first), if
+        ``m`` is their number ``n``; untouched otherwise.
+    vals : (m,) float64, out
+        Their expected points still to come (points + bonuses + value of the
+        next state), written with ``codes``.
 
     Returns
     -------
     int
-        ``n``, the number of legal boxes.
+        ``n``, the number of legal boxes (the open boxes, fewer when a Joker
+        rule closes some); -1 if the state has no value.
     """
+    if not state_has_value(mask, up, yb, V):
+        return -1
     params = packed[:8]
     C = params[_NCAT]
     size = N_ROLLS * C
     score = packed[8:8 + size].reshape((N_ROLLS, C))
     joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
-    legal = iscratch[C:2 * C]
-    codes = iscratch[2 * C:3 * C]
-    values = fscratch[:C]
-    vals = fscratch[C:2 * C]
-    box_values(mask, up, yb, r, V, score, joker, params, iscratch[:C], legal, values)
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    values = np.empty(C)
+    box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+    n = 0
+    for c in range(C):
+        if legal[c]:
+            n += 1
+    if n != codes.shape[0] or n != vals.shape[0]:
+        return n
     n = 0
     for c in range(C):
         if legal[c]:
