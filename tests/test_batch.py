@@ -428,8 +428,10 @@ def test_ranked_errors_are_the_same_in_every_argument_form(name, arr):
                 a.ranked(mask, up, yb, (3, 1, 2, 5, 4), 3)
             with pytest.raises(DiceError, match=r"invalid dice '3125'"):
                 a.ranked(mask, up, yb, (3, 1, 2, 5), rl)
-    with pytest.raises(ScoreCardError, match=r"invalid state \(0, 0.0, 0\): it cannot occur"):
-        a.ranked(0, 0.0, 0, (1, 2, 3, 4, 5), 0)
+    for state in ((0, 0.0, 0), (0, None, 0), ("0", 0, 0), (0, 0, [0])):
+        with pytest.raises(ScoreCardError, match=r"^invalid state \(.*\): mask, upper subtotal and "
+                                                 r"yahtzee-bonus flag must be integers$"):
+            a.ranked(*state, (1, 2, 3, 4, 5), 0)
 
 
 def test_table_for_other_rules_is_refused(arr):

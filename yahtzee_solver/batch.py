@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -324,6 +325,11 @@ class ArrayAdvisor:
         """:meth:`ranked` for roll index ``r``, every argument checked in Python first (errors in that order)."""
         rl = check_rolls_left(rolls_left, (0, 1, 2))
         V = self._V
+        try:
+            mask, up, yb = operator.index(mask), operator.index(up), operator.index(yb)
+        except TypeError:
+            raise ScoreCardError(f"invalid state ({mask!r}, {up!r}, {yb!r}): mask, upper subtotal and "
+                                 "yahtzee-bonus flag must be integers") from None
         try:
             ok = 0 <= mask < self._full and (v := V[mask, up, yb]) == v  # NaN: unreachable
         except (IndexError, TypeError, OverflowError):
