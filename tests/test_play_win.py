@@ -41,6 +41,12 @@ def test_win_hint_lines(lang):
 
     assert format_probability(float(best)) in lines[1] or best < 1e-4
     assert lines[-1] == "  " + tr("hint.win_note")  # the CPU plays on: a best response as seen now
+    rows = lines[1:-1]
+    # the keeps are in the player's language, and the columns line up in terminal cells
+    assert all(("keep " in row) == (lang == "en") for row in rows if "%" in row and ":" not in row)
+    from yahtzee_solver.i18n import display_width
+
+    assert len({display_width(row) for row in rows}) == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..cli.target_query import format_probability
 from ..dice import format_dice
+from ..i18n import display_width, pad
 from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
 
 __all__ = ["win_hint_lines", "WIN_HINT_MAX_OPEN"]
@@ -27,12 +28,22 @@ def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
                 "  " + win_note(tr, wc)]
     rows = []
     for o in wc.options[:4]:
-        label = f"keep {format_dice(o.keep)}" if o.box is None else f"{tr.box(st.rules, o.box)}: {o.points}"
-        rows.append((o.win, label, o.expected))
-    width = max(len(label) for _, label, _ in rows)
+        rows.append((o.win, _label(st, tr, o), o.expected))
+    width = max(display_width(label) for _, label, _ in rows)
     out = ["  " + tr("hint.win_title", level=level)]
     for i, (p, label, e) in enumerate(rows):
         mark = "*" if i == 0 else " "
-        out.append(f"  {mark} {label.ljust(width)}  {format_probability(p):>9}  {e:8.2f}")
+        out.append(f"  {mark} {pad(label, width)}  {format_probability(p):>9}  {e:8.2f}")
     out.append("  " + win_note(tr, wc))
     return out
+
+
+def _label(st, tr, o) -> str:
+    """An option in the player's language: a keep (``hint.win_keep``, all five: ``hint.keep_all``) or a box with its points."""
+    if o.box is not None:
+        return f"{tr.box(st.rules, o.box)}: {o.points}"
+    if len(o.keep) == 5:
+        return tr("hint.keep_all")
+    if not o.keep:
+        return tr("hint.reroll_all")
+    return tr("hint.win_keep", keep=format_dice(o.keep))
