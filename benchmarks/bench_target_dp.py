@@ -128,8 +128,8 @@ def one_layer(base, top: int, n_open: int, stride: int, tiles) -> None:
             if calls[0] < n_open:
                 t = time.perf_counter()
                 current.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, *rest)
-                print(f"  (layer with {calls[0]} open boxes, {masks.size:,} states: {time.perf_counter() - t:.1f} s)",
-                      flush=True)
+                print(f"  (layer with {calls[0]} open box{'es' if calls[0] > 1 else ''}, {masks.size:,} states: "
+                      f"{time.perf_counter() - t:.1f} s)", flush=True)
                 return
             sel = slice(None, None, stride)
             args = [x[sel].copy() for x in (masks, ups, ybs, lows, highs)]
