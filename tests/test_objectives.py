@@ -235,3 +235,20 @@ def test_win_utility_values():
     np.testing.assert_allclose(u.values, [0, 0.125, 0.5, 0.875, 1.0])
     assert u.low == 1
 
+
+
+@pytest.mark.parametrize("jit", [True, False])
+def test_tile_size_does_not_change_a_value(jit):
+    """The offsets of a turn run in tiles; every tile size (and one tile for all) gives the same bits."""
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20" if jit else
+                      "ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20")
+    u = target_utility(card.total + 150, card.total)
+    sols = {tile: solve_utility("yahtzee", card, None, u, jit=jit, every_offset=True, tile=tile)
+            for tile in (1, 7, 48, 151)}
+    ref = sols[151]
+    assert ref.root_values[0] > 0
+    for tile, sol in sols.items():
+        for lay, lay_ref in zip(sol.layers, ref.layers):
+            assert np.array_equal(lay[4], lay_ref[4], equal_nan=True), tile
+    with pytest.raises(UsageError, match="tile"):
+        solve_utility("yahtzee", card, None, u, jit=jit, tile=0)

@@ -39,7 +39,7 @@ from . import jit as _jit
 from . import kernels as _kernels
 from . import utility_kernels as _uk
 from .build import reachable_layers
-from .dice import N_KEEPS
+from .dice import N_KEEPS, N_ROLLS
 from .errors import UsageError
 from .rules import N_UPPER, P_NCAT, RuleSet, get_rules
 from .state import ScoreCard, StateKey
@@ -263,17 +263,18 @@ class UtilitySolution:
         i = self._layer_of(key)
         j = min(int(total) - self.total, self.J)
         Wn = self.layers[i + 1][4]
-        L = self.J + 1
-        E = np.empty((3, N_KEEPS, L))
-        B = np.empty((N_KEEPS, L))
-        C = self.rules.n_categories
-        a = self.rules.arrays()
-        Z = _zeros(self.rules)
         if j == self.J:  # at the top every option is worth the constant
             return np.full((levels, N_KEEPS), float(Wn[0, self.J]))
-        self.kernels.vec_turn(key[0], key[1], key[2], j, j + 1, levels, Wn, self.idx, a["score"], a["joker"], a["params"],
-                              Z, E, B, np.empty(C, np.int64), np.empty(C, np.int8))
-        return E[:levels, :, j].copy()
+        E = np.empty((3, N_KEEPS, 1))  # one offset: column 0 is offset j
+        C = self.rules.n_categories
+        a = self.rules.arrays()
+        k = self.kernels
+        nopt = np.empty(N_ROLLS, np.int64)
+        orow, ogain = np.empty((N_ROLLS, C), np.int64), np.empty((N_ROLLS, C), np.int64)
+        k.vec_options(key[0], key[1], key[2], Wn, self.idx, a["score"], a["joker"], a["params"], _zeros(self.rules),
+                      np.empty(C, np.int64), np.empty(C, np.int8), nopt, orow, ogain)
+        k.vec_turn(j, j + 1, levels, Wn, nopt, orow, ogain, E[0], E[1], E[2])
+        return E[:levels, :, 0].copy()
 
     def box_values(self, key: StateKey, total: int, roll: int) -> np.ndarray:
         """Value of scoring roll ``roll`` in each box: (C,) float64, NaN where illegal."""
@@ -330,7 +331,7 @@ def _box_values(rules, key, j, roll, Wn, idx, J) -> np.ndarray:
 
 def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | None, utility: Utility, *,
                   jit: bool = True, keep_all: bool = True, every_offset: bool = False,
-                  progress=None) -> UtilitySolution:
+                  progress=None, tile: int | None = None) -> UtilitySolution:
     """Solve the utility DP for every state reachable from a root card.
 
     Parameters
@@ -353,6 +354,10 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
         offset 0.  Then no state's upper offsets are cut.
     progress : callable or None
         Called as ``progress(done_states, all_states)`` after each layer.
+    tile : int or None
+        Offsets per tile of a state's turn (default
+        :data:`utility_kernels.TILE`); the values do not depend on it (bit
+        for bit), only the speed does.
 
     Returns
     -------
@@ -367,6 +372,9 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
         if total is None:
             raise UsageError("give the root card's total with a state key")
     m0, u0, y0 = key
+    tile = _uk.TILE if tile is None else int(tile)
+    if tile < 1:
+        raise UsageError(f"invalid tile {tile}: want at least 1 offset")
     t0 = time.perf_counter()
     k = _jit.module_backend(_uk, jit)
     a = rules.arrays()
@@ -411,7 +419,7 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
         k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
-                      min(parts, masks.size))
+                      min(parts, masks.size), tile)
         out[li] = (masks, ups, ybs, lows, Wc, jmin)
         if not keep_all and li + 2 < len(out):
             out[li + 2] = None

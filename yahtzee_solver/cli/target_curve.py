@@ -1,8 +1,12 @@
 """``yahtzee-solve target-curve``: the best achievable P(final >= T) for every target T.
 
-One DP from the empty card (:func:`yahtzee_solver.objectives.target_curve`);
-progress bar on stderr.  ``--plot FILE`` draws the curve with matplotlib (the
-``plot`` extra: ``pip install 'yahtzee-solver[plot]'``).
+From the empty card, with a rule set whose curve is shipped
+(:mod:`yahtzee_solver.curve_data`, ``data/target-curve-<rules>.json``) and a
+``--max`` within it, the shipped columns are read (instant; ``--recompute``
+runs the DP instead).  Otherwise one DP from the card
+(:func:`yahtzee_solver.objectives.target_curve`), with a progress bar on
+stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
+``pip install 'yahtzee-solver[plot]'``).
 """
 
 from __future__ import annotations
@@ -53,17 +57,20 @@ def _plot(fig, path: str, rules, probs, ev) -> None:
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")
 @card_option
+@click.option("--recompute", is_flag=True,
+              help="Run the DP even where a precomputed curve is shipped (the empty card; minutes).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def target_curve_command(rules, max_target, step, plot_path, card_text, no_progress, as_json):
+def target_curve_command(rules, max_target, step, plot_path, card_text, recompute, no_progress, as_json):
     """Best achievable P(final total >= T) from the empty card (or --card), for every T up to --max.
 
     \b
     Each target has its own optimal policy (exact DP over the turn-start states
     and the points still needed).  Beside it, P_EV(>=T): the same probability
     under the expected-score policy, from its exact score distribution.  From
-    the empty card this solves every state of the game: minutes, with a
-    progress bar.
+    the empty card this solves every state of the game (minutes, with a
+    progress bar), so a curve computed once by scripts/target_curve_data.py
+    is shipped for the empty card and read instead (--recompute: run the DP).
 
     \b
     Example:
@@ -79,25 +86,44 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, no_progr
         folder = os.path.dirname(os.path.abspath(plot_path))
         if not os.path.isdir(folder):
             raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
-    update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
-    try:
-        curve = target_curve(rules, max_target, card, progress=update)
-    finally:
-        close()
-    probs = curve.probabilities
-    ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
+    shipped = None
+    if not recompute and card.filled == 0:
+        from ..curve_data import shipped_curve
+        from ..errors import TableError
+
+        try:
+            shipped = shipped_curve(rules, max_target)
+        except TableError as e:
+            raise TableError(f"{e}; --recompute runs the DP without it") from None
+    if shipped is not None:
+        probs = shipped.best[: max_target + 1]
+        ev = shipped.expected_score_policy[: max_target + 1]
+        seconds, n_states = 0.0, shipped.n_states
+        source = (f"precomputed by {shipped.command}: {shipped.n_states:,} states in {shipped.seconds:.0f} s; "
+                  f"--recompute to run the DP")
+    else:
+        update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
+        try:
+            curve = target_curve(rules, max_target, card, progress=update)
+        finally:
+            close()
+        probs = curve.probabilities
+        ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
+        seconds, n_states = curve.seconds, curve.n_states
+        source = f"{n_states:,} states solved in {seconds:.1f} s"
     if plot_path is not None:
         _plot(fig, plot_path, rules, probs, ev)
     if as_json:
-        data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target, "seconds": curve.seconds, "n_states": curve.n_states,
-                "best": probs.tolist()}
-        if ev is not None:
-            data["expected_score_policy"] = list(ev)
+        data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target,
+                "seconds": seconds, "n_states": n_states, "source": "computed" if shipped is None else "precomputed",
+                "best": [float(x) for x in probs], "expected_score_policy": [float(x) for x in ev]}
+        if shipped is not None:
+            data["precomputed"] = {"file": shipped.path.name, "command": shipped.command, "seconds": shipped.seconds,
+                                   "cpu_seconds": shipped.cpu_seconds, "peak_rss_mib": shipped.peak_rss_mib}
         echo_json(data)
         return
-    where = "the empty card" if card_text is None else f"the card {card.format()} (total {card.total})"
-    click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} "
-               f"({curve.n_states:,} states solved in {curve.seconds:.1f} s)")
+    where = "the empty card" if card.filled == 0 else f"the card {card.format()} (total {card.total})"
+    click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} ({source})")
     head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
     rows = []
     for T in range(0, max_target + 1, step):
