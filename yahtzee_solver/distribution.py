@@ -186,8 +186,13 @@ class _Policy:
     rkeeps: np.ndarray
 
 
-def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool) -> _Policy:
-    """The kernel form of a CPU strategy (``players.make_strategy``), one definition of each policy."""
+def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
+    """The kernel form of a CPU strategy (``players.make_strategy``), one definition of each policy.
+
+    The optimal policy reads the value table only at states with the boxes
+    ``filled`` filled (:meth:`ValueTable.values_from`: an opened table reads
+    and checks the chunks of those states alone).
+    """
     from . import players
 
     name = str(strategy).strip().lower()
@@ -201,7 +206,8 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool) -> _P
     if isinstance(s, players.BeginnerStrategy):
         return _Policy(name, 1, np.zeros((1, 1, 1)), rules.arrays()["params"], s.blunder, s.made_mask,
                        players.blunder_keeps())
-    return _Policy(name, 0, s.values, s.params, 0.0, 0, no_keeps)
+    V = s.table.values_from(filled) if isinstance(s, players.ExpertStrategy) else s.values
+    return _Policy(name, 0, V, s.params, 0.0, 0, no_keeps)
 
 
 # -- reachable states --------------------------------------------------------------------
@@ -442,7 +448,7 @@ def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: Value
     if table is not None and table.rules != rules:
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     r = roll_index(parse_dice(dice))
-    pol = _policy(strategy, rules, table, jit)
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
     eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
                   starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)
     out = {}
@@ -536,7 +542,7 @@ def score_distribution(
             raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
     elif rolls_left is not None:
         raise UsageError("rolls-left needs the dice showing (a position inside a turn)")
-    pol = _policy(strategy, rules, table, jit)
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
     lo, rem = _remaining(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
     return _final(rules, pol, card, lo, rem)
 

@@ -166,7 +166,7 @@ class ValueTable:
         return self._values is not None
 
     def values_for(self, filled: int) -> np.ndarray:
-        """Values good for one turn from a card with the boxes ``filled``: a (2**C, T+1, F) array.
+        """Values good for one turn from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
 
         The rows of ``filled`` and of every mask one box later (``filled | 1 << c``)
         hold the table's values -- all that :func:`kernels.turn` and
@@ -194,7 +194,46 @@ class ValueTable:
             if self._partial is None:
                 self._partial = np.zeros(self.shape)
             self._reader.read_rows(rows, self._partial)
-            return self._partial
+            return self._partial_view()
+
+    def values_from(self, filled: int) -> np.ndarray:
+        """Values good for the rest of a game from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
+
+        The rows of every mask holding the boxes ``filled`` (``m & filled ==
+        filled``: every turn-start state the game can still reach) hold the
+        table's values -- all that a distribution or a whole-game policy from
+        that card reads.  As :meth:`values_for` otherwise: the whole table when
+        it is in memory; for an opened table the other rows hold 0, and every
+        chunk is checked (SHA-256 and Fletcher-32) as it is read.  A card with
+        many boxes filled reads a few chunks (chunks hold 64 consecutive masks,
+        so each open box from the seventh category on doubles them); the empty
+        card reads them all.
+
+        Raises
+        ------
+        ValueError
+            If ``filled`` is not a mask of this rule set.
+        TableError
+            If the file cannot be read or a chunk fails its checksum.
+        """
+        if self._values is not None:
+            return self._values
+        C = self.rules.n_categories
+        if not 0 <= filled < (1 << C):
+            raise ValueError(f"filled mask {filled} out of range for rules {self.rules.name!r}")
+        masks = np.arange(1 << C, dtype=np.int64)
+        rows = masks[(masks & filled) == filled].tolist()
+        with self._lock:
+            if self._partial is None:
+                self._partial = np.zeros(self.shape)
+            self._reader.read_rows(rows, self._partial)
+            return self._partial_view()
+
+    def _partial_view(self) -> np.ndarray:
+        """The partly read values, read-only like a whole table (one kernel signature for both)."""
+        v = self._partial.view()
+        v.setflags(write=False)
+        return v
 
     @property
     def empty_value(self) -> float:
