@@ -53,7 +53,7 @@ from .dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
 from .rules import N_UPPER, RuleSet, get_rules
 from .state import ScoreCard
-from .table import ValueTable
+from .table import ValueTable, demand_zeros
 
 __all__ = [
     "STRATEGIES",
@@ -331,7 +331,7 @@ class _Engine:
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.index = np.zeros((1 << C, T + 1, F), np.int64)
+        self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
         self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
