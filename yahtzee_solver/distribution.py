@@ -76,10 +76,11 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 #: States per call of the outcome kernel (bounds its scratch arrays).
 _CHUNK = 8192
 
-#: Interpreted wall seconds to solve one turn-start state (about 7 ms on the 2-core
-#: test machine, any policy): :func:`yahtzee_solver.jit.for_work` runs a position with
-#: fewer than about 60 states to solve (e.g. 3 open lower boxes) interpreted.
-_INTERPRETED_STATE_SECONDS = 0.007
+#: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
+#: 2-core test machine under the load that gave :data:`yahtzee_solver.jit.STARTUP_SECONDS`,
+#: any policy): :func:`yahtzee_solver.jit.for_work` runs a position with fewer than
+#: about 55 states to solve (e.g. 4 open lower boxes, 23 states) interpreted.
+_INTERPRETED_STATE_SECONDS = 0.0055
 
 
 @dataclass(frozen=True)

@@ -33,10 +33,13 @@ from . import kernels as _kernels
 __all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS"]
 
 #: Wall seconds a fresh process pays before its first compiled kernel returns:
-#: importing numba (~0.2 s), numba's typing context and loading the cached machine
-#: code of the kernels called (~0.3 s); ``benchmarks/bench_dist.py`` shows it as the
-#: gap between a small ``dist`` and the import floor.
-STARTUP_SECONDS = 0.45
+#: importing numba (~0.12 s), its runtime (NRT, ~0.02 s), creating the dispatchers
+#: and loading the cached machine code of the kernels called (~0.05 s for three),
+#: first calls included; about 0.29 s of CPU on the 2-core test machine under load,
+#: where the floor ``python -c "import numpy, h5py, click"`` took 0.13 s of CPU
+#: (``benchmarks/bench_dist.py`` shows it as the gap between a ``dist`` run
+#: compiled and the import floor).
+STARTUP_SECONDS = 0.3
 
 _lock = threading.Lock()
 _compiled: ModuleType | None = None
