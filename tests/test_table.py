@@ -475,3 +475,16 @@ def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
         assert opened.expected_final(card) == whole.expected_final(card)
         assert not opened.table.is_loaded
         table_mod._TABLE_CACHE.clear()
+
+
+def test_demand_zeros_is_a_fresh_writable_zero_array():
+    from yahtzee_solver.table import demand_zeros
+
+    a = demand_zeros((1 << 13, 64, 2))
+    b = demand_zeros((1 << 13, 64, 2), np.int64)
+    assert a.shape == b.shape == (1 << 13, 64, 2) and a.dtype == np.float64 and b.dtype == np.int64
+    assert a.flags.c_contiguous and a.flags.writeable and not a.any() and not b.any()
+    a[4095, 63, 1] = 1.5
+    b[:, 0, 0] = 7
+    assert a.sum() == 1.5 and not np.shares_memory(a, b) and b.sum() == 7 * (1 << 13)
+    assert demand_zeros(0).shape == (0,)
