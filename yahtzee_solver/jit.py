@@ -20,6 +20,7 @@ The dispatchers made here load a cached kernel after initialising numba's
 runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
 usual (numba's compiler refreshes the registries itself), and a load that
 fails the short way is retried numba's way.  The machine code run is the same.
+Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
 """
 
 from __future__ import annotations
@@ -100,12 +101,13 @@ def _load_without_refresh(dispatcher) -> bool:
     -------
     bool
         False (and nothing changed) when the dispatcher is not numba's caching
-        dispatcher as this was written for (``NUMBA_DISABLE_JIT``, another numba).
+        dispatcher as this was written for (``NUMBA_DISABLE_JIT``), or numba's
+        version is outside :data:`SHORT_LOAD_NUMBA`.
     """
     cache = getattr(dispatcher, "_cache", None)
     load_overload = getattr(cache, "load_overload", None)
     rebuild = getattr(cache, "_load_overload", None)
-    if load_overload is None or rebuild is None:
+    if load_overload is None or rebuild is None or not _short_load_checked():
         return False
     from numba.core.runtime import rtsys
 
@@ -118,6 +120,21 @@ def _load_without_refresh(dispatcher) -> bool:
 
     cache.load_overload = load
     return True
+
+
+#: numba versions (major, minor) whose cache loading :func:`_load_without_refresh` was checked
+#: against (``tests/test_kernels.py``); other versions load numba's own way until checked.
+SHORT_LOAD_NUMBA = ((0, 59), (0, 68))
+
+
+def _short_load_checked() -> bool:
+    import numba
+
+    try:
+        version = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    return SHORT_LOAD_NUMBA[0] <= version <= SHORT_LOAD_NUMBA[1]
 
 
 def for_work(items: int, seconds_per_item: float, jit: bool = True) -> ModuleType:
