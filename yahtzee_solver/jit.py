@@ -122,9 +122,10 @@ def _load_without_refresh(dispatcher) -> bool:
     return True
 
 
-#: numba versions (major, minor) whose cache loading :func:`_load_without_refresh` was checked
-#: against (``tests/test_kernels.py``); other versions load numba's own way until checked.
-SHORT_LOAD_NUMBA = ((0, 59), (0, 68))
+#: numba versions (major, minor), first and last, whose cache loading :func:`_load_without_refresh`
+#: was read and tested against (``tests/test_kernels.py``, numba 0.68.1); other versions load
+#: numba's own way until checked.
+SHORT_LOAD_NUMBA = ((0, 68), (0, 68))
 
 
 def _short_load_checked() -> bool:
