@@ -48,6 +48,7 @@ GOAL_SECONDS = 0.5
 #: The win hint of ``play`` (what :func:`yahtzee_solver.tui.win_hint.win_hint_lines` computes): the
 #: opponent's exact final-score distribution from its card, then the keeps ranked by P(win).
 WIN_HINT = """
+import os
 import sys
 from yahtzee_solver.advisor import Advisor
 from yahtzee_solver.dice import roll_index
@@ -63,6 +64,8 @@ adv = Advisor(me.rules, table, jit=False)
 policy = Policy(WinSource(me.rules, pmf), tiebreak=adv.source)
 codes, P = policy.keep_ranking(me.key, me.total, roll_index("13456"), 2)
 print(codes[0], P[0])
+sys.stdout.flush()
+os._exit(0)  # a hint inside a game session pays no interpreter teardown (the command's own end skips it too)
 """
 
 #: The opponent's card in the win-hint runs (a CPU one turn behind: 7 boxes open).
