@@ -4,10 +4,12 @@
 Prints, with the machine's load (the figures of a busy machine are not the
 integrator's):
 
-1. ``yahtzee-solve value/hint --target`` from a cold shell, positions with 2, 4
-   and 6 open boxes (median and minimum wall time of ``--runs`` fresh
-   processes; goal <= 0.5 s with 6 or fewer open boxes); baseline
-   ``python -c "import numpy"`` in the same run;
+1. ``yahtzee-solve value/hint --target`` and the win hint of ``play`` (the
+   opponent's distribution and the keeps ranked by P(win)) from a cold shell,
+   positions with 2, 4 and 6 open boxes (median and minimum wall time of
+   ``--runs`` fresh processes; goal <= 0.5 s with 6 or fewer open boxes);
+   baseline the import floor ``python -c "import numpy, h5py, click"`` in the
+   same run;
 2. the ``master`` CPU's decision time in games against the expert (median and
    worst per keep/box decision; goal median <= 0.2 s, worst <= 2 s), the
    expert's decision time as baseline;
@@ -16,12 +18,13 @@ integrator's):
 
 Usage::
 
-    python benchmarks/bench_target.py [--runs 5] [--games 20] [--max-open 3]
+    python benchmarks/bench_target.py [--runs 5] [--games 20] [--max-open 3] [--cold-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -39,24 +42,70 @@ CARDS = {
 }
 
 
+#: Goal for a whole cold process answering a target or win query with 6 or fewer open boxes.
+GOAL_SECONDS = 0.5
+
+#: The win hint of ``play`` (what :func:`yahtzee_solver.tui.win_hint.win_hint_lines` computes): the
+#: opponent's exact final-score distribution from its card, then the keeps ranked by P(win).
+WIN_HINT = """
+import os
+import sys
+from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.dice import roll_index
+from yahtzee_solver.objectives import WinSource, opponent_pmf
+from yahtzee_solver.policy import Policy
+from yahtzee_solver.state import parse_card
+from yahtzee_solver.table import open_table
+
+me, cpu = parse_card(sys.argv[1]), parse_card(sys.argv[2])
+table = open_table(me.rules)
+pmf = opponent_pmf(me.rules, cpu, "expert", table)
+adv = Advisor(me.rules, table, jit=False)
+policy = Policy(WinSource(me.rules, pmf), tiebreak=adv.source)
+codes, P = policy.keep_ranking(me.key, me.total, roll_index("13456"), 2)
+print(codes[0], P[0])
+sys.stdout.flush()
+os._exit(0)  # a hint inside a game session pays no interpreter teardown (the command's own end skips it too)
+"""
+
+#: The opponent's card in the win-hint runs (a CPU one turn behind: 7 boxes open).
+WIN_OPPONENT = "ones=2,twos=6,threes=9,fours=16,fives=15,chance=22"
+
+
 def cold(runs: int) -> None:
-    print("\n## (1) --target from a cold shell (fresh process per run)")
+    print("\n## (1) --target and the win hint from a cold shell (fresh process per run; the runs alternate)")
+    print("  children run without PYTHONDONTWRITEBYTECODE (bytecode caches as installed);")
+    print("  'x floor' is the ratio to importing what every command imports (numpy, h5py, click)")
     exe = shutil.which("yahtzee-solve") or str(Path(sys.executable).with_name("yahtzee-solve"))
-    cmds = {"python -c 'import numpy'": [sys.executable, "-c", "import numpy"]}
+    floor = "python -c 'import numpy, h5py, click'"
+    cmds = {floor: [sys.executable, "-c", "import numpy, h5py, click"]}
     for n, card in CARDS.items():
         cmds[f"hint 13456 --target 300, {n} open boxes"] = [exe, "hint", "13456", "--card", card, "--target", "300"]
         cmds[f"value --target 300, {n} open boxes"] = [exe, "value", "--card", card, "--target", "300"]
+        cmds[f"win hint (play), {n} open boxes"] = [sys.executable, "-c", WIN_HINT, card, WIN_OPPONENT]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     walls = {k: [] for k in cmds}
-    for cmd in cmds.values():  # warm the file cache and numba's cache
-        subprocess.run(cmd, capture_output=True)
+    cpus = {k: [] for k in cmds}
+    for k, cmd in cmds.items():  # warm the file cache and numba's cache
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if p.returncode:
+            print(f"  !! {k} failed: {p.stderr.strip()[-500:]}")
     for _ in range(runs):
         for k, cmd in cmds.items():
-            t = time.perf_counter()
-            subprocess.run(cmd, capture_output=True)
-            walls[k].append(time.perf_counter() - t)
-    base = common.median(walls["python -c 'import numpy'"])
+            wall, cpu, _ = common.run_timed(cmd, env)
+            walls[k].append(wall)
+            cpus[k].append(cpu)
+    base, cbase = common.median(walls[floor]), common.median(cpus[floor])
     for k, w in walls.items():
-        print(f"  {k:<40} median {common.median(w):6.3f} s  min {min(w):6.3f} s  x numpy {common.median(w) / base:5.1f}")
+        print(f"  {k:<40} median {common.median(w):6.3f} s  min {min(w):6.3f} s  "
+              f"x floor {common.ratio(common.median(w), base)}   "
+              f"cpu {common.median(cpus[k]):6.3f} s x floor {common.ratio(common.median(cpus[k]), cbase)}")
+    print(f"\n## goals: a whole cold process with 6 or fewer open boxes <= {GOAL_SECONDS} s (median wall)")
+    for k, w in walls.items():
+        if k != floor:
+            m = common.median(w)
+            print(f"  {k:<40} {m:6.3f} s = {m / GOAL_SECONDS:4.2f} x the limit   "
+                  f"{'met' if m <= GOAL_SECONDS else 'NOT MET'}")
 
 
 def decisions(games: int, max_open: int) -> None:
@@ -108,9 +157,12 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--max-open", type=int, default=3)
+    ap.add_argument("--cold-only", action="store_true", help="only part (1): whole processes from a cold shell")
     opts = ap.parse_args(argv)
     common.header("target score and win probability")
     cold(opts.runs)
+    if opts.cold_only:
+        return 0
     decisions(opts.games, opts.max_open)
     throughput(opts.games, opts.max_open)
     return 0

@@ -30,6 +30,7 @@ __all__ = [
     "median",
     "time_call_ns",
     "run_child",
+    "run_timed",
     "ratio",
     "PHASES",
 ]
@@ -119,6 +120,20 @@ def run_child(code: str, *args: str, env: dict | None = None) -> tuple[dict, flo
         raise RuntimeError(f"child failed ({meta.get('__rc')}): {proc.stderr.strip()[-2000:]}")
     fields = _fields(lines[-2]) if len(lines) >= 2 else {}
     return fields, float(meta["__wall"]), float(meta["__maxrss_kib"]) / 1024.0
+
+
+def run_timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int]:
+    """Run ``cmd`` (output discarded): its wall seconds, CPU seconds (user + system) and exit code.
+
+    The CPU time of a single-threaded start-up moves less than its wall time
+    when other jobs share the cores, so the cold-start scripts print both.
+    """
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, p.returncode
 
 
 def _fields(line: str) -> dict:

@@ -96,3 +96,28 @@ def test_hint_dist_adds_sd_and_tail_probability(rl):
         assert o["expected"] == pytest.approx(d.mean, abs=1e-9)
     text = run("hint", "22555", "-r", rl, "--card", CARD, "--dist")
     assert text.exit_code == 0 and "P>=300" in text.output
+
+
+def test_dist_reads_the_table_chunk_by_chunk_and_stops_at_a_damaged_one(tmp_path):
+    """``dist`` from a late card reads only the chunks of the states the game can still reach; a value
+    rewritten in one of them (a valid Fletcher-32, a wrong SHA-256) stops it before any figure is printed,
+    and the figures from an intact file equal those from the whole table."""
+    import h5py
+
+    from yahtzee_solver import table as table_mod
+    from yahtzee_solver.table import default_table_path, load_table, open_table
+
+    path = tmp_path / "yahtzee.h5"
+    path.write_bytes(default_table_path("yahtzee").read_bytes())
+    card = parse_card(CARD)
+    out = run_json("dist", "--card", CARD, "--table", str(path))
+    whole = score_distribution(card, table=load_table("yahtzee"))
+    assert out["mean"] == whole.mean and np.array_equal(out["pmf"], whole.pmf[out["min"]:out["max"] + 1])
+    opened = open_table("yahtzee", path)
+    assert not opened.is_loaded and opened._reader.loaded.sum() == 16  # boxes 8..11 open: 16 of 128 chunks
+    late = card.key.mask | (1 << 10) | (1 << 11)  # a state two turns later
+    with h5py.File(path, "r+") as f:
+        f["values"][late, 63, 0] += 1.0
+    table_mod._TABLE_CACHE.clear()
+    assert_clean_error(run("dist", "--card", CARD, "--table", str(path)), 1, "fails its checksum",
+                       f"chunk {late // 64}")

@@ -492,3 +492,19 @@ def test_fill_summary_states_box_points_and_bonuses_apart(dice, card, rules, sum
     assert res.exit_code == 0, res.output
     (line,) = [ln for ln in res.output.splitlines() if ln.startswith("best:")]
     assert line.startswith(summary + " -> expected final total "), line
+
+
+def test_the_console_command_ends_with_its_output_and_code(tmp_path):
+    """``run`` (the console command, ``python -m yahtzee_solver``) ends the process without the
+    interpreter's teardown: all output is there, to a pipe or a file, and the exit codes are main's."""
+    res = run_process("hint", "13356", "-r", "2")
+    assert res.returncode == 0 and res.stdout == run("hint", "13356", "-r", "2").output and res.stderr == ""
+    card = "ones=3,twos=6,threes=9,fours=12,3k=20,4k=0,chance=20"  # compiled: numba loaded, then the quick end
+    out = tmp_path / "dist.json"
+    with out.open("w") as f:
+        res = run_process("dist", "--card", card, "--json", stdout=f)
+    assert res.returncode == 0 and json.loads(out.read_text()) == run_json("dist", "--card", card)
+    bad = run_process("hint", "1335")
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("Error: invalid dice '1335'")
+    missing = run_process("value", "--table", str(tmp_path / "none.h5"))
+    assert missing.returncode == 1 and "not found" in missing.stderr

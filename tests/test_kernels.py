@@ -456,3 +456,87 @@ def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_tabl
         for rl in (0, 1, 2):
             assert k.ranked_options(mask, up, yb, 0, rl, V, *args) == -1
     assert (ci == -7).all() and (cf == -7.0).all() and (codes == -7).all()
+
+_FRESH_PROCESS_LOAD = """
+import json, sys
+import numpy as np
+from numba.core.registry import cpu_target
+
+ctx = cpu_target.target_context
+refreshes = []
+refresh = ctx.refresh
+ctx.refresh = lambda: (refreshes.append(1), refresh())  # counts numba's registry refreshes
+
+from yahtzee_solver import jit
+from yahtzee_solver.dice import N_KEEPS
+from yahtzee_solver.table import load_table
+
+t = load_table("yacht")
+a = t.rules.arrays()
+V = t.values
+args = (0b000001111111, 9, 0, 3, V, a["score"], a["joker"], a["params"])
+E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+vc = jit.compiled().turn(*args, E, B)
+vi = jit.interpreted().turn(*args, np.empty((3, N_KEEPS)), B)
+masks = np.array([0b000001111111, 0b000010111111], np.int64)  # one layer: solved independently
+ups, ybs = np.array([9, 9], np.int64), np.zeros(2, np.int64)
+W = V.copy()
+W[masks, ups, ybs] = -1.0
+jit.compiled().solve_states(masks, ups, ybs, W, a["score"], a["joker"], a["params"])
+print(json.dumps({"refreshes": len(refreshes), "same": bool(vc == vi == V[0b000001111111, 9, 0]),
+                  "solved": bool(np.array_equal(W, V, equal_nan=True))}))
+"""
+
+
+def test_a_fresh_process_loads_cached_kernels_without_the_registry_refresh():
+    """The second process finds the kernels in numba's cache and loads them (a parallel one included)
+    without numba's typing/lowering registry refresh; they compute what the interpreted source does."""
+    import json
+    import subprocess
+    import sys
+
+    runs = []
+    for _ in range(2):  # the first may compile (and write the cache); the second must load
+        p = subprocess.run([sys.executable, "-c", _FRESH_PROCESS_LOAD], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        runs.append(json.loads(p.stdout.splitlines()[-1]))
+    assert runs[1] == {"refreshes": 0 if jit._short_load_checked() else runs[1]["refreshes"], "same": True,
+                       "solved": True}
+    assert runs[0]["same"] and runs[0]["solved"]
+
+
+def test_a_failing_short_load_falls_back_to_numbas_own():
+    """If rebuilding cached code without the refresh fails, numba's own load (refresh first) runs."""
+    from types import SimpleNamespace
+
+    calls = []
+
+    def short(sig, ctx):
+        calls.append("short")
+        raise RuntimeError("unresolved symbol")
+
+    def full(sig, ctx):
+        calls.append("full")
+        return "cres"
+
+    if not jit._short_load_checked():
+        pytest.skip("numba version not checked for the short load")
+    d = SimpleNamespace(_cache=SimpleNamespace(_load_overload=short, load_overload=full))
+    assert jit._load_without_refresh(d)
+    from numba.core.registry import cpu_target
+
+    assert d._cache.load_overload("sig", cpu_target.target_context) == "cres" and calls == ["short", "full"]
+    assert not jit._load_without_refresh(SimpleNamespace(py_func=len))  # not a caching dispatcher: left alone
+
+
+def test_an_unchecked_numba_version_loads_numbas_own_way(monkeypatch):
+    import numba
+
+    monkeypatch.setattr(numba, "__version__", "0.99.0")
+    assert not jit._short_load_checked()
+    cache = type("Cache", (), {"load_overload": lambda self, sig, ctx: None,
+                               "_load_overload": lambda self, sig, ctx: None})()
+    from types import SimpleNamespace
+
+    d = SimpleNamespace(_cache=cache)
+    assert not jit._load_without_refresh(d) and "load_overload" not in vars(cache)

@@ -325,6 +325,41 @@ def test_open_table_reads_only_the_chunks_a_turn_needs(yacht_file, fresh_table):
     assert np.array_equal(t.values, full, equal_nan=True) and t.is_loaded  # the whole table on demand
 
 
+def test_values_from_reads_the_chunks_of_every_reachable_state(yacht_file, fresh_table):
+    """A card's whole rest of the game: every mask holding its boxes, and only their chunks."""
+    from yahtzee_solver.table import open_table
+
+    t = open_table("yacht", yacht_file)
+    full = fresh_table("yacht").values
+    filled = 0b010111000001  # two of the boxes 6.. open (chunks are 64 masks): 4 of the 64 chunks
+    V = t.values_from(filled)
+    assert not V.flags.writeable and not t.is_loaded
+    masks = np.arange(1 << 12)
+    supers = masks[(masks & filled) == filled]
+    assert np.array_equal(V[supers], full[supers], equal_nan=True)
+    read = set(np.flatnonzero(t._reader.loaded).tolist())
+    assert read == {m // 64 for m in supers.tolist()} and len(read) == 4
+    others = np.setdiff1d(masks, np.arange(1 << 12).reshape(-1, 64)[sorted(read)].ravel())
+    assert not V[others].any()
+    with pytest.raises(ValueError, match="out of range"):
+        t.values_from(1 << 12)
+    assert load_table("yacht", yacht_file).values_from(filled) is load_table("yacht", yacht_file).values
+
+
+def test_values_from_detects_an_edited_chunk_of_a_later_state(yacht_file):
+    """The edit is in a state the card reaches only near the end of the game: found before any value is used."""
+    from yahtzee_solver.table import open_table
+
+    filled = 0b010111000001
+    with h5py.File(yacht_file, "r+") as f:
+        f["values"][filled | 0b101000000000, 0, 0] += 1.0  # two boxes later: chunk 63
+    t = open_table("yacht", yacht_file)
+    t.values_for(filled)  # the next turn's states are intact
+    with pytest.raises(TableError) as info:
+        t.values_from(filled)
+    _assert_clear(info.value, "fails its checksum", "chunk 63", str(yacht_file))
+
+
 def test_open_table_detects_an_edited_chunk_before_using_it(yacht_file):
     from yahtzee_solver.table import open_table
 
@@ -440,3 +475,16 @@ def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
         assert opened.expected_final(card) == whole.expected_final(card)
         assert not opened.table.is_loaded
         table_mod._TABLE_CACHE.clear()
+
+
+def test_demand_zeros_is_a_fresh_writable_zero_array():
+    from yahtzee_solver.table import demand_zeros
+
+    a = demand_zeros((1 << 13, 64, 2))
+    b = demand_zeros((1 << 13, 64, 2), np.int64)
+    assert a.shape == b.shape == (1 << 13, 64, 2) and a.dtype == np.float64 and b.dtype == np.int64
+    assert a.flags.c_contiguous and a.flags.writeable and not a.any() and not b.any()
+    a[4095, 63, 1] = 1.5
+    b[:, 0, 0] = 7
+    assert a.sum() == 1.5 and not np.shares_memory(a, b) and b.sum() == 7 * (1 << 13)
+    assert demand_zeros(0).shape == (0,)

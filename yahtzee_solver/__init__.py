@@ -13,7 +13,6 @@ Quick start::
 from ._version import __version__
 
 from .advisor import Advisor, BoxOption, KeepOption
-from .build import BuildResult, build_values
 from .dice import format_dice, parse_dice
 from .errors import (
     CategoryError,
@@ -45,6 +44,8 @@ from .table import ValueTable, default_table_path, load_table, open_table, save_
 # Heavier parts load on first use, so `import yahtzee_solver` (and a cold CLI
 # query) does not pay for them.
 _LAZY = {
+    "BuildResult": "build",
+    "build_values": "build",
     "make_strategy": "players",
     "LEVELS": "players",
     "simulate": "simulate",

@@ -1,6 +1,6 @@
 """``python -m yahtzee_solver`` runs the ``yahtzee-solve`` command line."""
 
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":
-    main(prog_name="yahtzee-solve")
+    run(prog_name="yahtzee-solve")

@@ -63,46 +63,40 @@ _KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEP
 
 
 def _build_tables():
-    # Plain Python lists first, one numpy array each at the end: element-wise
-    # numpy assignment would cost a cold shell tens of milliseconds.
-    counts = [[keep.count(f) for f in range(1, N_FACES + 1)] for keep in KEEPS]
-    size = [len(keep) for keep in KEEPS]
-    child = []
-    sub = []
-    for keep in KEEPS:
-        if len(keep) < N_DICE:
-            child.append([_KEEP_INDEX[tuple(sorted(keep + (f,)))] for f in range(1, N_FACES + 1)])
-        row = []
-        for f in range(1, N_FACES + 1):
-            if f in keep:
-                rest = list(keep)
-                rest.remove(f)
-                row.append(_KEEP_INDEX[tuple(rest)])
-            else:
-                row.append(-1)
-        sub.append(row)
-    prob = []
-    face = []
-    subkeeps = []
-    for r, roll in enumerate(ROLLS):
-        c = counts[ROLL_OFFSET + r]
-        ways = math.factorial(N_DICE)
-        for n in c:
-            ways //= math.factorial(n)
-        prob.append(ways / N_FACES**N_DICE)
-        face.append(roll[0] if max(c) == N_DICE else 0)
-        distinct = sorted(
-            {_KEEP_INDEX[s] for n in range(N_DICE + 1) for s in itertools.combinations(roll, n)}
-        )
-        subkeeps.append(distinct + [-1] * (2**N_DICE - len(distinct)))
+    # Each keep as its count vector, then whole-array numpy work: a cold shell
+    # builds these tables on every start (element-wise loops cost milliseconds).
+    size = np.array([len(keep) for keep in KEEPS], dtype=np.int64)
+    counts = np.zeros((N_KEEPS, N_FACES), dtype=np.int64)
+    faces = np.fromiter(itertools.chain.from_iterable(KEEPS), dtype=np.int64, count=int(size.sum()))
+    np.add.at(counts, (np.repeat(np.arange(N_KEEPS), size), faces - 1), 1)
+    # a keep's code: its counts in base N_DICE + 1; code -> keep index
+    radix = (N_DICE + 1) ** np.arange(N_FACES, dtype=np.int64)
+    codes = counts @ radix
+    index_of = np.full((N_DICE + 1) ** N_FACES, -1, dtype=np.int64)
+    index_of[codes] = np.arange(N_KEEPS)
+    smaller = size < N_DICE
+    child = index_of[codes[smaller, None] + radix[None, :]]  # one die more, of each face
+    sub = np.where(counts > 0, index_of[np.where(counts > 0, codes[:, None] - radix[None, :], 0)], -1)
+    rc = counts[ROLL_OFFSET:]
+    factorial = np.array([math.factorial(n) for n in range(N_DICE + 1)], dtype=np.int64)
+    prob = (math.factorial(N_DICE) // factorial[rc].prod(axis=1)) / N_FACES**N_DICE
+    face = np.where(rc.max(axis=1) == N_DICE, rc.argmax(axis=1) + 1, 0)
+    # the distinct keeps inside each roll (counts no larger, face by face), in index order
+    inside = np.ones((N_ROLLS, N_KEEPS), dtype=bool)
+    for f in range(N_FACES):
+        inside &= counts[None, :, f] <= rc[:, None, f]
+    rows, keeps = np.nonzero(inside)
+    n_inside = inside.sum(axis=1)
+    subkeeps = np.full((N_ROLLS, 2**N_DICE), -1, dtype=np.int32)
+    subkeeps[rows, np.arange(rows.size) - np.repeat(np.cumsum(n_inside) - n_inside, n_inside)] = keeps
     out = (
-        np.array(counts, dtype=np.int64),
-        np.array(size, dtype=np.int64),
-        np.array(child, dtype=np.int32),
-        np.array(sub, dtype=np.int32),
-        np.array(prob, dtype=np.float64),
-        np.array(face, dtype=np.int64),
-        np.array(subkeeps, dtype=np.int32),
+        counts,
+        size,
+        child.astype(np.int32),
+        sub.astype(np.int32),
+        prob.astype(np.float64),
+        face.astype(np.int64),
+        subkeeps,
     )
     for a in out:
         a.setflags(write=False)

@@ -53,7 +53,7 @@ from .dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from .errors import ScoreCardError, UsageError
 from .rules import N_UPPER, RuleSet, get_rules
 from .state import ScoreCard
-from .table import ValueTable
+from .table import ValueTable, demand_zeros
 
 __all__ = [
     "STRATEGIES",
@@ -76,10 +76,11 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 #: States per call of the outcome kernel (bounds its scratch arrays).
 _CHUNK = 8192
 
-#: Interpreted wall seconds to solve one turn-start state (about 7 ms on the 2-core
-#: test machine, any policy): :func:`yahtzee_solver.jit.for_work` runs a position with
-#: fewer than about 60 states to solve (e.g. 3 open lower boxes) interpreted.
-_INTERPRETED_STATE_SECONDS = 0.007
+#: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
+#: 2-core test machine under the load that gave :data:`yahtzee_solver.jit.STARTUP_SECONDS`,
+#: any policy): :func:`yahtzee_solver.jit.for_work` runs a position with fewer than
+#: about 55 states to solve (e.g. 4 open lower boxes, 23 states) interpreted.
+_INTERPRETED_STATE_SECONDS = 0.0055
 
 
 @dataclass(frozen=True)
@@ -186,8 +187,13 @@ class _Policy:
     rkeeps: np.ndarray
 
 
-def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool) -> _Policy:
-    """The kernel form of a CPU strategy (``players.make_strategy``), one definition of each policy."""
+def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
+    """The kernel form of a CPU strategy (``players.make_strategy``), one definition of each policy.
+
+    The optimal policy reads the value table only at states with the boxes
+    ``filled`` filled (:meth:`ValueTable.values_from`: an opened table reads
+    and checks the chunks of those states alone).
+    """
     from . import players
 
     name = str(strategy).strip().lower()
@@ -201,7 +207,8 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool) -> _P
     if isinstance(s, players.BeginnerStrategy):
         return _Policy(name, 1, np.zeros((1, 1, 1)), rules.arrays()["params"], s.blunder, s.made_mask,
                        players.blunder_keeps())
-    return _Policy(name, 0, s.values, s.params, 0.0, 0, no_keeps)
+    V = s.table.values_from(filled) if isinstance(s, players.ExpertStrategy) else s.values
+    return _Policy(name, 0, V, s.params, 0.0, 0, no_keeps)
 
 
 # -- reachable states --------------------------------------------------------------------
@@ -261,12 +268,10 @@ def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Lay
             pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
             index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
         )
-        c = counts[s0:s1]
-        off_c = np.zeros(len(c) + 1, np.int64)
-        np.cumsum(c, out=off_c[1:])
-        flat = (np.empty(off_c[-1], np.int64), np.empty(off_c[-1], np.int64), np.empty(off_c[-1]))
-        k.dist_compact(oi, og, op, c, off_c, *flat)
-        parts.append(flat)
+        # the first counts[i] outcomes of each row, rows in order: a numpy copy (one compiled kernel
+        # less to load in a cold process than kernels.dist_compact, the same arrays)
+        used = np.arange(cap) < counts[s0:s1, None]
+        parts.append((oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]))
     del oi, og, op
     out_off = np.zeros(n + 1, np.int64)
     np.cumsum(counts, out=out_off[1:])
@@ -325,7 +330,7 @@ class _Engine:
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.index = np.zeros((1 << C, T + 1, F), np.int64)
+        self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
         self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
@@ -442,7 +447,7 @@ def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: Value
     if table is not None and table.rules != rules:
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     r = roll_index(parse_dice(dice))
-    pol = _policy(strategy, rules, table, jit)
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
     eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
                   starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)
     out = {}
@@ -536,7 +541,7 @@ def score_distribution(
             raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
     elif rolls_left is not None:
         raise UsageError("rolls-left needs the dice showing (a position inside a turn)")
-    pol = _policy(strategy, rules, table, jit)
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
     lo, rem = _remaining(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
     return _final(rules, pol, card, lo, rem)
 

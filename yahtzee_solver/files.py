@@ -19,7 +19,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -174,6 +173,8 @@ def write_atomic(
     make_error = error or _default_error(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
+        import tempfile  # here, not at the top: a cold query that writes nothing does not pay for it
+
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:

@@ -10,6 +10,17 @@ about a thousand times slower -- right for one query from a cold shell.
 runs interpreted when that costs less than numba's start-up in a fresh process.
 
 Numba is imported only by :func:`compiled`.
+
+Loading cached machine code
+---------------------------
+Numba refreshes its typing and lowering registries (importing most of numba's
+implementation modules) before it loads a cached kernel: in a fresh process
+about 80 ms, a fifth of a cold ``dist`` query, and needed only to *compile*.
+The dispatchers made here load a cached kernel after initialising numba's
+runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
+usual (numba's compiler refreshes the registries itself), and a load that
+fails the short way is retried numba's way.  The machine code run is the same.
+Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
 """
 
 from __future__ import annotations
@@ -23,10 +34,13 @@ from . import kernels as _kernels
 __all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS"]
 
 #: Wall seconds a fresh process pays before its first compiled kernel returns:
-#: importing numba (~0.2 s), numba's typing context and loading the cached machine
-#: code of the kernels called (~0.3 s); ``benchmarks/bench_dist.py`` shows it as the
-#: gap between a small ``dist`` and the import floor.
-STARTUP_SECONDS = 0.45
+#: importing numba (~0.12 s), its runtime (NRT, ~0.02 s), creating the dispatchers
+#: and loading the cached machine code of the kernels called (~0.05 s for three),
+#: first calls included; about 0.29 s of CPU on the 2-core test machine under load,
+#: where the floor ``python -c "import numpy, h5py, click"`` took 0.13 s of CPU
+#: (``benchmarks/bench_dist.py`` shows it as the gap between a ``dist`` run
+#: compiled and the import floor).
+STARTUP_SECONDS = 0.3
 
 _lock = threading.Lock()
 _compiled: ModuleType | None = None
@@ -58,14 +72,70 @@ def compiled() -> ModuleType:
             spec.loader.exec_module(mod)
             mod.prange = numba.prange
             for name in mod.KERNELS:
-                fn = getattr(mod, name)
-                setattr(
-                    mod,
-                    name,
-                    numba.njit(cache=True, nogil=True, parallel=name in _PARALLEL)(fn),
-                )
+                setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL))
             _compiled = mod
         return _compiled
+
+
+def _njit(fn, parallel: bool):
+    """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh."""
+    import numba
+
+    dispatcher = numba.njit(cache=True, nogil=True, parallel=parallel)(fn)
+    _load_without_refresh(dispatcher)
+    return dispatcher
+
+
+def _load_without_refresh(dispatcher) -> bool:
+    """Make ``dispatcher`` load its cached machine code without refreshing numba's registries.
+
+    ``Cache.load_overload`` refreshes the target context (imports and installs
+    every typing and lowering registry: what compiling needs) and then
+    rebuilds the cached library; rebuilding needs only numba's runtime (NRT),
+    whose symbols the cached code links to.  The replacement initialises the
+    runtime, rebuilds, and on any failure refreshes and loads as numba does.
+    A miss (no cached code for the signature) returns ``None`` and numba
+    compiles, its compiler refreshing the registries first.
+
+    Returns
+    -------
+    bool
+        False (and nothing changed) when the dispatcher is not numba's caching
+        dispatcher as this was written for (``NUMBA_DISABLE_JIT``), or numba's
+        version is outside :data:`SHORT_LOAD_NUMBA`.
+    """
+    cache = getattr(dispatcher, "_cache", None)
+    load_overload = getattr(cache, "load_overload", None)
+    rebuild = getattr(cache, "_load_overload", None)
+    if load_overload is None or rebuild is None or not _short_load_checked():
+        return False
+    from numba.core.runtime import rtsys
+
+    def load(sig, target_context):
+        try:
+            rtsys.initialize(target_context)
+            return rebuild(sig, target_context)
+        except Exception:
+            return load_overload(sig, target_context)
+
+    cache.load_overload = load
+    return True
+
+
+#: numba versions (major, minor), first and last, whose cache loading :func:`_load_without_refresh`
+#: was read and tested against (``tests/test_kernels.py``, numba 0.68.1); other versions load
+#: numba's own way until checked.
+SHORT_LOAD_NUMBA = ((0, 68), (0, 68))
+
+
+def _short_load_checked() -> bool:
+    import numba
+
+    try:
+        version = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    return SHORT_LOAD_NUMBA[0] <= version <= SHORT_LOAD_NUMBA[1]
 
 
 def for_work(items: int, seconds_per_item: float, jit: bool = True) -> ModuleType:
@@ -133,8 +203,7 @@ def compiled_module(module: ModuleType) -> ModuleType:
                 setattr(mod, name, getattr(base, name))
             parallel = set(getattr(mod, "PARALLEL", ()))
             for name in mod.KERNELS:
-                fn = getattr(mod, name)
-                setattr(mod, name, numba.njit(cache=True, nogil=True, parallel=name in parallel)(fn))
+                setattr(mod, name, _njit(getattr(mod, name), name in parallel))
             _compiled_modules[module.__name__] = mod
         return mod
 

@@ -30,6 +30,7 @@ import importlib
 import io
 import os
 import sys
+from typing import NoReturn
 
 import click
 
@@ -197,4 +198,28 @@ def main():
     """
 
 
-__all__ = ["main", "COMMANDS"]
+def run(prog_name: str | None = None) -> NoReturn:
+    """The ``yahtzee-solve`` console command: :data:`main` as a process of its own.
+
+    Runs the command line as ``main()`` does (same output, same exit codes), then
+    ends the process with that code at once, skipping the interpreter's
+    teardown: unloading numpy and h5py costs a finished command about 20 ms
+    (the import floor pays it too), and numba with its LLVM about 90 ms more
+    after a compiled ``dist`` or ``--target`` query.  Nothing is lost: every
+    file a command writes is written atomically and closed before it returns,
+    the project registers no exit handlers, and the standard streams are
+    flushed here first (if that fails, the process ends the usual way, as
+    ``main()`` would).  A program that embeds the command line calls
+    :data:`main` instead (``CliRunner`` does).
+    """
+    code = main._run(None, prog_name, None, {})
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    os._exit(code)
+
+
+__all__ = ["main", "run", "COMMANDS"]

@@ -196,7 +196,7 @@ def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, pr
     from ..dice import format_dice, parse_dice
     from ..distribution import score_distribution
     from ..state import parse_card
-    from ..table import load_table
+    from ..table import open_table
     from .query import _state_dict, describe_card
 
     rules = resolve_rules(rules, table_path)
@@ -208,7 +208,8 @@ def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, pr
         raise UsageError(f"invalid plot file {plot_path!r}: want a name ending in {' or '.join(PLOT_FORMATS)}")
     if faces is not None and card.is_full:
         raise UsageError("the card is full: there are no dice to play")
-    table = load_table(rules, table_path) if strategy.lower() in ("optimal", "expert") else None
+    # the chunks of the states reachable from the card are read and checked, not the whole table
+    table = open_table(rules, table_path) if strategy.lower() in ("optimal", "expert") else None
     rl = (2 if rolls_left is None else rolls_left) if faces is not None else None
     d = score_distribution(card, rules, dice=faces, rolls_left=rl, strategy=strategy, table=table,
                            progress=progress)
