@@ -268,8 +268,8 @@ def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Lay
             pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
             index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
         )
-        # the first counts[i] outcomes of each row, rows in order: a numpy copy (one compiled kernel
-        # less to load in a cold process than kernels.dist_compact, the same arrays)
+        # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
+        # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
         parts.append((oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]))
     del oi, og, op

@@ -46,7 +46,7 @@ _lock = threading.Lock()
 _compiled: ModuleType | None = None
 
 # Kernels that loop over independent items with prange.
-_PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_compact", "dist_convolve"}
+_PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_convolve"}
 
 
 def interpreted() -> ModuleType:

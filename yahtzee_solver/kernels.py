@@ -80,7 +80,6 @@ KERNELS = (
     "best_keeps",
     "roll_gains",
     "dist_outcomes",
-    "dist_compact",
     "dist_convolve",
 )
 
@@ -1154,16 +1153,6 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             counts[i] = nt
             lo[i] = lo_i
             hi[i] = hi_i
-
-
-def dist_compact(out_idx, out_gain, out_prob, counts, out_off, idx, gain, prob):
-    """Copy the outcomes of :func:`dist_outcomes` (rows of ``counts[i]`` entries) into flat arrays at ``out_off[i]``."""
-    for i in prange(counts.shape[0]):
-        a = out_off[i]
-        for t in range(counts[i]):
-            idx[a + t] = out_idx[i, t]
-            gain[a + t] = out_gain[i, t]
-            prob[a + t] = out_prob[i, t]
 
 
 def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next):
