@@ -23,7 +23,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -126,24 +125,7 @@ def main(argv=None) -> int:
                                            "3k=20,4k=0"],
             "review FILE (13 turns)": [exe, "review", game],
         }
-        import subprocess
-
-        walls: dict = {k: [] for k in cmds}
-        cpus: dict = {k: [] for k in cmds}
-        for name, cmd in cmds.items():  # warm the OS file cache and numba's cache once
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            if p.returncode:
-                print(f"  !! {name} failed: {p.stderr.strip()[-500:]}")
-        for _ in range(max(3, opts.runs * 2)):
-            for name, cmd in cmds.items():
-                wall, cpu, _ = common.run_timed(cmd, env)
-                walls[name].append(wall)
-                cpus[name].append(cpu)
-        base, cbase = common.median(walls[floor]), common.median(cpus[floor])
-        for name, ws in walls.items():
-            print(f"  {name:<38} median {common.median(ws):6.3f} s   min {min(ws):6.3f} s   "
-                  f"x floor {common.ratio(common.median(ws), base)}   "
-                  f"cpu {common.median(cpus[name]):6.3f} s x floor {common.ratio(common.median(cpus[name]), cbase)}")
+        walls = common.time_processes(cmds, floor, max(3, opts.runs * 2), env, width=38)
         print("\n## goals (median wall of whole processes; met with margin when well under the limit)")
         for name, ws in walls.items():
             if name.startswith("dist --card") or name.startswith("review"):

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -84,22 +83,7 @@ def cold(runs: int) -> None:
         cmds[f"value --target 300, {n} open boxes"] = [exe, "value", "--card", card, "--target", "300"]
         cmds[f"win hint (play), {n} open boxes"] = [sys.executable, "-c", WIN_HINT, card, WIN_OPPONENT]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    walls = {k: [] for k in cmds}
-    cpus = {k: [] for k in cmds}
-    for k, cmd in cmds.items():  # warm the file cache and numba's cache
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if p.returncode:
-            print(f"  !! {k} failed: {p.stderr.strip()[-500:]}")
-    for _ in range(runs):
-        for k, cmd in cmds.items():
-            wall, cpu, _ = common.run_timed(cmd, env)
-            walls[k].append(wall)
-            cpus[k].append(cpu)
-    base, cbase = common.median(walls[floor]), common.median(cpus[floor])
-    for k, w in walls.items():
-        print(f"  {k:<40} median {common.median(w):6.3f} s  min {min(w):6.3f} s  "
-              f"x floor {common.ratio(common.median(w), base)}   "
-              f"cpu {common.median(cpus[k]):6.3f} s x floor {common.ratio(common.median(cpus[k]), cbase)}")
+    walls = common.time_processes(cmds, floor, runs, env)
     print(f"\n## goals: a whole cold process with 6 or fewer open boxes <= {GOAL_SECONDS} s (median wall)")
     for k, w in walls.items():
         if k != floor:

@@ -136,6 +136,37 @@ def run_timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, in
     return wall, usage.ru_utime + usage.ru_stime, p.returncode
 
 
+def time_processes(cmds: dict[str, list[str]], floor: str, runs: int, env: dict | None = None,
+                   width: int = 40) -> dict[str, list[float]]:
+    """Run every command of ``cmds`` once to warm the caches, then ``runs`` rounds alternating them.
+
+    Prints one row per command: median and minimum wall, the ratio of the median
+    to the ``floor`` command's, and the median CPU seconds with their ratio.
+
+    Returns
+    -------
+    dict
+        The wall seconds of every run, by command name.
+    """
+    walls: dict = {k: [] for k in cmds}
+    cpus: dict = {k: [] for k in cmds}
+    for name, cmd in cmds.items():  # warm the OS file cache and numba's cache once
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if p.returncode:
+            print(f"  !! {name} failed: {p.stderr.strip()[-500:]}")
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            wall, cpu, _ = run_timed(cmd, env)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    base, cbase = median(walls[floor]), median(cpus[floor])
+    for name, ws in walls.items():
+        print(f"  {name:<{width}} median {median(ws):6.3f} s   min {min(ws):6.3f} s   "
+              f"x floor {ratio(median(ws), base)}   "
+              f"cpu {median(cpus[name]):6.3f} s x floor {ratio(median(cpus[name]), cbase)}")
+    return walls
+
+
 def _fields(line: str) -> dict:
     out: dict = {}
     for item in line.split():

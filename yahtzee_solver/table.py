@@ -209,17 +209,8 @@ class ValueTable:
         TableError
             If the file cannot be read or a chunk fails its checksum.
         """
-        if self._values is not None:
-            return self._values
-        C = self.rules.n_categories
-        if not 0 <= filled < (1 << C):
-            raise ValueError(f"filled mask {filled} out of range for rules {self.rules.name!r}")
-        rows = [filled] + [filled | (1 << c) for c in range(C) if not (filled >> c) & 1]
-        with self._lock:
-            if self._partial is None:
-                self._partial = demand_zeros(self.shape)
-            self._reader.read_rows(rows, self._partial)
-            return self._partial_view()
+        return self._rows_read(filled, lambda C: [filled] + [filled | (1 << c) for c in range(C)
+                                                            if not (filled >> c) & 1])
 
     def values_from(self, filled: int) -> np.ndarray:
         """Values good for the rest of a game from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
@@ -241,13 +232,20 @@ class ValueTable:
         TableError
             If the file cannot be read or a chunk fails its checksum.
         """
+        def holding(C):
+            masks = np.arange(1 << C, dtype=np.int64)
+            return masks[(masks & filled) == filled].tolist()
+
+        return self._rows_read(filled, holding)
+
+    def _rows_read(self, filled: int, rows_of) -> np.ndarray:
+        """The whole table if loaded; else the partly read values once the rows ``rows_of(C)`` are read and checked."""
         if self._values is not None:
             return self._values
         C = self.rules.n_categories
         if not 0 <= filled < (1 << C):
             raise ValueError(f"filled mask {filled} out of range for rules {self.rules.name!r}")
-        masks = np.arange(1 << C, dtype=np.int64)
-        rows = masks[(masks & filled) == filled].tolist()
+        rows = rows_of(C)
         with self._lock:
             if self._partial is None:
                 self._partial = demand_zeros(self.shape)
