@@ -488,3 +488,41 @@ def test_demand_zeros_is_a_fresh_writable_zero_array():
     b[:, 0, 0] = 7
     assert a.sum() == 1.5 and not np.shares_memory(a, b) and b.sum() == 7 * (1 << 13)
     assert demand_zeros(0).shape == (0,)
+
+
+def test_a_flipped_byte_anywhere_outside_the_values_is_one_table_error_or_the_right_answer(yacht_file, tmp_path):
+    """HDF5's own structures (superblock, object headers, B-trees, heaps, attributes) damaged byte by
+    byte: every query either stops with a TableError or answers exactly as the intact table does,
+    never with another exception (h5py raises RuntimeError for a damaged B-tree or heap)."""
+    from yahtzee_solver.table import open_table
+
+    good = load_table("yacht", yacht_file)
+    want = (good.value(0, 0, 0), good.value(0b101, 4, 0))
+    with h5py.File(yacht_file, "r") as f:
+        ds = f["values"]
+        chunks = sorted((ds.id.get_chunk_info(i).byte_offset, ds.id.get_chunk_info(i).size)
+                        for i in range(ds.id.get_num_chunks()))
+    data = yacht_file.read_bytes()
+    in_chunk = np.zeros(len(data), bool)
+    for off, size in chunks:
+        in_chunk[off:off + size] = True
+    outside = np.flatnonzero(~in_chunk)
+    assert len(outside) > 1000  # the superblock, headers, heaps, digests and attributes
+    errors = answered = 0
+    for i, pos in enumerate(outside[:: max(1, len(outside) // 240)]):  # ~240 places, all regions
+        bad = bytearray(data)
+        bad[pos] ^= 0x11
+        path = tmp_path / f"flip{i}.h5"
+        path.write_bytes(bytes(bad))
+        for opener in (lambda: open_table("yacht", path), lambda: load_table("yacht", path)):
+            try:
+                t = opener()
+                got = (t.value(0, 0, 0), t.value(0b101, 4, 0))
+            except TableError as e:
+                assert "\n" not in str(e) and str(path) in str(e)
+                errors += 1
+            else:
+                assert got == want, pos
+                answered += 1
+        path.unlink()
+    assert errors and answered

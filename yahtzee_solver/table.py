@@ -308,7 +308,7 @@ class _ChunkReader:
         try:
             with h5py.File(self.path, "r") as f:
                 values = f["values"][...]
-        except (OSError, KeyError, ValueError) as e:
+        except _H5_ERRORS as e:
             raise self._fail(e) from None
         if checksum(values) != self.checksum:
             raise TableError(
@@ -343,8 +343,13 @@ class _ChunkReader:
                     self.loaded[i] = True
         except TableError:
             raise
-        except (OSError, KeyError, ValueError) as e:
+        except _H5_ERRORS as e:
             raise self._fail(e) from None
+
+
+#: What h5py raises on a file it cannot read: OSError (truncated, not HDF5), KeyError (a missing
+#: object), RuntimeError (a damaged B-tree, heap or attribute area), ValueError/TypeError (bad metadata).
+_H5_ERRORS = (OSError, KeyError, ValueError, RuntimeError, TypeError)
 
 
 def _rebuild_hint(rules_name: str, path) -> str:
@@ -540,7 +545,7 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
     try:
         with h5py.File(p, "r") as f:
             attrs = {k: _plain(v) for k, v in f.attrs.items()}
-            if attrs.get("format") != FORMAT or "values" not in f:
+            if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
                 raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {hint}")
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
@@ -573,7 +578,7 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
             digests = f["chunk_sha256"][...] if lazy else None
     except TableError:
         raise
-    except (OSError, KeyError, ValueError) as e:
+    except _H5_ERRORS as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise TableError(f"cannot read value table {str(p)!r} ({msg}); {hint}") from None
     key = (key[0], rules.name, key[2], key[3])
@@ -593,10 +598,12 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
 
 def _chunked_with_digests(f, ds) -> bool:
     """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each."""
+    import h5py
+
     if ds.chunks is None or ds.chunks != (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:]) or "chunk_sha256" not in f:
         return False
     d = f["chunk_sha256"]
-    return d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
+    return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
 
 
 def _rules_named_in(path: Path, name) -> RuleSet:
