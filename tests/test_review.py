@@ -314,8 +314,10 @@ def test_review_command_last_number_and_file(home, tmp_path):
     [
         ("none", ["review"], 1, "no finished games"),
         ("two", ["review", "7"], 2, "no game number 7"),
-        ("two", ["review", "missing.json"], 2, "missing.json"),
-        ("two", ["review", "abc"], 2, "no game 'abc'"),
+        ("two", ["review", "missing.json"], 1, "no game file 'missing.json'"),  # a file problem: exit 1
+        ("two", ["review", "abc"], 1, "no game file 'abc'"),
+        ("die7_file", ["review", "die7.json"], 1, "die7.json: invalid die 7"),
+        ("closed_box_file", ["review", "box.json"], 1, "box.json: turn 2: box"),
         ("corrupt_file", ["review", "bad.json"], 1, "bad.json"),
         ("newer_file", ["review", "new.json"], 1, f"version {SAVE_VERSION + 1}"),
         ("two", ["review", "1", "--rules", "yacht"], 2, "'yacht'"),
@@ -332,6 +334,15 @@ def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
         add_finished_game(_finished(1, "none"))
     if setup == "corrupt_file":
         (home / "bad.json").write_text(json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "config": 3}))
+    if setup in ("die7_file", "closed_box_file"):
+        d = state_to_dict(_finished(1))
+        if setup == "die7_file":
+            d["log"][0]["dice"][0] = 7
+            (home / "die7.json").write_text(json.dumps(d))
+        else:
+            first, second = [e for e in d["log"] if e["kind"] == "score" and e["player"] == 0][:2]
+            second["category"] = first["category"]
+            (home / "box.json").write_text(json.dumps(d))
     if setup == "newer_file":
         d = state_to_dict(_finished(1))
         d["version"] = SAVE_VERSION + 1
