@@ -30,8 +30,9 @@ __all__ = ["review"]
 def review(game, last, cpu, rules, lang, as_json):
     """Review a finished game: each decision, the best one, and its expected loss.
 
-    GAME is a number in the game history (1 = the oldest kept; see the numbers
-    'play' prints), or a saved game FILE; without it, the last game played.
+    N is a number in the game history (1 = the oldest kept; see the numbers
+    'play' prints); FILE is a saved game file.  Without either, the last game
+    played.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
     advisor's "vs best").
