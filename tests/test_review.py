@@ -265,6 +265,22 @@ def test_a_damaged_history_entry_is_skipped_and_the_others_stay(home):
     assert "Warning: history file" in res.stderr and "games 1, 2, 3 are damaged" in res.stderr
     assert json.loads(res.stdout)["number"] == 4
     assert_clean_error(run("review", "2"), 1, "game 2", "damaged", only_line=False)
+    for lang in ("zh", "ja"):  # the warning in the language of the rest, not English after 警告：
+        res = run("review", "--json", "--lang", lang)
+        warning = res.stderr.strip().splitlines()[0]
+        assert warning == Translator(lang)("warn.history", detail=Translator(lang)("history.damaged_many", **{
+            "path": repr(str(history_path())), "numbers": "1, 2, 3", "first": 1,
+            "reason": h.problem.fields["reason"]})), warning
+        assert "are damaged and skipped" not in warning and "1, 2, 3" in warning
+
+
+def test_a_history_unreadable_as_a_whole_is_reported_in_the_players_language(home):
+    for lang, word in (("zh", "整体无法读取"), ("ja", "全体が読めません"), ("en", "unreadable as a whole")):
+        history_path().write_text("{not json")
+        res = run("review", "--lang", lang)
+        warning = res.output.splitlines()[0]
+        assert warning.startswith(Translator(lang)("warn.history", detail="")) and word in warning, warning
+        assert str(history_path()) in warning and ".corrupt-" in warning
 
 
 def test_a_history_with_only_damaged_entries_says_so(home):

@@ -722,6 +722,9 @@ REVIEW = {
         "review.history_saved": "Game saved to the history as number {n} (yahtzee-solve review {n}).",
         "review.history_problem": "Warning: the game history could not take this game ({detail}); it is recorded all the same.",
         "review.unavailable": "No review of this game: {detail}",
+        "history.unreadable": "history file {path} is unreadable as a whole ({reason}); moved to {moved}, starting a new history",
+        "history.damaged_one": "history file {path}: game {numbers} is damaged and skipped (game {first}: {reason}); the other games can be reviewed",
+        "history.damaged_many": "history file {path}: games {numbers} are damaged and skipped (game {first}: {reason}); the other games can be reviewed",
     },
     "zh": {
         "review.game": "历史记录中的第 {n} 局（{date}）",
@@ -748,6 +751,9 @@ REVIEW = {
         "review.history_saved": "本局已存入历史记录，编号 {n}（yahtzee-solve review {n}）。",
         "review.history_problem": "警告：历史记录无法保存本局（{detail}）；战绩照常记录。",
         "review.unavailable": "无法复盘本局：{detail}",
+        "history.unreadable": "历史记录文件 {path} 整体无法读取（{reason}）；已移到 {moved}，重新开始记录历史",
+        "history.damaged_one": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
+        "history.damaged_many": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
     },
     "ja": {
         "review.game": "履歴のゲーム {n}（{date}）",
@@ -774,6 +780,9 @@ REVIEW = {
         "review.history_saved": "このゲームを履歴の {n} 番に保存しました（yahtzee-solve review {n}）。",
         "review.history_problem": "警告：このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
         "review.unavailable": "このゲームは振り返れません：{detail}",
+        "history.unreadable": "履歴ファイル {path} は全体が読めません（{reason}）。{moved} に移し、新しい履歴を始めます",
+        "history.damaged_one": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
+        "history.damaged_many": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
     },
 }
 for _lang, _messages in REVIEW.items():

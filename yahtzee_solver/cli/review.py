@@ -55,7 +55,7 @@ def review(game, last, cpu, rules, lang, as_json):
     if game is None or game.strip().isdigit():
         h = History.load()
         if h.problem:
-            click.echo(click.style(tr("warn.history", detail=h.problem), fg="yellow"), err=True)
+            click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
         n = h.last_number() if game is None else int(game)
