@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -366,6 +367,51 @@ def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
     before = sorted(p.name for p in home.iterdir())
     assert_clean_error(run(*args), code, needle)
     assert sorted(p.name for p in home.iterdir()) == before  # nothing moved or lost
+
+
+def _unfinished(turns: int, seed: int = 5):
+    normal = make_strategy("normal", "yahtzee", jit=False)
+    state = new_game("yahtzee", "none", seed=seed)
+    while sum(v is not None for v in state.cards[0].boxes) < turns:
+        for a in cpu_actions(state, normal):
+            state.apply_action(a)
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_review_text_fits_80_columns_and_says_score_so_far(home, monkeypatch, lang):
+    from yahtzee_solver.i18n import display_width
+
+    monkeypatch.chdir(home)
+    tr = Translator(lang)
+    add_finished_game(_finished(123456789))
+    finished = run("review", "--lang", lang)
+    assert finished.exit_code == 0, finished.output
+    for turns in (1, 3):
+        state = _unfinished(turns)
+        (home / f"u{turns}.json").write_text(json.dumps(state_to_dict(state)))
+        res = run("review", f"u{turns}.json", "--lang", lang)
+        assert res.exit_code == 0, res.output
+        so_far = tr("review.score_so_far", score=state.cards[0].total, expected="X").split("X")[0]
+        assert so_far in res.output and tr("review.score", score=state.cards[0].total, expected="X").split(
+            "X")[0] not in res.output
+        key = "review.unfinished_one" if turns == 1 else "review.unfinished"
+        assert tr(key, turns=turns) in res.output
+        if lang == "en":
+            assert ("1 turn reviewed" in res.output) == (turns == 1)
+    for line in finished.output.splitlines() + res.output.splitlines():
+        assert display_width(line) <= 80, line
+    assert tr("review.score", score="X", expected="Y").split("X")[0] in finished.output
+    if lang == "ja":
+        assert "） の" not in finished.output  # no space between the full-width bracket and the particle
+
+
+def test_losses_are_negative_in_every_language(home):
+    add_finished_game(_finished(1))
+    for lang in ("en", "zh", "ja"):
+        res = run("review", "--lang", lang)
+        costly = res.output.split(Translator(lang)("review.costliest"))[1].strip().splitlines()
+        assert costly and all(re.search(r"-\d+\.\d\d", line) for line in costly), costly
 
 
 def test_summary_lines_in_every_language():
