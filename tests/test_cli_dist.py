@@ -163,3 +163,24 @@ def test_dist_reads_the_table_chunk_by_chunk_and_stops_at_a_damaged_one(tmp_path
     table_mod._TABLE_CACHE.clear()
     assert_clean_error(run("dist", "--card", CARD, "--table", str(path)), 1, "fails its checksum",
                        f"chunk {late // 64}")
+
+
+def test_every_probability_in_the_text_has_one_format():
+    """The tail probabilities and the histogram's scale are written by the one formatter, down to the tiny
+    P(final >= 300) of Yacht and the zeros (once 0%, 100.00% and 2e-04% side by side)."""
+    from yahtzee_solver.cli.target_query import format_probability
+
+    res = run("dist", "--rules", "yacht")
+    assert res.exit_code == 0, res.output
+    d = score_distribution(parse_card(None, "yacht"), "yacht")
+    row = next(line for line in res.output.splitlines() if line.startswith("  P(final>=T)"))
+    rest = row[len("  P(final>=T)"):]
+    for t in THRESHOLDS:
+        text = format_probability(d.prob_at_least(t))
+        assert rest.lstrip().startswith(text), (t, text, rest)
+        rest = rest.lstrip()[len(text):]
+    assert rest == ""
+    assert 0 < d.prob_at_least(300) < 1e-4 and d.prob_at_least(500) == 0  # the tiny value and zero are shown
+    tallest = res.output.splitlines()[-1].rsplit("tallest column ", 1)[1]
+    top_row = next(line for line in res.output.splitlines() if " |" in line)
+    assert top_row.split(" |")[0].strip() == tallest and "%" in tallest

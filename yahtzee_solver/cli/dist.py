@@ -16,6 +16,7 @@ import click
 from ..distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
+from .target_query import format_probability
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 __all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "plot_title", "write_figure",
@@ -45,40 +46,36 @@ def histogram_lines(d: ScoreDistribution, width: int = 78, height: int = 8) -> l
     The bins cover the totals from the 0.1st to the 99.9th percentile (a column
     per bin of 1, 2, 5, 10, 20, ... points); each column is ``height`` rows of
     eighth blocks, scaled to the tallest bin.  Below it: the axis with the
-    first total of a few bins.
+    first total of a few bins.  Probabilities are written as everywhere in
+    ``dist`` (:func:`yahtzee_solver.cli.target_query.format_probability`).
     """
     lo, hi = d.percentile(0.1), d.percentile(99.9)
-    columns = width - 9
+    # the tallest bin holds at least 1/columns of the mass: a label as wide as 50 % or 100 %
+    label_width = max(len(format_probability(p)) for p in (0.5, 1.0))
+    columns = width - label_width - 2
     w = _bin_width(lo, hi, columns)
     first, last = lo // w, hi // w
     mass = [float(d.pmf[b * w : (b + 1) * w].sum()) for b in range(first, last + 1)]
     top = max(mass) or 1.0
+    top_text = format_probability(top)
     levels = [round(m / top * height * 8) for m in mass]
     lines = []
     for row in range(height, 0, -1):
         cells = "".join(_BLOCKS[min(8, max(0, lv - (row - 1) * 8))] for lv in levels)
-        label = f"{100 * top:.2f}%" if row == height else ""
-        lines.append(f"{label:>7} |{cells}".rstrip())
+        label = top_text if row == height else ""
+        lines.append(f"{label:>{label_width}} |{cells}".rstrip())
     n = len(mass)
-    lines.append(" " * 8 + "+" + "-" * n)
+    lines.append(" " * (label_width + 1) + "+" + "-" * n)
     axis = [" "] * (n + 12)
     step = max(1, -(-n // 7))
     for i in range(0, n, step):
         text = str((first + i) * w)
         if all(c == " " for c in axis[i : i + len(text) + 1]):
             axis[i : i + len(text)] = text
-    lines.append(" " * 9 + "".join(axis).rstrip())
+    lines.append(" " * (label_width + 2) + "".join(axis).rstrip())
     unit = "1 point" if w == 1 else f"{w} points"
-    lines.append(" " * 9 + f"final total, one column per {unit}; tallest column {100 * top:.2f} %")
+    lines.append(" " * (label_width + 2) + f"final total, one column per {unit}; tallest column {top_text}")
     return lines
-
-
-def _pct(p: float) -> str:
-    if p == 0.0:
-        return "0%"
-    if p < 1e-4:
-        return f"{100 * p:.0e}%"
-    return f"{100 * p:.2f}%"
 
 
 def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
@@ -90,8 +87,10 @@ def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
     lines.append(f"  mean {d.mean:.4f}   sd {d.sd:.4f}   min {lo}   max {hi}")
     lines.append("  percentile   " + "".join(f"{q:>6}" for q in PERCENTILES))
     lines.append("  total        " + "".join(f"{d.percentile(q):>6}" for q in PERCENTILES))
-    lines.append("  T            " + "".join(f"{t:>9}" for t in THRESHOLDS))
-    lines.append("  P(final>=T)  " + "".join(f"{_pct(d.prob_at_least(t)):>9}" for t in THRESHOLDS))
+    probs = [format_probability(d.prob_at_least(t)) for t in THRESHOLDS]
+    w = 1 + max(6, *(len(p) for p in probs))  # one space between columns
+    lines.append("  T            " + "".join(f"{t:>{w}}" for t in THRESHOLDS))
+    lines.append("  P(final>=T)  " + "".join(f"{p:>{w}}" for p in probs))
     lines.append("")
     lines.extend(histogram_lines(d))
     return "\n".join(lines)
