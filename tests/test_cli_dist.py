@@ -53,17 +53,59 @@ def test_plot_writes_png_and_svg(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.png", "d.svg"]  # no temp files left
 
 
-def test_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+def _no_distribution(monkeypatch):
+    """Make computing a distribution fail: a check that must come first is then seen to come first."""
+    import yahtzee_solver.distribution as distribution
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the distribution was computed before the plot file was checked")
+
+    monkeypatch.setattr(distribution, "score_distribution", refuse)
+
+
+def test_plot_without_matplotlib_names_the_extra_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
+    _no_distribution(monkeypatch)
     res = run("dist", "--card", CARD, "--plot", str(tmp_path / "d.png"))
     assert_clean_error(res, 1, "yahtzee-solver[plot]")
     assert not (tmp_path / "d.png").exists()
 
 
+def test_plot_folder_is_checked_before_any_work_and_never_made(tmp_path, monkeypatch):
+    _no_distribution(monkeypatch)
+    missing = tmp_path / "no" / "such"
+    res = run("dist", "--card", CARD, "--plot", str(missing / "d.png"))
+    assert_clean_error(res, 2, f"folder '{missing}' does not exist")
+    assert not (tmp_path / "no").exists()
+    card = tmp_path / "card.json"
+    card.write_text("{}")
+    res = run("dist", "--card", CARD, "--plot", str(card / "d.png"))
+    assert_clean_error(res, 2, f"'{card}' is not a directory")
+    assert card.read_text() == "{}"
+    res = run("target-curve", "--plot", str(card / "d.png"))  # the same check
+    assert_clean_error(res, 2, f"'{card}' is not a directory")
+
+
+def test_plot_pdf_and_the_title_names_the_position(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from yahtzee_solver.cli import dist as dist_cli
+
+    titles = []
+    real = dist_cli.save_plot
+    monkeypatch.setattr(dist_cli, "save_plot", lambda d, path, title="", fig=None: titles.append(title)
+                        or real(d, path, title, fig))
+    res = run("dist", "22555", "-r", "1", "--card", CARD, "--plot", str(tmp_path / "d.pdf"))
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "d.pdf").read_bytes()[:5] == b"%PDF-"
+    card = parse_card(CARD)
+    assert "dice 22555, 1 roll left" in titles[0] and f"card total {card.total}" in titles[0]
+    assert "sixes=18" in titles[0] and "turn 10 of 13" in titles[0]
+
+
 @pytest.mark.parametrize(
     "args,code,needle",
     [
-        (["--plot", "d.gif"], 2, "d.gif"),
+        (["--plot", "d.gif"], 2, ".png, .svg, .pdf"),
         (["--rolls-left", "1"], 2, "--rolls-left needs the DICE"),
         (["1234"], 2, "1234"),
         (["--card", "sixes=19"], 2, "sixes"),
@@ -121,3 +163,24 @@ def test_dist_reads_the_table_chunk_by_chunk_and_stops_at_a_damaged_one(tmp_path
     table_mod._TABLE_CACHE.clear()
     assert_clean_error(run("dist", "--card", CARD, "--table", str(path)), 1, "fails its checksum",
                        f"chunk {late // 64}")
+
+
+def test_every_probability_in_the_text_has_one_format():
+    """The tail probabilities and the histogram's scale are written by the one formatter, down to the tiny
+    P(final >= 300) of Yacht and the zeros (once 0%, 100.00% and 2e-04% side by side)."""
+    from yahtzee_solver.cli.target_query import format_probability
+
+    res = run("dist", "--rules", "yacht")
+    assert res.exit_code == 0, res.output
+    d = score_distribution(parse_card(None, "yacht"), "yacht")
+    row = next(line for line in res.output.splitlines() if line.startswith("  P(final>=T)"))
+    rest = row[len("  P(final>=T)"):]
+    for t in THRESHOLDS:
+        text = format_probability(d.prob_at_least(t))
+        assert rest.lstrip().startswith(text), (t, text, rest)
+        rest = rest.lstrip()[len(text):]
+    assert rest == ""
+    assert 0 < d.prob_at_least(300) < 1e-4 and d.prob_at_least(500) == 0  # the tiny value and zero are shown
+    tallest = res.output.splitlines()[-1].rsplit("tallest column ", 1)[1]
+    top_row = next(line for line in res.output.splitlines() if " |" in line)
+    assert top_row.split(" |")[0].strip() == tallest and "%" in tallest

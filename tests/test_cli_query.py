@@ -297,11 +297,15 @@ def test_card_file_forms(tmp_path):
         (["hint", "22555", "--card", "yahtzee-bonus=100"], ["yahtzee-bonus=100", "50"]),
         (["hint", "22555", "--card", "yahtzee=0,sixes=18,yahtzee-bonus=100"], ["yahtzee-bonus=100"]),
         (["value", "--card", "chance=400"], ["400", "chance"]),
-        (["hint", "22555", "--card", "@/nonexistent/card.json"], ["'/nonexistent/card.json'"]),
     ],
 )
 def test_usage_errors(args, needles):
     assert_clean_error(run(*args), 2, *needles)
+
+
+def test_missing_card_file_is_a_file_problem():
+    # exit 1 like every file that cannot be read (a table, a game file); what a card file says is a card (exit 2)
+    assert_clean_error(run("hint", "22555", "--card", "@/nonexistent/card.json"), 1, "'/nonexistent/card.json'")
 
 
 def test_full_card_is_an_error():

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from yahtzee_solver.errors import DataFileError, ScoreCardError
+from yahtzee_solver.errors import DataFileError
 from yahtzee_solver.files import (
     HOME_ENV,
     FileTooLargeError,
@@ -84,7 +84,7 @@ def test_read_bounded_refuses_large_and_special_files(tmp_path):
 
 def test_card_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
     os.mkfifo(tmp_path / "card.json")
-    with pytest.raises(ScoreCardError, match="not a regular file"):
+    with pytest.raises(DataFileError, match="not a regular file"):
         parse_card(f"@{tmp_path / 'card.json'}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -265,6 +266,22 @@ def test_a_damaged_history_entry_is_skipped_and_the_others_stay(home):
     assert "Warning: history file" in res.stderr and "games 1, 2, 3 are damaged" in res.stderr
     assert json.loads(res.stdout)["number"] == 4
     assert_clean_error(run("review", "2"), 1, "game 2", "damaged", only_line=False)
+    for lang in ("zh", "ja"):  # the warning in the language of the rest, not English after 警告：
+        res = run("review", "--json", "--lang", lang)
+        warning = res.stderr.strip().splitlines()[0]
+        assert warning == Translator(lang)("warn.history", detail=Translator(lang)("history.damaged_many", **{
+            "path": repr(str(history_path())), "numbers": "1, 2, 3", "first": 1,
+            "reason": h.problem.fields["reason"]})), warning
+        assert "are damaged and skipped" not in warning and "1, 2, 3" in warning
+
+
+def test_a_history_unreadable_as_a_whole_is_reported_in_the_players_language(home):
+    for lang, word in (("zh", "整体无法读取"), ("ja", "全体が読めません"), ("en", "unreadable as a whole")):
+        history_path().write_text("{not json")
+        res = run("review", "--lang", lang)
+        warning = res.output.splitlines()[0]
+        assert warning.startswith(Translator(lang)("warn.history", detail="")) and word in warning, warning
+        assert str(history_path()) in warning and ".corrupt-" in warning
 
 
 def test_a_history_with_only_damaged_entries_says_so(home):
@@ -314,8 +331,10 @@ def test_review_command_last_number_and_file(home, tmp_path):
     [
         ("none", ["review"], 1, "no finished games"),
         ("two", ["review", "7"], 2, "no game number 7"),
-        ("two", ["review", "missing.json"], 2, "missing.json"),
-        ("two", ["review", "abc"], 2, "no game 'abc'"),
+        ("two", ["review", "missing.json"], 1, "no game file 'missing.json'"),  # a file problem: exit 1
+        ("two", ["review", "abc"], 1, "no game file 'abc'"),
+        ("die7_file", ["review", "die7.json"], 1, "die7.json: invalid die 7"),
+        ("closed_box_file", ["review", "box.json"], 1, "box.json: turn 2: box"),
         ("corrupt_file", ["review", "bad.json"], 1, "bad.json"),
         ("newer_file", ["review", "new.json"], 1, f"version {SAVE_VERSION + 1}"),
         ("two", ["review", "1", "--rules", "yacht"], 2, "'yacht'"),
@@ -332,6 +351,15 @@ def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
         add_finished_game(_finished(1, "none"))
     if setup == "corrupt_file":
         (home / "bad.json").write_text(json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "config": 3}))
+    if setup in ("die7_file", "closed_box_file"):
+        d = state_to_dict(_finished(1))
+        if setup == "die7_file":
+            d["log"][0]["dice"][0] = 7
+            (home / "die7.json").write_text(json.dumps(d))
+        else:
+            first, second = [e for e in d["log"] if e["kind"] == "score" and e["player"] == 0][:2]
+            second["category"] = first["category"]
+            (home / "box.json").write_text(json.dumps(d))
     if setup == "newer_file":
         d = state_to_dict(_finished(1))
         d["version"] = SAVE_VERSION + 1
@@ -339,6 +367,51 @@ def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
     before = sorted(p.name for p in home.iterdir())
     assert_clean_error(run(*args), code, needle)
     assert sorted(p.name for p in home.iterdir()) == before  # nothing moved or lost
+
+
+def _unfinished(turns: int, seed: int = 5):
+    normal = make_strategy("normal", "yahtzee", jit=False)
+    state = new_game("yahtzee", "none", seed=seed)
+    while sum(v is not None for v in state.cards[0].boxes) < turns:
+        for a in cpu_actions(state, normal):
+            state.apply_action(a)
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_review_text_fits_80_columns_and_says_score_so_far(home, monkeypatch, lang):
+    from yahtzee_solver.i18n import display_width
+
+    monkeypatch.chdir(home)
+    tr = Translator(lang)
+    add_finished_game(_finished(123456789))
+    finished = run("review", "--lang", lang)
+    assert finished.exit_code == 0, finished.output
+    for turns in (1, 3):
+        state = _unfinished(turns)
+        (home / f"u{turns}.json").write_text(json.dumps(state_to_dict(state)))
+        res = run("review", f"u{turns}.json", "--lang", lang)
+        assert res.exit_code == 0, res.output
+        so_far = tr("review.score_so_far", score=state.cards[0].total, expected="X").split("X")[0]
+        assert so_far in res.output and tr("review.score", score=state.cards[0].total, expected="X").split(
+            "X")[0] not in res.output
+        key = "review.unfinished_one" if turns == 1 else "review.unfinished"
+        assert tr(key, turns=turns) in res.output
+        if lang == "en":
+            assert ("1 turn reviewed" in res.output) == (turns == 1)
+    for line in finished.output.splitlines() + res.output.splitlines():
+        assert display_width(line) <= 80, line
+    assert tr("review.score", score="X", expected="Y").split("X")[0] in finished.output
+    if lang == "ja":
+        assert "） の" not in finished.output  # no space between the full-width bracket and the particle
+
+
+def test_losses_are_negative_in_every_language(home):
+    add_finished_game(_finished(1))
+    for lang in ("en", "zh", "ja"):
+        res = run("review", "--lang", lang)
+        costly = res.output.split(Translator(lang)("review.costliest"))[1].strip().splitlines()
+        assert costly and all(re.search(r"-\d+\.\d\d", line) for line in costly), costly
 
 
 def test_summary_lines_in_every_language():

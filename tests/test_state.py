@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yahtzee_solver.errors import CategoryError, DiceError, ScoreCardError, UsageError
+from yahtzee_solver.errors import CategoryError, DataFileError, DiceError, ScoreCardError, UsageError
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard, StateKey, parse_card
 
@@ -139,7 +139,7 @@ def test_card_from_json_file(tmp_path):
 
 def test_card_file_errors(tmp_path):
     missing = tmp_path / "missing.json"
-    with pytest.raises(ScoreCardError) as info:
+    with pytest.raises(DataFileError) as info:  # a file problem, not a card's value
         parse_card(f"@{missing}")
     assert_one_line(info.value, "cannot read card file", str(missing))
     bad = tmp_path / "bad.json"

@@ -139,13 +139,14 @@ def write_atomic(
     *,
     private: bool = True,
     error: Callable[[str], Exception] | None = None,
+    make_folders: bool = True,
 ) -> Path:
     """Replace ``path`` atomically: write a temporary file in the same folder, then ``os.replace``.
 
     Parameters
     ----------
     path : path-like
-        The file to write (missing folders are created).
+        The file to write (missing folders are created unless ``make_folders`` is false).
     content : bytes, str or callable
         Bytes, text (UTF-8), or a function called with the temporary file's
         path that writes the content there (e.g. with h5py).
@@ -155,6 +156,9 @@ def write_atomic(
     error : callable, optional
         Makes the exception raised from a one-line reason; default
         ``DataFileError("cannot write '<path>': <reason>")``.
+    make_folders : bool
+        Create missing folders (the data folder's files); ``False`` for a file
+        the user named, whose folder must exist (a mistyped folder is not made).
 
     Returns
     -------
@@ -175,7 +179,8 @@ def write_atomic(
     try:
         import tempfile  # here, not at the top: a cold query that writes nothing does not pay for it
 
-        folder.mkdir(parents=True, exist_ok=True)
+        if make_folders:
+            folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise make_error(e.strerror or str(e)) from None

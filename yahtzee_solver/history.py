@@ -34,7 +34,7 @@ from .files import data_dir, set_aside, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "DamagedEntry",
-           "History",
+           "History", "HistoryProblem",
            "history_path", "add_finished_game", "load_game_file"]
 
 HISTORY_FORMAT = "yahtzee_solver game history"
@@ -226,6 +226,23 @@ def _newer(data) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v > HISTORY_VERSION
 
 
+class HistoryProblem(str):
+    """A warning about the history file: the English text, with its message key and fields for a translation.
+
+    A ``str`` (the English text) everywhere it is passed on; :attr:`key` names
+    the message (``history.<key>`` in :data:`yahtzee_solver.i18n_text.MESSAGES`)
+    and :attr:`fields` fills it in (:meth:`yahtzee_solver.i18n.Translator.history_problem`).
+    """
+
+    key: str
+    fields: dict
+
+    def __new__(cls, key: str, text: str, **fields) -> HistoryProblem:
+        self = super().__new__(cls, text)
+        self.key, self.fields = key, fields
+        return self
+
+
 @dataclass
 class History:
     """The game history (oldest game first).
@@ -236,7 +253,7 @@ class History:
         Every game kept, numbered from 1; a damaged entry keeps its place (and
         the numbers of the games after it) and is written back unchanged.
     path : Path
-    problem : str or None
+    problem : HistoryProblem (a str) or None
         Set by :meth:`load` when the file was unreadable as a whole and was
         moved aside, or when some of its entries are damaged and skipped.
     """
@@ -282,16 +299,22 @@ class History:
             raise
         except (ValueError, YahtzeeError) as e:  # all raised above with a message in words
             moved = set_aside(path)
-            h.problem = (f"history file {str(path)!r} is unreadable as a whole ({_clip(e)}); moved to "
-                         f"{str(moved)!r}, starting a new history")
+            fields = {"path": repr(str(path)), "reason": _clip(e), "moved": repr(str(moved))}
+            h.problem = HistoryProblem("unreadable", f"history file {fields['path']} is unreadable as a whole "
+                                       f"({fields['reason']}); moved to {fields['moved']}, starting a new history",
+                                       **fields)
             return h
         h.entries = [_entry(g) for g in games]
         damaged = [(i + 1, e.reason) for i, e in enumerate(h.entries) if isinstance(e, DamagedEntry)]
         if damaged:
             numbers = ", ".join(str(n) for n, _ in damaged[:10]) + (", ..." if len(damaged) > 10 else "")
             which = f"game {numbers} is" if len(damaged) == 1 else f"games {numbers} are"
-            h.problem = (f"history file {str(path)!r}: {which} damaged and skipped (game {damaged[0][0]}: "
-                         f"{_clip(damaged[0][1], 100)}); the other games can be reviewed")
+            fields = {"path": repr(str(path)), "numbers": numbers, "first": damaged[0][0],
+                      "reason": _clip(damaged[0][1], 100)}
+            h.problem = HistoryProblem("damaged_one" if len(damaged) == 1 else "damaged_many",
+                                       f"history file {fields['path']}: {which} damaged and skipped (game "
+                                       f"{fields['first']}: {fields['reason']}); the other games can be reviewed",
+                                       **fields)
         return h
 
     def last_number(self) -> int | None:

@@ -201,6 +201,18 @@ class Translator:
                 pass
         return self(f"problem.{key}", **p)
 
+    def history_problem(self, problem) -> str:
+        """A warning about the game history in this language.
+
+        ``problem`` is a :class:`yahtzee_solver.history.HistoryProblem` (its
+        message ``history.<key>``; the technical reason inside stays as the file
+        reader said it), or any other text, returned as it is.
+        """
+        key = getattr(problem, "key", None)
+        if key is None:
+            return str(problem)
+        return self(f"history.{key}", **problem.fields)
+
     def join(self, items) -> str:
         """Items joined with this language's list separator."""
         return self("list_sep").join(items)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .dice import ascii_width
-from .errors import CardRulesError, CategoryError, ScoreCardError
+from .errors import CardRulesError, CategoryError, DataFileError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, read_bounded
 from .rules import N_UPPER, RuleSet, get_rules
 
@@ -360,8 +360,10 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     Raises
     ------
     ScoreCardError, CategoryError
-        On syntax errors, unknown or repeated names, impossible values, or an
-        unreadable file.
+        On syntax errors, unknown or repeated names, or impossible values
+        (usage errors, also when a card file says them).
+    DataFileError
+        If the ``@FILE`` cannot be read (missing, no permission, not a regular file).
     """
     rules = get_rules(rules)
     if text is None or not str(text).strip():
@@ -406,9 +408,9 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
     except FileTooLargeError:
         raise ScoreCardError(f"card file {name!r} is too large for a scorecard (over {MAX_CARD_FILE} bytes)") from None
     except UnusableFileError:
-        raise ScoreCardError(f"cannot read card file {name!r}: not a regular file") from None
-    except OSError as e:
-        raise ScoreCardError(f"cannot read card file {name!r}: {e.strerror or e}") from None
+        raise DataFileError(f"cannot read card file {name!r}: not a regular file") from None
+    except OSError as e:  # a file problem (exit 1), as for every file; what the file says is a card (exit 2)
+        raise DataFileError(f"cannot read card file {name!r}: {e.strerror or e}") from None
     return _card_json(raw, f"card file {name!r}", rules)
 
 

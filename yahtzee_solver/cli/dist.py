@@ -16,9 +16,11 @@ import click
 from ..distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
+from .target_query import format_probability
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
-__all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "write_figure", "PLOT_FORMATS"]
+__all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "plot_title", "write_figure",
+           "check_plot_path", "PLOT_FORMATS"]
 
 #: File types ``--plot`` writes (by suffix).
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -44,40 +46,36 @@ def histogram_lines(d: ScoreDistribution, width: int = 78, height: int = 8) -> l
     The bins cover the totals from the 0.1st to the 99.9th percentile (a column
     per bin of 1, 2, 5, 10, 20, ... points); each column is ``height`` rows of
     eighth blocks, scaled to the tallest bin.  Below it: the axis with the
-    first total of a few bins.
+    first total of a few bins.  Probabilities are written as everywhere in
+    ``dist`` (:func:`yahtzee_solver.cli.target_query.format_probability`).
     """
     lo, hi = d.percentile(0.1), d.percentile(99.9)
-    columns = width - 9
+    # the tallest bin holds at least 1/columns of the mass: a label as wide as 50 % or 100 %
+    label_width = max(len(format_probability(p)) for p in (0.5, 1.0))
+    columns = width - label_width - 2
     w = _bin_width(lo, hi, columns)
     first, last = lo // w, hi // w
     mass = [float(d.pmf[b * w : (b + 1) * w].sum()) for b in range(first, last + 1)]
     top = max(mass) or 1.0
+    top_text = format_probability(top)
     levels = [round(m / top * height * 8) for m in mass]
     lines = []
     for row in range(height, 0, -1):
         cells = "".join(_BLOCKS[min(8, max(0, lv - (row - 1) * 8))] for lv in levels)
-        label = f"{100 * top:.2f}%" if row == height else ""
-        lines.append(f"{label:>7} |{cells}".rstrip())
+        label = top_text if row == height else ""
+        lines.append(f"{label:>{label_width}} |{cells}".rstrip())
     n = len(mass)
-    lines.append(" " * 8 + "+" + "-" * n)
+    lines.append(" " * (label_width + 1) + "+" + "-" * n)
     axis = [" "] * (n + 12)
     step = max(1, -(-n // 7))
     for i in range(0, n, step):
         text = str((first + i) * w)
         if all(c == " " for c in axis[i : i + len(text) + 1]):
             axis[i : i + len(text)] = text
-    lines.append(" " * 9 + "".join(axis).rstrip())
+    lines.append(" " * (label_width + 2) + "".join(axis).rstrip())
     unit = "1 point" if w == 1 else f"{w} points"
-    lines.append(" " * 9 + f"final total, one column per {unit}; tallest column {100 * top:.2f} %")
+    lines.append(" " * (label_width + 2) + f"final total, one column per {unit}; tallest column {top_text}")
     return lines
-
-
-def _pct(p: float) -> str:
-    if p == 0.0:
-        return "0%"
-    if p < 1e-4:
-        return f"{100 * p:.0e}%"
-    return f"{100 * p:.2f}%"
 
 
 def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
@@ -89,26 +87,65 @@ def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
     lines.append(f"  mean {d.mean:.4f}   sd {d.sd:.4f}   min {lo}   max {hi}")
     lines.append("  percentile   " + "".join(f"{q:>6}" for q in PERCENTILES))
     lines.append("  total        " + "".join(f"{d.percentile(q):>6}" for q in PERCENTILES))
-    lines.append("  T            " + "".join(f"{t:>9}" for t in THRESHOLDS))
-    lines.append("  P(final>=T)  " + "".join(f"{_pct(d.prob_at_least(t)):>9}" for t in THRESHOLDS))
+    probs = [format_probability(d.prob_at_least(t)) for t in THRESHOLDS]
+    w = 1 + max(6, *(len(p) for p in probs))  # one space between columns
+    lines.append("  T            " + "".join(f"{t:>{w}}" for t in THRESHOLDS))
+    lines.append("  P(final>=T)  " + "".join(f"{p:>{w}}" for p in probs))
     lines.append("")
     lines.extend(histogram_lines(d))
     return "\n".join(lines)
 
 
-def plot_figure(path: str | os.PathLike):
-    """A new matplotlib figure for a chart to be written to ``path``, checked before any work is done.
+def check_plot_path(path: str | os.PathLike) -> Path:
+    """Check that a chart can be written to ``path``, before any work is done.
+
+    The file type must be one of :data:`PLOT_FORMATS`, and its folder must
+    exist, be a folder and be writable: a missing folder is not created (a
+    mistyped name would make one silently).
+
+    Returns
+    -------
+    Path
+        ``path``.
 
     Raises
     ------
     UsageError
-        An unsupported file type (:data:`PLOT_FORMATS`).
+        An unsupported file type, or a folder that is missing, is not a folder,
+        or is not writable (the message names it).
+    """
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise UsageError(f"invalid plot file {str(path)!r}: want a name ending in {', '.join(PLOT_FORMATS)}")
+    folder = path.parent
+    where = f"cannot write the plot {str(path)!r}"
+    if not folder.is_dir():
+        existing = folder
+        while not os.path.lexists(existing) and existing != existing.parent:
+            existing = existing.parent
+        if os.path.lexists(existing) and not existing.is_dir():
+            raise UsageError(f"{where}: {str(existing)!r} is not a directory")
+        raise UsageError(f"{where}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{where}: folder {str(folder)!r} is not writable")
+    return path
+
+
+def plot_figure(path: str | os.PathLike):
+    """A new matplotlib figure for a chart to be written to ``path``, checked before any work is done.
+
+    The one check of ``dist --plot`` and ``target-curve --plot``: the path
+    (:func:`check_plot_path`), then the ``plot`` extra.
+
+    Raises
+    ------
+    UsageError
+        An unsupported file type (:data:`PLOT_FORMATS`), or a folder that
+        cannot take the file (:func:`check_plot_path`).
     PlotError
         matplotlib (the ``plot`` extra) is not installed.
     """
-    suffix = Path(path).suffix.lower()
-    if suffix not in PLOT_FORMATS:
-        raise UsageError(f"invalid plot file {str(path)!r}: want a name ending in {', '.join(PLOT_FORMATS)}")
+    check_plot_path(path)
     try:
         import matplotlib
 
@@ -122,6 +159,8 @@ def plot_figure(path: str | os.PathLike):
 def write_figure(fig, path: str | os.PathLike) -> Path:
     """Write ``fig`` to ``path`` atomically, as an ordinary file (:func:`yahtzee_solver.files.write_atomic`).
 
+    The folder must exist (:func:`check_plot_path`); it is not created.
+
     Raises
     ------
     PlotError
@@ -129,20 +168,32 @@ def write_figure(fig, path: str | os.PathLike) -> Path:
     """
     suffix = Path(path).suffix.lower()
     return write_atomic(path, lambda tmp: fig.savefig(tmp, format=suffix[1:], bbox_inches="tight"), private=False,
+                        make_folders=False,
                         error=lambda reason: PlotError(f"cannot write plot {str(path)!r}: {reason}"))
 
 
-def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") -> Path:
+def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "", fig=None) -> Path:
     """Write a bar chart of the distribution to ``path`` (.png, .svg or .pdf), atomically.
+
+    Parameters
+    ----------
+    d : ScoreDistribution
+    path : path-like
+    title : str
+        The chart's title (lines may be separated by ``\\n``); default: the
+        rule set and the strategy.
+    fig : matplotlib Figure, optional
+        From :func:`plot_figure` (called here if not given).
 
     Raises
     ------
     UsageError
-        An unsupported file type.
+        An unsupported file type or an unusable folder.
     PlotError
         matplotlib (the ``plot`` extra) is not installed, or the file cannot be written.
     """
-    fig = plot_figure(path)
+    if fig is None:
+        fig = plot_figure(path)
     lo, hi = d.percentile(0.05), d.percentile(99.95)
     ax = fig.subplots()
     xs = range(lo, hi + 1)
@@ -151,9 +202,26 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") ->
     ax.axvline(d.percentile(50), color="#555555", linewidth=1, linestyle="--", label=f"median {d.percentile(50)}")
     ax.set_xlabel("final total (points)")
     ax.set_ylabel("probability (%)")
-    ax.set_title(title or f"{d.rules}: final total, {d.strategy} play")
+    ax.set_title(title or f"{d.rules}: final total, {d.strategy} play", fontsize=10)
     ax.legend()
     return write_figure(fig, path)
+
+
+def plot_title(d: ScoreDistribution, card, dice_line: str | None = None) -> str:
+    """The chart's title: rule set, strategy, and the position (turn, card total, filled boxes, dice).
+
+    The filled boxes are listed as ``--card`` takes them, wrapped to lines of
+    at most 90 characters.
+    """
+    import textwrap
+
+    n = card.rules.n_categories
+    turn = "game over" if card.is_full else f"turn {n - len(card.open_categories) + 1} of {n}"
+    lines = [f"{d.rules}: final total, {d.strategy} play from {turn}, card total {card.total}"
+             + (f"; {dice_line}" if dice_line else "")]
+    filled = card.format().replace(",", ", ")
+    lines += textwrap.wrap(f"card {filled}", 90, break_on_hyphens=False) if filled else ["the empty card"]
+    return "\n".join(lines)
 
 
 @click.command()
@@ -176,7 +244,8 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "") ->
 )
 @table_option
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
-              help="Also save a chart to FILE (.png or .svg; needs the plot extra: pip install 'yahtzee-solver[plot]').")
+              help="Also save a chart to FILE (.png, .svg or .pdf; needs the plot extra: "
+                   "pip install 'yahtzee-solver[plot]').")
 @click.option("--progress/--no-progress", default=False, help="Progress bar on stderr.")
 @json_option
 def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, progress, as_json):
@@ -204,17 +273,21 @@ def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, pr
     faces = parse_dice(" ".join(dice)) if dice else None
     if faces is None and rolls_left is not None:
         raise UsageError("--rolls-left needs the DICE showing (a position inside a turn)")
-    if plot_path is not None and Path(plot_path).suffix.lower() not in PLOT_FORMATS:
-        raise UsageError(f"invalid plot file {plot_path!r}: want a name ending in {' or '.join(PLOT_FORMATS)}")
     if faces is not None and card.is_full:
         raise UsageError("the card is full: there are no dice to play")
+    # the file type, the folder and matplotlib are checked before the work (seconds on an early card)
+    fig = plot_figure(plot_path) if plot_path is not None else None
     # the chunks of the states reachable from the card are read and checked, not the whole table
     table = open_table(rules, table_path) if strategy.lower() in ("optimal", "expert") else None
     rl = (2 if rolls_left is None else rolls_left) if faces is not None else None
     d = score_distribution(card, rules, dice=faces, rolls_left=rl, strategy=strategy, table=table,
                            progress=progress)
+    dice_line = None
+    if faces is not None:
+        s = "" if rl == 1 else "s"
+        dice_line = f"dice {format_dice(faces)}, {rl if rl else 'no'} roll{s} left"
     if plot_path is not None:
-        save_plot(d, plot_path)
+        save_plot(d, plot_path, plot_title(d, card, dice_line), fig=fig)
     if as_json:
         out = {**_state_dict(card), "dice": None if faces is None else format_dice(faces), "rolls_left": rl}
         out.update(d.to_dict())
@@ -222,10 +295,7 @@ def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, pr
             out["plot"] = str(plot_path)
         echo_json(out)
         return
-    header = [describe_card(card)]
-    if faces is not None:
-        s = "" if rl == 1 else "s"
-        header.append(f"dice {format_dice(faces)}, {rl if rl else 'no'} roll{s} left")
+    header = [describe_card(card)] + ([dice_line] if dice_line else [])
     click.echo(format_distribution(d, header))
     if plot_path is not None:
         click.echo(f"chart written to {plot_path}")

@@ -50,7 +50,7 @@ def _finite(ctx, param, value):
                    "best choice (the game then counts as practice, as with a hint).")
 @click.pass_context
 def play(ctx, rules, opponent, first, seed, lang, resume, fast, confirm_loss):
-    """Play Yahtzee or Yacht in the terminal, alone or against the CPU.
+    """Play Yahtzee, Yatzy, Yacht or a Yahtzee variant in the terminal, alone or against the CPU.
 
     The scorecard shows what the dice would score in every open box; type
     help at the prompt for the commands (r roll, k keep, s score, h hint,

@@ -30,8 +30,9 @@ __all__ = ["review"]
 def review(game, last, cpu, rules, lang, as_json):
     """Review a finished game: each decision, the best one, and its expected loss.
 
-    GAME is a number in the game history (1 = the oldest kept; see the numbers
-    'play' prints), or a saved game FILE; without it, the last game played.
+    N is a number in the game history (1 = the oldest kept; see the numbers
+    'play' prints); FILE is a saved game file.  Without either, the last game
+    played.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
     advisor's "vs best").
@@ -42,7 +43,7 @@ def review(game, last, cpu, rules, lang, as_json):
       yahtzee-solve review 3 --lang ja
       yahtzee-solve review game.json --json
     """
-    from ..errors import DataFileError, UsageError
+    from ..errors import CategoryError, DataFileError, DiceError, SavedGameError, UsageError
     from ..history import History, history_path, load_game_file
     from ..review import review_log
     from ..rules import get_rules
@@ -54,7 +55,7 @@ def review(game, last, cpu, rules, lang, as_json):
     if game is None or game.strip().isdigit():
         h = History.load()
         if h.problem:
-            click.echo(click.style(tr("warn.history", detail=h.problem), fg="yellow"), err=True)
+            click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
         n = h.last_number() if game is None else int(game)
@@ -66,17 +67,27 @@ def review(game, last, cpu, rules, lang, as_json):
         what = tr("review.game", n=n, date=entry.date)
         meta = {"source": "history", "number": n, "date": entry.date, "result": entry.result,
                 "scores": list(entry.scores)}
-        review_it = lambda m: review_log(entry.log, entry.rules, player, meta=m)  # noqa: E731
+
+        def review_it(m):
+            try:
+                return review_log(entry.log, entry.rules, player, meta=m)
+            except (SavedGameError, DiceError, CategoryError) as e:  # the history's content
+                raise DataFileError(f"{history_path()}: game {n}: {e}") from None
     else:
-        if not os.path.lexists(game):  # a mistyped number or name: the argument is wrong, not a file
-            raise UsageError(f"no game {game!r}: give a game number from the history or a saved game FILE "
-                             "(no such file)")
+        if not os.path.lexists(game):  # not a number, so a FILE: a missing one is a file problem (exit 1)
+            raise DataFileError(f"no game file {game!r} (no such file; a game of the history is given by its "
+                                "number)")
         saved = load_game_file(game)
         rules_name, seed, players = saved.rules, None, saved.n_players
         opponent = "solo" if saved.opponent == "none" else saved.opponent
         what = game
         meta = {"source": "file", "path": game}
-        review_it = lambda m: review_log(saved.log, saved.rules, player, meta=m)  # noqa: E731
+
+        def review_it(m):
+            try:
+                return review_log(saved.log, saved.rules, player, meta=m)
+            except (SavedGameError, DiceError, CategoryError) as e:  # the file's content, not the command line
+                raise DataFileError(f"{game}: {e}") from None
     if rules is not None and get_rules(rules).name != rules_name:
         raise UsageError(f"the game is for rules {rules_name!r}, not {get_rules(rules).name!r}")
     if cpu and players < 2:

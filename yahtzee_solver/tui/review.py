@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from ..dice import format_dice
-from ..i18n import Translator, display_width, pad
+from ..i18n import Translator, display_width, pad, wrap
 
 __all__ = ["review_lines", "summary_lines"]
 
@@ -62,22 +62,39 @@ def _tail(tr: Translator, rev) -> list[str]:
     return lines
 
 
+#: Width of the review's text in terminal cells: the table fits it, the other lines are wrapped to it.
+WIDTH = 80
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    return [part for line in lines for part in wrap(line, WIDTH).split("\n")]
+
+
 def review_lines(tr: Translator, rev, what: str, opponent: str, seed: int | None, player: int = 0) -> list[str]:
-    """The full text review: header, one row per decision, totals, bands, costliest decisions."""
+    """The full text review: header, one row per decision, totals, bands, costliest decisions.
+
+    Every line but the table's is wrapped to :data:`WIDTH` terminal cells
+    (:func:`yahtzee_solver.i18n.display_width`); the table's columns are
+    narrower than that with every box name of every language.  An unfinished
+    game shows its score so far.
+    """
     head = "review.header" if seed is not None else "review.header_unseeded"  # a save file holds no seed
     lines = [tr(head, what=what, title=tr.title(rev.rules), opponent=tr.opponent(opponent), seed=seed)]
     if player == 1:
         lines.append(tr("review.cpu"))
     if not rev.decisions:
         lines.append(tr("review.none"))
-        return lines
-    lines.append(tr("review.score", score=rev.final_score, expected=_num(rev.start_value)))
+        return _wrapped(lines)
+    score = "review.score" if rev.complete else "review.score_so_far"
+    lines.append(tr(score, score=rev.final_score, expected=_num(rev.start_value)))
     if not rev.complete:
-        lines.append(tr("review.unfinished", turns=rev.decisions[-1].turn))
+        turns = rev.decisions[-1].turn
+        lines.append(tr("review.unfinished_one" if turns == 1 else "review.unfinished", turns=turns))
+    lines = _wrapped(lines)
     lines.append("")
     lines.extend(_table(tr, rev))
     lines.append("")
-    lines.extend(_tail(tr, rev))
+    lines.extend(_wrapped(_tail(tr, rev)))
     return lines
 
 

@@ -496,7 +496,8 @@ class Session:
             click.echo(click.style(tr("warn.records", detail=problem), fg="yellow"), err=True)
         if filed.history_problem:  # filed with a warning (a number), or not filed at all
             key = "warn.history" if filed.history_number is not None else "review.history_problem"
-            click.echo(click.style(tr(key, detail=filed.history_problem), fg="yellow"), err=True)
+            click.echo(click.style(tr(key, detail=tr.history_problem(filed.history_problem)), fg="yellow"),
+                       err=True)
         names = {"rules": tr.title(rules), "opponent": tr.opponent(opp)}
         if upd.practice:
             click.echo(click.style(tr("end.practice"), fg="yellow"))
