@@ -98,3 +98,43 @@ def test_equal_probabilities_listed_by_expected_total():
     exp = [o["expected"] for o in data["options"]]
     assert all(o["probability"] == 0.0 for o in data["options"])
     assert exp == sorted(exp, reverse=True)
+
+
+BONUS_CARD = "ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=50"
+
+
+@pytest.mark.parametrize("dice", ["36666", "66666", "11112"])
+def test_fill_target_shows_box_points_and_the_plain_hint_note(dice):
+    """The target table and its best line show the box points and the bonus/Joker note as the plain hint does."""
+    card = BONUS_CARD if dice != "11112" else GLENN
+    plain = run("fill", dice, "--card", card)
+    target = run("fill", dice, "--card", card, "--target", "270")
+    assert plain.exit_code == 0 and target.exit_code == 0, (plain.output, target.output)
+    data = run_json("fill", dice, "--card", card, "--target", "270")
+    ev = run_json("fill", dice, "--card", card)
+    plain_best = [ln for ln in plain.output.splitlines() if ln.startswith("best: ")][0]
+    target_best = [ln for ln in target.output.splitlines() if ln.startswith("best: ")][0]
+    best = data["options"][0]
+    # the words before "->" are the plain hint's for the same box
+    same = [o for o in ev["options"] if o["category"] == best["category"]][0]
+    assert target_best.startswith(f"best: score {best['points']} in {best['category']}")
+    if same is ev["options"][0]:
+        assert target_best.split(" -> ")[0] == plain_best.split(" -> ")[0]
+    header = target.output.splitlines()[2]
+    assert header.split()[-1] == "note"
+    for o in data["options"]:
+        notes = []
+        if o["yahtzee_bonus"]:
+            notes.append(f"+{o['yahtzee_bonus']} Yahtzee bonus")
+        if o["upper_bonus"]:
+            notes.append(f"+{o['upper_bonus']} upper bonus")
+        if o["joker"]:
+            notes.append("Joker")
+        line = [ln for ln in target.output.splitlines() if f" {o['category']} " in ln and not ln.startswith("best")][0]
+        assert str(o["points"]) in line
+        if notes:
+            assert line.rstrip().endswith(", ".join(notes))
+    if dice == "36666":  # 24 in Sixes completes the upper bonus; the box holds 24, not 59
+        assert target_best.startswith("best: score 24 in Sixes (+35 upper bonus)")
+    if dice == "66666":
+        assert "+100 Yahtzee bonus" in target_best and "Joker" in target_best and "score 30 in Sixes" in target_best

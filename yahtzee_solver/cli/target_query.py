@@ -111,6 +111,8 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
+    from .query import _render, box_best, box_note
+
     p_head = f"P(>={target})"
     if is_keep:
         s = "s" if rolls_left > 1 else ""
@@ -121,11 +123,10 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         right = {3, 4}
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box to reach {target}?")
-        headers = ["", "box", "points", p_head, "expected"]
+        headers = ["", "box", "points", p_head, "expected", "note"]
         rows = [["*" if i == 0 else "", o.name, str(o.points), format_probability(o.probability),
-                 f"{o.expected:.2f}"] for i, o in enumerate(shown)]
+                 f"{o.expected:.2f}", box_note(o, rules)] for i, o in enumerate(shown)]
         right = {2, 3, 4}
-    from .query import _render
 
     lines = _render(headers, rows, right)
     what = "keeps" if is_keep else "boxes"
@@ -136,7 +137,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     else:
-        lines.append(f"best: score {b.gain} in {b.name}"
+        lines.append(f"best: {box_best(b, rules)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     click.echo("\n".join(lines))
 
