@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -138,3 +139,22 @@ def test_fill_target_shows_box_points_and_the_plain_hint_note(dice):
         assert target_best.startswith("best: score 24 in Sixes (+35 upper bonus)")
     if dice == "66666":
         assert "+100 Yahtzee bonus" in target_best and "Joker" in target_best and "score 30 in Sixes" in target_best
+
+
+def test_target_curve_table_has_one_percentage_format():
+    """Both probability columns are percentages with the same significant digits, tiny values included."""
+    from yahtzee_solver.cli.target_query import format_probability
+
+    data = run_json("target-curve", "--max", "700", "--no-progress")
+    res = run("target-curve", "--max", "700", "--step", "100", "--no-progress")
+    assert res.exit_code == 0, res.output
+    rows = [re.split(r"\s{2,}", ln.strip()) for ln in res.output.splitlines()[2:]]
+    assert rows[-1][0] == "700"
+    for T, p_best, p_ev in rows:
+        assert p_best == format_probability(data["best"][int(T)])
+        assert p_ev == format_probability(data["expected_score_policy"][int(T)])
+        assert p_best.endswith(" %") and p_ev.endswith(" %")
+    # the last row: two values below 1 %, each with three significant digits
+    p_best, p_ev = rows[-1][1][:-2], rows[-1][2][:-2]
+    assert data["expected_score_policy"][700] < data["best"][700] < 0.01
+    assert len(p_best.lstrip("0.")) == 3 and len(p_ev.lstrip("0.")) == 3

@@ -114,8 +114,10 @@ def _loss(option, best: bool) -> str:
 
 
 def _dist_cells(d, threshold: int) -> list[str]:
-    """``hint --dist`` columns: SD of the final total and P(final >= threshold) (percent)."""
-    return [f"{d.sd:.2f}", f"{100 * d.prob_at_least(threshold):.2f}%"]
+    """``hint --dist`` columns: SD of the final total and P(final >= threshold) (:func:`format_probability`)."""
+    from .target_query import format_probability
+
+    return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 
 
 def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, threshold=None) -> list[str]:

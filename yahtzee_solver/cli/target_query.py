@@ -38,12 +38,21 @@ target_option = click.option(
 
 
 def format_probability(p: float) -> str:
-    """A probability as a percentage (``'4.63 %'``); tiny ones in scientific notation."""
+    """A probability (0..1) as a percentage, the one format of every probability column.
+
+    Exact 0 and 1 read ``'0 %'`` and ``'100 %'``; from 1 % up two decimals
+    (``'4.63 %'``; ``'> 99.99 %'`` when short of 1 but rounding to 100);
+    below 1 % three significant digits (``'0.0751 %'``, ``'7.51e-05 %'`` under 1e-4 %).
+    """
     if p == 0.0:
         return "0 %"
-    if p >= 1e-4 or p == 1.0:
-        return f"{100 * p:.2f} %"
-    return f"{p:.2e}"
+    if p == 1.0:
+        return "100 %"
+    x = 100 * p
+    if x >= 1:
+        text = f"{x:.2f}"
+        return "> 99.99 %" if text == "100.00" else f"{text} %"
+    return f"{x:#.3g} %"
 
 
 def progress_bar(desc: str):
