@@ -158,3 +158,45 @@ def test_target_curve_table_has_one_percentage_format():
     p_best, p_ev = rows[-1][1][:-2], rows[-1][2][:-2]
     assert data["expected_score_policy"][700] < data["best"][700] < 0.01
     assert len(p_best.lstrip("0.")) == 3 and len(p_ev.lstrip("0.")) == 3
+
+
+def test_value_help_does_not_promise_options():
+    res = run("value", "-h")
+    assert res.exit_code == 0 and "--target" in res.output
+    assert "rank" not in res.output
+    assert "rank the options" in " ".join(run("hint", "-h").output.split())
+
+
+def test_match_of_one_game_says_game():
+    res = run("match", "expert", "expert", "--games", "1", "--seed", "3", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert ", 1 game, seed 3" in res.output and "1 games" not in res.output
+    assert ", 2 games, seed 3" in run("match", "expert", "expert", "--games", "2", "--seed", "3", "--no-progress").output
+
+
+def test_progress_bars_stay_off_when_stderr_is_not_a_terminal(monkeypatch):
+    """Without --no-progress, the bars of match and of a long target solve draw nothing into a pipe or log."""
+    from yahtzee_solver.objectives import TargetCurve
+    import numpy as np
+
+    res = run("match", "expert", "expert", "--games", "2", "--seed", "3")
+    assert res.exit_code == 0 and res.stderr == "", res.stderr
+
+    def fake(rules, max_target, card, progress=None):
+        for done in range(0, 50_001, 10_000):
+            progress(done, 50_000)  # large enough for the bar
+        return TargetCurve(rules, card, np.linspace(1.0, 0.5, max_target + 1), 1.0, 50_000)
+
+    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", fake)
+    monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
+                        lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
+    res = run("target-curve", "--card", GLENN, "--max", "30")
+    assert res.exit_code == 0 and res.stderr == "", res.stderr
+
+
+@pytest.mark.parametrize("max_target,step", [(35, 10), (30, 10), (7, 100)])
+def test_target_curve_table_ends_at_the_last_target(max_target, step):
+    res = run("target-curve", "--card", GLENN, "--max", str(max_target), "--step", str(step), "--no-progress")
+    assert res.exit_code == 0, res.output
+    targets = [int(ln.split()[0]) for ln in res.output.splitlines()[2:]]
+    assert targets == sorted(set(list(range(0, max_target + 1, step)) + [max_target]))

@@ -21,7 +21,7 @@ from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
-from .target_query import target_option
+from .target_query import target_option, value_target_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best"]
 
@@ -372,7 +372,7 @@ def fill(dice, card_text, rules, table_path, top, target, as_json):
 @card_option
 @table_rules_option
 @table_option
-@target_option
+@value_target_option
 @json_option
 def value(card_text, rules, table_path, target, as_json):
     """Expected final score of a turn-start CARD under optimal play.

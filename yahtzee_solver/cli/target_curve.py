@@ -70,7 +70,7 @@ def _say_why_the_dp_runs(rules, max_target: int) -> None:
 @click.option("--max", "max_target", type=click.IntRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
               help="Largest target.")
 @click.option("--step", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
-              help="Print every N-th target in the text table (--json lists every target).")
+              help="Print every N-th target in the text table, and the last (--json lists every target).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")
 @card_option
@@ -151,7 +151,10 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
     click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} ({source})")
     head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
     rows = []
-    for T in range(0, max_target + 1, step):
+    targets = list(range(0, max_target + 1, step))
+    if targets[-1] != max_target:
+        targets.append(max_target)  # the last T always has its row
+    for T in targets:
         row = [str(T), format_probability(float(probs[T]))]
         if ev is not None:
             row.append(format_probability(float(ev[T])))

@@ -18,23 +18,24 @@ from ..state import ScoreCard
 from ..table import open_table
 from .options import echo_json
 
-__all__ = ["target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
+__all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
 
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
 
-target_option = click.option(
-    "--target",
-    "-t",
-    "target",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="T",
-    help=(
-        "Play to finish with at least T points: rank the options by the exact probability of "
-        "reaching T (the expected final total is shown beside)."
-    ),
-)
+def _target_option(help_text: str):
+    return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
+                        help=help_text)
+
+
+#: ``--target`` of ``hint``, ``keep`` and ``fill``.
+target_option = _target_option(
+    "Play to finish with at least T points: rank the options by the exact probability of "
+    "reaching T (the expected final total is shown beside).")
+#: ``--target`` of ``value`` (a card has no options to rank).
+value_target_option = _target_option(
+    "Play to finish with at least T points: the best exact probability of reaching T from the card "
+    "(the expected final total with expected-score play is shown beside).")
 
 
 def format_probability(p: float) -> str:
@@ -56,7 +57,10 @@ def format_probability(p: float) -> str:
 
 
 def progress_bar(desc: str):
-    """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer."""
+    """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer.
+
+    The bar is drawn only when stderr is a terminal (tqdm's ``disable=None``).
+    """
     state = {"bar": None}
 
     def update(done, total):
@@ -66,7 +70,9 @@ def progress_bar(desc: str):
                 return
             from tqdm import tqdm
 
-            bar = state["bar"] = tqdm(total=total, unit="state", unit_scale=True, desc=desc, leave=False)
+            # disable=None: drawn only when stderr is a terminal, never into a log or a pipe
+            bar = state["bar"] = tqdm(total=total, unit="state", unit_scale=True, desc=desc, leave=False,
+                                      disable=None)
         bar.n = done
         bar.refresh()
 
