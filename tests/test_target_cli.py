@@ -170,7 +170,7 @@ def test_value_help_does_not_promise_options():
 def test_match_of_one_game_says_game():
     res = run("match", "expert", "expert", "--games", "1", "--seed", "3", "--no-progress")
     assert res.exit_code == 0, res.output
-    assert ", 1 game, seed 3" in res.output and "1 games" not in res.output
+    assert ", 1 game, seed 3" in res.output and " 1 games," not in res.output  # (not the games/s rate)
     assert ", 2 games, seed 3" in run("match", "expert", "expert", "--games", "2", "--seed", "3", "--no-progress").output
 
 
