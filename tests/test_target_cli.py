@@ -154,10 +154,10 @@ def test_target_curve_table_has_one_percentage_format():
         assert p_best == format_probability(data["best"][int(T)])
         assert p_ev == format_probability(data["expected_score_policy"][int(T)])
         assert p_best.endswith(" %") and p_ev.endswith(" %")
-    # the last row: two values below 1 %, each with three significant digits
+    # the last row: two values below 1 %, each with two significant digits
     p_best, p_ev = rows[-1][1][:-2], rows[-1][2][:-2]
     assert data["expected_score_policy"][700] < data["best"][700] < 0.01
-    assert len(p_best.lstrip("0.")) == 3 and len(p_ev.lstrip("0.")) == 3
+    assert len(p_best.lstrip("0.")) == 2 and len(p_ev.lstrip("0.")) == 2
 
 
 def test_value_help_does_not_promise_options():

@@ -41,9 +41,11 @@ value_target_option = _target_option(
 def format_probability(p: float) -> str:
     """A probability (0..1) as a percentage, the one format of every probability column.
 
-    Exact 0 and 1 read ``'0 %'`` and ``'100 %'``; from 1 % up two decimals
-    (``'4.63 %'``; ``'> 99.99 %'`` when short of 1 but rounding to 100);
-    below 1 % three significant digits (``'0.0751 %'``, ``'7.51e-05 %'`` under 1e-4 %).
+    Exact 0 and 1 read ``'0 %'`` and ``'100 %'`` (anything else has decimals:
+    ``'100.00 %'`` is short of 1); from 1 % up two decimals (``'4.63 %'``);
+    below 1 % two significant digits (``'0.75 %'``, ``'0.0075 %'``), under
+    0.001 % with a power of ten (``'7.5e-5 %'``).  At most 8 characters down
+    to 1e-11, so the columns of ``dist`` fit 80 cells.
     """
     if p == 0.0:
         return "0 %"
@@ -51,9 +53,11 @@ def format_probability(p: float) -> str:
         return "100 %"
     x = 100 * p
     if x >= 1:
-        text = f"{x:.2f}"
-        return "> 99.99 %" if text == "100.00" else f"{text} %"
-    return f"{x:#.3g} %"
+        return f"{x:.2f} %"
+    if x >= 1e-3:
+        return f"{x:#.2g} %"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)} %"
 
 
 def progress_bar(desc: str):
