@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, run, run_json
-from yahtzee_solver.curve_data import curve_path, digest, load_curve, save_curve, shipped_curve
+from yahtzee_solver.curve_data import (SHIPPED_RULES, curve_path, digest, load_curve, max_final_total, save_curve,
+                                       shipped_curve)
 from yahtzee_solver.errors import TableError
 from yahtzee_solver.objectives import TargetCurve, max_points_to_come, target_curve
 from yahtzee_solver.state import ScoreCard
@@ -61,7 +62,7 @@ def _write(path, **changes):
                n_states=10)
     data = json.loads(path.read_text())
     data.update(changes)
-    if "best" in changes or "expected_score_policy" in changes:
+    if ("best" in changes or "expected_score_policy" in changes) and "sha256" not in changes:
         data["sha256"] = digest(data["best"], data["expected_score_policy"])
     path.write_text(json.dumps(data))
     return path
@@ -85,13 +86,26 @@ def test_load_curve_round_trip(tmp_path):
     ({"best": [0.9, 0.75, 0.5, 0.0]}, "best[0]"),
     ({"best": [1.0, 0.75, 0.2, 0.0]}, "below the expected-score policy"),
     ({"best": [1.0, 0.75, 1.5, 0.0]}, "outside [0, 1]"),
-    ({"command": None, "seconds": "x"}, "malformed"),
+    ({"command": None, "seconds": "x"}, "malformed field 'command'"),
+    ({"seconds": "x"}, "malformed field 'seconds': \"x\""),
+    ({"n_states": 1.5}, "malformed field 'n_states'"),
+    ({"best": "1,0.5", "sha256": "sha256:00"}, "malformed field 'best'"),
+    ({"best": [1.0, 0.5, "x", 0.0], "sha256": "sha256:00"}, "malformed field 'best'"),
 ])
 def test_load_curve_refuses_bad_files(tmp_path, changes, needle):
     path = _write(tmp_path / "c.json", **changes)
     with pytest.raises(TableError, match="invalid") as e:
         load_curve(path, "yahtzee")
     assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_load_curve_names_a_missing_field(tmp_path):
+    path = _write(tmp_path / "c.json")
+    data = json.loads(path.read_text())
+    del data["peak_rss_mib"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(TableError, match="missing field 'peak_rss_mib'"):
+        load_curve(path, "yahtzee")
 
 
 def test_load_curve_refuses_truncated_file(tmp_path):
@@ -151,3 +165,81 @@ def test_target_curve_names_a_bad_shipped_file(tmp_path, monkeypatch):
     monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: bad)
     res = run("target-curve", "--max", "3", "--no-progress")
     assert_clean_error(res, 1, "sha256", "--recompute")
+
+
+def _never(*a, **k):
+    raise AssertionError("the DP ran")
+
+
+def test_shipped_rules_are_the_shipped_files():
+    folder = curve_path("yahtzee").parent
+    assert sorted(p.name for p in folder.glob("target-curve-*.json")) == sorted(
+        curve_path(name).name for name in SHIPPED_RULES)
+
+
+def test_target_curve_says_a_missing_shipped_file_before_the_dp(tmp_path, monkeypatch):
+    missing = tmp_path / "target-curve-yahtzee.json"
+    monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: missing)
+    monkeypatch.setattr("yahtzee_solver.objectives.target_curve",
+                        lambda rules, m, card, progress=None: TargetCurve(rules, card, np.linspace(1, .5, m + 1), 1.0, 7))
+    monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
+                        lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
+    res = run("target-curve", "--max", "30", "--no-progress")
+    assert res.exit_code == 0, res.output
+    notes = res.stderr.splitlines()
+    assert len(notes) == 1 and "not found" in notes[0] and str(missing) in notes[0] and "DP" in notes[0]
+    assert "not found" not in res.stdout
+    # a shipped file that stops short of --max is said too; none when a file answers
+    short = _write(tmp_path / "short.json")
+    monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: short)
+    res = run("target-curve", "--max", "30", "--no-progress")
+    assert res.exit_code == 0 and "covers T up to 3, not --max 30" in res.stderr
+    res = run("target-curve", "--max", "3", "--no-progress")
+    assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_target_curve_says_nothing_for_rules_without_a_shipped_file(monkeypatch):
+    assert "yatzy" not in SHIPPED_RULES
+    monkeypatch.setattr("yahtzee_solver.objectives.target_curve",
+                        lambda rules, m, card, progress=None: TargetCurve(rules, card, np.linspace(1, .5, m + 1), 1.0, 7))
+    monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
+                        lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
+    res = run("target-curve", "--rules", "yatzy", "--max", "30", "--no-progress")
+    assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_yacht_curve_answers_any_max_above_the_most_yacht_scores(monkeypatch):
+    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", _never)
+    monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival", _never)
+    shipped = load_curve(curve_path("yacht"), "yacht")
+    most = max_final_total("yacht")
+    assert shipped.max_target >= most  # the shipped file reaches the most Yacht can score
+    assert shipped.best[most] > 0.0  # and that total can be reached: the bound is the maximum
+    data = run_json("target-curve", "--rules", "yacht")  # default --max 700
+    assert data["source"] == "precomputed" and data["max_target"] == 700 and len(data["best"]) == 701
+    assert data["best"][: shipped.max_target + 1] == shipped.best.tolist()
+    assert data["best"][shipped.max_target + 1:] == [0.0] * (700 - shipped.max_target)
+    assert data["expected_score_policy"][shipped.max_target + 1:] == [0.0] * (700 - shipped.max_target)
+    assert data["precomputed"]["padded_from"] == shipped.max_target + 1
+    res = run("target-curve", "--rules", "yacht", "--step", "100")
+    assert res.exit_code == 0 and res.stderr == ""
+    assert f"T above {shipped.max_target} is exactly 0" in res.stdout and str(most) in res.stdout
+
+
+def test_a_curve_short_of_the_most_a_rule_set_scores_is_not_padded(tmp_path):
+    most = max_final_total("yacht")
+    best = np.concatenate([np.linspace(1.0, 0.1, most - 10), np.zeros(5)])
+    path = tmp_path / "target-curve-yacht.json"
+    save_curve(path, "yacht", best, best, command="t", seconds=1, cpu_seconds=1, peak_rss_mib=1, n_states=1)
+    assert shipped_curve("yacht", most - 20, tmp_path).padded_from is None
+    assert shipped_curve("yacht", most - 5, tmp_path) is None
+    assert shipped_curve("yacht", 700, tmp_path) is None
+
+
+def test_load_curve_refuses_a_nonzero_entry_above_the_most_a_rule_set_scores(tmp_path):
+    most = max_final_total("yacht")
+    best = np.concatenate([np.linspace(1.0, 1e-3, most + 2), np.zeros(3)])
+    path = tmp_path / "target-curve-yacht.json"
+    save_curve(path, "yacht", best, best, command="t", seconds=1, cpu_seconds=1, peak_rss_mib=1, n_states=1)
+    with pytest.raises(TableError, match=f"not 0 above {most} points"):
+        load_curve(path, "yacht")

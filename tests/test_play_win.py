@@ -162,3 +162,39 @@ def test_play_vs_master_starts(tmp_path, monkeypatch, lang):
     assert "Traceback" not in res.output
     if lang == "en":  # the terminal game's hint against a CPU ends with the winning-chance lines
         assert "your chance of winning is shown once 5 or fewer of your boxes are open" in res.output
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_win_list_boxes_read_like_the_expected_score_hint_with_one_percent_format(lang):
+    """A box in the win list is labelled as in the expected-score hint (``hint.box``), and every chance,
+    tiny or exact, is a percentage of the same format, the columns aligned."""
+    from yahtzee_solver.cli.target_query import format_probability
+    from yahtzee_solver.i18n import display_width
+    from yahtzee_solver.win_chances import WinChances, WinOption
+
+    st = new_game("yahtzee", opponent="expert", seed=4)
+    tr = Translator(lang)
+    wins = [1.0, 0.000201, 8.31e-07, 0.0]
+    options = tuple(WinOption(None, box, points, w, 250.0 - box)
+                    for box, points, w in zip((12, 10, 9, 11), (19, 0, 0, 0), wins))
+    wc = WinChances("expert", 2, True, False, 100, None, "box", options)
+    lines = win_hint_lines(st, tr, wc)
+    rows = lines[1:-1]
+    assert len(rows) == 4
+    for row, o in zip(rows, options):
+        assert tr("hint.box", box=tr.box(st.rules, o.box), points=o.points) in row
+        assert format_probability(o.win) in row
+        assert row.split("%")[0].split()[-1].replace(".", "").replace("e-", "").isdigit()
+    assert "100 %" in rows[0] and "0 %" in rows[3] and "8.3e-5 %" in rows[2]
+    assert len({display_width(row) for row in rows}) == 1
+
+
+@pytest.mark.parametrize("p,text", [
+    (0.0, "0 %"), (1.0, "100 %"), (0.9999997, "100.00 %"), (0.0463, "4.63 %"), (0.5, "50.00 %"),
+    (0.001408056, "0.14 %"), (7.511449e-05, "0.0075 %"), (7.5e-07, "7.5e-5 %"), (3.2e-14, "3.2e-12 %"),
+])
+def test_format_probability_is_one_percentage_format(p, text):
+    from yahtzee_solver.cli.target_query import format_probability
+
+    assert format_probability(p) == text
+    assert len(text) <= 8 or p < 1e-13  # dist's seven columns fit 80 cells

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -98,3 +99,104 @@ def test_equal_probabilities_listed_by_expected_total():
     exp = [o["expected"] for o in data["options"]]
     assert all(o["probability"] == 0.0 for o in data["options"])
     assert exp == sorted(exp, reverse=True)
+
+
+BONUS_CARD = "ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,fh=25,ss=30,ls=40,yahtzee=50"
+
+
+@pytest.mark.parametrize("dice", ["36666", "66666", "11112"])
+def test_fill_target_shows_box_points_and_the_plain_hint_note(dice):
+    """The target table and its best line show the box points and the bonus/Joker note as the plain hint does."""
+    card = BONUS_CARD if dice != "11112" else GLENN
+    plain = run("fill", dice, "--card", card)
+    target = run("fill", dice, "--card", card, "--target", "270")
+    assert plain.exit_code == 0 and target.exit_code == 0, (plain.output, target.output)
+    data = run_json("fill", dice, "--card", card, "--target", "270")
+    ev = run_json("fill", dice, "--card", card)
+    plain_best = [ln for ln in plain.output.splitlines() if ln.startswith("best: ")][0]
+    target_best = [ln for ln in target.output.splitlines() if ln.startswith("best: ")][0]
+    best = data["options"][0]
+    # the words before "->" are the plain hint's for the same box
+    same = [o for o in ev["options"] if o["category"] == best["category"]][0]
+    assert target_best.startswith(f"best: score {best['points']} in {best['category']}")
+    if same is ev["options"][0]:
+        assert target_best.split(" -> ")[0] == plain_best.split(" -> ")[0]
+    header = target.output.splitlines()[2]
+    assert header.split()[-1] == "note"
+    for o in data["options"]:
+        notes = []
+        if o["yahtzee_bonus"]:
+            notes.append(f"+{o['yahtzee_bonus']} Yahtzee bonus")
+        if o["upper_bonus"]:
+            notes.append(f"+{o['upper_bonus']} upper bonus")
+        if o["joker"]:
+            notes.append("Joker")
+        line = [ln for ln in target.output.splitlines() if f" {o['category']} " in ln and not ln.startswith("best")][0]
+        assert str(o["points"]) in line
+        if notes:
+            assert line.rstrip().endswith(", ".join(notes))
+    if dice == "36666":  # 24 in Sixes completes the upper bonus; the box holds 24, not 59
+        assert target_best.startswith("best: score 24 in Sixes (+35 upper bonus)")
+    if dice == "66666":
+        assert "+100 Yahtzee bonus" in target_best and "Joker" in target_best and "score 30 in Sixes" in target_best
+
+
+def test_target_curve_table_has_one_percentage_format():
+    """Both probability columns are percentages with the same significant digits, tiny values included."""
+    from yahtzee_solver.cli.target_query import format_probability
+
+    data = run_json("target-curve", "--max", "700", "--no-progress")
+    res = run("target-curve", "--max", "700", "--step", "100", "--no-progress")
+    assert res.exit_code == 0, res.output
+    rows = [re.split(r"\s{2,}", ln.strip()) for ln in res.output.splitlines()[2:]]
+    assert rows[-1][0] == "700"
+    for T, p_best, p_ev in rows:
+        assert p_best == format_probability(data["best"][int(T)])
+        assert p_ev == format_probability(data["expected_score_policy"][int(T)])
+        assert p_best.endswith(" %") and p_ev.endswith(" %")
+    # the last row: two values below 1 %, each with two significant digits
+    p_best, p_ev = rows[-1][1][:-2], rows[-1][2][:-2]
+    assert data["expected_score_policy"][700] < data["best"][700] < 0.01
+    assert len(p_best.lstrip("0.")) == 2 and len(p_ev.lstrip("0.")) == 2
+
+
+def test_value_help_does_not_promise_options():
+    res = run("value", "-h")
+    assert res.exit_code == 0 and "--target" in res.output
+    assert "rank" not in res.output
+    assert "rank the options" in " ".join(run("hint", "-h").output.split())
+
+
+def test_match_of_one_game_says_game():
+    res = run("match", "expert", "expert", "--games", "1", "--seed", "3", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert ", 1 game, seed 3" in res.output and " 1 games," not in res.output  # (not the games/s rate)
+    assert ", 2 games, seed 3" in run("match", "expert", "expert", "--games", "2", "--seed", "3", "--no-progress").output
+
+
+def test_progress_bars_stay_off_when_stderr_is_not_a_terminal(monkeypatch):
+    """Without --no-progress, the bars of match and of a long target solve draw nothing into a pipe or log."""
+    from yahtzee_solver.objectives import TargetCurve
+    import numpy as np
+
+    res = run("match", "expert", "expert", "--games", "2", "--seed", "3")
+    assert res.exit_code == 0 and res.stderr == "", res.stderr
+
+    def fake(rules, max_target, card, progress=None):
+        for done in range(0, 50_001, 10_000):
+            progress(done, 50_000)  # large enough for the bar
+        return TargetCurve(rules, card, np.linspace(1.0, 0.5, max_target + 1), 1.0, 50_000)
+
+    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", fake)
+    monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
+                        lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
+    res = run("target-curve", "--card", GLENN, "--max", "30")
+    assert res.exit_code == 0 and res.stderr == "", res.stderr
+
+
+@pytest.mark.parametrize("max_target,step", [(35, 10), (30, 10), (7, 100)])
+def test_target_curve_table_ends_at_the_last_target(max_target, step):
+    res = run("target-curve", "--card", GLENN, "--max", str(max_target), "--step", str(step), "--no-progress")
+    assert res.exit_code == 0, res.output
+    targets = [int(ln.split()[0]) for ln in res.output.splitlines()[2:]]
+    assert targets == sorted(set(list(range(0, max_target + 1, step)) + [max_target]))

@@ -917,3 +917,43 @@ def test_an_empty_body_is_an_empty_object_whatever_its_type(client, url):
     r = client.c.post(url, headers={TOKEN_HEADER: client.token})  # no body, no Content-Type
     assert r.status_code == 200, r.get_json()
     assert_refused(client.post(url, data=b"{}", content_type="text/plain"), 415, "application/json")
+
+
+def test_the_end_line_names_the_forfeits_as_records_and_the_readme_count_them(client, files):
+    """An abandoned game against the CPU is a forfeit (a loss, not a finished game): the end-of-game line says
+    how many of each, so its results add up, and the ``records`` table shows the forfeit as abandoned."""
+    from clihelpers import run
+
+    client.ok("post", "/api/game/new", {"seed": 3, "opponent": "beginner"})
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/new", {"seed": 4, "opponent": "beginner", "abandon": True})
+    game = _play_out(client)
+    rec = RecordBook.load(files["records_file"]).get("yahtzee", "beginner", practice=True)
+    assert (rec.games, rec.forfeits) == (1, 1) and rec.wins + rec.losses + rec.draws == 2
+    line = [ln for ln in game["result"]["lines"] if "games " in ln][0]
+    assert "games 1 finished + 1 forfeited" in line
+    assert f"wins {rec.wins}, losses {rec.losses} (forfeits included), draws {rec.draws}" in line
+    res = run("records")
+    assert res.exit_code == 0, res.output
+    row = [ln.split() for ln in res.output.splitlines() if "beginner" in ln][0]
+    # games best average wins losses draws abandoned, after the rule set and the opponent
+    assert row[-7:] == [str(rec.games), str(rec.best), f"{rec.average:.1f}", str(rec.wins), str(rec.losses),
+                        str(rec.draws), "1"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_record_line_names_forfeits_in_every_language(lang):
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.records import Record
+
+    tr = Translator(lang)
+    names = {"rules": "R", "opponent": "O"}
+    with_forfeit = Record(games=1, best=200, total=200, wins=0, losses=2, draws=0, forfeits=1).to_dict()
+    line = tr.record_line(with_forfeit, True, **names)
+    assert line == tr("end.stats_cpu_forfeits", games=1, forfeits=1, wins=0, losses=2, draws=0, best=200,
+                      average="200.0", **names)
+    assert line != tr("end.stats_cpu", games=1, wins=0, losses=2, draws=0, best=200, average="200.0", **names)
+    plain = Record(games=2, best=200, total=390, wins=1, losses=1).to_dict()
+    assert tr.record_line(plain, True, **names) == tr("end.stats_cpu", games=2, wins=1, losses=1, draws=0, best=200,
+                                                      average="195.0", **names)
+    assert tr.record_line(plain, False, **names) == tr("end.stats", games=2, best=200, average="195.0", **names)

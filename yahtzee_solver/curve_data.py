@@ -28,7 +28,9 @@ On load (:func:`load_curve`) the file is validated: format, version, rule set,
 lengths, digest, and the invariants every exact curve satisfies -- both
 columns are probabilities, equal to 1 at T = 0, never rising with T, and
 ``best >= expected_score_policy`` at every T (each to :data:`TOLERANCE`, the
-float rounding of the DP and of the distribution's sums).
+float rounding of the DP and of the distribution's sums), and exactly 0 above
+the most the rule set can score (:func:`max_final_total`).  A file reaching that
+total answers any larger ``--max`` (:func:`shipped_curve` pads it with zeros).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +57,8 @@ __all__ = [
     "save_curve",
     "load_curve",
     "shipped_curve",
+    "SHIPPED_RULES",
+    "max_final_total",
 ]
 
 FORMAT = "yahtzee_solver target curve"
@@ -63,6 +67,8 @@ FORMAT_VERSION = 1
 PRODUCER = "scripts/target_curve_data.py"
 #: Largest curve file read (bytes): two columns of at most 10,001 numbers.
 MAX_BYTES = 2 * 1024 * 1024
+#: The rule sets whose curve file is shipped in ``data/`` (a missing one is reported, not silently recomputed).
+SHIPPED_RULES = ("yahtzee", "yacht")
 #: Slack of the invariants (probability units): the DP's float rounding.
 TOLERANCE = 1e-12
 
@@ -86,6 +92,10 @@ class ShippedCurve:
     n_states : int
         Turn-start states the DP solved.
     path : Path
+    padded_from : int or None
+        None when every entry was read from the file; else the first T not in the
+        file, above the most the rule set can score (:func:`max_final_total`), whose
+        entries are exact zeros added on read.
     """
 
     rules: RuleSet
@@ -97,6 +107,7 @@ class ShippedCurve:
     peak_rss_mib: float
     n_states: int
     path: Path
+    padded_from: int | None = None
 
     @property
     def max_target(self) -> int:
@@ -226,26 +237,78 @@ def load_curve(path: str | Path, rules: str | RuleSet | None = None) -> ShippedC
         raise bad(f"unknown rules {data.get('rules')!r}") from None
     if rules is not None and file_rules != get_rules(rules):
         raise bad(f"made for rules {file_rules.name!r}, want {get_rules(rules).name!r}")
-    try:
-        best = np.array(data["best"], dtype=np.float64)
-        expected = np.array(data["expected_score_policy"], dtype=np.float64)
-        top = data["max_target"]
-        meta = (str(data["command"]), float(data["seconds"]), float(data["cpu_seconds"]),
-                float(data["peak_rss_mib"]), int(data["n_states"]))
-    except (KeyError, TypeError, ValueError) as e:
-        raise bad(f"missing or malformed field ({json.dumps(str(e))})") from None
+    def field(name: str, convert):
+        if name not in data:
+            raise bad(f"missing field {name!r}")
+        try:
+            return convert(data[name])
+        except (TypeError, ValueError, OverflowError):
+            raise bad(f"malformed field {name!r}: {_short(data[name])}") from None
+
+    best = field("best", _column)
+    expected = field("expected_score_policy", _column)
+    top = field("max_target", lambda v: v)
+    meta = (field("command", _text), field("seconds", _number), field("cpu_seconds", _number),
+            field("peak_rss_mib", _number), field("n_states", _integer))
     if isinstance(top, bool) or not isinstance(top, int) or best.shape != (top + 1,):
         raise bad(f"max_target {top!r} does not match {best.size} entries")
     if data.get("sha256") != digest(best, expected):
         raise bad("sha256 does not match the columns (edited or damaged)")
     _check_columns(best, expected, f"target curve {str(path)!r}")
+    most = max_final_total(file_rules)
+    for name, col in (("best", best), ("expected_score_policy", expected)):
+        if np.any(col[most + 1:] != 0.0):
+            raise bad(f"{name} is not 0 above {most} points, the most {file_rules.name} can score")
     best.setflags(write=False)
     expected.setflags(write=False)
     return ShippedCurve(file_rules, best, expected, *meta, path)
 
 
+def max_final_total(rules: str | RuleSet) -> int:
+    """The most a game of ``rules`` can score (points): P(final total >= T) = 0 exactly for every larger T.
+
+    The bound of :func:`yahtzee_solver.objectives.max_points_to_come` from the empty card
+    (the most each box can hold, the upper bonus, a Yahtzee bonus on every turn after the first).
+    """
+    from .objectives import max_points_to_come
+
+    return int(max_points_to_come(get_rules(rules), [0], [0], [0])[0])
+
+
+def _column(v) -> np.ndarray:
+    if not isinstance(v, list):
+        raise TypeError("not a list")
+    return np.array(v, dtype=np.float64)
+
+
+def _number(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError("not a number")
+    return float(v)
+
+
+def _text(v) -> str:
+    if not isinstance(v, str):
+        raise TypeError("not a string")
+    return v
+
+
+def _integer(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError("not an integer")
+    return v
+
+
+def _short(v) -> str:
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def shipped_curve(rules: str | RuleSet, max_target: int, folder: str | Path | None = None) -> ShippedCurve | None:
-    """The shipped curve of ``rules`` when it covers every T up to ``max_target``, else None.
+    """The shipped curve of ``rules`` for T = 0..``max_target``, or None when the file does not cover it.
+
+    A file that reaches :func:`max_final_total` covers every larger ``max_target``:
+    its columns are extended with exact zeros (``padded_from`` says from which T).
 
     Raises
     ------
@@ -257,4 +320,15 @@ def shipped_curve(rules: str | RuleSet, max_target: int, folder: str | Path | No
         curve = load_curve(path, rules)
     except FileNotFoundError:
         return None
-    return curve if curve.max_target >= int(max_target) else None
+    max_target = int(max_target)
+    if curve.max_target >= max_target:
+        return curve
+    top = max_final_total(curve.rules)
+    if curve.max_target < top:
+        return None
+    pad = np.zeros(max_target - curve.max_target)
+    best = np.concatenate([curve.best, pad])
+    expected = np.concatenate([curve.expected_score_policy, pad])
+    best.setflags(write=False)
+    expected.setflags(write=False)
+    return replace(curve, best=best, expected_score_policy=expected, padded_from=curve.max_target + 1)

@@ -178,6 +178,22 @@ class Translator:
             return rules.title
         return TITLES.get(self.lang, {}).get(rules.name, rules.title)
 
+    def record_line(self, record: dict, vs_cpu: bool, **names) -> str:
+        """The end-of-game line of a record (:meth:`Record.to_dict <yahtzee_solver.records.Record.to_dict>`).
+
+        ``names`` gives ``rules`` and ``opponent`` in words.  Against the CPU the
+        forfeits (unfinished games, counted as losses; README "What the records
+        count") are named beside the finished games, so the results add up.
+        """
+        r = record
+        average = "-" if r["average"] is None else f"{r['average']:.1f}"
+        best = "-" if r["best"] is None else r["best"]
+        if not vs_cpu:
+            return self("end.stats", games=r["games"], best=best, average=average, **names)
+        key = "end.stats_cpu_forfeits" if r.get("forfeits") else "end.stats_cpu"
+        return self(key, games=r["games"], wins=r["wins"], losses=r["losses"], draws=r["draws"],
+                    forfeits=r.get("forfeits", 0), best=best, average=average, **names)
+
     def yes_no(self, answer: str) -> bool | None:
         """``True``/``False`` for a yes/no answer (empty = no), ``None`` if it is neither.
 

@@ -54,7 +54,7 @@ def match(a, b, games, rules, seed, max_open, no_progress, as_json):
     if not no_progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=games, unit="game", desc=f"{a} vs {b}", leave=False)
+        bar = tqdm(total=games, unit="game", desc=f"{a} vs {b}", leave=False, disable=None)  # a terminal only
     try:
         res = play_match(a, b, games, rules, seed=seed, max_open=max_open,
                          progress=None if bar is None else (lambda done: bar.update(1)))
@@ -66,7 +66,7 @@ def match(a, b, games, rules, seed, max_open, no_progress, as_json):
         echo_json(d)
         return
     lo, hi = d["decided_share_ci95"]
-    click.echo(f"{res.a} vs {res.b}, {res.rules}, {res.games:,} games, seed {res.seed} "
+    click.echo(f"{res.a} vs {res.b}, {res.rules}, {res.games:,} game{'' if res.games == 1 else 's'}, seed {res.seed} "
                f"({res.seconds:.1f} s, {d['games_per_second'] or 0:.1f} games/s)")
     for name, key in (("wins", "win_rate"), ("draws", "draw_rate"), ("losses", "loss_rate")):
         k = getattr(res, name)

@@ -21,9 +21,9 @@ from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
-from .target_query import target_option
+from .target_query import target_option, value_target_option
 
-__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP"]
+__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best"]
 
 #: Keeps listed by default in text output (a roll has up to 32 distinct keeps).
 DEFAULT_KEEP_TOP = 10
@@ -114,8 +114,10 @@ def _loss(option, best: bool) -> str:
 
 
 def _dist_cells(d, threshold: int) -> list[str]:
-    """``hint --dist`` columns: SD of the final total and P(final >= threshold) (percent)."""
-    return [f"{d.sd:.2f}", f"{100 * d.prob_at_least(threshold):.2f}%"]
+    """``hint --dist`` columns: SD of the final total and P(final >= threshold) (:func:`format_probability`)."""
+    from .target_query import format_probability
+
+    return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 
 
 def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, threshold=None) -> list[str]:
@@ -136,7 +138,12 @@ def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, 
     return lines
 
 
-def _box_note(o: BoxOption, rules) -> str:
+def box_note(o, rules) -> str:
+    """The note column of a box option: the bonuses it earns now and the Joker, e.g. ``'+100 Yahtzee bonus, Joker'``.
+
+    ``o`` is any option with ``yahtzee_bonus``, ``upper_bonus`` (points) and ``joker``
+    (:class:`~yahtzee_solver.advisor.BoxOption`, :class:`~yahtzee_solver.target.TargetBoxOption`).
+    """
     notes = []
     if o.yahtzee_bonus:
         notes.append(f"+{o.yahtzee_bonus} {rules.categories[rules.yahtzee_category].name} bonus")
@@ -150,7 +157,7 @@ def _box_note(o: BoxOption, rules) -> str:
 def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=None, threshold=None) -> list[str]:
     rows = [
         ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0)]
-        + (_dist_cells(dists[o.category], threshold) if dists else []) + [_box_note(o, rules)]
+        + (_dist_cells(dists[o.category], threshold) if dists else []) + [box_note(o, rules)]
         for i, o in enumerate(shown)
     ]
     extra = ["sd", f"P>={threshold}"] if dists else []
@@ -158,11 +165,14 @@ def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=No
     lines = _render(["", "box", "points", "expected", "vs best"] + extra + ["note"], rows, right)
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} boxes shown; --top 0 lists all)")
-    b = options[0]
-    note = _box_note(b, rules)
-    lines.append(f"best: score {b.points} in {b.name}{f' ({note})' if note else ''}"
-                 f" -> expected final total {b.expected:.2f}")
+    lines.append(f"best: {box_best(options[0], rules)} -> expected final total {options[0].expected:.2f}")
     return lines
+
+
+def box_best(o, rules) -> str:
+    """The start of a ``best:`` line for box option ``o``: ``'score 30 in Chance (+100 Yahtzee bonus, Joker)'``."""
+    note = box_note(o, rules)
+    return f"score {o.points} in {o.name}{f' ({note})' if note else ''}"
 
 
 # -- output (text or JSON) ----------------------------------------------------------------
@@ -362,7 +372,7 @@ def fill(dice, card_text, rules, table_path, top, target, as_json):
 @card_option
 @table_rules_option
 @table_option
-@target_option
+@value_target_option
 @json_option
 def value(card_text, rules, table_path, target, as_json):
     """Expected final score of a turn-start CARD under optimal play.

@@ -54,6 +54,8 @@ def _table(rows: list[dict], tr: Translator) -> list[str]:
         cells = [tr.title(get_rules(r["rules"])), tr.opponent(r["opponent"])]
         for c in _COLUMNS:
             v = r[c]
+            if c == "abandoned" and not solo:
+                v = r["forfeits"]  # left unfinished against the CPU: a forfeit, also among the losses
             if c in ("wins", "losses", "draws") and solo:
                 cells.append("-")
             elif v is None:

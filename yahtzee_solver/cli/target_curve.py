@@ -3,7 +3,9 @@
 From the empty card, with a rule set whose curve is shipped
 (:mod:`yahtzee_solver.curve_data`, ``data/target-curve-<rules>.json``) and a
 ``--max`` within it, the shipped columns are read (instant; ``--recompute``
-runs the DP instead).  Otherwise one DP from the card
+runs the DP instead); a file reaching the most the rule set can score answers
+any larger ``--max`` (exact zeros above it).  A missing shipped file is said on
+stderr before the DP runs.  Otherwise one DP from the card
 (:func:`yahtzee_solver.objectives.target_curve`), with a progress bar on
 stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
 ``pip install 'yahtzee-solver[plot]'``).
@@ -48,12 +50,27 @@ def _plot(fig, path: str, rules, probs, ev) -> None:
     write_figure(fig, path)
 
 
+def _say_why_the_dp_runs(rules, max_target: int) -> None:
+    """One stderr line when a shipped curve was expected for the empty card but cannot answer."""
+    from ..curve_data import SHIPPED_RULES, curve_path, load_curve
+
+    if rules.name not in SHIPPED_RULES:
+        return
+    path = curve_path(rules)
+    if not path.exists():
+        click.echo(f"shipped curve {str(path)!r} not found; running the DP (a few minutes)", err=True)
+        return
+    top = load_curve(path, rules).max_target
+    click.echo(f"shipped curve {str(path)!r} covers T up to {top}, not --max {max_target}; "
+               f"running the DP (a few minutes)", err=True)
+
+
 @click.command("target-curve")
 @rules_option
 @click.option("--max", "max_target", type=click.IntRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
               help="Largest target.")
 @click.option("--step", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
-              help="Print every N-th target in the text table (--json lists every target).")
+              help="Print every N-th target in the text table, and the last (--json lists every target).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")
 @card_option
@@ -95,12 +112,19 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
             shipped = shipped_curve(rules, max_target)
         except TableError as e:
             raise TableError(f"{e}; --recompute runs the DP without it") from None
+        if shipped is None:
+            _say_why_the_dp_runs(rules, max_target)
     if shipped is not None:
         probs = shipped.best[: max_target + 1]
         ev = shipped.expected_score_policy[: max_target + 1]
         seconds, n_states = 0.0, shipped.n_states
         source = (f"precomputed by {shipped.command}: {shipped.n_states:,} states in {shipped.seconds:.0f} s; "
                   f"--recompute to run the DP")
+        if shipped.padded_from is not None:
+            from ..curve_data import max_final_total
+
+            source += (f"; T above {shipped.padded_from - 1} is exactly 0: no {rules.name} game scores more "
+                       f"than {max_final_total(rules)}")
     else:
         update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
         try:
@@ -119,14 +143,18 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
                 "best": [float(x) for x in probs], "expected_score_policy": [float(x) for x in ev]}
         if shipped is not None:
             data["precomputed"] = {"file": shipped.path.name, "command": shipped.command, "seconds": shipped.seconds,
-                                   "cpu_seconds": shipped.cpu_seconds, "peak_rss_mib": shipped.peak_rss_mib}
+                                   "cpu_seconds": shipped.cpu_seconds, "peak_rss_mib": shipped.peak_rss_mib,
+                                   "padded_from": shipped.padded_from}
         echo_json(data)
         return
     where = "the empty card" if card.filled == 0 else f"the card {card.format()} (total {card.total})"
     click.echo(f"{rules.name}: best achievable P(final total >= T) from {where} ({source})")
     head = ["T", "P*(>=T)"] + (["P_EV(>=T)"] if ev is not None else [])
     rows = []
-    for T in range(0, max_target + 1, step):
+    targets = list(range(0, max_target + 1, step))
+    if targets[-1] != max_target:
+        targets.append(max_target)  # the last T always has its row
+    for T in targets:
         row = [str(T), format_probability(float(probs[T]))]
         if ev is not None:
             row.append(format_probability(float(ev[T])))

@@ -18,36 +18,53 @@ from ..state import ScoreCard
 from ..table import open_table
 from .options import echo_json
 
-__all__ = ["target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
+__all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
 
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
 
-target_option = click.option(
-    "--target",
-    "-t",
-    "target",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="T",
-    help=(
-        "Play to finish with at least T points: rank the options by the exact probability of "
-        "reaching T (the expected final total is shown beside)."
-    ),
-)
+def _target_option(help_text: str):
+    return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
+                        help=help_text)
+
+
+#: ``--target`` of ``hint``, ``keep`` and ``fill``.
+target_option = _target_option(
+    "Play to finish with at least T points: rank the options by the exact probability of "
+    "reaching T (the expected final total is shown beside).")
+#: ``--target`` of ``value`` (a card has no options to rank).
+value_target_option = _target_option(
+    "Play to finish with at least T points: the best exact probability of reaching T from the card "
+    "(the expected final total with expected-score play is shown beside).")
 
 
 def format_probability(p: float) -> str:
-    """A probability as a percentage (``'4.63 %'``); tiny ones in scientific notation."""
+    """A probability (0..1) as a percentage, the one format of every probability column.
+
+    Exact 0 and 1 read ``'0 %'`` and ``'100 %'`` (anything else has decimals:
+    ``'100.00 %'`` is short of 1); from 1 % up two decimals (``'4.63 %'``);
+    below 1 % two significant digits (``'0.75 %'``, ``'0.0075 %'``), under
+    0.001 % with a power of ten (``'7.5e-5 %'``).  At most 8 characters down
+    to 1e-11, so the columns of ``dist`` fit 80 cells.
+    """
     if p == 0.0:
         return "0 %"
-    if p >= 1e-4 or p == 1.0:
-        return f"{100 * p:.2f} %"
-    return f"{p:.2e}"
+    if p == 1.0:
+        return "100 %"
+    x = 100 * p
+    if x >= 1:
+        return f"{x:.2f} %"
+    if x >= 1e-3:
+        return f"{x:#.2g} %"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)} %"
 
 
 def progress_bar(desc: str):
-    """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer."""
+    """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer.
+
+    The bar is drawn only when stderr is a terminal (tqdm's ``disable=None``).
+    """
     state = {"bar": None}
 
     def update(done, total):
@@ -57,7 +74,9 @@ def progress_bar(desc: str):
                 return
             from tqdm import tqdm
 
-            bar = state["bar"] = tqdm(total=total, unit="state", unit_scale=True, desc=desc, leave=False)
+            # disable=None: drawn only when stderr is a terminal, never into a log or a pipe
+            bar = state["bar"] = tqdm(total=total, unit="state", unit_scale=True, desc=desc, leave=False,
+                                      disable=None)
         bar.n = done
         bar.refresh()
 
@@ -111,6 +130,8 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
+    from .query import _render, box_best, box_note
+
     p_head = f"P(>={target})"
     if is_keep:
         s = "s" if rolls_left > 1 else ""
@@ -121,11 +142,10 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         right = {3, 4}
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box to reach {target}?")
-        headers = ["", "box", "points", p_head, "expected"]
+        headers = ["", "box", "points", p_head, "expected", "note"]
         rows = [["*" if i == 0 else "", o.name, str(o.points), format_probability(o.probability),
-                 f"{o.expected:.2f}"] for i, o in enumerate(shown)]
+                 f"{o.expected:.2f}", box_note(o, rules)] for i, o in enumerate(shown)]
         right = {2, 3, 4}
-    from .query import _render
 
     lines = _render(headers, rows, right)
     what = "keeps" if is_keep else "boxes"
@@ -136,7 +156,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     else:
-        lines.append(f"best: score {b.gain} in {b.name}"
+        lines.append(f"best: {box_best(b, rules)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     click.echo("\n".join(lines))
 

@@ -504,12 +504,7 @@ class Session:
             names["rules"] = tr("practice.label", rules=names["rules"])
         if upd.new_best:
             click.echo(click.style(tr("end.record", score=me, old=upd.previous_best, **names), fg="green", bold=True))
-        r = upd.record
-        if st.config.n_players == 2:
-            click.echo(tr("end.stats_cpu", games=r.games, wins=r.wins, losses=r.losses, draws=r.draws,
-                          best=r.best, average=f"{r.average:.1f}", **names))
-        else:
-            click.echo(tr("end.stats", games=r.games, best=r.best, average=f"{r.average:.1f}", **names))
+        click.echo(tr.record_line(upd.record.to_dict(), st.config.n_players == 2, **names))
         self.review_summary(filed.history_number)
         click.echo(click.style(tr("end.seed", seed=st.config.seed), dim=True))
         return True

@@ -33,15 +33,16 @@ def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
     out = ["  " + tr("hint.win_title", level=level)]
     for i, (p, label, e) in enumerate(rows):
         mark = "*" if i == 0 else " "
-        out.append(f"  {mark} {pad(label, width)}  {format_probability(p):>9}  {e:8.2f}")
+        out.append(f"  {mark} {pad(label, width)}  {format_probability(p):>10}  {e:8.2f}")
     out.append("  " + win_note(tr, wc))
     return out
 
 
 def _label(st, tr, o) -> str:
-    """An option in the player's language: a keep (``hint.win_keep``, all five: ``hint.keep_all``) or a box with its points."""
+    """An option in the player's language: a keep (``hint.win_keep``, all five: ``hint.keep_all``) or a box with
+    its points (``hint.box``, the label of the expected-score hint's boxes)."""
     if o.box is not None:
-        return f"{tr.box(st.rules, o.box)}: {o.points}"
+        return tr("hint.box", box=tr.box(st.rules, o.box), points=o.points)
     if len(o.keep) == 5:
         return tr("hint.keep_all")
     if not o.keep:

@@ -494,12 +494,7 @@ class GameService:
                 names["rules"] = tr("practice.label", rules=names["rules"])
             if res.get("new_best"):
                 lines.append(tr("end.record", score=me, old=res["previous_best"], **names))
-            r = res["record"]
-            if st.config.n_players == 2:
-                lines.append(tr("end.stats_cpu", games=r["games"], wins=r["wins"], losses=r["losses"],
-                                draws=r["draws"], best=r["best"], average=f"{r['average']:.1f}", **names))
-            else:
-                lines.append(tr("end.stats", games=r["games"], best=r["best"], average=f"{r['average']:.1f}", **names))
+            lines.append(tr.record_line(res["record"], st.config.n_players == 2, **names))
         elif res:
             lines.append(tr("warn.records", detail=res.get("problem", "")))
         lines.append(tr("end.seed", seed=st.config.seed))
