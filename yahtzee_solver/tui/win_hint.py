@@ -9,8 +9,8 @@ score beside, then whether the figure is exact or a lower bound.
 from __future__ import annotations
 
 from ..cli.target_query import format_probability
-from ..dice import format_dice
 from ..i18n import display_width, pad
+from ..session import dice_text
 from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
 
 __all__ = ["win_hint_lines", "WIN_HINT_MAX_OPEN"]
@@ -47,4 +47,4 @@ def _label(st, tr, o) -> str:
         return tr("hint.keep_all")
     if not o.keep:
         return tr("hint.reroll_all")
-    return tr("hint.win_keep", keep=format_dice(o.keep))
+    return tr("hint.win_keep", keep=dice_text(o.keep))
