@@ -271,7 +271,7 @@ class UtilitySolution:
         k = self.kernels
         nopt = np.empty(N_ROLLS, np.int64)
         orow, ogain = np.empty((N_ROLLS, C), np.int64), np.empty((N_ROLLS, C), np.int64)
-        k.vec_options(key[0], key[1], key[2], Wn, self.idx, a["score"], a["joker"], a["params"], _zeros(self.rules),
+        k.vec_options(key[0], key[1], key[2], self.idx, a["score"], a["joker"], a["params"], _zeros(self.rules),
                       np.empty(C, np.int64), np.empty(C, np.int8), nopt, orow, ogain)
         k.vec_turn(j, j + 1, levels, Wn, nopt, orow, ogain, E[0], E[1], E[2])
         return E[:levels, :, 0].copy()

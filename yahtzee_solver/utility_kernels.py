@@ -104,7 +104,7 @@ _NSUBS = (_SUBS >= 0).sum(axis=1).astype(np.int32)
 _NSUBS.setflags(write=False)
 
 
-def vec_options(mask, up, yb, Wn, idx, score, joker, params, Z, points, legal, nopt, orow, ogain):
+def vec_options(mask, up, yb, idx, score, joker, params, Z, points, legal, nopt, orow, ogain):
     """Every legal way to end the turn, per final roll: the next state's row and the points it brings.
 
     Computed once per turn-start state (not per offset or tile).
@@ -113,8 +113,6 @@ def vec_options(mask, up, yb, Wn, idx, score, joker, params, Z, points, legal, n
     ----------
     mask, up, yb : int
         Turn-start state.
-    Wn : (n_next, J+1) float64
-        Values of the next layer's states (only its shape is used here).
     idx : (2**C, T+1, F) int32
         Row of each state in its layer's value array.
     score, joker, params : arrays
@@ -127,7 +125,7 @@ def vec_options(mask, up, yb, Wn, idx, score, joker, params, Z, points, legal, n
     nopt : (252,) int64, out
         ``nopt[r]`` = number of legal boxes for roll ``r``.
     orow, ogain : (252, C) int64, out
-        For ``o < nopt[r]``, in increasing box order: the row in ``Wn`` of the
+        For ``o < nopt[r]``, in increasing box order: the row in the next layer's values of the
         state after the score and the points ``g(r, c)`` it brings now
         (box points, Joker points, the +100 Yahtzee bonus, the upper bonus).
     """
@@ -352,7 +350,7 @@ def solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, jok
             for j in range(a):
                 w[j] = low_value
             if b > a:
-                vec_options(masks[i], ups[i], ybs[i], Wn, idx, score, joker, params, Z, points, legal,
+                vec_options(masks[i], ups[i], ybs[i], idx, score, joker, params, Z, points, legal,
                             nopt, orow, ogain)
             for t0 in range(a, b, tile):
                 t1 = t0 + tile
