@@ -18,7 +18,7 @@ import unicodedata
 from .i18n_text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from .rules import ALIASES, N_UPPER, RuleSet
 
-__all__ = ["LANGS", "NBSP", "Translator", "display_width", "pad", "wrap", "locale_lang"]
+__all__ = ["LANGS", "NBSP", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]
 
 #: Interface languages (``--lang``).
 LANGS = ("en", "zh", "ja")
@@ -41,6 +41,28 @@ def locale_lang(default: str | None = "en", environ=None) -> str | None:
 
 #: No-break space: :func:`wrap` keeps text joined by it on one line, then prints it as a space.
 NBSP = "\u00a0"
+
+
+def format_probability(p: float) -> str:
+    """A probability (0..1) as a percentage, the one format of every probability column.
+
+    Exact 0 and 1 read ``'0 %'`` and ``'100 %'`` (anything else has decimals:
+    ``'100.00 %'`` is short of 1); from 1 % up two decimals (``'4.63 %'``);
+    below 1 % two significant digits (``'0.75 %'``, ``'0.0075 %'``), under
+    0.001 % with a power of ten (``'7.5e-5 %'``).  At most 8 characters down
+    to 1e-11, so the columns of ``dist`` fit 80 cells.
+    """
+    if p == 0.0:
+        return "0 %"
+    if p == 1.0:
+        return "100 %"
+    x = 100 * p
+    if x >= 1:
+        return f"{x:.2f} %"
+    if x >= 1e-3:
+        return f"{x:#.2g} %"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)} %"
 
 
 def display_width(text: str) -> int:

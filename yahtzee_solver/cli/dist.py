@@ -16,7 +16,7 @@ import click
 from ..distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
-from .target_query import format_probability
+from ..i18n import format_probability
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 __all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "plot_title", "write_figure",

@@ -115,7 +115,7 @@ def _loss(option, best: bool) -> str:
 
 def _dist_cells(d, threshold: int) -> list[str]:
     """``hint --dist`` columns: SD of the final total and P(final >= threshold) (:func:`format_probability`)."""
-    from .target_query import format_probability
+    from ..i18n import format_probability
 
     return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 

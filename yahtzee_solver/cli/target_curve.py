@@ -13,15 +13,13 @@ stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from ..errors import UsageError
 from ..objectives import MAX_TARGET
 from .dist import plot_figure, write_figure
 from .options import card_option, echo_json, json_option, rules_option
-from .target_query import format_probability, progress_bar
+from ..i18n import format_probability
+from .target_query import progress_bar
 
 __all__ = ["target_curve_command"]
 
@@ -99,10 +97,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
     card = parse_card(card_text, rules)
     fig = None
     if plot_path is not None:  # the file type and matplotlib are checked before the work
-        fig = plot_figure(plot_path)
-        folder = os.path.dirname(os.path.abspath(plot_path))
-        if not os.path.isdir(folder):
-            raise UsageError(f"cannot write the plot {plot_path!r}: folder {folder!r} does not exist")
+        fig = plot_figure(plot_path)  # checks the folder too (cli.dist.check_plot_path)
     shipped = None
     if not recompute and card.filled == 0:
         from ..curve_data import shipped_curve

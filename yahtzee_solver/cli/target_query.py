@@ -14,6 +14,7 @@ from __future__ import annotations
 import click
 
 from ..dice import format_dice
+from ..i18n import format_probability
 from ..state import ScoreCard
 from ..table import open_table
 from .options import echo_json
@@ -36,28 +37,6 @@ target_option = _target_option(
 value_target_option = _target_option(
     "Play to finish with at least T points: the best exact probability of reaching T from the card "
     "(the expected final total with expected-score play is shown beside).")
-
-
-def format_probability(p: float) -> str:
-    """A probability (0..1) as a percentage, the one format of every probability column.
-
-    Exact 0 and 1 read ``'0 %'`` and ``'100 %'`` (anything else has decimals:
-    ``'100.00 %'`` is short of 1); from 1 % up two decimals (``'4.63 %'``);
-    below 1 % two significant digits (``'0.75 %'``, ``'0.0075 %'``), under
-    0.001 % with a power of ten (``'7.5e-5 %'``).  At most 8 characters down
-    to 1e-11, so the columns of ``dist`` fit 80 cells.
-    """
-    if p == 0.0:
-        return "0 %"
-    if p == 1.0:
-        return "100 %"
-    x = 100 * p
-    if x >= 1:
-        return f"{x:.2f} %"
-    if x >= 1e-3:
-        return f"{x:#.2g} %"
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return f"{mantissa}e{int(exponent)} %"
 
 
 def progress_bar(desc: str):

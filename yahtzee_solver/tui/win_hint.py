@@ -8,8 +8,7 @@ score beside, then whether the figure is exact or a lower bound.
 
 from __future__ import annotations
 
-from ..cli.target_query import format_probability
-from ..i18n import display_width, pad
+from ..i18n import display_width, format_probability, pad
 from ..session import dice_text
 from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
 

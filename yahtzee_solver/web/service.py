@@ -23,11 +23,10 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..cli.target_query import format_probability
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
-from ..i18n import LANGS, Translator
+from ..i18n import LANGS, Translator, format_probability
 from ..i18n_text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..session import cpu_steps
