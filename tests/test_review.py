@@ -334,6 +334,9 @@ def test_review_command_last_number_and_file(home, tmp_path):
         ("two", ["review", "missing.json"], 1, "no game file 'missing.json'"),  # a file problem: exit 1
         ("two", ["review", "abc"], 1, "no game file 'abc'"),
         ("die7_file", ["review", "die7.json"], 1, "die7.json: invalid die 7"),
+        ("die_half_file", ["review", "die.json"], 1, "die 2.5 is not a whole number"),
+        ("die_true_file", ["review", "die.json"], 1, "die True is not a whole number"),
+        ("die_text_file", ["review", "die.json"], 1, "die '5' is not a whole number"),
         ("closed_box_file", ["review", "box.json"], 1, "box.json: turn 2: box"),
         ("corrupt_file", ["review", "bad.json"], 1, "bad.json"),
         ("newer_file", ["review", "new.json"], 1, f"version {SAVE_VERSION + 1}"),
@@ -360,6 +363,10 @@ def test_review_bad_input(home, monkeypatch, setup, args, code, needle):
             first, second = [e for e in d["log"] if e["kind"] == "score" and e["player"] == 0][:2]
             second["category"] = first["category"]
             (home / "box.json").write_text(json.dumps(d))
+    if setup in ("die_half_file", "die_true_file", "die_text_file"):  # never rounded into another game
+        d = state_to_dict(_finished(1))
+        d["log"][0]["dice"][1] = {"die_half_file": 2.5, "die_true_file": True, "die_text_file": "5"}[setup]
+        (home / "die.json").write_text(json.dumps(d))
     if setup == "newer_file":
         d = state_to_dict(_finished(1))
         d["version"] = SAVE_VERSION + 1

@@ -30,6 +30,7 @@ Yahtzee and upper bonuses) and written with
 from __future__ import annotations
 
 import copy
+import operator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -168,11 +169,32 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: dict) -> Event:
+        """The event :meth:`to_dict` wrote.
+
+        Raises
+        ------
+        KeyError
+            If a field is missing.
+        ValueError
+            If a number is not a whole number as JSON writes it (``2.5``, ``true``
+            or ``"5"`` for a die is refused, never rounded into another game).
+        """
         return cls(
-            str(d["kind"]), int(d["player"]), tuple(int(x) for x in d["dice"]),
-            tuple(bool(x) for x in d["held"]), int(d["roll"]), int(d["category"]),
-            int(d["points"]), int(d["yahtzee_bonus"]), int(d["upper_bonus"]), bool(d["joker"]),
+            str(d["kind"]), _whole(d["player"], "player"), tuple(_whole(x, "die") for x in d["dice"]),
+            tuple(bool(x) for x in d["held"]), _whole(d["roll"], "roll"), _whole(d["category"], "category"),
+            _whole(d["points"], "points"), _whole(d["yahtzee_bonus"], "yahtzee_bonus"),
+            _whole(d["upper_bonus"], "upper_bonus"), bool(d["joker"]),
         )
+
+
+def _whole(v, name: str) -> int:
+    """``v`` if it is an integer (numpy integers too; not a bool, a float or a string), else ValueError naming ``name``."""
+    if not isinstance(v, bool):
+        try:
+            return operator.index(v)
+        except TypeError:
+            pass
+    raise ValueError(f"{name} {v!r} is not a whole number")
 
 
 # -- configuration --------------------------------------------------------------------
