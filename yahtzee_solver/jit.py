@@ -25,7 +25,6 @@ Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import threading
 from types import ModuleType
@@ -129,7 +128,6 @@ def _load_without_refresh(dispatcher) -> bool:
 SHORT_LOAD_NUMBA = ((0, 68), (0, 68))
 
 
-@functools.cache
 def _short_load_checked() -> bool:
     import numba
 
