@@ -42,9 +42,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import TableError, UsageError
-from .files import file_kind, write_atomic
-from .rules import RULESETS, RuleSet, get_rules
+from ..errors import TableError, UsageError
+from ..files import file_kind, write_atomic
+from ..rules import RULESETS, RuleSet, get_rules
 
 __all__ = ["ValueTable", "load_table", "open_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION",
            "demand_zeros"]
@@ -429,7 +429,7 @@ def _is_hdf5(path: Path) -> bool:
 def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | None) -> None:
     import h5py
 
-    from ._version import __version__
+    from .._version import __version__
 
     def write(tmp: Path) -> None:
         with h5py.File(tmp, "w") as f:

@@ -1,6 +1,6 @@
 """Interface language of the game: messages, box names, rules pages, and display widths.
 
-:class:`Translator` looks up the messages of :mod:`yahtzee_solver.i18n_text`
+:class:`Translator` looks up the messages of :mod:`yahtzee_solver.i18n.text`
 (English, Chinese, Japanese) and renders the rules of a rule set page by page.
 :func:`display_width` and :func:`pad` measure text in terminal cells: Chinese
 and Japanese characters are two cells wide (``unicodedata.east_asian_width``
@@ -15,8 +15,8 @@ import os
 import re
 import unicodedata
 
-from .i18n_text import BOX_NAMES, MESSAGES, NO, TITLES, YES
-from .rules import ALIASES, N_UPPER, RuleSet
+from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
+from ..rules import ALIASES, N_UPPER, RuleSet
 
 __all__ = ["LANGS", "NBSP", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]
 
@@ -201,7 +201,7 @@ class Translator:
         return TITLES.get(self.lang, {}).get(rules.name, rules.title)
 
     def record_line(self, record: dict, vs_cpu: bool, **names) -> str:
-        """The end-of-game line of a record (:meth:`Record.to_dict <yahtzee_solver.records.Record.to_dict>`).
+        """The end-of-game line of a record (:meth:`Record.to_dict <yahtzee_solver.play.records.Record.to_dict>`).
 
         ``names`` gives ``rules`` and ``opponent`` in words.  Against the CPU the
         forfeits (unfinished games, counted as losses; README "What the records
@@ -242,7 +242,7 @@ class Translator:
     def history_problem(self, problem) -> str:
         """A warning about the game history in this language.
 
-        ``problem`` is a :class:`yahtzee_solver.history.HistoryProblem` (its
+        ``problem`` is a :class:`yahtzee_solver.play.history.HistoryProblem` (its
         message ``history.<key>``; the technical reason inside stays as the file
         reader said it), or any other text, returned as it is.
         """

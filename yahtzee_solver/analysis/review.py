@@ -3,7 +3,7 @@
 A *decision* is a keep before a reroll or the box the final dice go in.  Its
 **expected loss** is the expected final total after the best option minus that
 after the chosen one, both with optimal play afterwards -- exactly the
-advisor's "vs best" column (:class:`~yahtzee_solver.advisor.Advisor`), in
+advisor's "vs best" column (:class:`~yahtzee_solver.strategy.advisor.Advisor`), in
 points.  Scoring while rerolls remain is a keep of all five dice ("stand"),
 reviewed as such: with one reroll left it is the advisor's "keep all five" row;
 with two it is worth the best box now, since the dice are not rolled again.
@@ -13,7 +13,7 @@ final score of any policy is the optimal value of the start minus its expected
 total loss (:func:`policy_losses` measures the CPU levels in these units).
 
 Sources: the move log of a game (:class:`yahtzee_solver.game.GameState`, also
-kept in the game history, :mod:`yahtzee_solver.history`), or per-turn moves
+kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
 (:class:`TurnPlay`).
 """
 
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .advisor import Advisor
-from .dice import KEEPS, ROLLS, format_dice
-from .errors import SavedGameError, UsageError
-from .rules import RuleSet, get_rules
-from .state import ScoreCard
-from .table import ValueTable
+from ..strategy.advisor import Advisor
+from ..dice import KEEPS, ROLLS, format_dice
+from ..errors import SavedGameError, UsageError
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable
 
 __all__ = [
     "BANDS",
@@ -321,7 +321,7 @@ def turns_from_log(log, player: int = 0) -> list[TurnPlay]:
     SavedGameError
         If the log is malformed (an unknown event, a reroll before a roll, ...).
     """
-    from .game import Event
+    from ..game import Event
 
     turns: list[TurnPlay] = []
     rolls: list = []
@@ -429,19 +429,19 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
                   table: ValueTable | None = None) -> PolicyLosses:
     """Mean expected loss per decision and per game of a CPU level, over seeded games.
 
-    The games are those of :func:`yahtzee_solver.simulate.simulate` with the
-    same seed (the same dice, :func:`~yahtzee_solver.simulate.draw_dice`), played
-    by :func:`~yahtzee_solver.simulate.play_game` with the level's strategy; every
+    The games are those of :func:`yahtzee_solver.analysis.simulate.simulate` with the
+    same seed (the same dice, :func:`~yahtzee_solver.analysis.simulate.draw_dice`), played
+    by :func:`~yahtzee_solver.analysis.simulate.play_game` with the level's strategy; every
     keep and box is valued with the optimal values, as in a game review
-    (the batch kernel, :class:`~yahtzee_solver.batch.ArrayAdvisor`).
+    (the batch kernel, :class:`~yahtzee_solver.strategy.batch.ArrayAdvisor`).
 
     Raises
     ------
     UsageError
         Unknown level or fewer than 1 game.
     """
-    from .batch import ArrayAdvisor
-    from .players import LEVELS, BeginnerStrategy, make_strategy
+    from ..strategy.batch import ArrayAdvisor
+    from ..strategy.players import LEVELS, BeginnerStrategy, fixed_strategy
     from .simulate import draw_dice, play_game, play_games
 
     name = str(level).strip().lower()
@@ -452,7 +452,7 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     rules = get_rules(rules)
     ss = np.random.SeedSequence(seed)
     dice = draw_dice(np.random.default_rng(ss), int(games), rules.n_categories)
-    strategy = make_strategy(name, rules, rng=np.random.default_rng(ss.spawn(1)[0]), table=table)
+    strategy = fixed_strategy(name, rules, rng=np.random.default_rng(ss.spawn(1)[0]), table=table)
     C = rules.n_categories
     # every game's moves: (first keep, second keep, final roll, box) as faces / box
     if isinstance(strategy, BeginnerStrategy):
@@ -507,13 +507,13 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
 
 
 def _roll(faces) -> int:
-    from .dice import roll_index
+    from ..dice import roll_index
 
     return roll_index(faces)
 
 
 def _keep(faces) -> int:
-    from .dice import keep_index
+    from ..dice import keep_index
 
     return keep_index(faces)
 

@@ -4,7 +4,7 @@ No input and no output here: the front ends ask their questions and show
 the messages (:func:`settle_notes`) their own way.
 
 * :func:`settle` -- what an earlier run left in the data folder
-  (:class:`~yahtzee_solver.savegame.GameStore`): a verified unfinished game
+  (:class:`~yahtzee_solver.play.savegame.GameStore`): a verified unfinished game
   is returned to be resumed; a finished game not yet recorded is filed; a
   game whose save was deleted or fails verification (edited, or an older
   copy put back: the save is moved aside) is counted -- a loss against the
@@ -26,12 +26,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from .errors import DataFileError
-from .game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
+from ..errors import DataFileError
+from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
-from .i18n import Translator
+from ..i18n import Translator
 from .records import RecordUpdate, file_finished_game, file_unfinished_game
-from .rules import get_rules
+from ..rules import get_rules
 from .savegame import GameStore, Opened
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
@@ -99,7 +99,7 @@ def file_finished(state: GameState, store: GameStore, records_file=None, history
 
     The history comes first and is not essential: if it cannot be written the
     game is still recorded (the reason is returned).  The records then delete
-    the saved game (:func:`~yahtzee_solver.records.file_finished_game`).
+    the saved game (:func:`~yahtzee_solver.play.records.file_finished_game`).
     Filing the same game twice keeps it once in either file.
 
     Raises
@@ -124,7 +124,7 @@ def settle(store: GameStore, records_file=None) -> Settled:
     store : GameStore
         The game's files; after the call its entry is the resumable game's, or ``None``.
     records_file : path, optional
-        Default :func:`~yahtzee_solver.records.records_path`.
+        Default :func:`~yahtzee_solver.play.records.records_path`.
 
     Raises
     ------

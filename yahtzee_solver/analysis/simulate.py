@@ -8,8 +8,8 @@ game's number -- not on the number of threads, the chunking, or how many games
 are asked for (the first 1,000 games of a 100,000-game run are the 1,000-game run).
 
 ``expert`` and ``normal`` play inside compiled code
-(:func:`yahtzee_solver.kernels.play_games`, with the value array and decision
-parameters of the strategy's :class:`~yahtzee_solver.policy.KernelValueSource`,
+(:func:`yahtzee_solver.solver.kernels.play_games`, with the value array and decision
+parameters of the strategy's :class:`~yahtzee_solver.strategy.policy.KernelValueSource`,
 so one definition of each policy).  ``beginner`` plays in Python through
 :func:`play_game`, i.e. the game engine (:class:`~yahtzee_solver.game.GameState`
 and :func:`~yahtzee_solver.game.cpu_actions`), its blunders drawn from a
@@ -17,7 +17,7 @@ generator spawned from the same seed.
 
 Example
 -------
->>> from yahtzee_solver.simulate import simulate
+>>> from yahtzee_solver.analysis.simulate import simulate
 >>> res = simulate("expert", 10_000, seed=1)          # doctest: +SKIP
 >>> round(res.mean, 1), res.ci95                      # doctest: +SKIP
 """
@@ -30,15 +30,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import jit as _jit
-from .dice import ROLL_SUBKEEPS
-from .errors import IllegalMoveError, UsageError
-from .game import GameConfig, GameState, cpu_actions
-from .players import LEVELS, BeginnerStrategy, Strategy, make_strategy
-from .policy import KernelValueSource
-from .rules import RuleSet, get_rules
-from .state import ScoreCard
-from .table import ValueTable
+from ..solver import jit as _jit
+from ..dice import ROLL_SUBKEEPS
+from ..errors import IllegalMoveError, UsageError
+from ..game import GameConfig, GameState, cpu_actions
+from ..strategy.players import LEVELS, BeginnerStrategy, Strategy
+from ..strategy.players import fixed_strategy
+from ..strategy.policy import KernelValueSource
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable
 
 __all__ = ["BLOCK", "CHUNK", "PERCENTILES", "EngineGame", "SimulationResult", "draw_dice", "play_game", "play_games", "simulate", "summarise"]
 
@@ -302,7 +303,7 @@ class EngineGame:
     """One player's solitaire game on pre-drawn dice, played turn by turn through the game engine.
 
     The loop of :func:`play_game`, also used to interleave two players' games
-    (:func:`yahtzee_solver.master.play_match`): a :class:`~yahtzee_solver.game.GameState`
+    (:func:`yahtzee_solver.analysis.match.play_match`): a :class:`~yahtzee_solver.game.GameState`
     advanced by :func:`~yahtzee_solver.game.cpu_actions`, every answer checked.
 
     Parameters
@@ -355,7 +356,7 @@ def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarra
     Parameters
     ----------
     strategy : PolicyStrategy
-        A player whose ``source`` is a :class:`~yahtzee_solver.policy.KernelValueSource`
+        A player whose ``source`` is a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`
         (``expert``, ``normal``): the kernel plays its policy from the source's
         value array and decision parameters.
     dice : (G, turns, 3, 5) int8
@@ -459,7 +460,7 @@ def simulate(
     seed = int(ss.entropy)
     dice_rng = np.random.default_rng(ss)
     play_rng = np.random.default_rng(ss.spawn(1)[0])
-    strategy = make_strategy(name, rules, rng=play_rng, table=table, jit=jit)
+    strategy = fixed_strategy(name, rules, rng=play_rng, table=table, jit=jit)
     C = rules.n_categories
     games = int(games)
     totals = np.empty(games, np.int64)

@@ -1,4 +1,4 @@
-"""Compiled and interpreted forms of :mod:`yahtzee_solver.kernels`.
+"""Compiled and interpreted forms of :mod:`yahtzee_solver.solver.kernels`.
 
 ``kernels.py`` is one source, written in the subset of Python that numba
 compiles.  :func:`compiled` loads a second copy of that module and wraps every
@@ -60,7 +60,7 @@ def compiled() -> ModuleType:
     Returns
     -------
     module
-        A copy of :mod:`yahtzee_solver.kernels` whose functions are numba dispatchers.
+        A copy of :mod:`yahtzee_solver.solver.kernels` whose functions are numba dispatchers.
     """
     global _compiled
     with _lock:

@@ -3,7 +3,7 @@
 The expected-value table answers "how many points on average"; a player chasing
 a number or an opponent needs another objective.  This module solves, for the
 turn-start states reachable from one scorecard (the *root*), the vectors of
-:mod:`yahtzee_solver.utility_kernels`: the best achievable expectation of a
+:mod:`yahtzee_solver.solver.utility_kernels`: the best achievable expectation of a
 utility of the final total, for every number of points gained since the root.
 
 * :func:`target_utility` -- ``u(t) = 1 if t >= T`` : the probability of finishing
@@ -21,7 +21,7 @@ probability units), so ranking and play use one policy code path.
 Example
 -------
 >>> from yahtzee_solver import parse_card
->>> from yahtzee_solver.objectives import TargetSource
+>>> from yahtzee_solver.strategy.objectives import TargetSource
 >>> src = TargetSource("yahtzee", 300)
 >>> card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
 ...                   "three-of-a-kind=20,four-of-a-kind=20,full-house=25,small-straight=30,large-straight=40")
@@ -35,14 +35,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import jit as _jit
-from . import kernels as _kernels
-from . import utility_kernels as _uk
-from .build import reachable_layers
-from .dice import N_KEEPS, N_ROLLS
-from .errors import UsageError
-from .rules import N_UPPER, P_NCAT, RuleSet, get_rules
-from .state import ScoreCard, StateKey
+from ..solver import jit as _jit
+from ..solver import kernels as _kernels
+from ..solver import utility_kernels as _uk
+from ..solver.build import reachable_layers
+from ..dice import N_KEEPS, N_ROLLS
+from ..errors import UsageError
+from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
+from ..state import ScoreCard, StateKey
 
 __all__ = [
     "Utility",
@@ -622,7 +622,7 @@ def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", t
 
     The opponent model of the win probability (:class:`WinSource`, the ``master``
     CPU, the ``play`` hint) and the expected-score column of ``target-curve``:
-    :func:`yahtzee_solver.distribution.score_distribution` of the level's own
+    :func:`yahtzee_solver.strategy.distribution.score_distribution` of the level's own
     policy (``expert`` = the value table's policy).  Levels outside
     :data:`DISTRIBUTION_LEVELS` (``master``, ``human``) are modelled as ``expert``.
 

@@ -19,13 +19,13 @@ bonus, the upper bonus when it is completed) -- with some probability
 .. math:: D_s(x) = \\sum_{(s', g)} p(s', g)\\, D_{s'}(x - g), \\qquad D_{\\text{full}} = \\delta_0 .
 
 The turn's outcome probabilities are propagated forward through the turn
-(:func:`yahtzee_solver.kernels.final_roll_masses`): first-roll chances onto the
+(:func:`yahtzee_solver.solver.kernels.final_roll_masses`): first-roll chances onto the
 252 rolls, each roll onto the keep the policy chooses (the same
-:func:`~yahtzee_solver.kernels.turn` and :func:`~yahtzee_solver.kernels.best_keep`
+:func:`~yahtzee_solver.solver.kernels.turn` and :func:`~yahtzee_solver.solver.kernels.best_keep`
 that build the table and play the simulations; ties to the smaller keep), each
 keep onto the rolls it can become -- a keep of all five ends the turn, as in the
 game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll onto its box
-(:func:`~yahtzee_solver.kernels.play_box`; ties to the lower box).  The layers of
+(:func:`~yahtzee_solver.solver.kernels.play_box`; ties to the lower box).  The layers of
 states reachable from the start are then solved from the full card backwards,
 the states of a layer in parallel.  Each ``D_s`` is stored only over its support
 ``lo_s..hi_s``.  Results are float64 sums of exact probabilities: they add up to
@@ -33,7 +33,7 @@ the states of a layer in parallel.  Each ``D_s`` is stored only over its support
 
 Example
 -------
->>> from yahtzee_solver.distribution import score_distribution
+>>> from yahtzee_solver.strategy.distribution import score_distribution
 >>> d = score_distribution(rules="yahtzee-free-joker")   # doctest: +SKIP
 >>> round(d.mean, 4), round(d.sd, 4), d.percentile(50)   # doctest: +SKIP
 (254.5896, 59.6117, 248)
@@ -47,13 +47,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import jit as _jit
-from .build import reachable_layers
-from .dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
-from .errors import ScoreCardError, UsageError
-from .rules import N_UPPER, RuleSet, get_rules
-from .state import ScoreCard
-from .table import ValueTable, demand_zeros
+from ..solver import jit as _jit
+from ..solver.build import reachable_layers
+from ..dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
+from ..errors import ScoreCardError, UsageError
+from ..rules import N_UPPER, RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable, demand_zeros
 
 __all__ = [
     "STRATEGIES",
@@ -77,8 +77,8 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 _CHUNK = 8192
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
-#: 2-core test machine under the load that gave :data:`yahtzee_solver.jit.STARTUP_SECONDS`,
-#: any policy): :func:`yahtzee_solver.jit.for_work` runs a position with fewer than
+#: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
+#: any policy): :func:`yahtzee_solver.solver.jit.for_work` runs a position with fewer than
 #: about 55 states to solve (e.g. 4 open lower boxes, 23 states) interpreted.
 _INTERPRETED_STATE_SECONDS = 0.0055
 
@@ -188,7 +188,7 @@ class _Policy:
 
 
 def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
-    """The kernel form of a CPU strategy (``players.make_strategy``), one definition of each policy.
+    """The kernel form of a CPU strategy (``players.fixed_strategy``), one definition of each policy.
 
     The optimal policy reads the value table only at states with the boxes
     ``filled`` filled (:meth:`ValueTable.values_from`: an opened table reads
@@ -202,7 +202,7 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, fille
     if name not in STRATEGIES:
         raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
     level = "expert" if name == "optimal" else name
-    s = players.make_strategy(level, rules, table=table, jit=jit, rng=np.random.default_rng(0))
+    s = players.fixed_strategy(level, rules, table=table, jit=jit, rng=np.random.default_rng(0))
     no_keeps = np.zeros((1, 1), np.int32)
     if isinstance(s, players.BeginnerStrategy):
         return _Policy(name, 1, np.zeros((1, 1, 1)), rules.arrays()["params"], s.blunder, s.made_mask,
@@ -214,7 +214,7 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, fille
 # -- reachable states --------------------------------------------------------------------
 def _layers(rules: RuleSet, mask0: int, up0: int, yb0: int):
     """States reachable from ``(mask0, up0, yb0)`` with more boxes filled, from the full card down
-    (:func:`yahtzee_solver.build.reachable_layers`, the root's own layer left out)."""
+    (:func:`yahtzee_solver.solver.build.reachable_layers`, the root's own layer left out)."""
     return reachable_layers(rules, (mask0, up0, yb0))[:0:-1]
 
 
@@ -321,7 +321,7 @@ class _Engine:
     ``start`` then gives the distribution of the points still to come from any
     start inside that turn (its first roll, dice showing, a keep just chosen);
     ``starts`` says how many will be asked for, which with the states to solve
-    sizes the job for :func:`yahtzee_solver.jit.for_work` (compiled or interpreted).
+    sizes the job for :func:`yahtzee_solver.solver.jit.for_work` (compiled or interpreted).
     """
 
     def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False,
@@ -491,14 +491,14 @@ def score_distribution(
         right after the first roll).
     strategy : str
         ``optimal`` (the value table's policy; ``expert`` is the same), ``normal``
-        or ``beginner`` (the CPU levels of :mod:`yahtzee_solver.players`, the
+        or ``beginner`` (the CPU levels of :mod:`yahtzee_solver.strategy.players`, the
         beginner's blunders averaged exactly).
     table : ValueTable, optional
         The value table for ``optimal`` (default: the shipped table).
     jit : bool
         Compiled kernels allowed (default): a position with few states to solve
         still runs interpreted when that is faster than numba's start-up
-        (:func:`yahtzee_solver.jit.for_work`).  ``False`` runs them interpreted
+        (:func:`yahtzee_solver.solver.jit.for_work`).  ``False`` runs them interpreted
         whatever the size: only for small problems (a card with a few open boxes).
     progress : bool
         A tqdm bar over the states (stderr).

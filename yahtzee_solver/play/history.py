@@ -1,6 +1,6 @@
 """The game history: every finished game of ``play``, with its move log, for review.
 
-One JSON file, ``history.json`` in the data folder (:func:`yahtzee_solver.records.data_dir`)::
+One JSON file, ``history.json`` in the data folder (:func:`yahtzee_solver.play.records.data_dir`)::
 
     {"format": "yahtzee_solver game history", "version": 1,
      "games": [{"date": "2026-11-30T21:40:00Z", "rules": "yahtzee", "opponent": "solo",
@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DataFileError, SavedGameError, UsageError, YahtzeeError
-from .game import GameState
-from .files import data_dir, set_aside, write_json_atomic
+from ..errors import DataFileError, SavedGameError, UsageError, YahtzeeError
+from ..game import GameState
+from ..files import data_dir, set_aside, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "DamagedEntry",
@@ -121,9 +121,9 @@ class HistoryEntry:
             If the entry is malformed, of unknown rules, or its log is not a legal
             finished game with these scores.
         """
-        from .game import OPPONENTS, Event
-        from .review import replay, turns_from_log
-        from .rules import RULESETS
+        from ..game import OPPONENTS, Event
+        from ..analysis.review import replay, turns_from_log
+        from ..rules import RULESETS
 
         if not isinstance(d, dict):
             raise SavedGameError("a history entry is not an object")
@@ -230,7 +230,7 @@ class HistoryProblem(str):
     """A warning about the history file: the English text, with its message key and fields for a translation.
 
     A ``str`` (the English text) everywhere it is passed on; :attr:`key` names
-    the message (``history.<key>`` in :data:`yahtzee_solver.i18n_text.MESSAGES`)
+    the message (``history.<key>`` in :data:`yahtzee_solver.i18n.text.MESSAGES`)
     and :attr:`fields` fills it in (:meth:`yahtzee_solver.i18n.Translator.history_problem`).
     """
 

@@ -1,6 +1,6 @@
 """Raw queries on plain ints and numpy arrays: one position fast, or many at once.
 
-:class:`~yahtzee_solver.advisor.Advisor` answers one question about a
+:class:`~yahtzee_solver.strategy.advisor.Advisor` answers one question about a
 scorecard with rich, ranked result objects.  This module serves programs that
 ask many questions -- a bot, a trainer, a simulation, an analysis of logged
 games -- and want numbers, not objects:
@@ -16,10 +16,10 @@ A position is a turn-start state ``(mask, up, yb)`` (see
 capped at 63, Yahtzee-bonus flag), the five dice showing, and the number of
 rerolls left (2 after the first roll, 1 after the second, 0 after the third).
 Both paths run the turn kernel of the table build and of the advisor
-(:func:`yahtzee_solver.kernels.turn`, through
-:func:`~yahtzee_solver.kernels.turn_options` and
-:func:`~yahtzee_solver.kernels.batch_turn`), so a keep's value is the one
-:meth:`Advisor.keep_values <yahtzee_solver.advisor.Advisor.keep_values>` gives,
+(:func:`yahtzee_solver.solver.kernels.turn`, through
+:func:`~yahtzee_solver.solver.kernels.turn_options` and
+:func:`~yahtzee_solver.solver.kernels.batch_turn`), so a keep's value is the one
+:meth:`Advisor.keep_values <yahtzee_solver.strategy.advisor.Advisor.keep_values>` gives,
 bit for bit.
 
 Values here are **expected points still to come** from the decision on, under
@@ -32,7 +32,7 @@ the advisor quotes.
 Example
 -------
 >>> import numpy as np
->>> from yahtzee_solver.batch import ArrayAdvisor
+>>> from yahtzee_solver.strategy.batch import ArrayAdvisor
 >>> from yahtzee_solver.dice import KEEPS
 >>> adv = ArrayAdvisor("yahtzee")
 >>> codes, values = adv.ranked(0, 0, 0, (1, 3, 3, 5, 6), rolls_left=2)
@@ -53,11 +53,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
-from .errors import DiceError, ScoreCardError, UsageError
+from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
+from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
-from .rules import RuleSet, get_rules
-from .table import ValueTable, resolve_table
+from ..rules import RuleSet, get_rules
+from ..solver.table import ValueTable, resolve_table
 
 __all__ = ["ArrayAdvisor", "OptionValues", "option_values", "roll_indices", "MAX_KEEPS"]
 
@@ -181,7 +181,7 @@ class OptionValues(NamedTuple):
         Keep index of the best keep; -1 with 0 rerolls left.
     best_box : (n,) int64
         The best box to score the dice in now.  Ties in both: the rule of
-        :mod:`yahtzee_solver.policy`.
+        :mod:`yahtzee_solver.strategy.policy`.
     """
 
     rolls: np.ndarray
@@ -196,10 +196,10 @@ class OptionValues(NamedTuple):
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
 
-    A layer over :class:`~yahtzee_solver.policy.Policy` (:attr:`policy`) on an
-    :class:`~yahtzee_solver.policy.ExpectedValueSource` (:attr:`source`): the
-    compiled paths (:func:`~yahtzee_solver.kernels.ranked_options`,
-    :func:`~yahtzee_solver.kernels.batch_turn`) run on the source's public
+    A layer over :class:`~yahtzee_solver.strategy.policy.Policy` (:attr:`policy`) on an
+    :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource` (:attr:`source`): the
+    compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_options`,
+    :func:`~yahtzee_solver.solver.kernels.batch_turn`) run on the source's public
     arrays (``values``, ``score``, ``joker``, ``params``) and rank as the policy does.
 
     Parameters
@@ -207,7 +207,7 @@ class ArrayAdvisor:
     rules : str or RuleSet
         Rule-set name (default ``yahtzee``).
     table : ValueTable, optional
-        Default: the shipped table for ``rules`` (:func:`~yahtzee_solver.table.load_table`).
+        Default: the shipped table for ``rules`` (:func:`~yahtzee_solver.solver.table.load_table`).
     jit : bool
         Use the numba-compiled kernels (default; the first call in a process
         loads them, about 1 s) or the interpreted ones (no numba; a few
@@ -287,7 +287,7 @@ class ArrayAdvisor:
         values : (m,) float64
             Expected points still to come for each option (add the card's
             total for the expected final total), descending (ties: the rule
-            of :mod:`yahtzee_solver.policy`).  Both arrays are new on every call.
+            of :mod:`yahtzee_solver.strategy.policy`).  Both arrays are new on every call.
 
         Raises
         ------
@@ -358,7 +358,7 @@ def option_values(table: ValueTable, masks, ups, ybs, dice, rolls_left, *, jit: 
     Parameters
     ----------
     table : ValueTable
-        The value table of the rule set (:func:`~yahtzee_solver.table.load_table`).
+        The value table of the rule set (:func:`~yahtzee_solver.solver.table.load_table`).
     masks, ups, ybs : (n,) array_like of int
         Turn-start states: filled-box mask, upper subtotal capped at 63,
         Yahtzee-bonus flag.

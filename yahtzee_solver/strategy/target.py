@@ -1,13 +1,13 @@
 """Ranked options for reaching a target score: P(final total >= T) beside the expected final total.
 
-:class:`TargetAdvisor` answers the questions of :class:`~yahtzee_solver.advisor.Advisor`
+:class:`TargetAdvisor` answers the questions of :class:`~yahtzee_solver.strategy.advisor.Advisor`
 (which dice to keep, which box to score) for a player who wants to finish with
 at least ``T`` points.  The probabilities come from the exact offset DP of
-:mod:`yahtzee_solver.objectives` (:class:`~yahtzee_solver.objectives.TargetSource`);
+:mod:`yahtzee_solver.strategy.objectives` (:class:`~yahtzee_solver.strategy.objectives.TargetSource`);
 beside each option stands its expected final total under optimal expected-score
 play afterwards (the value table), so the price of chasing the target is visible.
 
-The options are ranked by the policy layer (:class:`~yahtzee_solver.policy.Policy`
+The options are ranked by the policy layer (:class:`~yahtzee_solver.strategy.policy.Policy`
 over the target source, the expected final total as its tie-break source): equal
 probabilities (a target already sure or out of reach) are ordered by expected
 final total, then by the usual rule.  When the target is out of reach every
@@ -17,7 +17,7 @@ policy's, which is the same order.
 Example
 -------
 >>> from yahtzee_solver import parse_card
->>> from yahtzee_solver.target import TargetAdvisor
+>>> from yahtzee_solver.strategy.target import TargetAdvisor
 >>> adv = TargetAdvisor("yahtzee", 273)
 >>> card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40")
 >>> adv.box_options(card, "11112")[0].name          # doctest: +SKIP
@@ -29,13 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .advisor import Advisor
-from .dice import KEEPS, format_dice, parse_dice, roll_index
-from .errors import UsageError
+from ..dice import KEEPS, format_dice, parse_dice, roll_index
+from ..errors import UsageError
 from .objectives import TargetSource, max_points_to_come
 from .policy import Policy
-from .rules import RuleSet, get_rules
-from .state import ScoreCard
-from .table import ValueTable, resolve_table
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable, resolve_table
 
 __all__ = ["TargetAdvisor", "TargetKeepOption", "TargetBoxOption"]
 

@@ -1,7 +1,7 @@
 """Shipped target curves: the empty card's best P(final >= T), computed once, read instantly.
 
 The target-curve DP from the empty card solves every turn-start state with a
-vector over the points gained (:func:`yahtzee_solver.objectives.target_curve`):
+vector over the points gained (:func:`yahtzee_solver.strategy.objectives.target_curve`):
 minutes of work.  ``scripts/target_curve_data.py`` runs it once per rule set and
 writes ``data/target-curve-<rules>.json`` (installed with the package beside the
 value tables); ``yahtzee-solve target-curve`` from the empty card with that rule
@@ -43,9 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import DataFileError, TableError
-from .files import ensure_folder, read_json, write_atomic
-from .rules import RuleSet, get_rules
+from ..errors import DataFileError, TableError
+from ..files import ensure_folder, read_json, write_atomic
+from ..rules import RuleSet, get_rules
 
 __all__ = [
     "FORMAT",
@@ -126,7 +126,7 @@ def curve_path(rules: str | RuleSet, folder: str | Path | None = None) -> Path:
     """``<folder>/target-curve-<rules>.json``; default folder: the shipped tables' (``data/``)."""
     rules = get_rules(rules)
     if folder is None:
-        from .table import default_table_path
+        from ..solver.table import default_table_path
 
         folder = default_table_path(rules).parent
     return Path(folder) / f"target-curve-{rules.name}.json"
@@ -148,7 +148,7 @@ def save_curve(path: str | Path, rules: str | RuleSet, best, expected, *, comman
     DataFileError
         If the file cannot be written.
     """
-    from . import __version__
+    from .._version import __version__
 
     rules = get_rules(rules)
     best = np.asarray(best, dtype=np.float64)
@@ -267,10 +267,10 @@ def load_curve(path: str | Path, rules: str | RuleSet | None = None) -> ShippedC
 def max_final_total(rules: str | RuleSet) -> int:
     """The most a game of ``rules`` can score (points): P(final total >= T) = 0 exactly for every larger T.
 
-    The bound of :func:`yahtzee_solver.objectives.max_points_to_come` from the empty card
+    The bound of :func:`yahtzee_solver.strategy.objectives.max_points_to_come` from the empty card
     (the most each box can hold, the upper bonus, a Yahtzee bonus on every turn after the first).
     """
-    from .objectives import max_points_to_come
+    from ..strategy.objectives import max_points_to_come
 
     return int(max_points_to_come(get_rules(rules), [0], [0], [0])[0])
 

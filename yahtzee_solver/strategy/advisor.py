@@ -1,7 +1,7 @@
 """Ranked keep and box options for a position, with expected final scores.
 
 The advisor runs the same turn kernel as the table build
-(:func:`yahtzee_solver.kernels.turn`) for the position's state, on top of the
+(:func:`yahtzee_solver.solver.kernels.turn`) for the position's state, on top of the
 value table of the later states.  Expected values are quoted as the expected
 **final total**: points already on the card plus expected points to come.
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dice import KEEPS, format_dice, parse_dice, roll_index
-from .errors import ScoreCardError
-from .kernels import JOKER_NONE
+from ..dice import KEEPS, format_dice, parse_dice, roll_index
+from ..errors import ScoreCardError
+from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
-from .rules import RuleSet, get_rules
-from .state import ScoreCard, StateKey, parse_card
-from .table import ValueTable, resolve_table
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard, StateKey, parse_card
+from ..solver.table import ValueTable, resolve_table
 
 __all__ = ["Advisor", "KeepOption", "BoxOption"]
 
@@ -127,8 +127,8 @@ def _make(cls, fields: dict):
 class Advisor:
     """Optimal-play queries on one rule set's value table, as ranked result objects.
 
-    A thin layer over :class:`~yahtzee_solver.policy.Policy` on an
-    :class:`~yahtzee_solver.policy.ExpectedValueSource` (rankings and the
+    A thin layer over :class:`~yahtzee_solver.strategy.policy.Policy` on an
+    :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource` (rankings and the
     tie-break rule live there); scoring facts (points, Joker, bonuses) come
     from :meth:`ScoreCard.scoring <yahtzee_solver.state.ScoreCard.scoring>`.
 
@@ -224,7 +224,7 @@ class Advisor:
         -------
         list of KeepOption
             Up to 32 keeps (keeping all five = standing pat), ranked by
-            expected final total (ties: :mod:`~yahtzee_solver.policy`).
+            expected final total (ties: :mod:`~yahtzee_solver.strategy.policy`).
 
         Raises
         ------

@@ -9,9 +9,9 @@ Levels
 ``expert``
     The optimal policy: the keep and box of highest expected final score
     under the value table (the same turn kernel as the table build and the
-    :class:`~yahtzee_solver.advisor.Advisor`): a
-    :class:`~yahtzee_solver.policy.Policy` over an
-    :class:`~yahtzee_solver.policy.ExpectedValueSource`.
+    :class:`~yahtzee_solver.strategy.advisor.Advisor`): a
+    :class:`~yahtzee_solver.strategy.policy.Policy` over an
+    :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource`.
 ``normal``
     Maximises the expected points of the current turn only: the same turn
     kernel run on an all-zero future table, with the upper bonus removed from
@@ -30,7 +30,7 @@ Example
 -------
 >>> import numpy as np
 >>> from yahtzee_solver import ScoreCard
->>> from yahtzee_solver.players import make_strategy
+>>> from yahtzee_solver import make_strategy
 >>> cpu = make_strategy("beginner", rng=np.random.default_rng(1))
 >>> cpu.choose_keep(ScoreCard.empty(), (2, 2, 5, 5, 5), rolls_left=2)  # doctest: +SKIP
 (5, 5, 5)
@@ -42,9 +42,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import jit as _jit
-from .dice import KEEPS, parse_dice, roll_index
-from .errors import ScoreCardError, UsageError
+from ..solver import jit as _jit
+from ..dice import KEEPS, parse_dice, roll_index
+from ..errors import ScoreCardError, UsageError
 from .policy import (
     ExpectedValueSource,
     Policy,
@@ -54,9 +54,9 @@ from .policy import (
     turn_only_params,
     zero_values,
 )
-from .rules import RuleSet, get_rules
-from .state import ScoreCard, StateKey
-from .table import ValueTable, resolve_table
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard, StateKey
+from ..solver.table import ValueTable, resolve_table
 
 __all__ = [
     "LEVELS",
@@ -65,7 +65,7 @@ __all__ = [
     "ExpertStrategy",
     "NormalStrategy",
     "BeginnerStrategy",
-    "make_strategy",
+    "fixed_strategy",
     "turn_only_params",
     "zero_values",
     "blunder_keep",
@@ -78,7 +78,7 @@ LEVELS = ("beginner", "normal", "expert")
 
 @runtime_checkable
 class Strategy(Protocol):
-    """What a CPU player answers during a turn, and what :mod:`~yahtzee_solver.simulate` reads.
+    """What a CPU player answers during a turn, and what :mod:`~yahtzee_solver.analysis.simulate` reads.
 
     Attributes
     ----------
@@ -113,11 +113,11 @@ def _check_card(card: ScoreCard, rules: RuleSet) -> ScoreCard:
 
 # -- expert and normal: a Policy over a value source ----------------------------
 class PolicyStrategy:
-    """A CPU player that plays a :class:`~yahtzee_solver.policy.Policy` (keeps and boxes of highest value).
+    """A CPU player that plays a :class:`~yahtzee_solver.strategy.policy.Policy` (keeps and boxes of highest value).
 
-    Ties follow the rule of :mod:`yahtzee_solver.policy`.  The
-    game kernel (:func:`yahtzee_solver.simulate.play_games`) plays the same
-    policy when the source is a :class:`~yahtzee_solver.policy.KernelValueSource`.
+    Ties follow the rule of :mod:`yahtzee_solver.strategy.policy`.  The
+    game kernel (:func:`yahtzee_solver.analysis.simulate.play_games`) plays the same
+    policy when the source is a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`.
 
     Parameters
     ----------
@@ -153,12 +153,12 @@ class PolicyStrategy:
     def keep_values(self, state: StateKey) -> np.ndarray:
         """Points still to come of every keep at 1 and 2 rerolls left, (3, 462) float64 (row ``rolls_left - 1``).
 
-        For a :class:`~yahtzee_solver.policy.KernelValueSource`; reused by the next call.
+        For a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`; reused by the next call.
         """
         return self.source.turn_values(state, 2)
 
     def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
-        """The keep of highest value (:meth:`Policy.choose_keep <yahtzee_solver.policy.Policy.choose_keep>`).
+        """The keep of highest value (:meth:`Policy.choose_keep <yahtzee_solver.strategy.policy.Policy.choose_keep>`).
 
         Raises
         ------
@@ -171,7 +171,7 @@ class PolicyStrategy:
         return KEEPS[self.policy.choose_keep(card.key, card.total, r, rl)]
 
     def choose_box(self, card: ScoreCard, dice) -> int:
-        """The legal box of highest value (:meth:`Policy.choose_box <yahtzee_solver.policy.Policy.choose_box>`).
+        """The legal box of highest value (:meth:`Policy.choose_box <yahtzee_solver.strategy.policy.Policy.choose_box>`).
 
         Raises
         ------
@@ -193,7 +193,7 @@ class ExpertStrategy(PolicyStrategy):
     ----------
     rules : str or RuleSet
     table : ValueTable, optional
-        Default: the shipped table (:func:`~yahtzee_solver.table.load_table`).
+        Default: the shipped table (:func:`~yahtzee_solver.solver.table.load_table`).
     jit : bool
         Compiled kernels (default) or interpreted (no numba import).
 
@@ -216,7 +216,7 @@ class ExpertStrategy(PolicyStrategy):
 class NormalStrategy(PolicyStrategy):
     """Best expected points of the current turn only (no upper-bonus or later-turn planning).
 
-    A :class:`~yahtzee_solver.policy.TurnOnlySource`: the turn kernel over
+    A :class:`~yahtzee_solver.strategy.policy.TurnOnlySource`: the turn kernel over
     :func:`zero_values` with :func:`turn_only_params`.  Needs no value table.
     """
 
@@ -272,9 +272,9 @@ class BeginnerStrategy:
         """Stand on a made pattern, else keep the most common face; sometimes a random keep.
 
         Draws one uniform number per call (two when it blunders) from ``rng``.
-        The casual keep is :func:`yahtzee_solver.kernels.beginner_keep` and the
+        The casual keep is :func:`yahtzee_solver.solver.kernels.beginner_keep` and the
         blunder :func:`blunder_keep`, the definitions the exact score
-        distribution (:mod:`yahtzee_solver.distribution`) uses too.
+        distribution (:mod:`yahtzee_solver.strategy.distribution`) uses too.
 
         Raises
         ------
@@ -298,7 +298,7 @@ class BeginnerStrategy:
     def choose_box(self, card: ScoreCard, dice) -> int:
         """The legal box with the most points now (ties: the lowest box index).
 
-        :func:`yahtzee_solver.kernels.beginner_box`.
+        :func:`yahtzee_solver.solver.kernels.beginner_box`.
 
         Raises
         ------
@@ -341,7 +341,7 @@ def blunder_keeps() -> np.ndarray:
     """
     global _BLUNDER_KEEPS
     if _BLUNDER_KEEPS is None:
-        from .dice import ROLLS, keep_index
+        from ..dice import ROLLS, keep_index
 
         out = np.array([[keep_index(blunder_keep(roll, p)) for p in range(32)] for roll in ROLLS], np.int32)
         out.setflags(write=False)
@@ -349,7 +349,7 @@ def blunder_keeps() -> np.ndarray:
     return _BLUNDER_KEEPS
 
 
-def make_strategy(
+def fixed_strategy(
     level: str,
     rules: str | RuleSet = "yahtzee",
     *,
@@ -357,7 +357,9 @@ def make_strategy(
     table: ValueTable | None = None,
     jit: bool = True,
 ) -> Strategy:
-    """The CPU player of ``level`` (one of :data:`LEVELS`).
+    """The fixed-policy CPU player of ``level`` (one of :data:`LEVELS`).
+
+    :func:`yahtzee_solver.strategy.levels.make_strategy` adds ``master``.
 
     Parameters
     ----------
@@ -387,8 +389,4 @@ def make_strategy(
         return NormalStrategy(rules, jit=jit)
     if name == "beginner":
         return BeginnerStrategy(rules, rng=rng)
-    if name == "master":  # plays to win against the opponent it is told about (yahtzee_solver.master)
-        from .master import MasterStrategy
-
-        return MasterStrategy(rules, table, jit=jit)
     raise UsageError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")

@@ -13,8 +13,8 @@ import threading
 import time
 from pathlib import Path
 
-from .errors import DataFileError
-from .files import data_dir, ensure_folder
+from ..errors import DataFileError
+from ..files import data_dir, ensure_folder
 
 __all__ = ["GameRunningError", "GameLock", "lock_path"]
 

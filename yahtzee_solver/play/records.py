@@ -10,7 +10,7 @@ renamed aside to ``<name>.corrupt-<timestamp>`` and the caller is told
 
 A finished game is written to the records before its saved game is deleted
 (:func:`file_finished_game`); if the records cannot be written, the finished
-game stays in ``game.json`` (:mod:`yahtzee_solver.savegame`) and is recorded
+game stays in ``game.json`` (:mod:`yahtzee_solver.play.savegame`) and is recorded
 on the next run.
 
 Records are kept per rule set and opponent (``solo`` or a CPU level): games,
@@ -18,7 +18,7 @@ best and average final score, wins, losses, draws, and games abandoned (a
 solitaire game discarded by starting a new one, or whose save was deleted or
 failed verification).  A game against the CPU that ends that way is a loss
 (counted in ``losses`` and in ``forfeits``).  Practice games -- a chosen seed,
-hints or an undo (:data:`~yahtzee_solver.ledger.PRACTICE_REASONS`) -- are
+hints or an undo (:data:`~yahtzee_solver.play.ledger.PRACTICE_REASONS`) -- are
 kept apart (:attr:`RecordBook.practice`) and never change the records of
 unaided play.
 """
@@ -30,10 +30,10 @@ import reprlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import DataFileError
-from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import OPPONENTS, GameState
-from .rules import RULESETS
+from ..errors import DataFileError
+from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
+from ..game import OPPONENTS, GameState
+from ..rules import RULESETS
 from .ledger import LedgerEntry
 
 __all__ = [
@@ -370,7 +370,7 @@ def file_finished_game(state: GameState, store, records_file: str | os.PathLike 
     state : GameState
         A finished game (:meth:`GameState.is_terminal`).
     store : GameStore
-        Its files (:class:`~yahtzee_solver.savegame.GameStore`); its ledger
+        Its files (:class:`~yahtzee_solver.play.savegame.GameStore`); its ledger
         entry says whether the game is practice.
     records_file : path, optional
         Default :func:`records_path`.

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import jit
-from .rules import N_UPPER, RuleSet, get_rules
+from ..rules import N_UPPER, RuleSet, get_rules
 
 __all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes"]
 

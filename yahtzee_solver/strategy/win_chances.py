@@ -3,18 +3,18 @@
 For each option of the player's position (each distinct keep while rerolls
 remain, each legal box after the last roll): the probability of beating the
 CPU, a draw counting half, with the best response over the player's remaining
-turns (:class:`~yahtzee_solver.objectives.WinSource`), beside the expected
-final total (:class:`~yahtzee_solver.advisor.Advisor`).  The CPU's final
+turns (:class:`~yahtzee_solver.strategy.objectives.WinSource`), beside the expected
+final total (:class:`~yahtzee_solver.strategy.advisor.Advisor`).  The CPU's final
 total is modelled by the exact distribution of its own policy from its current
-card (:func:`~yahtzee_solver.objectives.opponent_pmf`; ``master`` is modelled
+card (:func:`~yahtzee_solver.strategy.objectives.opponent_pmf`; ``master`` is modelled
 by the expert's policy).  Options are ranked by
-:class:`~yahtzee_solver.policy.Policy` with the expected total as its tie-break
+:class:`~yahtzee_solver.strategy.policy.Policy` with the expected total as its tie-break
 source (equal chances: the higher expected total first).
 
 Before the CPU has finished its game, the figure is the exact best response
 to the CPU's final-score distribution as seen now: the DP does not plan to
 react to what the CPU scores on its later turns, so it is a lower bound of the
-best winning chance (see :mod:`yahtzee_solver.master` and the README, "Win
+best winning chance (see :mod:`yahtzee_solver.strategy.master` and the README, "Win
 probability in a game against the CPU").  Once the CPU has finished, the
 distribution is its actual total and the figure is exact.
 
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import KEEPS, roll_index
-from .game import CPU, HUMAN, MAX_ROLLS, GameState
+from ..dice import KEEPS, roll_index
+from ..game import CPU, HUMAN, MAX_ROLLS, GameState
 
 __all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
 
@@ -132,7 +132,7 @@ class WinChances:
 class WinHints:
     """The chances of winning for the player's positions in one game, the last DP kept.
 
-    The DP (:class:`~yahtzee_solver.objectives.WinSource`) depends on the
+    The DP (:class:`~yahtzee_solver.strategy.objectives.WinSource`) depends on the
     CPU's card only, and covers every later position of the player: it is
     solved again only when the CPU's card (or the rule set, or the level)
     changes, i.e. at most once per turn of the player, and not at all once the
@@ -258,8 +258,8 @@ def warm(rules, level: str, table=None) -> None:
         The value table of ``rules`` (default: shipped).
     """
     from .objectives import WinSource, opponent_pmf
-    from .rules import get_rules
-    from .state import ScoreCard
+    from ..rules import get_rules
+    from ..state import ScoreCard
 
     rules = get_rules(rules)
     card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},

@@ -1,6 +1,6 @@
 """The records' side of the game in progress: ``ledger.json`` in the data folder.
 
-The saved game (``game.json``, :mod:`yahtzee_solver.savegame`) holds the moves
+The saved game (``game.json``, :mod:`yahtzee_solver.play.savegame`) holds the moves
 and the position; this ledger holds what must not be in it, so that the save
 can be checked and cannot be rolled back:
 
@@ -31,10 +31,12 @@ import secrets
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .errors import DataFileError
-from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import OPPONENTS
-from .rules import RULESETS
+import numpy as np
+
+from ..errors import DataFileError, SavedGameError
+from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
+from ..game import OPPONENTS
+from ..rules import RULESETS
 
 __all__ = ["LedgerEntry", "Ledger", "ledger_path", "PRACTICE_REASONS", "log_digest"]
 
@@ -45,6 +47,24 @@ LEDGER_VERSION = 1
 #: advance), a hint was asked for, a score was undone, or ``--confirm-loss``
 #: asked about a costly choice (which tells the advisor's verdict).
 PRACTICE_REASONS = ("seed", "hint", "undo", "confirm")
+
+
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
+
+
+def _restore_generator(state) -> np.random.Generator:
+    if not isinstance(state, dict) or state.get("bit_generator") not in _BIT_GENERATORS:
+        raise SavedGameError("saved game has an invalid random generator state")
+    bg = getattr(np.random, state["bit_generator"])()
+    try:
+        st = dict(state)
+        if st["bit_generator"] == "MT19937":
+            st["state"] = dict(st["state"])
+            st["state"]["key"] = np.asarray(st["state"]["key"], dtype=np.uint32)
+        bg.state = st
+    except (KeyError, TypeError, ValueError, OverflowError) as e:
+        raise SavedGameError(f"saved game has an invalid random generator state ({e})") from None
+    return np.random.Generator(bg)
 
 
 def ledger_path() -> Path:
@@ -172,8 +192,6 @@ def _generator_state(cpu, counter: int) -> dict | None:
     ValueError
         Naming the field.
     """
-    from .savegame import _restore_generator  # the one reader of generator states (savegame imports us)
-
     if cpu is None:
         if counter:
             raise ValueError(f"invalid cpu_rng: missing after {counter} recorded actions")

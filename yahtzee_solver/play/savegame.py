@@ -5,7 +5,7 @@ progress as JSON (:func:`state_to_dict`): the game's id, its rules, opponent
 and language, the cards, the dice, the counters and the move log (every
 roll, hold and score, :class:`~yahtzee_solver.game.Event`).  It does not hold
 the seed or the state of the dice generator: those stay in the records' side,
-the ledger (:mod:`yahtzee_solver.ledger`), so the save does not tell which
+the ledger (:mod:`yahtzee_solver.play.ledger`), so the save does not tell which
 dice come next.
 
 A save is restored only by replaying its move log with the engine from the
@@ -30,12 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
-from .files import clip, data_dir, read_json, set_aside, write_json_atomic
-from .game import CPU, MAX_ROLLS, N_DICE, OPPONENTS, Event, GameState, Hold, Roll, Score, new_game
-from .ledger import Ledger, LedgerEntry, log_digest
-from .rules import RULESETS
-from .state import ScoreCard
+from ..errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
+from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
+from ..game import CPU, MAX_ROLLS, N_DICE, OPPONENTS, Event, GameState, Hold, Roll, Score, new_game
+from .ledger import Ledger, LedgerEntry, _restore_generator, log_digest
+from ..rules import RULESETS
+from ..state import ScoreCard
 
 __all__ = [
     "SAVE_FORMAT",
@@ -79,24 +79,6 @@ def _plain(x):
     return x
 
 
-_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
-
-
-def _restore_generator(state) -> np.random.Generator:
-    if not isinstance(state, dict) or state.get("bit_generator") not in _BIT_GENERATORS:
-        raise SavedGameError("saved game has an invalid random generator state")
-    bg = getattr(np.random, state["bit_generator"])()
-    try:
-        st = dict(state)
-        if st["bit_generator"] == "MT19937":
-            st["state"] = dict(st["state"])
-            st["state"]["key"] = np.asarray(st["state"]["key"], dtype=np.uint32)
-        bg.state = st
-    except (KeyError, TypeError, ValueError, OverflowError) as e:
-        raise SavedGameError(f"saved game has an invalid random generator state ({e})") from None
-    return np.random.Generator(bg)
-
-
 # -- the format -------------------------------------------------------------------------------
 def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict:
     """The game as JSON-safe data: position and move log, no seed and no generator state.
@@ -105,7 +87,7 @@ def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict
     ----------
     state : GameState
     game_id : str
-        The ledger's id of the game (:class:`~yahtzee_solver.ledger.LedgerEntry`).
+        The ledger's id of the game (:class:`~yahtzee_solver.play.ledger.LedgerEntry`).
     lang : str
         Interface language the game is played in.
     """
@@ -218,7 +200,7 @@ def state_from_dict(data, entry: LedgerEntry) -> GameState:
 class SavedLog:
     """What a saved game tells without the ledger: its rules, players and move log.
 
-    Enough to review the moves played so far (:func:`yahtzee_solver.review.review_log`),
+    Enough to review the moves played so far (:func:`yahtzee_solver.analysis.review.review_log`),
     not to resume: resuming needs the ledger's seed (:func:`state_from_dict`).
 
     Attributes
@@ -399,7 +381,7 @@ class GameStore:
 
     @property
     def practice(self) -> tuple:
-        """Why the game is practice (:data:`~yahtzee_solver.ledger.PRACTICE_REASONS`); empty for unaided play."""
+        """Why the game is practice (:data:`~yahtzee_solver.play.ledger.PRACTICE_REASONS`); empty for unaided play."""
         return self.entry.practice if self.entry is not None else ()
 
     @property

@@ -1,7 +1,7 @@
 r"""The turn kernel: arrays in, arrays out; no objects, no I/O.
 
 This module is plain Python written in the subset numba compiles.  The same
-source runs two ways (see :mod:`yahtzee_solver.jit`):
+source runs two ways (see :mod:`yahtzee_solver.solver.jit`):
 
 * compiled by numba (``cache=True``; ``prange`` spreads a layer over the cores)
   for the table build, batch queries and the simulator;
@@ -37,7 +37,7 @@ bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 
 import numpy as np
 
-from .dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
+from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -46,7 +46,7 @@ prange = range
 _NCAT, _YCAT, _JOKER, _YBONUS, _THRESH, _UBONUS, _NFLAGS, _NUPPER = 0, 1, 2, 3, 4, 5, 6, 7
 _FORCED, _FREE = 1, 2
 
-# Names compiled by yahtzee_solver.jit (every function here).
+# Names compiled by yahtzee_solver.solver.jit (every function here).
 KERNELS = (
     "joker_case",
     "box_points",
@@ -441,7 +441,7 @@ def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeep
     Runs :func:`turn_options`, then writes the ranking: ``codes[i]`` is a
     keep index (0..461) when ``rolls_left`` > 0, else a box index; ``vals[i]``
     its expected points still to come.  A stable sort, so ties follow the
-    tie-break rule of :mod:`yahtzee_solver.policy`.  ``codes`` and ``vals``
+    tie-break rule of :mod:`yahtzee_solver.strategy.policy`.  ``codes`` and ``vals``
     need room for every option (32 keeps at most; ``C`` boxes).
 
     Returns
@@ -624,7 +624,7 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
     params : (8,) int64
         The true rule parameters, used to score the games.
     subkeeps : (252, 32) int32
-        ``dice.ROLL_SUBKEEPS``.  Ties: the rule of :mod:`yahtzee_solver.policy`
+        ``dice.ROLL_SUBKEEPS``.  Ties: the rule of :mod:`yahtzee_solver.strategy.policy`
         (:func:`best_keep`, :func:`play_box`).
     parts : int
         Number of slices (the number of threads is a good choice; fewer,
@@ -706,7 +706,7 @@ def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, 
 
 
 def best_keep(E, r, subkeeps):
-    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.policy`."""
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`."""
     best = -np.inf
     bk = -1
     for s in range(subkeeps.shape[1]):
@@ -755,7 +755,7 @@ def play_keeps(dice, E, subkeeps, cnt, move):
 
 
 def play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
-    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: :mod:`yahtzee_solver.policy`."""
+    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: :mod:`yahtzee_solver.strategy.policy`."""
     box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
     bc = -1
     bv = -np.inf
@@ -944,7 +944,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
     V, score, joker, policy, params, subkeeps : arrays
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
-        The beginner's data (see :mod:`yahtzee_solver.players`); unused for ``kind`` 0.
+        The beginner's data (see :mod:`yahtzee_solver.strategy.players`); unused for ``kind`` 0.
     E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (252,) int64, points : (C,) int64,
     legal : (C,) int8
         Scratch.

@@ -7,9 +7,9 @@ says what each action is worth; a :class:`Policy` ranks the actions and
 chooses one.  In MDP terms the source is the action-value function and the
 policy is greedy with respect to it.
 
-Every query layer sits on this module: :class:`~yahtzee_solver.advisor.Advisor`
-(rich result objects), :class:`~yahtzee_solver.batch.ArrayAdvisor` (arrays)
-and the ``normal``/``expert`` CPU players (:mod:`yahtzee_solver.players`).
+Every query layer sits on this module: :class:`~yahtzee_solver.strategy.advisor.Advisor`
+(rich result objects), :class:`~yahtzee_solver.strategy.batch.ArrayAdvisor` (arrays)
+and the ``normal``/``expert`` CPU players (:mod:`yahtzee_solver.strategy.players`).
 A new objective -- "maximise P(final >= T)", "maximise P(win)" -- is a new
 :class:`ValueSource`, plugged into the same :class:`Policy`.
 
@@ -29,9 +29,9 @@ values are compared on a grid of that step (``round(value / tie_tolerance)``),
 so values differing only by float rounding count as equal: the ``master`` CPU
 treats winning chances within 1e-12 as a tie and then plays the expected-score
 choice.  The compiled loops
-(:func:`~yahtzee_solver.kernels.ranked_options`,
-:func:`~yahtzee_solver.kernels.best_keep`,
-:func:`~yahtzee_solver.kernels.play_box`) apply the same rule.
+(:func:`~yahtzee_solver.solver.kernels.ranked_options`,
+:func:`~yahtzee_solver.solver.kernels.best_keep`,
+:func:`~yahtzee_solver.solver.kernels.play_box`) apply the same rule.
 
 Sources
 -------
@@ -43,7 +43,7 @@ Sources
     no upper-bonus planning).
 
 Both are :class:`KernelValueSource`: the turn kernel
-(:func:`yahtzee_solver.kernels.turn`, the kernel of the table build) over a
+(:func:`yahtzee_solver.solver.kernels.turn`, the kernel of the table build) over a
 value array ``values`` with decision parameters ``params``.
 """
 
@@ -53,12 +53,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from . import jit as _jit
-from .dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
-from .errors import DiceError, UsageError
-from .rules import P_UPPER_BONUS, RuleSet, get_rules
-from .state import StateKey
-from .table import ValueTable
+from ..solver import jit as _jit
+from ..dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
+from ..errors import DiceError, UsageError
+from ..rules import P_UPPER_BONUS, RuleSet, get_rules
+from ..state import StateKey
+from ..solver.table import ValueTable
 
 __all__ = [
     "ValueSource",

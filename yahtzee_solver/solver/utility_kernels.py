@@ -1,6 +1,6 @@
 r"""Turn kernels over a score offset: play to reach a target or to beat an opponent.
 
-The expected-value DP (:mod:`yahtzee_solver.kernels`) maximises the mean of the
+The expected-value DP (:mod:`yahtzee_solver.solver.kernels`) maximises the mean of the
 final total.  Here a policy maximises the expectation of a *utility of the
 final total*, :math:`u(\text{final})`: the probability of reaching a target
 (:math:`u(t) = [t \ge T]`) or of beating an opponent whose final total has the
@@ -51,13 +51,13 @@ result does not depend on it, bit for bit.  The maxima are written as
 included -- because that form vectorises.
 
 Like :mod:`kernels`, this is plain Python in the subset numba compiles;
-:func:`yahtzee_solver.jit.compiled_module` compiles it (calls into
+:func:`yahtzee_solver.solver.jit.compiled_module` compiles it (calls into
 :mod:`kernels` resolve to the compiled kernels), and it also runs interpreted.
 """
 
 import numpy as np
 
-from .dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
+from ..dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
 from .kernels import after_box, box_points
 
 # Rebound to numba.prange in the compiled copy of this module.
@@ -65,7 +65,7 @@ prange = range
 
 _NCAT, _YCAT, _NUPPER, _THRESH, _NFLAGS = 0, 1, 7, 4, 6
 
-#: Names compiled by yahtzee_solver.jit.compiled_module.
+#: Names compiled by yahtzee_solver.solver.jit.compiled_module.
 KERNELS = (
     "vec_options",
     "vec_final_rolls",
