@@ -20,7 +20,7 @@ Actions (``Discrete(31 + C)``, C = number of boxes of the rule set):
 An illegal action raises :class:`~yahtzee_solver.errors.IllegalMoveError`
 naming the action and the rule (the state is unchanged); use the mask
 (``info["action_mask"]`` or :meth:`YahtzeeEnv.action_masks`) to choose only
-legal ones.  Before the first roll of an episode's game every action is legal.
+legal ones.  Right after :meth:`YahtzeeEnv.reset` (the first roll of the game) every action is legal.
 
 The reward of a step is the points it scored: the box, plus the upper bonus
 when the score completes it, plus the Yahtzee bonus it earns (0 for a
