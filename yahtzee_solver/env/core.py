@@ -100,6 +100,8 @@ class YahtzeeEnv(gym.Env):
     Attributes
     ----------
     rules : RuleSet
+    regret : bool
+        As given.
     action_space : gymnasium.spaces.Discrete
         ``31 + C`` actions (module docstring).
     observation_space : gymnasium.spaces.Box
@@ -123,8 +125,17 @@ class YahtzeeEnv(gym.Env):
     game : GameState or None
         The game of the current episode (``None`` before the first :meth:`reset`).
 
-    Info (a new dict at every :meth:`reset` and :meth:`step`)
-    ----------------------------------------------------------
+    Raises
+    ------
+    RuleSetError
+        Unknown rules.
+    TableError, UsageError
+        The table cannot be loaded or holds other rules; an unknown render mode.
+
+    Notes
+    -----
+    The ``info`` dict (a new one at every :meth:`reset` and :meth:`step`) holds:
+
     ``action_mask`` : (31 + C,) bool
         Legal actions now (all False once the game is over).
     ``total`` : int
@@ -139,13 +150,6 @@ class YahtzeeEnv(gym.Env):
     ``expected_final`` : float
         Expected final total under optimal play from here (the card total
         after the game is over).  Only with ``regret=True``.
-
-    Raises
-    ------
-    RuleSetError
-        Unknown rules.
-    TableError, UsageError
-        The table cannot be loaded or holds other rules; an unknown render mode.
     """
 
     metadata = {"render_modes": ["ansi"]}
