@@ -242,7 +242,7 @@ def test_regret_matches_the_advisor(envs):
                 keeps = {o.keep: o.expected for o in ranked}
                 best = ranked[0].expected
                 for a in range(N_REROLL_ACTIONS):
-                    kept = tuple(sorted(d for d, h in zip(g.dice, env.held_positions(a)) if h))
+                    kept = tuple(sorted(d for d, h in zip(g.dice, env.held_positions(a), strict=True) if h))
                     assert regret[a] == pytest.approx(best - keeps[kept], abs=1e-9)
             else:
                 best = max(boxes.values())
@@ -262,7 +262,7 @@ def test_optimal_action_is_the_advisor_choice(envs):
     for _ in range(3):
         a = env.optimal_action()
         if g.rerolls_left and a < N_REROLL_ACTIONS:
-            kept = tuple(sorted(d for d, h in zip(g.dice, env.held_positions(a)) if h))
+            kept = tuple(sorted(d for d, h in zip(g.dice, env.held_positions(a), strict=True) if h))
             assert kept == adv.keep_options(g.card, g.dice, g.rerolls_left)[0].keep
         else:
             assert a - N_REROLL_ACTIONS == adv.box_options(g.card, g.dice)[0].category
@@ -295,7 +295,8 @@ def test_illegal_actions_raise(envs):
         YahtzeeEnv("yahtzee").step(0)
     obs, info = env.reset(seed=0)
     n = env.action_space.n
-    for bad, shown in ((-1, "-1"), (n, str(int(n))), (2.5, "2.5"), (True, "True"), ("3", "'3'"), (np.array([1, 2]), "")):
+    bad_actions = ((-1, "-1"), (n, str(int(n))), (2.5, "2.5"), (True, "True"), ("3", "'3'"), (np.array([1, 2]), ""))
+    for bad, shown in bad_actions:
         with pytest.raises(UsageError, match=re.escape(f"invalid action {shown}")):
             env.step(bad)
     env.step(env.box_action(0))

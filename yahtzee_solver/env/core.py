@@ -30,6 +30,7 @@ reroll).  The return of an episode is the final total on the card.
 from __future__ import annotations
 
 import operator
+from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
@@ -165,7 +166,8 @@ class YahtzeeEnv(gym.Env):
     ):
         self.rules = rules = get_rules(rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise UsageError(f"invalid render mode {render_mode!r} (choose from {', '.join(self.metadata['render_modes'])})")
+            modes = ", ".join(self.metadata["render_modes"])
+            raise UsageError(f"invalid render mode {render_mode!r} (choose from {modes})")
         self.render_mode = render_mode
         self.regret = bool(regret)
         self._table, self._jit = table, jit
@@ -173,7 +175,7 @@ class YahtzeeEnv(gym.Env):
         C = rules.n_categories
         self._n_actions = N_REROLL_ACTIONS + C
         self.action_space = spaces.Discrete(self._n_actions)
-        fields = (
+        fields: tuple[tuple[str, int, int, int | list[int]], ...] = (
             ("dice", N_DICE, 0, 6),
             ("counts", 6, 0, N_DICE),
             ("rerolls_left", 1, 0, MAX_ROLLS - 1),
@@ -194,7 +196,7 @@ class YahtzeeEnv(gym.Env):
         self.observation_space = spaces.Box(np.array(low, np.int64), np.array(high, np.int64), dtype=np.int64)
         self.game: GameState | None = None
         self._done = True
-        self._kernels = None
+        self._kernels: ModuleType | None = None
         self._card_obs: tuple | None = None  # (card, its part of the observation)
 
     # -- actions -------------------------------------------------------------------
@@ -334,7 +336,9 @@ class YahtzeeEnv(gym.Env):
         mask = np.zeros(self._n_actions, dtype=bool)
         if not self._done:
             mask[:N_REROLL_ACTIONS] = g.rolls_used < MAX_ROLLS
-            mask[N_REROLL_ACTIONS:] = g.preview()[1]
+            preview = g.preview()
+            assert preview is not None  # dice are showing until the game is over
+            mask[N_REROLL_ACTIONS:] = preview[1]
         return mask
 
     def optimal_action(self) -> int:
@@ -357,11 +361,12 @@ class YahtzeeEnv(gym.Env):
         if self._done:
             raise IllegalMoveError(PROBLEMS["game_over"])
         policy = self._get_advisor().policy
-        state, r, rl = g.card.key, roll_index(g.dice), g.rerolls_left
+        dice = self._dice()
+        state, r, rl = g.card.key, roll_index(dice), g.rerolls_left
         if rl:
             k = policy.choose_keep(state, 0, r, rl)
             if KEEP_SIZE[k] < N_DICE:
-                return _ACTION_OF_HELD[positions_of(g.dice, KEEPS[k])]
+                return _ACTION_OF_HELD[positions_of(dice, KEEPS[k])]
         return N_REROLL_ACTIONS + policy.choose_box(state, 0, r)
 
     def action_values(self) -> np.ndarray:
@@ -384,12 +389,13 @@ class YahtzeeEnv(gym.Env):
         if self._done:
             return q
         adv = self._get_advisor()
-        state, r = g.card.key, roll_index(g.dice)
+        dice = self._dice()
+        state, r = g.card.key, roll_index(dice)
         boxes = adv.source.box_values(state, 0, r)  # NaN: filled or closed by the Joker rule
         q[N_REROLL_ACTIONS:] = np.where(np.isnan(boxes), -np.inf, boxes)
         rl = g.rerolls_left
         if rl:
-            q[:N_REROLL_ACTIONS] = adv.keep_values(state, rl)[_kept_codes(g.dice)]
+            q[:N_REROLL_ACTIONS] = adv.keep_values(state, rl)[_kept_codes(dice)]
         return q
 
     def render(self) -> str | None:
@@ -398,9 +404,9 @@ class YahtzeeEnv(gym.Env):
             return None
         g = self.game
         card = g.card.format() or "(empty)"
-        if g.is_terminal():
+        if self._done:
             return f"{self.rules.name}: game over, total {g.card.total}\ncard: {card}\n"
-        return (f"{self.rules.name}, turn {g.round} of {self.rules.n_categories}: dice {format_dice(g.dice)}, "
+        return (f"{self.rules.name}, turn {g.round} of {self.rules.n_categories}: dice {format_dice(self._dice())}, "
                 f"rerolls left {g.rerolls_left}\ncard: {card}, total {g.card.total}\n")
 
     # -- helpers ---------------------------------------------------------------------
@@ -409,12 +415,18 @@ class YahtzeeEnv(gym.Env):
             raise UsageError("no game yet: call reset() before step()")
         return self.game
 
+    def _dice(self) -> tuple[int, ...]:
+        """The five dice showing, by position (a roll is showing from :meth:`reset` until the game is over)."""
+        dice = self._game().dice
+        assert dice is not None
+        return dice
+
     def _get_advisor(self) -> Advisor:
         if self._advisor is None:
             self._advisor = Advisor(self.rules, self._table, jit=self._jit)
         return self._advisor
 
-    def _refuse(self, action: int, why) -> None:
+    def _refuse(self, action: int, why: tuple[str, dict] | None) -> None:
         if why is not None:
             key, params = why
             raise IllegalMoveError(f"illegal action {action} ({self.describe_action(action)}): "
@@ -422,16 +434,16 @@ class YahtzeeEnv(gym.Env):
 
     def _roll(self) -> None:
         """Roll the dice that are not held, and learn how the new dice score with the chosen kernels."""
-        g = self.game
+        g = self._game()
         g.apply_action(Roll())
         if self._kernels is None:
             self._kernels = self._advisor.kernels if self._advisor is not None else _jit.backend(self._jit)
         # the card keeps this answer for the dice: the engine's legality checks and its score then
         # read it instead of running the interpreted kernel (the same kernel, compiled)
-        g.card.scoring(g.dice, kernels=self._kernels)
+        g.card.scoring(self._dice(), kernels=self._kernels)
 
     def _obs(self) -> np.ndarray:
-        g = self.game
+        g = self._game()
         card = g.card
         memo = self._card_obs
         if memo is None or memo[0] is not card:  # the card changes once per turn
@@ -442,13 +454,13 @@ class YahtzeeEnv(gym.Env):
             memo = self._card_obs = (card, np.array(part, dtype=np.int64))
         if self._done:
             return np.concatenate((np.zeros(N_DICE + 7, np.int64), memo[1]))
-        dice = g.dice
+        dice = self._dice()
         head = [*dice, dice.count(1), dice.count(2), dice.count(3), dice.count(4), dice.count(5), dice.count(6),
                 g.rerolls_left]
         return np.concatenate((np.array(head, dtype=np.int64), memo[1]))
 
     def _info(self) -> dict[str, Any]:
-        g = self.game
+        g = self._game()
         total = g.card.total
         info: dict[str, Any] = {"action_mask": self.action_masks(), "total": total}
         if self.regret:
