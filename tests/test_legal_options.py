@@ -87,17 +87,12 @@ def test_keeping_all_five_is_scoring_now_at_the_fill_value(name, i, advisors):
         assert [o.expected for o in adv.hint(card, dice, 0)] == [o.expected for o in fill]
         codes0, vals0 = aa.ranked(mask, up, yb, dice, 0)
         assert codes0[0] == fill[0].category and card.total + vals0[0] == fill[0].expected
-        for rl in (1, 2):
+        for rl in (2, 1):
             opts = adv.hint(card, dice, rl)
-            stops = [o for o in opts if o.score is not None]
-            assert len(stops) == 1 and stops[0].keep == dice and stops[0].reroll == ()
-            stop = stops[0]
-            # the value of stopping is the best box's, and it names that box
+            stop = next(o for o in opts if o.keep == dice)
+            # the value of keeping all five (stopping: no pass) is the best box's
             assert stop.expected == fill[0].expected, (dice, rl)
-            assert stop.score.category == fill[0].category and stop.score.points == fill[0].points
             assert stop.loss == pytest.approx(opts[0].expected - stop.expected, abs=1e-9)
-            # every other row rerolls at least one die and is not labelled as scoring
-            assert all(o.reroll and o.score is None for o in opts if o is not stop)
             # the raw per-keep array says the same
             assert card.total + adv.keep_values(card.key, rl)[ROLL_OFFSET + r] == fill[0].expected
             # the array advisor: the keep-all code is worth the best box, the other keeps the advisor's
@@ -105,6 +100,15 @@ def test_keeping_all_five_is_scoring_now_at_the_fill_value(name, i, advisors):
             got = dict(zip(codes.tolist(), vals.tolist()))
             assert got[ROLL_OFFSET + r] == vals0[0]
             assert {KEEPS[k]: card.total + v for k, v in got.items()} == {o.keep: o.expected for o in opts}
+    for r in range(N_ROLLS):  # the labels: the stop names its box, every other row rerolls
+        dice = ROLLS[r]
+        fill = adv.box_options(card, dice)
+        for rl in (2, 1):
+            opts = adv.hint(card, dice, rl)
+            stop = next(o for o in opts if o.keep == dice)
+            assert stop.reroll == () and [o for o in opts if o.score is not None] == [stop]
+            assert stop.score.category == fill[0].category and stop.score.points == fill[0].points
+            assert all(o.reroll and o.score is None for o in opts if o is not stop)
     # the batch: every roll and rolls-left value at once
     rl = np.repeat([0, 1, 2], N_ROLLS)
     rolls = np.tile(np.arange(N_ROLLS), 3)
@@ -188,18 +192,17 @@ def test_the_policy_values_the_stop_by_its_box_for_every_source(name, advisors):
     for r in range(N_ROLLS):
         for pol in policies:
             boxes, bvals = pol.box_ranking(card.key, card.total, r)
-            assert pol.stop_option(card.key, card.total, r) == (int(boxes[0]), float(bvals[0]))
             for rl in (1, 2):
                 codes, vals = pol.keep_ranking(card.key, card.total, r, rl)
                 got = dict(zip(codes.tolist(), vals.tolist()))
                 assert got[ROLL_OFFSET + r] == bvals[0], (pol, r, rl)
+            assert pol.stop_option(card.key, card.total, r) == (int(boxes[0]), float(bvals[0]))
         for rl in (1, 2):
             opts = tadv.keep_options(card, ROLLS[r], rl)
             fill = tadv.box_options(card, ROLLS[r])
-            stop = next(o for o in opts if o.score is not None)
-            assert stop.keep == ROLLS[r] and stop.reroll == ()
-            assert stop.probability == fill[0].probability and stop.score.category == fill[0].category
-            assert stop.expected == fill[0].expected
+            stop = next(o for o in opts if o.keep == ROLLS[r])
+            assert stop.probability == fill[0].probability and stop.expected == fill[0].expected
+            assert stop.reroll == () and stop.score.category == fill[0].category
             assert all(o.score is None for o in opts if o is not stop)
 
 
@@ -241,12 +244,12 @@ def test_hint_and_review_give_every_decision_the_same_value(name, advisors):
                 chosen = next(o for o in opts if o.category == d.choice)
             else:
                 chosen = next(o for o in opts if o.keep == d.choice)
-                if len(d.choice) == 5:  # a stand: scored with rerolls left, the hint's score-now row
-                    stands += 1
-                    assert chosen.score is not None
-                    assert d.expected_choice == adv.box_options(card, d.dice)[0].expected
-            assert d.expected_choice == chosen.expected and d.expected_best == opts[0].expected
+            assert d.expected_choice == chosen.expected and d.expected_best == opts[0].expected, d
             assert d.loss == (0.0 if chosen.loss < ZERO else chosen.loss)
+            if d.kind == "keep" and len(d.choice) == 5:  # a stand: scored with rerolls left, the score-now row
+                stands += 1
+                assert d.expected_choice == adv.box_options(card, d.dice)[0].expected
+                assert chosen.score is not None
     assert stands > 5
 
 
@@ -260,9 +263,9 @@ def test_the_issue_position_review_and_hint_agree():
     opts = adv.keep_options(card, dice, 2)
     stop = next(o for o in opts if o.keep == dice)
     fill = adv.box_options(card, dice)
-    assert fill[0].category == fives and stop.score.category == fives
-    assert stand.loss == stop.loss == opts[0].expected - fill[0].expected
     assert stand.expected_choice == stop.expected == fill[0].expected
+    assert stand.loss == stop.loss == pytest.approx(opts[0].expected - fill[0].expected, abs=1e-9)
+    assert fill[0].category == fives and stop.score.category == fives
     # the stop ranks below keeping 5 5, which is worth more than scoring now
     assert [o.keep for o in opts].index((5, 5)) < opts.index(stop)
 
@@ -278,14 +281,14 @@ def test_cli_lists_the_stop_with_the_fill_value_and_its_box(cmd, rl, monkeypatch
     for dice in ("12555", "55555", "26666", "13456"):
         fill = run_json("fill", dice, "--card", card)["options"][0]
         out = run_json(cmd, dice, "-r", rl, "--card", card)
-        stops = [o for o in out["options"] if o["stop"]]
-        assert len(stops) == 1 and stops[0]["keep"] == dice and stops[0]["reroll"] == "-"
-        assert stops[0]["expected"] == fill["expected"] and stops[0]["score"]["category"] == fill["category"]
-        assert all(o["score"] is None for o in out["options"] if not o["stop"])
+        stop = next(o for o in out["options"] if o["keep"] == dice)
+        assert stop["expected"] == fill["expected"] and stop["reroll"] == "-"
+        assert stop["stop"] and stop["score"]["category"] == fill["category"]
+        assert all(o["score"] is None and not o["stop"] for o in out["options"] if o is not stop)
         text = run(cmd, dice, "-r", rl, "--card", card, "--top", "0").output
-        row = next(line for line in text.splitlines() if line.split()[:2] in ([dice, "none:"], ["*", dice]))
-        assert f"none: score {fill['points']} in {fill['category']}" in row
+        row = next(line for line in text.splitlines() if line.lstrip("* ").startswith(dice + " "))
         assert f"{fill['expected']:.2f}" in row
+        assert f"none: score {fill['points']} in {fill['category']}" in row
 
 
 def test_cli_target_lists_the_stop_with_its_box(monkeypatch, tmp_path):
@@ -293,9 +296,9 @@ def test_cli_target_lists_the_stop_with_its_box(monkeypatch, tmp_path):
     card = _late_card("yahtzee").format()
     fill = run_json("fill", "12555", "--card", card, "--target", "200")["options"][0]
     out = run_json("hint", "12555", "--card", card, "--target", "200")
-    stop = next(o for o in out["options"] if o["stop"])
-    assert stop["probability"] == fill["probability"] and stop["score"]["category"] == fill["category"]
-    assert stop["expected"] == fill["expected"]
+    stop = next(o for o in out["options"] if o["keep"] == "12555")
+    assert stop["probability"] == fill["probability"] and stop["expected"] == fill["expected"]
+    assert stop["stop"] and stop["score"]["category"] == fill["category"]
 
 
 # -- 6. the web advisor and hint ----------------------------------------------------------------------------
@@ -305,10 +308,10 @@ def test_web_advice_lists_the_stop_with_the_fill_value():
     advisors = _Advisors(jit=False)
     fill = advise(advisors, "yahtzee", "", "12555", 0, "en")["options"]
     out = advise(advisors, "yahtzee", "", "12555", 2, "en")["options"]
-    stop = next(o for o in out if o["stop"] is not None)
-    assert stop["keep"] == [1, 2, 5, 5, 5] and stop["expected"] == fill[0]["expected"]
-    assert stop["stop"]["box"] == fill[0]["box"] and fill[0]["name"] in stop["text"]
+    stop = next(o for o in out if o["keep"] == [1, 2, 5, 5, 5])
+    assert stop["expected"] == fill[0]["expected"]
     assert next(i for i, o in enumerate(out) if o["keep"] == [5, 5]) < out.index(stop)
+    assert stop["stop"]["box"] == fill[0]["box"] and fill[0]["name"] in stop["text"]
     assert all(o["stop"] is None and o["reroll"] for o in out if o is not stop)
 
 
@@ -334,11 +337,11 @@ def test_terminal_hint_shows_the_moves_with_their_values(monkeypatch, tmp_path):
     assert res.exit_code == 0, res.output
     rows = res.output.split("Hint (")[1].splitlines()[1:5]  # the four best moves
     for o, line in zip(opts[:4], rows):
-        cmd = f"s {o.score.category + 1}" if o.score is not None else keep_command(o.keep)
+        cmd = f"s {adv.box_options(card, dice)[0].category + 1}" if len(o.keep) == 5 else keep_command(o.keep)
         assert line.strip().startswith(cmd + " ") and f"{o.expected:8.2f}" in line, (o, line)
     # the pass (hold all five, decide again with one roll left) is not a move: its value is shown nowhere
     pass_value = adv.source.turn_values(card.key, 2)[1, ROLL_OFFSET + roll_index(dice)]
-    stop = next(o for o in opts if o.score is not None)
+    stop = next(o for o in opts if o.keep == dice)
     assert pass_value > stop.expected + 0.005
     assert f"{pass_value:.2f}" not in res.output
     # a stop among the best moves: its command scores, its label names the box, its value is fill's
