@@ -379,3 +379,18 @@ def test_confirm_loss_asks_before_scoring_with_rolls_left_and_survives_resume(mo
     # answered yes, the score goes ahead
     res = run(["play", "--resume", "--fast"], ["s fives", "y", "q"])
     assert question in res.output and "You scored 15 in Fives." in res.output
+
+
+def test_hint_dist_of_keeping_all_five_is_scoring_now(advisors):
+    """``hint --dist``: the distribution after keeping all five is the one after scoring in the best box now."""
+    from yahtzee_solver.distribution import option_distributions
+
+    adv, _ = advisors("yahtzee")
+    card = _late_card("yahtzee")
+    for dice in ((1, 2, 5, 5, 5), (6, 6, 6, 6, 6), (1, 1, 3, 4, 6)):
+        fill = adv.box_options(card, dice)
+        boxes = option_distributions(card, dice, 0, table=adv.table)
+        for rl in (2, 1):
+            d = option_distributions(card, dice, rl, table=adv.table)
+            assert d[dice].mean == pytest.approx(fill[0].expected, abs=1e-9), (dice, rl)
+            np.testing.assert_allclose(d[dice].pmf, boxes[fill[0].category].pmf, atol=1e-15)

@@ -272,7 +272,7 @@ class Advisor:
         for k, v in zip(codes.tolist(), vals):
             keep = KEEPS[k]
             if len(keep) == N_DICE:  # no reroll: stop and score in the best box
-                score = self.box_options(card, faces)[0]
+                score = self._stop_box(card, roll_index(faces))
                 out.append(_make(KeepOption, {"keep": keep, "reroll": (), "expected": base + v, "loss": best - v,
                                               "score": score}))
                 continue
@@ -282,6 +282,17 @@ class Advisor:
             out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v,
                                           "loss": best - v, "score": None}))
         return out
+
+    def _stop_box(self, card: ScoreCard, r: int) -> BoxOption:
+        """The first of :meth:`box_options` for roll index ``r`` (an open card), built alone."""
+        key = card.key
+        c, v = self.policy.stop_option(key, 0, r)
+        src, (points, legal, gain) = self.source, self._scratch
+        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
+        return _make(BoxOption, {
+            "category": c, "name": self._names[c], "points": int(points[c]), "yahtzee_bonus": int(bonus),
+            "upper_bonus": int(gain[c]), "expected": card.total + v, "loss": 0.0, "joker": case != JOKER_NONE,
+        })
 
     def box_options(self, card, dice) -> list[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.

@@ -71,7 +71,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from . import jit as _jit
-from .dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
+from .dice import N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
 from .errors import DiceError, UsageError
 from .rules import P_UPPER_BONUS, RuleSet, get_rules
 from .state import StateKey
@@ -357,6 +357,8 @@ class Policy:
         self.tiebreak = tiebreak
         self.tie_tolerance = float(tie_tolerance)
         self._memo = None  # (roll, total, state, _boxes result) of the last position asked
+        self._memoize = isinstance(source, KernelValueSource) and (
+            tiebreak is None or isinstance(tiebreak, KernelValueSource))
 
     def _key(self, values):
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
@@ -400,7 +402,13 @@ class Policy:
         r = _check_roll(roll)
         t = 0 if self._additive else total
         ks = _SUBKEEPS[r]
-        values = self.source.keep_values(state, t, rl)[ks]  # a copy (fancy indexing)
+        src = self.source
+        values = src.keep_values(state, t, rl)[ks]  # a copy (fancy indexing)
+        if self.tiebreak is None and not self.tie_tolerance and isinstance(src, KernelValueSource):
+            # the best box value S_0(r) is row 0 of the turn just computed (the same sums as box_values,
+            # bit for bit): no second kernel call on the hot path
+            values[-1] = src.turn_values(state, rl)[0, ROLL_OFFSET + r]
+            return self._ranked(values, ks, total, None)
         boxes, vals, tie = self._boxes(state, total, r)
         values[-1] = vals[boxes[0]]  # keeping all five (listed last) = scoring now in the best box
 
@@ -414,7 +422,8 @@ class Policy:
     def _boxes(self, state: StateKey, total: int, r: int) -> tuple[list, list, list | None]:
         """The legal boxes best first, the source's box values (at 0 when additive) and the tie-break's (or None).
 
-        The last call is remembered: a hint asks for the stop option and the keeps of one position.
+        For a kernel source (fixed values) the last call is remembered: a hint asks for the stop option
+        and the boxes of one position.
         """
         memo = self._memo
         if memo is not None and memo[0] == r and memo[1] == total and memo[2] == state:
@@ -430,7 +439,8 @@ class Policy:
             tie = self.tiebreak.box_values(state, total, r).tolist()
             boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
         out = (boxes, vals, tie)
-        self._memo = (r, total, state, out)
+        if self._memoize:
+            self._memo = (r, total, state, out)
         return out
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
