@@ -33,9 +33,8 @@ Mapping the two option sets (see the module notes below):
 * The peer lists ``score <box>`` options even with rerolls left, and never
   ``keep`` all five.  Ours lists every distinct keep including all five, and
   box values for scoring now.  So: peer ``keep K`` <-> our keep K; peer
-  ``score B`` <-> our box value of B; our keep-all-five with 1 reroll left
-  <-> the peer's best ``score``; with 2 left <-> the peer's best option at the
-  same dice with 1 reroll left.  "Same best" means the same best value within
+  ``score B`` <-> our box value of B; our keep-all-five (no reroll: scoring
+  now, there is no pass) <-> the peer's best ``score``, with 1 or 2 rerolls left.  "Same best" means the same best value within
   1e-9, and each program's chosen option worth the best value, within 1e-9,
   in the other program (ties are not disagreements).
 
@@ -360,11 +359,8 @@ def check_values(pos, sits, note, solver, aa, adv, res, pres, bad: Disagreements
                 n_checked += 1
                 if abs(p_keeps[k] - keeps[k]) > TOL:
                     bad.add("keep value", f"{where} keep {KEEPS[k]}: ours {keeps[k]!r} peer {p_keeps[k]!r}")
-            # keeping all five: stand pat, decide again with one reroll fewer
-            if p.rolls_left == 1:
-                stand = max(p_boxes.values())
-            else:
-                stand = max(v for _, v in solver.option_values(note.situation(p.card, p.dice, 1)))
+            # keeping all five rerolls nothing: scoring now in the best box (there is no pass)
+            stand = max(p_boxes.values())
             n_checked += 1
             if abs(stand - keeps[full]) > TOL:
                 bad.add("keep all five", f"{where}: ours {keeps[full]!r} peer {stand!r}")

@@ -195,7 +195,7 @@ def test_hint_dispatch_and_json(advisors):
     assert adv.hint(None, "22555", 0) == adv.box_options(None, "22555")
     assert adv.hint({"sixes": 18}, "22555", 2) == adv.keep_options("sixes=18", "22555", 2)
     d = adv.hint("", "22555", 1)[0].to_dict()
-    assert set(d) == {"keep", "reroll", "expected", "loss"}
+    assert set(d) == {"keep", "reroll", "expected", "loss", "stop", "score"}
     assert isinstance(d["keep"], str)
 
 

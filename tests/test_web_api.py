@@ -493,7 +493,7 @@ def _check_rows(hint, wc, lines):
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
-    from yahtzee_solver.dice import ROLL_SUBKEEPS, KEEPS, roll_index
+    from yahtzee_solver.dice import ROLL_OFFSET, ROLL_SUBKEEPS, KEEPS, roll_index
     from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
     from yahtzee_solver.solver.table import load_table
     from yahtzee_solver.strategy.win_chances import WIN_HINT_MAX_OPEN
@@ -536,14 +536,15 @@ def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
     _check_rows(hint, wc, lines)
     E = src.keep_values(me.key, me.total, st.rerolls_left)
     subkeeps = ROLL_SUBKEEPS[roll_index(st.sorted_dice)]
-    want = {KEEPS[k]: E[k] for k in subkeeps[subkeeps >= 0]}
-    assert {tuple(o["keep"]): o["win"] for o in hint["options"]} == pytest.approx(want, abs=1e-12)
-    assert hint["win"]["caption"] == tr("web.hint.win_caption", level=tr.level("expert"))
-    # keeping all five is worth at least the best box now; when it is the best chance, win_then is that box
-    keep_all = next(o for o in hint["options"] if len(o["keep"]) == 5)
     P = src.box_values(me.key, me.total, roll_index(st.sorted_dice))
     best_box = max(range(len(P)), key=lambda c: P[c] if P[c] == P[c] else -1.0)
-    assert keep_all["win"] >= P[best_box] - 1e-12
+    # keeping all five rerolls nothing: it scores now, worth the box of best chance (there is no pass)
+    want = {KEEPS[k]: (P[best_box] if k >= ROLL_OFFSET else E[k]) for k in subkeeps[subkeeps >= 0]}
+    assert {tuple(o["keep"]): o["win"] for o in hint["options"]} == pytest.approx(want, abs=1e-12)
+    assert hint["win"]["caption"] == tr("web.hint.win_caption", level=tr.level("expert"))
+    # when keeping all five is the best chance, win_then is its box
+    keep_all = next(o for o in hint["options"] if len(o["keep"]) == 5)
+    assert keep_all["win"] == pytest.approx(P[best_box], abs=1e-12)
     if keep_all is hint["options"][hint["win"]["best"]]:
         assert hint["win_then"]["box"] == best_box and hint["win_then"]["win"] == pytest.approx(keep_all["win"])
     else:

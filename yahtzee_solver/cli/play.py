@@ -47,7 +47,9 @@ def _finite(ctx, param, value):
 @click.option("--confirm-loss", type=click.FloatRange(min=0), default=None, metavar="POINTS",
               callback=_finite,
               help="Ask before a reroll or a score that loses more than POINTS expected points against the "
-                   "best choice (the game then counts as practice, as with a hint).")
+                   "best move the game allows (a score while rolls remain is compared with rolling again too; "
+                   "the game then counts as practice, as with a hint).  Kept with the saved game: --resume "
+                   "asks the same way.")
 @click.pass_context
 def play(ctx, rules, opponent, first, seed, lang, resume, fast, confirm_loss):
     """Play Yahtzee, Yatzy, Yacht or a Yahtzee variant in the terminal, alone or against the CPU.

@@ -21,10 +21,10 @@ from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
-from .render import _render, _state_dict, box_best, box_note, describe_card
+from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, reroll_cell
 from .target_query import target_option, value_target_option
 
-__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best"]
+__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best", "reroll_cell", "keep_best"]
 
 #: Keeps listed by default in text output (a roll has up to 32 distinct keeps).
 DEFAULT_KEEP_TOP = 10
@@ -90,9 +90,9 @@ def _dist_cells(d, threshold: int) -> list[str]:
     return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 
 
-def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, threshold=None) -> list[str]:
+def _keep_lines(options: list[KeepOption], shown: list[KeepOption], rules, dists=None, threshold=None) -> list[str]:
     rows = [
-        ["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll), f"{o.expected:.2f}", _loss(o, i == 0)]
+        ["*" if i == 0 else "", format_dice(o.keep), reroll_cell(o, rules), f"{o.expected:.2f}", _loss(o, i == 0)]
         + (_dist_cells(dists[o.keep], threshold) if dists else [])
         for i, o in enumerate(shown)
     ]
@@ -101,10 +101,7 @@ def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, 
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} keeps shown; --top 0 lists all)")
     b = options[0]
-    lines.append(
-        f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
-        f" -> expected final total {b.expected:.2f}"
-    )
+    lines.append(f"best: {keep_best(b, rules)} -> expected final total {b.expected:.2f}")
     return lines
 
 
@@ -167,7 +164,7 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice?")
-        lines = _keep_lines(options, shown, dists, threshold)
+        lines = _keep_lines(options, shown, card.rules, dists, threshold)
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box?")
         lines = _box_lines(options, shown, card.rules, dists, threshold)
@@ -265,7 +262,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
 @target_option
 @json_option
 def keep(dice, rolls_left, card_text, rules, table_path, top, target, as_json):
-    """Ranked keeps of DICE before a reroll (keeping all five = standing pat).
+    """Ranked keeps of DICE before a reroll (keeping all five = scoring now in the best box).
 
     \b
     Example:

@@ -7,9 +7,10 @@ write their answers with these, so one position reads the same in each.
 
 from __future__ import annotations
 
+from ..dice import format_dice
 from ..state import ScoreCard
 
-__all__ = ["describe_card", "box_note", "box_best"]
+__all__ = ["describe_card", "box_note", "box_best", "keep_best", "reroll_cell"]
 
 
 def describe_card(card: ScoreCard) -> str:
@@ -74,3 +75,20 @@ def _state_dict(card: ScoreCard) -> dict:
         "upper_subtotal": card.upper_subtotal,
         "state": {"filled": k.mask, "upper": k.up, "yahtzee_bonus": k.yb},
     }
+
+
+def reroll_cell(o, rules) -> str:
+    """The reroll column of a keep option: the dice rerolled, or ``none: score 15 in Fives`` for the
+    option that keeps all five dice, which stops and scores now (there is no pass: a roll rerolls
+    one to five dice).  ``o`` has ``reroll`` and ``score`` (the box option of the stop, or ``None``)."""
+    if o.score is not None:
+        return f"none: {box_best(o.score, rules)}"
+    return format_dice(o.reroll)
+
+
+def keep_best(o, rules) -> str:
+    """The start of a ``best:`` line for keep option ``o``: ``'keep 555, reroll 12'`` or
+    ``'score 15 in Fives now (no reroll)'``."""
+    if o.score is not None:
+        return f"{box_best(o.score, rules)} now (no reroll)"
+    return f"keep {format_dice(o.keep)}, reroll {format_dice(o.reroll)}"

@@ -109,14 +109,14 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
-    from .render import _render, box_best, box_note
+    from .render import _render, box_best, box_note, keep_best, reroll_cell
 
     p_head = f"P(>={target})"
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to reach {target}?")
         headers = ["", "keep", "reroll", p_head, "expected"]
-        rows = [["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll),
+        rows = [["*" if i == 0 else "", format_dice(o.keep), reroll_cell(o, rules),
                  format_probability(o.probability), f"{o.expected:.2f}"] for i, o in enumerate(shown)]
         right = {3, 4}
     else:
@@ -132,7 +132,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         lines.append(f"({len(shown)} of {len(options)} {what} shown; --top 0 lists all)")
     b = options[0]
     if is_keep:
-        lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
+        lines.append(f"best: {keep_best(b, rules)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     else:
         lines.append(f"best: {box_best(b, rules)}"

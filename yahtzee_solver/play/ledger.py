@@ -14,6 +14,8 @@ can be checked and cannot be rolled back:
 * ``practice`` -- why the game cannot count as unaided play (a chosen seed,
   hints, an undo).
 * ``cpu_rng`` -- the state of the beginner CPU's random generator.
+* ``confirm_loss`` -- the ``play --confirm-loss`` threshold the game is played
+  with (points), kept so that ``--resume`` keeps asking.
 
 At most one game is in progress (one ``game.json``), so the ledger holds at
 most one entry.  It is written atomically with owner-only permissions
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 import os
 import secrets
 from dataclasses import asdict, dataclass, field, replace
@@ -104,6 +107,10 @@ class LedgerEntry:
         State of the CPU's random generator after them (JSON-safe).
     practice : tuple of str
         Sorted :data:`PRACTICE_REASONS` that apply; empty for unaided play.
+    confirm_loss : float or None
+        Ask before a move that loses more than this many expected points
+        (``play --confirm-loss``; a finite number >= 0), ``None``: never ask.
+        Absent in ledgers written before it existed (read as ``None``).
     """
 
     game_id: str
@@ -117,6 +124,7 @@ class LedgerEntry:
     digest: str = ""
     cpu_rng: dict | None = None
     practice: tuple = field(default_factory=tuple)
+    confirm_loss: float | None = None
 
     @classmethod
     def new(cls, *, seed: int, rules: str, opponent: str, first: int, lang: str, practice=()) -> LedgerEntry:
@@ -179,8 +187,14 @@ class LedgerEntry:
         first = whole("first")
         if first not in (0, 1):
             raise ValueError("invalid first")
+        confirm_loss = d.get("confirm_loss")
+        if confirm_loss is not None:
+            if (isinstance(confirm_loss, bool) or not isinstance(confirm_loss, (int, float))
+                    or not math.isfinite(confirm_loss) or confirm_loss < 0):
+                raise ValueError("invalid confirm_loss")
+            confirm_loss = float(confirm_loss)
         return cls(text("game_id", True), text("key", True), whole("seed"), rules, opponent, first,
-                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))))
+                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))), confirm_loss)
 
 
 def _generator_state(cpu, counter: int) -> dict | None:

@@ -56,6 +56,9 @@ SAVE_VERSION = 2
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
 
 
+_UNSET = object()  # GameStore.update: leave the setting as it is
+
+
 def save_path() -> Path:
     """``game.json`` (the game in progress) in :func:`~yahtzee_solver.files.data_dir`."""
     return data_dir() / "game.json"
@@ -416,13 +419,21 @@ class GameStore:
         self._count(state)
         self.ledger.write(self.entry)
 
-    def update(self, *, practice: str | None = None, lang: str | None = None) -> None:
-        """Mark the game as practice (``practice`` a reason) or change its language, in the ledger and the save."""
+    @property
+    def confirm_loss(self) -> float | None:
+        """The game's ``--confirm-loss`` threshold (points), ``None`` when it never asks."""
+        return self.entry.confirm_loss if self.entry is not None else None
+
+    def update(self, *, practice: str | None = None, lang: str | None = None, confirm_loss=_UNSET) -> None:
+        """Mark the game as practice (``practice`` a reason), change its language or its ``--confirm-loss``
+        threshold (a float, or ``None`` to stop asking), in the ledger."""
         e = self.entry
         if practice is not None:
             e = e.with_practice(practice)
         if lang is not None:
             e = replace(e, lang=lang)
+        if confirm_loss is not _UNSET:
+            e = replace(e, confirm_loss=None if confirm_loss is None else float(confirm_loss))
         if e != self.entry:
             self.entry = e
             self.ledger.write(e)

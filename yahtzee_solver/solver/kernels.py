@@ -344,7 +344,13 @@ def turn(mask, up, yb, levels, V, score, joker, params, E, B):
     E : (3, 462) float64, out
         ``E[n-1, k]`` = expected final points still to come when keeping ``k``
         with ``n`` rolls to go (n = 1, 2, 3).  ``E[n-1, 210 + r]`` is the value of
-        holding roll ``r`` with ``n - 1`` rolls left, i.e. ``S_{n-1}(r)``.
+        holding roll ``r`` with ``n - 1`` rolls left, i.e. ``S_{n-1}(r)``.  As a
+        *keep* value that entry is a pass (reroll no dice, decide again) for
+        ``n`` >= 2, which the rules do not allow; it is weakly dominated
+        (``S_1(r) = max(S_0(r), best keep at 1) <= max(S_0(r), best keep at 2)``),
+        so every maximum here, and so ``V``, is the one of the game without
+        passes.  Option lists value keeping all five as scoring now,
+        ``E[0, 210 + r]`` (:func:`fill_options`).
     B : (462,) float64
         Scratch.
 
@@ -399,8 +405,9 @@ def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps,
         Scratch for :func:`box_points`.
     keep_vals : (32,) float64, out
         ``keep_vals[j]`` = expected points still to come when keeping
-        ``subkeeps[r, j]`` (keeping all five = standing pat); NaN for padding
-        and when ``rolls_left == 0``.
+        ``subkeeps[r, j]`` and rerolling the rest; keeping all five (the last
+        keep) is stopping to score now, worth the best of ``box_vals`` (see
+        :func:`fill_options`); NaN for padding and when ``rolls_left == 0``.
     box_vals : (C,) float64, out
         Expected points still to come when scoring roll ``r`` in box ``c`` now
         (points + bonuses + value of the next state); NaN for a box that is
@@ -419,15 +426,26 @@ def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps,
 
 def fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
                  points, legal, keep_vals, box_vals):
-    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``)."""
-    box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
+    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``).
+
+    Keeping all five dice (keep ``ROLL_OFFSET + r``, listed last) is not a
+    reroll: a roll rerolls one to five dice, so a player who keeps them all
+    stops and scores now.  Its value is the best box value (``fill``), not
+    ``E[rolls_left - 1, ROLL_OFFSET + r]``, which with two rerolls left is
+    the value of a *pass* (holding the dice and deciding again with one
+    reroll left), a move the rules do not allow.  The pass is weakly
+    dominated (its value is max(score now, best keep with one reroll left),
+    and a keep is worth at least as much with more rerolls), so :func:`turn`
+    and the table keep it without changing any value or best decision.
+    """
+    stop = box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
     n = 0
     if rolls_left > 0:
         for j in range(subkeeps.shape[1]):
             k = subkeeps[r, j]
             if k < 0:
                 break
-            keep_vals[j] = E[rolls_left - 1, k]
+            keep_vals[j] = stop if k >= ROLL_OFFSET else E[rolls_left - 1, k]
             n += 1
     for j in range(n, keep_vals.shape[0]):
         keep_vals[j] = np.nan
@@ -706,7 +724,13 @@ def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, 
 
 
 def best_keep(E, r, subkeeps):
-    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`."""
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`.
+
+    ``E`` is a row of :func:`turn`, whose keep-all entry with two rerolls
+    left is a pass; the pass is weakly dominated and listed last, so it wins
+    only when scoring now beats every reroll strictly, and then its value is
+    that of scoring now: the choice is the one without passes.
+    """
     best = -np.inf
     bk = -1
     for s in range(subkeeps.shape[1]):

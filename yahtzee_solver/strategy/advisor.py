@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..dice import KEEPS, format_dice, parse_dice, roll_index
+from ..dice import KEEPS, N_DICE, N_KEEPS, ROLL_OFFSET, format_dice, parse_dice, roll_index
 from ..errors import ScoreCardError
 from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
@@ -33,24 +33,39 @@ __all__ = ["Advisor", "KeepOption", "BoxOption"]
 
 @dataclass(frozen=True)
 class KeepOption:
-    """One way to keep dice before a reroll.
+    """One move after a roll with rerolls left: a keep and reroll, or stopping to score.
+
+    A roll rerolls one to five dice; there is no pass (rerolling none), so
+    keeping all five dice means stopping and scoring now (:mod:`~yahtzee_solver.strategy.policy`).
+    That option has ``reroll == ()`` and :attr:`score` set: the best box for
+    the dice, whose value (``fill``'s, bonuses included) is :attr:`expected`.
 
     Attributes
     ----------
     keep : tuple of int
         Faces kept (sorted).
     reroll : tuple of int
-        Faces rerolled (sorted).
+        Faces rerolled (sorted); empty when this option stops to score.
     expected : float
         Expected final total (points) with optimal play afterwards.
     loss : float
-        Points lost in expectation against the best keep (0 for the best).
+        Points lost in expectation against the best move (0 for the best).
+    score : BoxOption or None
+        When this option stops to score: the box the dice are scored in (its
+        points and bonuses; its ``expected`` equals this option's, its
+        ``loss`` is against the other boxes).  ``None`` for a reroll.
     """
 
     keep: tuple[int, ...]
     reroll: tuple[int, ...]
     expected: float
     loss: float
+    score: BoxOption | None = None
+
+    @property
+    def stops(self) -> bool:
+        """True when this option stops to score now (keeps all five dice) instead of rerolling."""
+        return self.score is not None
 
     def to_dict(self) -> dict:
         return {
@@ -58,6 +73,8 @@ class KeepOption:
             "reroll": format_dice(self.reroll),
             "expected": self.expected,
             "loss": self.loss,
+            "stop": self.score is not None,
+            "score": None if self.score is None else self.score.to_dict(),
         }
 
 
@@ -159,6 +176,7 @@ class Advisor:
         self._params = self.rules.arrays()["params"]  # scoring uses the true rules
         self._scratch = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
         self._names = tuple(c.name for c in self.rules.categories)
+        self._keep_out = np.empty(N_KEEPS)
 
     @property
     def kernels(self):
@@ -199,6 +217,9 @@ class Advisor:
         """Expected future points of every keep (462,) at ``rolls_left`` rerolls (1 or 2).
 
         Low-level: no card, no ranking; index with :data:`yahtzee_solver.dice.KEEPS`.
+        A keep of all five dice (index ``ROLL_OFFSET + r``) is no reroll: its
+        entry is the value of scoring roll ``r`` now in the best box (there is
+        no pass; :mod:`~yahtzee_solver.strategy.policy`), as in :meth:`keep_options`.
         The returned array is reused by the next call.
 
         Raises
@@ -206,7 +227,14 @@ class Advisor:
         UsageError
             ``rolls_left`` not 1 or 2.
         """
-        return self.source.keep_values(state, 0, check_rolls_left(rolls_left))
+        rl = check_rolls_left(rolls_left)
+        if rl == 1:  # row 0: keeping all five with one reroll left already is scoring now
+            return self.source.keep_values(state, 0, 1)
+        E = self.source.turn_values(state, 2)
+        out = self._keep_out
+        out[:ROLL_OFFSET] = E[1, :ROLL_OFFSET]
+        out[ROLL_OFFSET:] = E[0, ROLL_OFFSET:]  # S_0(r): the best box of roll r
+        return out
 
     def keep_options(self, card, dice, rolls_left: int = 2) -> list[KeepOption]:
         """Every distinct keep of ``dice``, best first.
@@ -223,8 +251,10 @@ class Advisor:
         Returns
         -------
         list of KeepOption
-            Up to 32 keeps (keeping all five = standing pat), ranked by
-            expected final total (ties: :mod:`~yahtzee_solver.strategy.policy`).
+            Up to 32 options, ranked by expected final total (ties:
+            :mod:`~yahtzee_solver.strategy.policy`): every keep and reroll, and keeping
+            all five, which stops to score now in the best box
+            (:attr:`KeepOption.score`, valued as :meth:`box_options` values it).
 
         Raises
         ------
@@ -241,11 +271,28 @@ class Advisor:
         out = []
         for k, v in zip(codes.tolist(), vals):
             keep = KEEPS[k]
+            if len(keep) == N_DICE:  # no reroll: stop and score in the best box
+                score = self._stop_box(card, roll_index(faces))
+                out.append(_make(KeepOption, {"keep": keep, "reroll": (), "expected": base + v, "loss": best - v,
+                                              "score": score}))
+                continue
             rest = list(faces)
             for d in keep:
                 rest.remove(d)
-            out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v, "loss": best - v}))
+            out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v,
+                                          "loss": best - v, "score": None}))
         return out
+
+    def _stop_box(self, card: ScoreCard, r: int) -> BoxOption:
+        """The first of :meth:`box_options` for roll index ``r`` (an open card), built alone."""
+        key = card.key
+        c, v = self.policy.stop_option(key, 0, r)
+        src, (points, legal, gain) = self.source, self._scratch
+        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
+        return _make(BoxOption, {
+            "category": c, "name": self._names[c], "points": int(points[c]), "yahtzee_bonus": int(bonus),
+            "upper_bonus": int(gain[c]), "expected": card.total + v, "loss": 0.0, "joker": case != JOKER_NONE,
+        })
 
     def box_options(self, card, dice) -> list[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.

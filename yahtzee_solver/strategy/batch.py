@@ -162,12 +162,14 @@ class OptionValues(NamedTuple):
         Roll index (0..251) of each position's dice.
     keeps : (n, 32) int32
         Keep indices (into :data:`yahtzee_solver.dice.KEEPS`) of the distinct
-        keeps of each roll, smaller keeps first, the whole roll (standing pat)
-        last; -1 pads rolls with fewer than 32 keeps.
+        keeps of each roll, smaller keeps first, the whole roll last; -1 pads
+        rolls with fewer than 32 keeps.
     keep_values : (n, 32) float64
         Expected points still to come when keeping ``keeps[i, j]`` and
-        rerolling the rest, with optimal play afterwards.  NaN for padding
-        and for every column of a position with 0 rerolls left.
+        rerolling the rest, with optimal play afterwards.  Keeping the whole
+        roll rerolls nothing: it is stopping to score now, worth the best of
+        ``box_values[i]`` (there is no pass; :mod:`yahtzee_solver.strategy.policy`).
+        NaN for padding and for every column of a position with 0 rerolls left.
     box_values : (n, C) float64
         Expected points still to come when scoring the dice in box ``c`` now:
         points (Joker points where the Joker applies) + upper bonus and
@@ -282,7 +284,9 @@ class ArrayAdvisor:
         -------
         codes : (m,) int64
             With rerolls left, keep indices into :data:`yahtzee_solver.dice.KEEPS`
-            (every distinct keep of the dice, keeping all five included);
+            (every distinct keep of the dice; keeping all five, ``ROLL_OFFSET`` +
+            roll, is stopping to score now, valued as the best box, the first
+            of ``rolls_left=0``: there is no pass);
             with none left, box indices (legal boxes only).
         values : (m,) float64
             Expected points still to come for each option (add the card's

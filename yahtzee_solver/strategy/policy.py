@@ -13,6 +13,23 @@ and the ``normal``/``expert`` CPU players (:mod:`yahtzee_solver.strategy.players
 A new objective -- "maximise P(final >= T)", "maximise P(win)" -- is a new
 :class:`ValueSource`, plugged into the same :class:`Policy`.
 
+Legal moves: no pass
+--------------------
+After a roll with rerolls left the player either rerolls one to five dice
+or stops and scores; rerolling no dice is not a roll (the game engine
+refuses it), so there is no *pass* (holding all five dice and deciding
+again with one reroll fewer).  Keeping all five dice while rerolls remain
+therefore means "stop and score now", and :meth:`Policy.keep_ranking`
+values it as the box it would score in: the best of
+:meth:`Policy.box_ranking` (:meth:`Policy.stop_option`; for expected value,
+what ``fill`` shows, bonuses included).  The sources' raw keep arrays
+(:meth:`ValueSource.keep_values`, from the turn kernel) hold the pass value
+there with two rerolls left; the pass is weakly dominated (its value is
+max(score now, best keep with one reroll left), no more than the best
+option with two), so the table, the state values and the best decision are
+those of the game without passes -- only that one entry of the option
+lists differs, and the policy replaces it.
+
 The tie-break rule
 ------------------
 Between options of equal value the policy picks the keep listed first in
@@ -54,7 +71,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..solver import jit as _jit
-from ..dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
+from ..dice import N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
 from ..errors import DiceError, UsageError
 from ..rules import P_UPPER_BONUS, RuleSet, get_rules
 from ..state import StateKey
@@ -339,6 +356,9 @@ class Policy:
             raise UsageError(f"invalid tie tolerance {tie_tolerance!r}: want a number >= 0")
         self.tiebreak = tiebreak
         self.tie_tolerance = float(tie_tolerance)
+        self._memo = None  # (roll, total, state, _boxes result) of the last position asked
+        self._memoize = isinstance(source, KernelValueSource) and (
+            tiebreak is None or isinstance(tiebreak, KernelValueSource))
 
     def _key(self, values):
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
@@ -359,12 +379,14 @@ class Policy:
         return codes[order], v
 
     def keep_ranking(self, state: StateKey, total: int, roll: int, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
-        """The distinct keeps of roll ``roll``, best first.
+        """The moves after roll ``roll`` with rerolls left, best first: every reroll, and stopping to score.
 
         Returns
         -------
         codes : (m,) int64
-            Keep indices (:data:`~yahtzee_solver.dice.KEEPS`), m <= 32; keeping all five included.
+            Keep indices (:data:`~yahtzee_solver.dice.KEEPS`), m <= 32.  Keeping all five
+            (``ROLL_OFFSET + roll``) is no reroll: it stands for stopping to score now, in the box
+            of :meth:`stop_option`, at that box's value (module docstring: there is no pass).
         values : (m,) float64
             Their values (the source's units, ``total`` included), descending; ties: the tie-break source's
             value, then keep order.
@@ -378,9 +400,48 @@ class Policy:
         """
         rl = check_rolls_left(rolls_left)
         r = _check_roll(roll)
-        E = self.source.keep_values(state, 0 if self._additive else total, rl)
+        t = 0 if self._additive else total
         ks = _SUBKEEPS[r]
-        return self._ranked(E[ks], ks, total, lambda: self.tiebreak.keep_values(state, total, rl)[ks])
+        src = self.source
+        values = src.keep_values(state, t, rl)[ks]  # a copy (fancy indexing)
+        if self.tiebreak is None and not self.tie_tolerance and isinstance(src, KernelValueSource):
+            # the best box value S_0(r) is row 0 of the turn just computed (the same sums as box_values,
+            # bit for bit): no second kernel call on the hot path
+            values[-1] = src.turn_values(state, rl)[0, ROLL_OFFSET + r]
+            return self._ranked(values, ks, total, None)
+        boxes, vals, tie = self._boxes(state, total, r)
+        values[-1] = vals[boxes[0]]  # keeping all five (listed last) = scoring now in the best box
+
+        def tie_values():
+            tv = self.tiebreak.keep_values(state, total, rl)[ks]
+            tv[-1] = tie[boxes[0]]
+            return tv
+
+        return self._ranked(values, ks, total, tie_values)
+
+    def _boxes(self, state: StateKey, total: int, r: int) -> tuple[list, list, list | None]:
+        """The legal boxes best first, the source's box values (at 0 when additive) and the tie-break's (or None).
+
+        For a kernel source (fixed values) the last call is remembered: a hint asks for the stop option
+        and the boxes of one position.
+        """
+        memo = self._memo
+        if memo is not None and memo[0] == r and memo[1] == total and memo[2] == state:
+            return memo[3]
+        vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
+        # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
+        boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
+        key = self._key(vals).tolist() if self.tie_tolerance else vals
+        tie = None
+        if self.tiebreak is None:
+            boxes.sort(key=key.__getitem__, reverse=True)
+        else:
+            tie = self.tiebreak.box_values(state, total, r).tolist()
+            boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
+        out = (boxes, vals, tie)
+        if self._memoize:
+            self._memo = (r, total, state, out)
+        return out
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
         """The legal boxes for final roll ``roll``, best first.
@@ -397,20 +458,27 @@ class Policy:
         DiceError
             ``roll`` not 0..251.
         """
-        r = _check_roll(roll)
-        vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
-        # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
-        boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
-        key = self._key(vals).tolist() if self.tie_tolerance else vals
-        if self.tiebreak is None:
-            boxes.sort(key=key.__getitem__, reverse=True)
-        else:
-            tie = self.tiebreak.box_values(state, total, r).tolist()
-            boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
+        boxes, vals, _ = self._boxes(state, total, _check_roll(roll))
         v = np.array([vals[c] for c in boxes], dtype=np.float64)
         if self._additive and total:
             v = total + v
         return np.array(boxes, dtype=np.int64), v
+
+    def stop_option(self, state: StateKey, total: int, roll: int) -> tuple[int, float]:
+        """Stopping to score roll ``roll`` now: the box it is scored in and its value (``total`` included).
+
+        The first of :meth:`box_ranking`; with rerolls left it is the move that
+        :meth:`keep_ranking` lists as keeping all five dice (there is no pass).
+
+        Raises
+        ------
+        DiceError
+            ``roll`` not 0..251.
+        """
+        boxes, vals, _ = self._boxes(state, total, _check_roll(roll))
+        c = boxes[0]
+        v = vals[c]
+        return c, (total + v if self._additive and total else v)
 
     def choose_keep(self, state: StateKey, total: int, roll: int, rolls_left: int) -> int:
         """The keep index of highest value (ties: the smaller keep)."""

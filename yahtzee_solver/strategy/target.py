@@ -42,26 +42,34 @@ __all__ = ["TargetAdvisor", "TargetKeepOption", "TargetBoxOption"]
 
 @dataclass(frozen=True)
 class TargetKeepOption:
-    """One keep, valued by the chance of reaching the target.
+    """One move with rerolls left, valued by the chance of reaching the target.
+
+    Keeping all five dice is no reroll (there is no pass): it stops and
+    scores now, in the box of best chance, :attr:`score`.
 
     Attributes
     ----------
     keep, reroll : tuple of int
-        Faces kept and rerolled (sorted).
+        Faces kept and rerolled (sorted); ``reroll`` empty when this option stops to score.
     probability : float
         Best P(final total >= target) after this keep.
     expected : float
         Expected final total (points) after this keep with optimal expected-score play.
+    score : TargetBoxOption or None
+        When this option stops to score: the box the dice are scored in (the
+        first of :meth:`TargetAdvisor.box_options`); ``None`` for a reroll.
     """
 
     keep: tuple
     reroll: tuple
     probability: float
     expected: float
+    score: TargetBoxOption | None = None
 
     def to_dict(self) -> dict:
         return {"keep": format_dice(self.keep), "reroll": format_dice(self.reroll),
-                "probability": self.probability, "expected": self.expected}
+                "probability": self.probability, "expected": self.expected,
+                "stop": self.score is not None, "score": None if self.score is None else self.score.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -173,6 +181,10 @@ class TargetAdvisor:
         out = []
         for k, p in zip(codes.tolist(), self._probabilities(card, vals)):
             keep = KEEPS[k]
+            if len(keep) == len(faces):  # no reroll: scoring now in the box of best chance (its value)
+                box = self.box_options(card, faces)[0]
+                out.append(TargetKeepOption(keep, (), p, box.expected, box))
+                continue
             rest = list(faces)
             for d in keep:
                 rest.remove(d)

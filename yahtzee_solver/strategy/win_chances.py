@@ -44,11 +44,14 @@ class WinOption:
     Attributes
     ----------
     keep : tuple of int or None
-        The faces kept (sorted) for a keep (all five: stop rolling); ``None`` for a box.
+        The faces kept (sorted) for a keep; ``None`` for a box.  All five
+        dice with rerolls left is no reroll (there is no pass): it stops and
+        scores now in ``box``.
     box : int or None
-        The box index for a box; ``None`` for a keep.
+        The box index for a box, and for keeping all five (the box it scores in, the one of best chance);
+        ``None`` for a keep that rerolls.
     points : int or None
-        The points the dice score in ``box``; ``None`` for a keep.
+        The points the dice score in ``box``; ``None`` for a keep that rerolls.
     win : float
         P(win) + P(draw) / 2 with the best response afterwards (probability, 0..1).
     expected : float
@@ -204,10 +207,20 @@ class WinHints:
         if kind == "box":
             return chances(options=self._boxes(st, advisor))
         dice = st.sorted_dice
-        codes, P = policy.keep_ranking(me.key, me.total, roll_index(dice), st.rerolls_left)
+        r = roll_index(dice)
+        codes, P = policy.keep_ranking(me.key, me.total, r, st.rerolls_left)
         ev = {o.keep: o.expected for o in advisor.keep_options(me, dice, st.rerolls_left)}
-        return chances(options=(WinOption(KEEPS[k], None, None, p, ev[KEEPS[k]])
-                                for k, p in zip(codes.tolist(), P.tolist())))
+        # keeping all five stops and scores now (no pass), in the box of best chance
+        stop = policy.stop_option(me.key, me.total, r)[0]
+        box = next(o for o in advisor.box_options(me, dice) if o.category == stop)
+
+        def option(k, p):
+            keep = KEEPS[k]
+            if len(keep) == len(dice):
+                return WinOption(keep, stop, box.points, p, box.expected)
+            return WinOption(keep, None, None, p, ev[keep])
+
+        return chances(options=(option(k, p) for k, p in zip(codes.tolist(), P.tolist())))
 
     def _boxes(self, st: GameState, advisor) -> tuple[WinOption, ...]:
         me, dice = st.cards[HUMAN], st.sorted_dice

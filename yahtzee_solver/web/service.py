@@ -186,13 +186,17 @@ class _Advisors:
 def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held=None, position_dice=None) -> list:
     rows = []
     for o in adv.keep_options(card, dice, rolls_left):
-        if len(o.keep) == N_DICE:
-            text = tr("hint.keep_all")
+        stop = None
+        if o.score is not None:  # keeping all five: no reroll, the dice are scored now in this box (no pass)
+            b = o.score
+            text = tr("hint.stop", box=tr.box(card.rules, b.category), points=b.points)
+            stop = {"box": b.category, "name": tr.box(card.rules, b.category), "points": b.points}
         elif not o.keep:
             text = tr("hint.reroll_all")
         else:
             text = tr("hint.keep", keep=_dice_text(o.keep), reroll=_dice_text(o.reroll))
-        row = {"keep": list(o.keep), "reroll": list(o.reroll), "expected": o.expected, "loss": o.loss, "text": text}
+        row = {"keep": list(o.keep), "reroll": list(o.reroll), "expected": o.expected, "loss": o.loss, "text": text,
+               "stop": stop}
         if position_dice is not None:
             row["held"] = list(positions_of(position_dice, o.keep, held))
         rows.append(row)

@@ -539,7 +539,8 @@ async function askAdvisor() {
       el("th", {class: "num", text: t("web.adv.expected")}), el("th", {class: "num", text: t("web.adv.loss")}))));
     const body = el("tbody");
     for (const [i, o] of r.options.entries()) {
-      const a = r.kind === "keep" ? [o.keep.join(" ") || "–", o.reroll.join(" ") || "–"] : [o.name, String(o.points)];
+      // keeping all five rerolls nothing: it scores now, in the box its text names (there is no pass)
+      const a = r.kind === "keep" ? [o.keep.join(" ") || "–", o.stop ? o.text : (o.reroll.join(" ") || "–")] : [o.name, String(o.points)];
       body.append(el("tr", {class: i === 0 ? "best" : null}, ...a.map((x) => el("td", {text: x})),
         el("td", {class: "num", text: fmt(o.expected)}), el("td", {class: "num", text: o.loss === 0 ? t("hint.best") : "−" + fmt(o.loss)})));
     }
