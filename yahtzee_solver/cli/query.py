@@ -20,8 +20,8 @@ from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
-from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
-from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, reroll_cell
+from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
+from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 from .target_query import target_option, value_target_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best", "reroll_cell", "keep_best"]
@@ -53,13 +53,13 @@ def dice_argument(f):
 # -- plumbing -------------------------------------------------------------------
 
 
-def _advisor(rules: RuleSet, table_path: str | None) -> Advisor:
-    """The advisor on the table for ``rules`` (``--table`` or the shipped one), read as the query needs it.
+def _advisor(q: QueryTable) -> Advisor:
+    """The advisor on the query's table (``--table`` or the shipped one), read as the query needs it.
 
-    :func:`open_table` validates the file and reads only the chunks the query
-    uses, each checked by its SHA-256 digest and Fletcher-32 checksum before use.
+    :func:`~yahtzee_solver.solver.table.open_table` validates the file and reads only the chunks the
+    query uses, each checked by its SHA-256 digest and Fletcher-32 checksum before use.
     """
-    return Advisor(rules, open_table(rules, table_path), jit=False)
+    return Advisor(q.rules, q.table(), jit=False)
 
 
 def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> tuple[ScoreCard, tuple[int, ...]]:
@@ -67,11 +67,6 @@ def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> t
     card = parse_card(card_text, rules)
     faces = parse_dice(" ".join(dice))
     return card, faces
-
-
-def _limit(options: list, top: int | None, default: int | None, as_json: bool) -> list:
-    n = top if top is not None else (None if as_json else default)
-    return options if not n else options[:n]
 
 
 # -- text output ------------------------------------------------------------------
@@ -130,7 +125,7 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     by keep faces or box index; adds its SD and P(final >= ``threshold``).
     """
     is_keep = rolls_left > 0
-    shown = _limit(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
+    shown = limit_options(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
     if as_json and dists:
         def with_dist(o):
             d = dists[o.keep if is_keep else o.category]
@@ -171,14 +166,13 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     click.echo("\n".join(lines))
 
 
-def _target(card, faces, rolls_left, rules, table_path, target, top, as_json) -> None:
+def _target(card, faces, rolls_left, q: QueryTable, target, top, as_json) -> None:
     """The ``--target`` answer (:mod:`.target_query`)."""
     from .target_query import report_target
 
     if card.is_full:
-        _advisor(rules, table_path).hint(card, faces, max(rolls_left, 0))  # raises the usual full-card error
-    report_target(card, faces, rolls_left, rules, table_path, target, top, as_json, _state_dict, describe_card,
-                  _limit, DEFAULT_KEEP_TOP)
+        _advisor(q).hint(card, faces, max(rolls_left, 0))  # raises the usual full-card error
+    report_target(card, faces, rolls_left, q, target, top, as_json, DEFAULT_KEEP_TOP)
 
 
 # -- commands -----------------------------------------------------------------------
@@ -225,7 +219,8 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
       yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
       yahtzee-solve hint 11112 -r 0 --target 273 --card @card.json
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if dist_threshold is not None:
         with_dist = True  # a threshold asks for the distributions
@@ -234,8 +229,8 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
     if target is not None:
         if with_dist:
             raise UsageError("--dist and --target answer different questions: give one of them")
-        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
-    adv = _advisor(rules, table_path)
+        return _target(card, faces, rolls_left, q, target, top, as_json)
+    adv = _advisor(q)
     options = adv.hint(card, faces, rolls_left)
     dists = None
     if with_dist:
@@ -268,11 +263,12 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, target, as_json):
     Example:
       yahtzee-solve keep 22555 --rolls-left 1 --card sixes=18,fours=12
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
-        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
-    options = _advisor(rules, table_path).keep_options(card, faces, rolls_left)
+        return _target(card, faces, rolls_left, q, target, top, as_json)
+    options = _advisor(q).keep_options(card, faces, rolls_left)
     _report(card, faces, rolls_left, options, top, as_json)
 
 
@@ -294,11 +290,12 @@ def fill(dice, card_text, rules, table_path, top, target, as_json):
     Example:
       yahtzee-solve fill 22555 --card sixes=18,fours=12
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
-        return _target(card, faces, 0, rules, table_path, target, top, as_json)
-    options = _advisor(rules, table_path).box_options(card, faces)
+        return _target(card, faces, 0, q, target, top, as_json)
+    options = _advisor(q).box_options(card, faces)
     _report(card, faces, 0, options, top, as_json)
 
 
@@ -317,13 +314,14 @@ def value(card_text, rules, table_path, target, as_json):
     Example:
       yahtzee-solve value --card sixes=18,fours=12,chance=22,yahtzee=50
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card = parse_card(card_text, rules)
     if target is not None:
         from .target_query import report_target_value
 
-        return report_target_value(card, rules, table_path, target, as_json, _state_dict, describe_card)
-    expected = _advisor(rules, table_path).expected_final(card)
+        return report_target_value(card, q, target, as_json)
+    expected = _advisor(q).expected_final(card)
     if as_json:
         echo_json(
             {

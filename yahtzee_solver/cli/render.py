@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..dice import format_dice
 from ..state import ScoreCard
 
-__all__ = ["describe_card", "box_note", "box_best", "keep_best", "reroll_cell"]
+__all__ = ["describe_card", "box_note", "box_best", "keep_best", "reroll_cell", "limit_options"]
 
 
 def describe_card(card: ScoreCard) -> str:
@@ -92,3 +92,9 @@ def keep_best(o, rules) -> str:
     if o.score is not None:
         return f"{box_best(o.score, rules)} now (no reroll)"
     return f"keep {format_dice(o.keep)}, reroll {format_dice(o.reroll)}"
+
+
+def limit_options(options: list, top: int | None, default: int | None, as_json: bool) -> list:
+    """The options a ``--top`` shows: ``top`` if given (0: all), else ``default`` in text and all in JSON."""
+    n = top if top is not None else (None if as_json else default)
+    return options if not n else options[:n]

@@ -24,7 +24,7 @@ import click
 from ..errors import TableError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
-from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
+from .options import DEFAULT_RULES, echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
@@ -169,8 +169,10 @@ def info(rules, table_path, as_json):
       yahtzee-solve info --rules yacht
       yahtzee-solve info --table yacht.h5
     """
-    rs = resolve_rules(rules, table_path)
-    table = load_table(rs, table_path, verify=False)  # structure checked; checksum below
+    # the file opened once: its rule set (unless --rules names one, then checked) and its values
+    table = load_table(rules if rules is not None or table_path is not None else DEFAULT_RULES, table_path,
+                       verify=False)  # structure checked; checksum below
+    rs = table.rules
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
     ok_sum = checksum(table.values) == stored

@@ -16,8 +16,8 @@ import click
 from ..dice import format_dice
 from ..i18n import format_probability
 from ..state import ScoreCard
-from ..solver.table import open_table
-from .options import echo_json
+from .options import QueryTable, echo_json
+from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
 __all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
 
@@ -66,12 +66,12 @@ def progress_bar(desc: str):
     return update, close
 
 
-def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard):
+def _target_advisor(q: QueryTable, target: int, card: ScoreCard):
     from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
     update, close = progress_bar(f"target {target}")
-    adv = TargetAdvisor(rules, target, open_table(rules, table_path), jit=jit, progress=update)
+    adv = TargetAdvisor(q.rules, target, q.table(), jit=jit, progress=update)
     return adv, close
 
 
@@ -80,10 +80,11 @@ def _unreachable_note(adv, card) -> str:
             f"P(final >= {adv.target}) = 0")
 
 
-def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, target: int, top, as_json: bool,
-                  state_dict, describe_card, limit, default_top: int) -> None:
+def report_target(card: ScoreCard, faces, rolls_left: int, q: QueryTable, target: int, top, as_json: bool,
+                  default_top: int) -> None:
     """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
-    adv, close = _target_advisor(rules, table_path, target, card)
+    rules = q.rules
+    adv, close = _target_advisor(q, target, card)
     try:
         if rolls_left > 0:
             options = adv.keep_options(card, faces, rolls_left)
@@ -93,10 +94,10 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
         close()
     reachable = adv.reachable(card)
     is_keep = rolls_left > 0
-    shown = limit(options, top, default_top if is_keep else None, as_json)
+    shown = limit_options(options, top, default_top if is_keep else None, as_json)
     if as_json:
         echo_json({
-            **state_dict(card),
+            **_state_dict(card),
             "dice": format_dice(faces),
             "rolls_left": rolls_left,
             "kind": "keep" if is_keep else "box",
@@ -109,7 +110,6 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
-    from .render import _render, box_best, box_note, keep_best, reroll_cell
 
     p_head = f"P(>={target})"
     if is_keep:
@@ -140,10 +140,9 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo("\n".join(lines))
 
 
-def report_target_value(card: ScoreCard, rules, table_path, target: int, as_json: bool, state_dict,
-                        describe_card) -> None:
+def report_target_value(card: ScoreCard, q: QueryTable, target: int, as_json: bool) -> None:
     """Print the best P(final >= target) of a turn-start card beside its expected final total."""
-    adv, close = _target_advisor(rules, table_path, target, card)
+    adv, close = _target_advisor(q, target, card)
     try:
         p = adv.probability(card)
     finally:
@@ -151,7 +150,7 @@ def report_target_value(card: ScoreCard, rules, table_path, target: int, as_json
     expected = adv.advisor.expected_final(card)
     reachable = card.total >= target if card.is_full else adv.reachable(card)
     if as_json:
-        echo_json({**state_dict(card), "game_over": card.is_full, "target": target, "reachable": reachable,
+        echo_json({**_state_dict(card), "game_over": card.is_full, "target": target, "reachable": reachable,
                    "probability": p, "expected_final": expected})
         return
     click.echo(describe_card(card))
