@@ -263,3 +263,19 @@ def test_possible_points():
     assert 6 not in YACHT.possible_points[8]
     assert YACHT.possible_points[9] == frozenset({0, 15})
     assert YACHT.possible_points[6] == frozenset(range(5, 31))
+
+
+def test_rule_sets_pickle_by_name_without_their_caches():
+    import pickle
+
+    for rules in RULESETS.values():
+        rules.arrays(), rules.possible_points  # the cached kernel inputs
+        data = pickle.dumps(rules)
+        assert len(data) < 200, (rules.name, len(data))
+        assert pickle.loads(data) is rules
+    mine = dataclasses.replace(YAHTZEE, name="my-yahtzee")  # not registered: pickled by value
+    mine.arrays()
+    data = pickle.dumps(mine)
+    back = pickle.loads(data)
+    assert back == mine and back.name == "my-yahtzee" and b"_kernel_arrays" not in data
+    assert np.array_equal(back.arrays()["score"], mine.arrays()["score"])

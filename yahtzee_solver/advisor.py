@@ -24,7 +24,7 @@ from .dice import KEEPS, format_dice, parse_dice, roll_index
 from .errors import ScoreCardError
 from .kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
-from .rules import RuleSet, get_rules
+from .rules import RuleSet, box_slug, get_rules
 from .state import ScoreCard, StateKey, parse_card
 from .table import ValueTable, resolve_table
 
@@ -53,6 +53,15 @@ class KeepOption:
     loss: float
 
     def to_dict(self) -> dict:
+        """The keep as plain data (the ``options`` of ``hint --json``).
+
+        Returns
+        -------
+        dict
+            ``keep`` and ``reroll``: the dice as a player types them
+            (``"555"``, ``"22"``; ``"-"`` for no dice); ``expected``, ``loss``:
+            as the attributes (points).
+        """
         return {
             "keep": format_dice(self.keep),
             "reroll": format_dice(self.reroll),
@@ -100,7 +109,23 @@ class BoxOption:
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
     def to_dict(self) -> dict:
+        """The box as plain data (the ``options`` of ``fill --json``): machine names, display names beside.
+
+        Returns
+        -------
+        dict
+            ``box``: the box's card key (``"full-house"``; what ``--card``,
+            :func:`~yahtzee_solver.parse_card` and
+            :meth:`RuleSet.category_index <yahtzee_solver.RuleSet.category_index>`
+            take); ``name``: its display name (``"Full House"``);
+            ``category``: the display name too, the field's meaning before
+            ``box`` and ``name`` were added (kept for existing scripts);
+            ``points``, ``yahtzee_bonus``, ``upper_bonus``, ``expected``,
+            ``loss``, ``joker``: as the attributes (points; ``joker`` a bool).
+        """
         return {
+            "box": box_slug(self.name),
+            "name": self.name,
             "category": self.name,
             "points": self.points,
             "yahtzee_bonus": self.yahtzee_bonus,
@@ -164,6 +189,18 @@ class Advisor:
     def kernels(self):
         """The kernel module in use (compiled or interpreted)."""
         return self.source.kernels
+
+    def __reduce__(self):
+        # Pickled as the recipe to make it again (for spawn-based worker
+        # processes): the rule set, the table's file (opened whole or on
+        # demand, as here) and jit.  A table built in memory has no file and
+        # travels as its values.
+        t = self.table
+        if t.path is None:
+            where = np.asarray(t.values)
+        else:
+            where = (str(t.path), not t.is_loaded)  # a file's table not in memory: opened on demand
+        return (_restore_advisor, (self.rules, where, self.source.jit))
 
     # -- helpers ---------------------------------------------------------
     def _card(self, card) -> ScoreCard:
@@ -290,3 +327,15 @@ class Advisor:
         if check_rolls_left(rolls_left, (0, 1, 2)) == 0:
             return self.box_options(card, dice)
         return self.keep_options(card, dice, rolls_left)
+
+
+def _restore_advisor(rules: RuleSet, where, jit: bool) -> Advisor:
+    """The :class:`Advisor` that :meth:`Advisor.__reduce__` describes (loads are cached per process)."""
+    from .table import load_table, open_table
+
+    if isinstance(where, np.ndarray):
+        table = ValueTable(rules, where)
+    else:
+        path, on_demand = where
+        table = open_table(rules, path) if on_demand else load_table(rules, path)
+    return Advisor(rules, table, jit=jit)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
@@ -101,7 +101,13 @@ class CategorySpec:
     def slug(self) -> str:
         """The box's own short name in this rule set, as printed and as card keys
         (``"full-house"``; Yacht: ``"aces"``, ``"choice"``, ``"four-dice"``, ``"yacht"``)."""
-        return re.sub(r"\s+", "-", self.name.lower())
+        return box_slug(self.name)
+
+
+def box_slug(name: str) -> str:
+    """The card key of a box from its display name: ``"Full House"`` -> ``"full-house"``
+    (:attr:`CategorySpec.slug`)."""
+    return re.sub(r"\s+", "-", name.lower())
 
 
 def score_roll(dice, spec: CategorySpec) -> int:
@@ -322,6 +328,24 @@ class RuleSet:
     def to_json(self) -> str:
         """Canonical JSON of :meth:`to_dict` (sorted keys)."""
         return json.dumps(self.to_dict(), sort_keys=True)
+
+    @property
+    def is_registered(self) -> bool:
+        """True when :func:`get_rules` of this rule set's name gives this very definition.
+
+        A registered rule set is pickled, and written by ``repr(ScoreCard)``,
+        by its name alone.
+        """
+        reg = RULESETS.get(self.name)
+        return reg is self or (reg == self and reg.reference_value == self.reference_value)
+
+    def __reduce__(self):
+        # By name when registered (unpickles to the registry's object); else by
+        # the fields.  Either way the cached kernel arrays and possible points
+        # (tens of kilobytes, rebuilt on first use) are not pickled.
+        if self.is_registered:
+            return (get_rules, (self.name,))
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:

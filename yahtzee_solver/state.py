@@ -137,6 +137,25 @@ class ScoreCard:
                     f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
                 )
 
+    def __repr__(self) -> str:
+        """``ScoreCard.from_mapping({'sixes': 18, 'yahtzee': 50}, 'yahtzee')``, or
+        ``ScoreCard.empty('yacht')``: the filled boxes by their card keys, which
+        evaluates back to an equal card (a rule set that is not registered is
+        written out in full, as ``repr(RuleSet)``)."""
+        r = self.rules
+        rules = repr(r.name) if r.is_registered else repr(r)
+        filled = {c.slug: v for c, v in zip(r.categories, self.boxes) if v is not None}
+        if self.yahtzee_bonus:
+            filled["yahtzee-bonus"] = self.yahtzee_bonus
+        if not filled:
+            return f"ScoreCard.empty({rules})"
+        return f"ScoreCard.from_mapping({filled!r}, {rules})"
+
+    def __getstate__(self) -> dict:
+        # Only the card's own fields: the cached state key and the scoring memo
+        # (which grows with every roll asked about) are rebuilt on demand.
+        return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
+
     # -- construction ------------------------------------------------------
     @classmethod
     def empty(cls, rules: str | RuleSet = "yahtzee") -> ScoreCard:
