@@ -35,6 +35,12 @@ SDIST_MUST_HOLD = (
     "LICENSE",
     "CHANGELOG.md",
     "MANIFEST.in",
+    "tests/rulesdoc.py",
+    "tests/test_docs.py",
+    "docs/rules.md",
+    "docs/conf.py",
+    "docs/api/index.rst",
+    "docs/api/modules.rst",
     "data/yahtzee.h5",
 )
 

@@ -169,6 +169,31 @@ class Advisor:
         or interpreted (no numba; a few milliseconds per keep query -- the
         right choice for a single query from a cold shell).
 
+    Attributes
+    ----------
+    rules : RuleSet
+        The rule set every query is for (``rules`` resolved by
+        :func:`~yahtzee_solver.get_rules`); a card of another rule set is
+        refused (:class:`ScoreCardError`).
+    table : ValueTable
+        The value table the expected values come from: ``table`` as given, or
+        the shipped one.  Read it for ``table.path`` (the file, ``None`` when
+        built in memory) and ``table.value(mask, up, yb)`` (points to come).
+    source : ExpectedValueSource
+        What each keep and box is worth under optimal play
+        (:class:`yahtzee_solver.policy.ExpectedValueSource` on :attr:`table`);
+        ``source.jit`` says whether the compiled kernels are used.
+    policy : Policy
+        The rankings and the one tie-break rule
+        (:class:`yahtzee_solver.policy.Policy` over :attr:`source`), for callers
+        that want index arrays instead of result objects.
+    kernels : module
+        The kernel module in use (read-only property; see below).
+
+    An advisor pickles as its rule set, its table's file and ``jit`` (a table
+    built in memory as its values), and is made again on unpickling, so it can
+    be handed to the workers of a ``spawn`` process pool.
+
     Raises
     ------
     TableError

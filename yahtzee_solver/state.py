@@ -83,16 +83,18 @@ JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 class ScoreCard:
     """A scorecard: points per box and Yahtzee bonus points.
 
+    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
+    these validate, the plain constructor validates too.  A card is immutable:
+    :meth:`with_box` gives the card with one more box written.
+
     Attributes
     ----------
     rules : RuleSet
+        The rule set of the card.
     boxes : tuple of (int or None)
         Points written in each box, in category order; ``None`` for an open box.
     yahtzee_bonus : int
         Yahtzee bonus points already earned (a multiple of the bonus, e.g. 100).
-
-    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
-    these validate, the plain constructor validates too.
 
     Raises
     ------
@@ -221,7 +223,30 @@ class ScoreCard:
         return StateKey(self.filled, min(self.upper_subtotal, r.upper_threshold), yb)
 
     def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
-        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
+        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added.
+
+        The card does not know the dice: take ``points`` and ``bonus`` from
+        :meth:`scoring` of the final dice (``s.points[category]``,
+        ``s.yahtzee_bonus``) after checking ``s.legal[category]``, or from a
+        :class:`~yahtzee_solver.BoxOption`.  The upper bonus follows from the
+        upper boxes (:attr:`upper_bonus`) and is not passed.
+
+        Parameters
+        ----------
+        category : int
+            The box's index in the rule set (:meth:`RuleSet.category_index
+            <yahtzee_solver.RuleSet.category_index>` of a name).
+        points : int
+            Points to write (Joker points where the Joker applies).
+        bonus : int
+            Yahtzee bonus points this roll earns (100 or 0).
+
+        Raises
+        ------
+        ScoreCardError
+            If the box is filled, or the points or the bonus cannot occur
+            there (as the constructor checks).
+        """
         if self.boxes[category] is not None:
             raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
         boxes = list(self.boxes)
