@@ -1,6 +1,6 @@
-"""The turn kernel against an independent brute-force expectimax and the RULES.md hand values.
+"""The turn kernel against an independent brute-force expectimax and the docs/rules.md hand values.
 
-The reference solver below is written from RULES.md alone: it enumerates the
+The reference solver below is written from docs/rules.md alone: it enumerates the
 ordered outcomes of rerolled dice, scores with the plain reference of
 ``conftest.py`` (its own Joker logic, not :func:`kernels.box_points`) and
 tracks the upper subtotal and the Yahtzee box itself.  It solves reduced games

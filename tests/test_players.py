@@ -1,7 +1,7 @@
 """CPU strategies: the expert is the advisor's best move, the normal player the best
 single turn, the beginner a seeded casual player; every answer legal.
 
-Goldens come from RULES.md (Chance-only keep rule and value 70/3, five-alike
+Goldens come from docs/rules.md (Chance-only keep rule and value 70/3, five-alike
 probability 347897/7558272); everything else is checked against an independent
 computation in this file or against the advisor.
 """

@@ -1,4 +1,4 @@
-"""Rule sets as data: every box on every roll against the RULES.md reference, names, params."""
+"""Rule sets as data: every box on every roll against the docs/rules.md reference, names, params."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def _yatzy(dice, box):
 
 
 def test_yatzy_rules_md_examples():
-    """RULES.md, section yatzy: the examples and the cases that tell the variants apart."""
+    """docs/rules.md, section yatzy: the examples and the cases that tell the variants apart."""
     assert _yatzy((1, 5, 5, 6, 6), "two-pairs") == 22
     assert _yatzy((1, 5, 5, 5, 5), "two-pairs") == 0  # one face twice is not two pairs
     assert _yatzy((5, 5, 5, 5, 5), "two-pairs") == 0

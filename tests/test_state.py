@@ -246,7 +246,7 @@ def test_box_points_joker_cases(joker_case, ref):
     assert {c for c in range(rules.n_categories) if legal[c]} == set(want)
     assert {c: points[c] for c in want} == want
     assert bonus == case.bonus
-    # the hand-written case agrees with the RULES.md reference of conftest
+    # the hand-written case agrees with the docs/rules.md reference of conftest
     y = card.boxes[ref.ybox(case.rules)]
     ref_moves = ref.moves(case.rules, card.open_categories, y, tuple(int(d) for d in case.dice))
     assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}

@@ -1,6 +1,6 @@
 """Rule sets as data: categories (boxes), Joker convention, upper bonus and Yahtzee bonus.
 
-The authority is ``shared/RULES.md``.  A :class:`RuleSet` is a frozen value; a new
+The authority is ``docs/rules.md``.  A :class:`RuleSet` is a frozen value; a new
 variant is a new instance, not a new code path.  What the kernels need is packed
 by :meth:`RuleSet.arrays` into plain numpy arrays:
 
@@ -85,7 +85,7 @@ class CategorySpec:
         dice (for ``n_alike`` and ``two_pairs``: of the matching dice).
     joker_points : int or None
         Fixed points when a five-alike roll is played here as a Joker
-        (RULES.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
+        (docs/rules.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
         scores as usual.
     """
 
@@ -122,7 +122,7 @@ def score_roll(dice, spec: CategorySpec) -> int:
     Returns
     -------
     int
-        Points (RULES.md tables).
+        Points (docs/rules.md tables).
     """
     counts = [0] * 7
     for d in dice:
@@ -172,7 +172,7 @@ _KINDS = {"upper", "of_a_kind", "n_alike", "two_pairs", "full_house", "straight"
 
 _UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
-#: Names users type (RULES.md), mapped to category keys.  Case-insensitive;
+#: Names users type (docs/rules.md), mapped to category keys.  Case-insensitive;
 #: ``_`` and spaces count as ``-``.
 ALIASES: dict[str, str] = {}
 for _i, _key in enumerate(_UPPER_KEYS):
@@ -199,7 +199,7 @@ for _alias, _key in {
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A complete rule set (RULES.md).  Immutable; compare and hash by value.
+    """A complete rule set (docs/rules.md).  Immutable; compare and hash by value.
 
     Attributes
     ----------
@@ -221,7 +221,7 @@ class RuleSet:
         Upper bonus: ``upper_bonus`` points once Ones..Sixes add up to
         ``upper_threshold`` (63 -> +35; Yatzy +50).
     reference_value : float or None
-        Published optimal expected final score from the empty card (RULES.md),
+        Published optimal expected final score from the empty card (docs/rules.md),
         used for verification only, never by the solver.
     """
 
@@ -409,7 +409,7 @@ YAHTZEE = RuleSet(
     reference_value=254.5877287,
 )
 
-#: Verhoeff's convention: a Joker may go in any open box (RULES.md).
+#: Verhoeff's convention: a Joker may go in any open box (docs/rules.md).
 YAHTZEE_FREE_JOKER = RuleSet(
     name="yahtzee-free-joker",
     title="Yahtzee (free Joker, as in Verhoeff's optimal solver)",
@@ -436,7 +436,7 @@ YACHT = RuleSet(
     ),
 )
 
-#: Yahtzee with the +100 Yahtzee bonus but no Joker (RULES.md; the peer's ``american+no-joker``).
+#: Yahtzee with the +100 Yahtzee bonus but no Joker (docs/rules.md; the peer's ``american+no-joker``).
 YAHTZEE_NO_JOKER = RuleSet(
     name="yahtzee-no-joker",
     title="Yahtzee (Yahtzee bonus, no Joker)",
@@ -446,7 +446,7 @@ YAHTZEE_NO_JOKER = RuleSet(
     reference_value=253.9702412,
 )
 
-#: Yahtzee with neither the Yahtzee bonus nor the Joker (RULES.md; Glenn 2006: 245.87).
+#: Yahtzee with neither the Yahtzee bonus nor the Joker (docs/rules.md; Glenn 2006: 245.87).
 YAHTZEE_NO_BONUS = RuleSet(
     name="yahtzee-no-bonus",
     title="Yahtzee (no Yahtzee bonus, no Joker)",
@@ -456,7 +456,7 @@ YAHTZEE_NO_BONUS = RuleSet(
     reference_value=245.8707745,
 )
 
-#: Scandinavian Yatzy: 15 boxes, +50 upper bonus, no Yatzy bonus, no Joker (RULES.md).
+#: Scandinavian Yatzy: 15 boxes, +50 upper bonus, no Yatzy bonus, no Joker (docs/rules.md).
 YATZY = RuleSet(
     name="yatzy",
     title="Scandinavian Yatzy (15 categories)",

@@ -2,7 +2,7 @@
 
 A :class:`ScoreCard` is what is written on a paper card: points per box
 (``None`` = open) and the Yahtzee bonus points.  Its :attr:`ScoreCard.key` is
-the solver's :class:`StateKey` ``(mask, up, yb)`` (RULES.md,
+the solver's :class:`StateKey` ``(mask, up, yb)`` (docs/rules.md,
 "State of a solitaire game at the start of a turn").
 """
 
