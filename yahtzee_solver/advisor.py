@@ -190,14 +190,16 @@ class Advisor:
     kernels : module
         The kernel module in use (read-only property; see below).
 
-    An advisor pickles as its rule set, its table's file and ``jit`` (a table
-    built in memory as its values), and is made again on unpickling, so it can
-    be handed to the workers of a ``spawn`` process pool.
-
     Raises
     ------
     TableError
         If the table cannot be loaded.
+
+    Notes
+    -----
+    An advisor pickles as its rule set, its table's file and ``jit`` (a table
+    built in memory as its values), and is made again on unpickling, so it can
+    be handed to the workers of a ``spawn`` process pool.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):

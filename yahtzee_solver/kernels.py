@@ -572,6 +572,8 @@ def batch_turn(masks, ups, ybs, rolls, rolls_left, order, starts, V, score, joke
     box_out : (n, C) float64, out
         ``keep_vals`` and ``box_vals`` of each position.
 
+    Notes
+    -----
     Each row depends only on its own position, so the result is the same on
     any number of threads and for any grouping.
     """
@@ -1088,6 +1090,8 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
     counts, lo, hi : (n,) int64, out
         Number of outcomes; least and greatest points still to come from state ``i``.
 
+    Notes
+    -----
     States are independent (``prange`` over blocks); the result does not depend on the
     number of threads.
     """
