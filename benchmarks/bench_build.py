@@ -31,8 +31,8 @@ import common  # noqa: E402
 CHILD = """
 import sys
 import numpy as np
-from yahtzee_solver.build import build_values
-from yahtzee_solver.table import load_table
+from yahtzee_solver.solver.build import build_values
+from yahtzee_solver.solver.table import load_table
 import numba
 r = build_values(sys.argv[1])
 ref = load_table(sys.argv[1]).values

@@ -33,14 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-WARM = "from yahtzee_solver import jit; jit.compiled()\n"
+WARM = "from yahtzee_solver.solver import jit; jit.compiled()\n"
 
 #: Goal for a whole ``dist --card`` process from a card with 6 or fewer open boxes, and for ``review``.
 GOAL_SECONDS = 0.5
 
 BUILD = WARM + """
 import sys, time
-from yahtzee_solver.build import build_values
+from yahtzee_solver.solver.build import build_values
 build_values(sys.argv[1])  # compile / load the cache
 t = time.perf_counter(); build_values(sys.argv[1]); w = time.perf_counter() - t
 print(f"seconds={w!r}")
@@ -48,7 +48,7 @@ print(f"seconds={w!r}")
 
 DIST = WARM + """
 import sys, time
-from yahtzee_solver.distribution import score_distribution
+from yahtzee_solver.strategy.distribution import score_distribution
 from yahtzee_solver.state import parse_card
 card = parse_card("ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,chance=20" , sys.argv[1])
 score_distribution(card, strategy=sys.argv[2])  # compile / load the cache
@@ -59,13 +59,13 @@ print(f"seconds={w!r} mean={d.mean!r} sd={d.sd!r} median={d.percentile(50)} sum=
 FINISHED_GAME = """
 import sys, json
 from yahtzee_solver.game import new_game, cpu_actions
-from yahtzee_solver.players import make_strategy
+from yahtzee_solver.strategy.levels import make_strategy
 s = make_strategy("normal", sys.argv[1], jit=False)
 g = new_game(sys.argv[1], seed=1)
 while not g.is_terminal():
     for a in cpu_actions(g, s):
         g.apply_action(a)
-from yahtzee_solver.savegame import state_to_dict
+from yahtzee_solver.play.savegame import state_to_dict
 open(sys.argv[2], "w").write(json.dumps(state_to_dict(g)))
 print("ok=1")
 """

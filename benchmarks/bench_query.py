@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 from yahtzee_solver import Advisor  # noqa: E402
-from yahtzee_solver.batch import ArrayAdvisor  # noqa: E402
+from yahtzee_solver.strategy.batch import ArrayAdvisor  # noqa: E402
 from yahtzee_solver.dice import N_KEEPS, roll_index  # noqa: E402
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Simulation throughput of the optimal policy (``yahtzee_solver.simulate``, level ``expert``).
+"""Simulation throughput of the optimal policy (``yahtzee_solver.analysis.simulate``, level ``expert``).
 
 Games per second with all threads and with one (the baseline, measured in the
 same run, rounds alternating), and the mean final score with its 95 %
@@ -39,13 +39,13 @@ def main(argv=None) -> int:
     opts = ap.parse_args(argv)
     common.header(f"simulation of the optimal policy: {opts.rules}, {opts.games} games per run")
     try:
-        from yahtzee_solver.simulate import simulate
+        from yahtzee_solver.analysis.simulate import simulate
     except ImportError as e:
-        print(f"yahtzee_solver.simulate is not available ({e})")
+        print(f"yahtzee_solver.analysis.simulate is not available ({e})")
         return 1
     import numba
 
-    from yahtzee_solver.table import load_table
+    from yahtzee_solver.solver.table import load_table
 
     expected = load_table(opts.rules).empty_value
     threads = numba.get_num_threads()

@@ -49,12 +49,12 @@ GOAL_SECONDS = 0.5
 WIN_HINT = """
 import os
 import sys
-from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.strategy.advisor import Advisor
 from yahtzee_solver.dice import roll_index
-from yahtzee_solver.objectives import WinSource, opponent_pmf
-from yahtzee_solver.policy import Policy
+from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+from yahtzee_solver.strategy.policy import Policy
 from yahtzee_solver.state import parse_card
-from yahtzee_solver.table import open_table
+from yahtzee_solver.solver.table import open_table
 
 me, cpu = parse_card(sys.argv[1]), parse_card(sys.argv[2])
 table = open_table(me.rules)
@@ -93,8 +93,9 @@ def cold(runs: int) -> None:
 
 
 def decisions(games: int, max_open: int) -> None:
-    from yahtzee_solver.master import MasterStrategy, play_match
-    from yahtzee_solver.players import ExpertStrategy
+    from yahtzee_solver.analysis.match import play_match
+    from yahtzee_solver.strategy.master import MasterStrategy
+    from yahtzee_solver.strategy.players import ExpertStrategy
 
     print(f"\n## (2) decision time in games against the expert ({games} games, max-open {max_open})")
     times = {"master": [], "expert": []}
@@ -127,7 +128,7 @@ def decisions(games: int, max_open: int) -> None:
 
 
 def throughput(games: int, max_open: int) -> None:
-    from yahtzee_solver.master import play_match
+    from yahtzee_solver.analysis.match import play_match
 
     print(f"\n## (3) match throughput ({games} games each)")
     for a, b in (("expert", "expert"), ("master", "expert")):

@@ -3,7 +3,7 @@
 
 The baseline is ``yahtzee_solver/utility_kernels.py`` as it was at a git
 revision (``--baseline``, default the last commit before the tiled kernel),
-compiled by numba in this process exactly as :func:`yahtzee_solver.jit.compiled_module`
+compiled by numba in this process exactly as :func:`yahtzee_solver.solver.jit.compiled_module`
 does; the current kernel is compiled from the working tree.  Both run in the
 same process, one after the other, on the same inputs, and the values are
 compared bit for bit.  Two jobs:
@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-from yahtzee_solver import jit as _jit  # noqa: E402
-from yahtzee_solver import objectives as ob  # noqa: E402
-from yahtzee_solver import utility_kernels as uk  # noqa: E402
+from yahtzee_solver.solver import jit as _jit  # noqa: E402
+from yahtzee_solver.strategy import objectives as ob  # noqa: E402
+from yahtzee_solver.solver import utility_kernels as uk  # noqa: E402
 from yahtzee_solver.state import parse_card  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ the page's requests are).
   the expert) over seeded games.  The hint is timed in three kinds: without
   the chances of winning (more than five open boxes), with them at the
   turn's first hint by the player's open boxes (that hint solves the win DP
-  against the CPU's card, :mod:`yahtzee_solver.win_chances`), and with them
+  against the CPU's card, :mod:`yahtzee_solver.strategy.win_chances`), and with them
   later in the same turn (the DP kept).
 
 Baseline in the same run: the round trip of a bare WSGI app that answers
@@ -122,7 +122,7 @@ def main(argv=None) -> int:
     opts = ap.parse_args(argv)
     common.header("web page: first load and game actions on a warm local server")
     from yahtzee_solver.web.app import create_app
-    from yahtzee_solver.win_chances import WIN_HINT_MAX_OPEN
+    from yahtzee_solver.strategy.win_chances import WIN_HINT_MAX_OPEN
 
     home = Path(tempfile.mkdtemp(prefix="bench-web-"))
     app = create_app(game_file=home / "game.json", records_file=home / "records.json", jit=True)

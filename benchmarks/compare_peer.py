@@ -27,7 +27,7 @@ yatzy-solver is not installed: then nothing is compared; ``pip install
 Mapping the two option sets (see the module notes below):
 
 * The peer quotes expected points still to come; so do our raw queries
-  (:mod:`yahtzee_solver.batch`), while the advisor quotes final totals: we
+  (:mod:`yahtzee_solver.strategy.batch`), while the advisor quotes final totals: we
   subtract the card's total.  Both count the upper bonus when the score that
   reaches 63 is written, so no other shift is needed.
 * The peer lists ``score <box>`` options even with rerolls left, and never
@@ -64,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 from yahtzee_solver import Advisor, get_rules  # noqa: E402
-from yahtzee_solver.batch import ArrayAdvisor  # noqa: E402
+from yahtzee_solver.strategy.batch import ArrayAdvisor  # noqa: E402
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, keep_index, roll_index  # noqa: E402
 
 #: Our rule set -> the peer's variant of the same rules (docs/rules.md names them).
@@ -85,7 +85,7 @@ COLD_TARGET = 1.15
 
 OURS_BUILD = """
 import sys
-from yahtzee_solver.build import build_values
+from yahtzee_solver.solver.build import build_values
 r = build_values(sys.argv[1])
 print(f"wall={r.seconds!r} cpu={r.cpu_seconds!r} compile={r.compile_seconds!r} v0={r.empty_value!r}")
 """
@@ -404,9 +404,9 @@ def check_values(pos, sits, note, solver, aa, adv, res, pres, bad: Disagreements
 def bench_sim(ys, games: int, rounds: int, seed: int) -> dict | None:
     print(f"\n## (3) simulation of the optimal policy: {games} games per run, {rounds} runs each, alternating")
     try:
-        from yahtzee_solver.simulate import simulate
+        from yahtzee_solver.analysis.simulate import simulate
     except ImportError as e:
-        print(f"  ours: yahtzee_solver.simulate not available ({e}); skipped")
+        print(f"  ours: yahtzee_solver.analysis.simulate not available ({e}); skipped")
         return None
     solver = peer_solver(ys)
     simulate("expert", 100, OURS, seed=seed)  # load the game kernel

@@ -4,7 +4,7 @@
 Goal (project brief): at least 1,000 optimal (expert) games per second on a
 2-core machine; the peer reference, yatzy-solver, plays about 9,700/s there.
 The expert's and normal player's games run in the compiled game kernel
-(:func:`yahtzee_solver.kernels.play_games`), which shares the keep values of
+(:func:`yahtzee_solver.solver.kernels.play_games`), which shares the keep values of
 a turn-start state among all games that reach it, so the rate grows with the
 number of games per run; the rows show that.  Compile/load time is excluded
 (reported on its own line).
@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-from yahtzee_solver.simulate import simulate  # noqa: E402
+from yahtzee_solver.analysis.simulate import simulate  # noqa: E402
 
 
 def rate(level: str, games: int, rounds: int, seed: int, rules: str = "yahtzee") -> float:

@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
-from yahtzee_solver.players import LEVELS  # noqa: E402
+from yahtzee_solver.strategy.players import LEVELS  # noqa: E402
 from yahtzee_solver.rules import RULESETS  # noqa: E402
-from yahtzee_solver.simulate import simulate  # noqa: E402
-from yahtzee_solver.table import load_table  # noqa: E402
+from yahtzee_solver.analysis.simulate import simulate  # noqa: E402
+from yahtzee_solver.solver.table import load_table  # noqa: E402
 
 
 def main(argv=None) -> int:

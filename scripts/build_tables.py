@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from yahtzee_solver.build import build_values
+from yahtzee_solver.solver.build import build_values
 from yahtzee_solver.rules import RULESETS, get_rules
-from yahtzee_solver.table import ValueTable, save_table
+from yahtzee_solver.solver.table import ValueTable, save_table
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -5,7 +5,7 @@ One row per rule set with optimal play (mean, SD, median, P10/P90, P1/P99,
 P(final >= 200), P(final >= 300)), the published figures beside the rule set
 they belong to (Verhoeff's optimal solver, free Joker: mean 254.5896, SD 59.6117,
 median 248), then the same figures for the ``normal`` and ``beginner`` CPU
-levels.  Every number is computed here by :func:`yahtzee_solver.distribution.score_distribution`
+levels.  Every number is computed here by :func:`yahtzee_solver.strategy.distribution.score_distribution`
 (no sampling); the output is Markdown, ready to paste.
 
 Usage::
@@ -19,7 +19,7 @@ import argparse
 import sys
 import time
 
-from yahtzee_solver.distribution import score_distribution
+from yahtzee_solver.strategy.distribution import score_distribution
 from yahtzee_solver.rules import RULESETS
 
 #: Published figures of optimal play from the empty card, by rule set (source in the text).

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Compute a rule set's target curve from the empty card and write it as a shipped data file.
 
-Runs the exact DP of :func:`yahtzee_solver.objectives.target_curve` (the best
+Runs the exact DP of :func:`yahtzee_solver.strategy.objectives.target_curve` (the best
 P(final >= T) for every T up to ``--max``) and the expected-score policy's
-P(final >= T) (:func:`yahtzee_solver.objectives.opponent_pmf`, the exact
+P(final >= T) (:func:`yahtzee_solver.strategy.objectives.opponent_pmf`, the exact
 final-score distribution), then writes ``data/target-curve-<rules>.json``
-(:mod:`yahtzee_solver.curve_data`; atomically) with the producing command, the
+(:mod:`yahtzee_solver.analysis.curve_data`; atomically) with the producing command, the
 DP's wall and CPU time and the process's peak memory.  ``yahtzee-solve
 target-curve`` reads that file from the empty card instead of running the DP.
 
@@ -31,8 +31,8 @@ import sys
 import time
 from pathlib import Path
 
-from yahtzee_solver.curve_data import curve_path, load_curve, save_curve
-from yahtzee_solver.objectives import MAX_TARGET, opponent_pmf, survival, target_curve
+from yahtzee_solver.analysis.curve_data import curve_path, load_curve, save_curve
+from yahtzee_solver.strategy.objectives import MAX_TARGET, opponent_pmf, survival, target_curve
 from yahtzee_solver.rules import RULESETS, get_rules
 from yahtzee_solver.state import ScoreCard
 

@@ -5,7 +5,7 @@
   uses numbers computed in this run, never numbers typed into the tests.
 * :func:`ref` -- an independent, deliberately plain implementation of the
   scoring and Joker rules written from ``docs/rules.md`` (it does not call
-  :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.kernels.box_points`), used
+  :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.solver.kernels.box_points`), used
   as the oracle by the scoring, scorecard, advisor and brute-force tests.
 """
 
@@ -16,8 +16,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from yahtzee_solver.build import build_values
-from yahtzee_solver.table import ValueTable
+from yahtzee_solver.solver.build import build_values
+from yahtzee_solver.solver.table import ValueTable
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
 #: Every rule set of docs/rules.md (the three above, the two Yahtzee variants without Joker, Yatzy).

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from yahtzee_solver.advisor import Advisor, BoxOption, KeepOption
+from yahtzee_solver.strategy.advisor import Advisor, BoxOption, KeepOption
 from yahtzee_solver.dice import KEEPS, ROLL_PROB, ROLLS, format_dice
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.state import ScoreCard, parse_card

@@ -1,4 +1,4 @@
-"""Tests of :mod:`yahtzee_solver.batch`: raw single-position and batch queries.
+"""Tests of :mod:`yahtzee_solver.strategy.batch`: raw single-position and batch queries.
 
 Exact values always come from the DP (the shipped tables, which
 ``test_build`` checks against a fresh build) or from docs/rules.md goldens; the
@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from yahtzee_solver import Advisor, ScoreCard
-from yahtzee_solver.batch import ArrayAdvisor, MAX_KEEPS, OptionValues, option_values, roll_indices
+from yahtzee_solver.strategy.batch import ArrayAdvisor, MAX_KEEPS, OptionValues, option_values, roll_indices
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, ROLLS, keep_index, roll_index
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.state import StateKey
-from yahtzee_solver.table import ValueTable, load_table
+from yahtzee_solver.solver.table import ValueTable, load_table
 
 from rulesdoc import hand_value
 
@@ -236,7 +236,7 @@ def test_interpreted_equals_compiled(arr):
 def test_thread_count_does_not_change_values(arr, monkeypatch):
     import numba
 
-    from yahtzee_solver import batch
+    from yahtzee_solver.strategy import batch
 
     a = arr("yahtzee")
     masks, ups, ybs, dice, rls = as_arrays(random_positions("yahtzee", 2, seed=4))

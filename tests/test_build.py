@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from yahtzee_solver.build import reachable_upper, state_arrays
+from yahtzee_solver.solver.build import reachable_upper, state_arrays
 from yahtzee_solver.rules import get_rules
-from yahtzee_solver.table import default_table_path, load_table
+from yahtzee_solver.solver.table import default_table_path, load_table
 
 from rulesdoc import reference_values
 
@@ -141,7 +141,7 @@ def test_two_pairs_of_one_face_would_fail_the_yatzy_reference(built):
     """
     import dataclasses
 
-    from yahtzee_solver.build import build_values
+    from yahtzee_solver.solver.build import build_values
     from yahtzee_solver.dice import KEEP_COUNTS, ROLL_OFFSET
 
     yatzy = get_rules("yatzy")

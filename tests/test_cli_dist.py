@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
-from yahtzee_solver.distribution import PERCENTILES, THRESHOLDS, score_distribution
+from yahtzee_solver.strategy.distribution import PERCENTILES, THRESHOLDS, score_distribution
 from yahtzee_solver.state import parse_card
 
 CARD = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=25,4k=0"
@@ -55,7 +55,7 @@ def test_plot_writes_png_and_svg(tmp_path):
 
 def _no_distribution(monkeypatch):
     """Make computing a distribution fail: a check that must come first is then seen to come first."""
-    import yahtzee_solver.distribution as distribution
+    import yahtzee_solver.strategy.distribution as distribution
 
     def refuse(*args, **kwargs):
         raise AssertionError("the distribution was computed before the plot file was checked")
@@ -122,7 +122,7 @@ def test_bad_strategy_is_a_click_usage_error():
 
 @pytest.mark.parametrize("rl", ["2", "0"])
 def test_hint_dist_adds_sd_and_tail_probability(rl):
-    from yahtzee_solver.distribution import option_distributions
+    from yahtzee_solver.strategy.distribution import option_distributions
 
     out = run_json("hint", "22555", "-r", rl, "--card", CARD, "--dist", "--dist-threshold", "250")
     dists = option_distributions(parse_card(CARD), "22555", int(rl))
@@ -146,8 +146,8 @@ def test_dist_reads_the_table_chunk_by_chunk_and_stops_at_a_damaged_one(tmp_path
     and the figures from an intact file equal those from the whole table."""
     import h5py
 
-    from yahtzee_solver import table as table_mod
-    from yahtzee_solver.table import default_table_path, load_table, open_table
+    from yahtzee_solver.solver import table as table_mod
+    from yahtzee_solver.solver.table import default_table_path, load_table, open_table
 
     path = tmp_path / "yahtzee.h5"
     path.write_bytes(default_table_path("yahtzee").read_bytes())

@@ -61,7 +61,7 @@ def test_target_curve_checks_the_plot_file_before_the_work(monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("the DP ran before the plot file was checked")
 
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", never)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", never)
     res = run("target-curve", "--max", "300", "--card", LATE, "--plot", "curve.txt", "--no-progress")
     assert res.exit_code == 2 and "'curve.txt'" in res.output and "Traceback" not in res.output
 
@@ -76,7 +76,7 @@ def test_huge_numbers_are_usage_errors(args, needle):
 
 
 def test_targets_beyond_the_card_are_zero_without_solving_them():
-    from yahtzee_solver.objectives import target_curve
+    from yahtzee_solver.strategy.objectives import target_curve
     from yahtzee_solver.state import parse_card
 
     card = parse_card(LATE)

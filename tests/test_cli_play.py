@@ -25,12 +25,12 @@ from yahtzee_solver.tui.prompt import PromptError, parse_command
 from yahtzee_solver.tui.session import Session
 from yahtzee_solver.game import MAX_ROLLS, OPPONENTS, Hold, Roll, Score, cpu_actions, new_game, positions_of
 from yahtzee_solver.i18n import LANGS, Translator, display_width, pad
-from yahtzee_solver.i18n_text import MESSAGES
-from yahtzee_solver.players import LEVELS, make_strategy
+from yahtzee_solver.i18n.text import MESSAGES
+from yahtzee_solver.strategy.levels import LEVELS, make_strategy
 from yahtzee_solver.files import HOME_ENV, data_dir
-from yahtzee_solver.history import History
-from yahtzee_solver.review import review_game
-from yahtzee_solver.records import RecordBook
+from yahtzee_solver.play.history import History
+from yahtzee_solver.analysis.review import review_game
+from yahtzee_solver.play.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
@@ -105,7 +105,7 @@ def scripted_game(rules="yahtzee", opponent="none", first="me", seed=0, lang="en
 
 def unaided(monkeypatch, seed: int) -> None:
     """Make the next game's secret seed ``seed`` (a player cannot choose it: a chosen --seed is practice)."""
-    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: seed)
+    monkeypatch.setattr("yahtzee_solver.play.session.fresh_seed", lambda: seed)
 
 
 def assert_clean(output: str):
@@ -400,7 +400,7 @@ def test_hint_before_and_after_rolling(home):
 
 
 def test_hint_numbers_come_from_the_advisor(home):
-    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.strategy.advisor import Advisor
 
     g = _position(home, ScoreCard.empty(), (2, 2, 5, 5, 5), rolls_used=1)
     res = play_from(g, ["h", "q"])
@@ -710,14 +710,14 @@ def _last_turn(monkeypatch, rules="yahtzee", seed=31):
     """
     g, lines = scripted_game(rules, seed=seed)
     last = max(i for i, line in enumerate(lines) if line.startswith("s "))
-    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: seed)
+    monkeypatch.setattr("yahtzee_solver.play.session.fresh_seed", lambda: seed)
     res = run(["play", "--rules", rules, "--fast"], lines[:last] + ["q"])
     assert res.exit_code == 0 and "Game saved" in res.output, res.output
     return g.cards[0].total, lines[last:]
 
 
 def _finished_saved_game(home) -> bool:
-    from yahtzee_solver.savegame import GameStore
+    from yahtzee_solver.play.savegame import GameStore
 
     opened = GameStore(home / "game.json").open()
     return opened.status == "ok" and opened.state.is_terminal()
@@ -806,7 +806,7 @@ def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
 @pytest.mark.parametrize("dice, rolls_used", [((4, 1, 4, 2, 3), 1), ((6, 6, 6, 6, 2), 2), ((3, 3, 3, 3, 3), 1),
                                                ((1, 2, 3, 5, 6), 3)])
 def test_hint_shows_the_exact_command_to_type(home, lang, dice, rolls_used):
-    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.strategy.advisor import Advisor
     from yahtzee_solver.tui.prompt import keep_command
 
     g = _position(home, ScoreCard.empty(), dice, rolls_used=rolls_used)

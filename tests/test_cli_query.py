@@ -22,7 +22,7 @@ from yahtzee_solver.cli import COMMANDS
 from yahtzee_solver.cli.query import DEFAULT_KEEP_TOP
 from yahtzee_solver.dice import format_dice
 from yahtzee_solver.rules import RULESETS
-from yahtzee_solver.table import default_table_path, load_table
+from yahtzee_solver.solver.table import default_table_path, load_table
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
 

@@ -18,12 +18,12 @@ import pytest
 from clihelpers import assert_click_usage_error, run, run_json
 from clihelpers import fifo as make_fifo
 from clihelpers import assert_clean_error as _assert_clean_error
-import yahtzee_solver.build as build_module
-import yahtzee_solver.table as table_module
+import yahtzee_solver.solver.build as build_module
+import yahtzee_solver.solver.table as table_module
 from yahtzee_solver import Advisor
-from yahtzee_solver.build import BuildResult
+from yahtzee_solver.solver.build import BuildResult
 from yahtzee_solver.rules import RULESETS, get_rules
-from yahtzee_solver.table import checksum, default_table_path, load_table
+from yahtzee_solver.solver.table import checksum, default_table_path, load_table
 
 
 def assert_clean_error(result, code: int, *needles: str) -> None:

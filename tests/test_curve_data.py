@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, run, run_json
-from yahtzee_solver.curve_data import (SHIPPED_RULES, curve_path, digest, load_curve, max_final_total, save_curve,
+from yahtzee_solver.analysis.curve_data import (SHIPPED_RULES, curve_path, digest, load_curve, max_final_total, save_curve,
                                        shipped_curve)
 from yahtzee_solver.errors import TableError
-from yahtzee_solver.objectives import TargetCurve, max_points_to_come, target_curve
+from yahtzee_solver.strategy.objectives import TargetCurve, max_points_to_come, target_curve
 from yahtzee_solver.state import ScoreCard
 
 #: Largest target recomputed by the DP from the empty card in the tests (the DP still visits every
@@ -126,7 +126,7 @@ def test_target_curve_reads_the_shipped_file(shipped, monkeypatch):
     def never(*a, **k):
         raise AssertionError("the DP ran")
 
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", never)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", never)
     data = run_json("target-curve", "--max", "400", "--no-progress")
     assert data["source"] == "precomputed" and data["seconds"] == 0.0
     assert data["precomputed"]["command"] == shipped.command
@@ -145,7 +145,7 @@ def test_target_curve_recompute_runs_the_dp(monkeypatch):
         calls.append((rules.name, max_target, card.filled))
         return TargetCurve(rules, card, np.linspace(1.0, 0.5, max_target + 1), 1.0, 7)
 
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", fake)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", fake)
     monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
                         lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
     data = run_json("target-curve", "--max", "300", "--recompute", "--no-progress")
@@ -162,7 +162,7 @@ def test_target_curve_with_a_card_runs_the_dp():
 
 def test_target_curve_names_a_bad_shipped_file(tmp_path, monkeypatch):
     bad = _write(tmp_path / "target-curve-yahtzee.json", sha256="sha256:00")
-    monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: bad)
+    monkeypatch.setattr("yahtzee_solver.analysis.curve_data.curve_path", lambda rules, folder=None: bad)
     res = run("target-curve", "--max", "3", "--no-progress")
     assert_clean_error(res, 1, "sha256", "--recompute")
 
@@ -179,8 +179,8 @@ def test_shipped_rules_are_the_shipped_files():
 
 def test_target_curve_says_a_missing_shipped_file_before_the_dp(tmp_path, monkeypatch):
     missing = tmp_path / "target-curve-yahtzee.json"
-    monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: missing)
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve",
+    monkeypatch.setattr("yahtzee_solver.analysis.curve_data.curve_path", lambda rules, folder=None: missing)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve",
                         lambda rules, m, card, progress=None: TargetCurve(rules, card, np.linspace(1, .5, m + 1), 1.0, 7))
     monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
                         lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
@@ -191,7 +191,7 @@ def test_target_curve_says_a_missing_shipped_file_before_the_dp(tmp_path, monkey
     assert "not found" not in res.stdout
     # a shipped file that stops short of --max is said too; none when a file answers
     short = _write(tmp_path / "short.json")
-    monkeypatch.setattr("yahtzee_solver.curve_data.curve_path", lambda rules, folder=None: short)
+    monkeypatch.setattr("yahtzee_solver.analysis.curve_data.curve_path", lambda rules, folder=None: short)
     res = run("target-curve", "--max", "30", "--no-progress")
     assert res.exit_code == 0 and "covers T up to 3, not --max 30" in res.stderr
     res = run("target-curve", "--max", "3", "--no-progress")
@@ -200,7 +200,7 @@ def test_target_curve_says_a_missing_shipped_file_before_the_dp(tmp_path, monkey
 
 def test_target_curve_says_nothing_for_rules_without_a_shipped_file(monkeypatch):
     assert "yatzy" not in SHIPPED_RULES
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve",
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve",
                         lambda rules, m, card, progress=None: TargetCurve(rules, card, np.linspace(1, .5, m + 1), 1.0, 7))
     monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
                         lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
@@ -209,7 +209,7 @@ def test_target_curve_says_nothing_for_rules_without_a_shipped_file(monkeypatch)
 
 
 def test_yacht_curve_answers_any_max_above_the_most_yacht_scores(monkeypatch):
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", _never)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", _never)
     monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival", _never)
     shipped = load_curve(curve_path("yacht"), "yacht")
     most = max_final_total("yacht")

@@ -10,12 +10,12 @@ import math
 import numpy as np
 import pytest
 
-from yahtzee_solver import jit
-from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.solver import jit
+from yahtzee_solver.strategy.advisor import Advisor
 from yahtzee_solver.dice import ROLL_SUBKEEPS, ROLLS
-from yahtzee_solver.distribution import ScoreDistribution, score_distribution
+from yahtzee_solver.strategy.distribution import ScoreDistribution, score_distribution
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
-from yahtzee_solver.players import make_strategy
+from yahtzee_solver.strategy.levels import make_strategy
 from yahtzee_solver.rules import RULESETS, get_rules
 from yahtzee_solver.state import ScoreCard
 
@@ -220,7 +220,7 @@ def test_bad_input_is_refused():
 
 @pytest.mark.parametrize("rl", [2, 1, 0])
 def test_option_distributions_have_the_advisors_means(rl, fresh_table):
-    from yahtzee_solver.distribution import option_distributions
+    from yahtzee_solver.strategy.distribution import option_distributions
 
     table = fresh_table("yahtzee")
     adv = Advisor("yahtzee", table)
@@ -252,7 +252,7 @@ def test_best_keeps_is_best_keep_for_every_roll():
 @pytest.mark.parametrize("level", ["expert", "normal"])
 def test_empty_card_distribution_fits_simulate(level):
     """Yacht from the empty card: the exact pmf against 40,000 games of ``simulate`` (same seed, same code)."""
-    from yahtzee_solver.simulate import simulate
+    from yahtzee_solver.analysis.simulate import simulate
 
     d = score_distribution(rules="yacht", strategy=level)
     res = simulate(level, 40_000, "yacht", seed=2026)
@@ -297,7 +297,7 @@ def engine_points_to_come(card: ScoreCard, blunder: float = 0.2) -> dict:
     :meth:`GameState.apply_action`): a keep of all five scores at once.
     """
     from yahtzee_solver.game import GameConfig, GameState, Score, cpu_actions
-    from yahtzee_solver.players import BeginnerStrategy
+    from yahtzee_solver.strategy.players import BeginnerStrategy
 
     rules = card.rules
     gen = _Scripted()
@@ -430,7 +430,7 @@ def test_a_small_card_does_not_import_numba_and_matches_the_compiled_pmf():
     card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=20,4k=0,ss=30"
     code = (
         "import json, sys\n"
-        "from yahtzee_solver.distribution import score_distribution\n"
+        "from yahtzee_solver.strategy.distribution import score_distribution\n"
         "from yahtzee_solver.state import parse_card\n"
         f"d = score_distribution(parse_card({card!r}), strategy='beginner')\n"
         "print(json.dumps({'numba': 'numba' in sys.modules, 'pmf': d.pmf.tolist()}))\n"

@@ -23,7 +23,7 @@ NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
-    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: 4242)
+    monkeypatch.setattr("yahtzee_solver.play.session.fresh_seed", lambda: 4242)
     for k, v in NO_LOCALE.items():
         monkeypatch.setenv(k, v)
     return tmp_path / "home"
@@ -238,7 +238,7 @@ def test_end_screen_against_the_cpu_shows_wins_losses_draws(home, monkeypatch):
 def test_undo_the_last_score_before_the_next_roll(home):
     """'s 1' meant 's 11' with 1-2-3-4-5 showing: u takes it back, the dice stay, the game is practice."""
     from test_cli_play import _position, play_from
-    from yahtzee_solver.records import RecordBook
+    from yahtzee_solver.play.records import RecordBook
     from yahtzee_solver.state import ScoreCard
 
     g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)

@@ -22,9 +22,9 @@ from yahtzee_solver.game import (
     new_game,
     positions_of,
 )
-from yahtzee_solver.players import LEVELS, make_strategy
+from yahtzee_solver.strategy.levels import LEVELS, make_strategy
 from yahtzee_solver.rules import RULESETS, get_rules
-from yahtzee_solver.savegame import GameStore, state_from_dict
+from yahtzee_solver.play.savegame import GameStore, state_from_dict
 from yahtzee_solver.state import ScoreCard
 
 YAHTZEE = get_rules("yahtzee")

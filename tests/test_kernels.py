@@ -23,7 +23,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from yahtzee_solver import jit
+from yahtzee_solver.solver import jit
 from yahtzee_solver.dice import KEEP_COUNTS, KEEPS, N_KEEPS, ROLL_OFFSET, ROLLS, keep_index
 from yahtzee_solver.rules import get_rules
 
@@ -469,9 +469,9 @@ refreshes = []
 refresh = ctx.refresh
 ctx.refresh = lambda: (refreshes.append(1), refresh())  # counts numba's registry refreshes
 
-from yahtzee_solver import jit
+from yahtzee_solver.solver import jit
 from yahtzee_solver.dice import N_KEEPS
-from yahtzee_solver.table import load_table
+from yahtzee_solver.solver.table import load_table
 
 t = load_table("yacht")
 a = t.rules.arrays()

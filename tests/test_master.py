@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from yahtzee_solver import parse_card
-from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.strategy.advisor import Advisor
 from yahtzee_solver.errors import UsageError
-from yahtzee_solver.master import MasterStrategy, play_match, wilson_interval
-from yahtzee_solver.objectives import WinSource, opponent_pmf
-from yahtzee_solver.players import make_strategy
+from yahtzee_solver.analysis.match import play_match, wilson_interval
+from yahtzee_solver.strategy.master import MasterStrategy
+from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+from yahtzee_solver.strategy.levels import make_strategy
 
 GLENN = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
 

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from yahtzee_solver import parse_card
-from yahtzee_solver.build import reachable_layers
+from yahtzee_solver.solver.build import reachable_layers
 from yahtzee_solver.dice import keep_index, roll_index
 from yahtzee_solver.errors import UsageError
-from yahtzee_solver.objectives import (
+from yahtzee_solver.strategy.objectives import (
     TargetSource,
     WinSource,
     max_points_to_come,

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, roll_index
-from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.strategy.advisor import Advisor
 from yahtzee_solver.tui.win_hint import WIN_HINT_MAX_OPEN, win_hint_lines
-from yahtzee_solver.win_chances import WinHints
+from yahtzee_solver.strategy.win_chances import WinHints
 from yahtzee_solver.game import CPU, HUMAN, Roll, cpu_actions, new_game
 from yahtzee_solver.i18n import Translator
-from yahtzee_solver.objectives import WinSource, opponent_pmf
-from yahtzee_solver.players import make_strategy
-from yahtzee_solver.table import load_table
+from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+from yahtzee_solver.strategy.levels import make_strategy
+from yahtzee_solver.solver.table import load_table
 
 
 def _play_until(st, open_boxes):
@@ -107,7 +107,7 @@ def test_win_chances_are_the_win_dp_for_every_option():
 
 
 def test_win_hints_solve_once_per_cpu_card(monkeypatch):
-    import yahtzee_solver.objectives as objectives
+    import yahtzee_solver.strategy.objectives as objectives
 
     calls = []
     real = objectives.opponent_pmf
@@ -170,7 +170,7 @@ def test_win_list_boxes_read_like_the_expected_score_hint_with_one_percent_forma
     tiny or exact, is a percentage of the same format, the columns aligned."""
     from yahtzee_solver.cli.target_query import format_probability
     from yahtzee_solver.i18n import display_width
-    from yahtzee_solver.win_chances import WinChances, WinOption
+    from yahtzee_solver.strategy.win_chances import WinChances, WinOption
 
     st = new_game("yahtzee", opponent="expert", seed=4)
     tr = Translator(lang)

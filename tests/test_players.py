@@ -19,18 +19,18 @@ import pytest
 from yahtzee_solver import Advisor, ScoreCard
 from yahtzee_solver.dice import ROLLS, keep_index
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
-from yahtzee_solver.players import (
+from yahtzee_solver.strategy.players import (
     LEVELS,
     BeginnerStrategy,
     ExpertStrategy,
     NormalStrategy,
     Strategy,
-    make_strategy,
     turn_only_params,
     zero_values,
 )
 from yahtzee_solver.rules import P_UPPER_BONUS, get_rules
-from yahtzee_solver.table import load_table
+from yahtzee_solver.strategy.levels import make_strategy
+from yahtzee_solver.solver.table import load_table
 
 from rulesdoc import hand_value
 
@@ -303,7 +303,7 @@ def test_beginner_rejects_a_bad_blunder_probability(blunder):
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_random_playouts_are_legal(level, rules):
     """Whole games through the Python game loop, which checks every keep and box."""
-    from yahtzee_solver.simulate import draw_dice, play_game
+    from yahtzee_solver.analysis.simulate import draw_dice, play_game
 
     r = get_rules(rules)
     s = make_strategy(level, r, rng=np.random.default_rng(2))

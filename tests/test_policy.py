@@ -7,12 +7,12 @@ import random
 import numpy as np
 import pytest
 
-from yahtzee_solver.advisor import Advisor
-from yahtzee_solver.batch import ArrayAdvisor
+from yahtzee_solver.strategy.advisor import Advisor
+from yahtzee_solver.strategy.batch import ArrayAdvisor
 from yahtzee_solver.dice import KEEPS, N_KEEPS, ROLL_SUBKEEPS, roll_index
 from yahtzee_solver.errors import DiceError, UsageError
-from yahtzee_solver.players import ExpertStrategy, NormalStrategy, PolicyStrategy
-from yahtzee_solver.policy import (
+from yahtzee_solver.strategy.players import ExpertStrategy, NormalStrategy, PolicyStrategy
+from yahtzee_solver.strategy.policy import (
     ExpectedValueSource,
     Policy,
     TurnOnlySource,
@@ -256,7 +256,7 @@ class _Fixed:
 
 def test_play_game_runs_on_the_engine_with_pre_drawn_dice():
     """The Python game loop is the engine's: dice dealt by the draw_dice convention, pat ends the rolls."""
-    from yahtzee_solver.simulate import draw_dice, play_game
+    from yahtzee_solver.analysis.simulate import draw_dice, play_game
 
     dice = draw_dice(np.random.default_rng(3), 1, 13)[0]
     moves: list = []

@@ -14,9 +14,9 @@ import pytest
 
 from yahtzee_solver.game import Roll, new_game
 from yahtzee_solver.files import HOME_ENV, MAX_FILE_BYTES, data_dir, write_json_atomic
-from yahtzee_solver.lock import GameLock, GameRunningError, lock_path
-from yahtzee_solver.records import DataFileError, Record, RecordBook, file_finished_game, records_path
-from yahtzee_solver.savegame import GameStore, save_path
+from yahtzee_solver.play.lock import GameLock, GameRunningError, lock_path
+from yahtzee_solver.play.records import DataFileError, Record, RecordBook, file_finished_game, records_path
+from yahtzee_solver.play.savegame import GameStore, save_path
 
 
 @pytest.fixture(autouse=True)
@@ -263,7 +263,7 @@ def test_empty_home_variable_counts_as_unset(monkeypatch, value):
 # -- a finished game is recorded before it is deleted -------------------------------------------------
 def _finished(seed=4, rules="yacht", opponent="none"):
     from yahtzee_solver.game import cpu_actions
-    from yahtzee_solver.players import make_strategy
+    from yahtzee_solver.strategy.levels import make_strategy
 
     g = new_game(rules, opponent, "me", seed)
     s = make_strategy("beginner", g.rules, rng=np.random.default_rng(seed), jit=False)

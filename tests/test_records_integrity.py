@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from yahtzee_solver.cli import main
 from yahtzee_solver.files import HOME_ENV
-from yahtzee_solver.records import RecordBook
+from yahtzee_solver.play.records import RecordBook
 
 SEED = 987_654_321_987  # the secret seed the tests inject (a player cannot choose it)
 
@@ -19,7 +19,7 @@ SEED = 987_654_321_987  # the secret seed the tests inject (a player cannot choo
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
-    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: SEED)
+    monkeypatch.setattr("yahtzee_solver.play.session.fresh_seed", lambda: SEED)
     return tmp_path / "home"
 
 
@@ -182,7 +182,7 @@ def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
 # -- a run stopped between writing the save and the ledger --------------------------------------------------
 def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
     from yahtzee_solver.game import Roll, new_game
-    from yahtzee_solver.savegame import GameStore
+    from yahtzee_solver.play.savegame import GameStore
 
     g = new_game(seed=SEED)
     store = GameStore(home / "game.json")
@@ -207,7 +207,7 @@ def test_deleting_the_ledger_does_not_dodge_a_loss(home):
 @pytest.mark.parametrize("cpu_rng", [None, 7, {"bit_generator": "PCG64", "state": "x"}, {"bit_generator": "Nope"}])
 def test_a_ledger_with_a_bad_cpu_generator_is_unreadable(home, cpu_rng):
     """cpu_rng is checked like the other ledger fields: null only before the first action."""
-    from yahtzee_solver.ledger import Ledger, LedgerEntry
+    from yahtzee_solver.play.ledger import Ledger, LedgerEntry
 
     run(["play", "--vs", "beginner", "--fast"], ["r", "q"])
     data = json.loads((home / "ledger.json").read_text())

@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, run, run_json
-from yahtzee_solver.advisor import Advisor
+from yahtzee_solver.strategy.advisor import Advisor
 from yahtzee_solver.game import cpu_actions, new_game
-from yahtzee_solver.history import MAX_GAMES, History, add_finished_game, history_path
+from yahtzee_solver.play.history import MAX_GAMES, History, add_finished_game, history_path
 from yahtzee_solver.i18n import Translator
-from yahtzee_solver.i18n_text import MESSAGES
-from yahtzee_solver.players import make_strategy
-from yahtzee_solver.review import TurnPlay, policy_losses, review_game, review_turns, turns_from_log
+from yahtzee_solver.i18n.text import MESSAGES
+from yahtzee_solver.strategy.levels import make_strategy
+from yahtzee_solver.analysis.review import TurnPlay, policy_losses, review_game, review_turns, turns_from_log
 from yahtzee_solver.rules import RULESETS
-from yahtzee_solver.savegame import SAVE_FORMAT, SAVE_VERSION, state_to_dict
+from yahtzee_solver.play.savegame import SAVE_FORMAT, SAVE_VERSION, state_to_dict
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def test_mean_score_is_the_table_value_minus_the_mean_loss_for_the_normal_level(
 def test_policy_losses_are_the_reviews_of_the_same_games():
     """Beginner games (which stand with two rerolls left): the per-game losses and the
     number of decisions are those of review_turns on the same games -- a stand is one decision."""
-    from yahtzee_solver.simulate import draw_dice, play_game
+    from yahtzee_solver.analysis.simulate import draw_dice, play_game
 
     games, seed = 25, 5
     res = policy_losses("beginner", games, "yahtzee", seed=seed)
@@ -204,7 +204,7 @@ def test_history_keeps_finished_games_atomically(home):
 
 
 def test_history_is_bounded_and_files_a_game_once(home, monkeypatch):
-    import yahtzee_solver.history as hist
+    import yahtzee_solver.play.history as hist
 
     state = _finished(1)
     assert add_finished_game(state)[0] == add_finished_game(state)[0] == 1  # filed again: not duplicated
@@ -238,7 +238,7 @@ def test_newer_history_is_refused_and_left_alone(home):
 def test_a_damaged_history_entry_is_skipped_and_the_others_stay(home):
     """One bad entry costs that game only: reported in words, skipped, kept in the file; numbers stay."""
     from yahtzee_solver.errors import DataFileError
-    from yahtzee_solver.history import DamagedEntry, HistoryEntry
+    from yahtzee_solver.play.history import DamagedEntry, HistoryEntry
 
     for seed in (1, 2, 3):
         add_finished_game(_finished(seed))

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from yahtzee_solver import kernels
+from yahtzee_solver.solver import kernels
 from yahtzee_solver.game import joker_info
 from yahtzee_solver.rules import N_UPPER, get_rules
 from yahtzee_solver.state import ScoreCard
@@ -70,7 +70,7 @@ def test_scoring_reports_joker_case_and_upper_bonus_gain(name):
 
 
 def test_compiled_scoring_matches_interpreted():
-    from yahtzee_solver import jit
+    from yahtzee_solver.solver import jit
 
     k = jit.compiled()
     for card, dice in cards_and_dice("yahtzee", 60, seed=6):

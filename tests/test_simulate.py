@@ -12,12 +12,12 @@ from click.testing import CliRunner
 
 from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
 from yahtzee_solver.cli import main
-from yahtzee_solver import jit
+from yahtzee_solver.solver import jit
 from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, ROLLS
 from yahtzee_solver.errors import IllegalMoveError, UsageError
-from yahtzee_solver.players import LEVELS, make_strategy
+from yahtzee_solver.strategy.levels import LEVELS, make_strategy
 from yahtzee_solver.rules import get_rules
-from yahtzee_solver.simulate import (
+from yahtzee_solver.analysis.simulate import (
     BLOCK,
     CHUNK,
     PERCENTILES,
@@ -27,7 +27,7 @@ from yahtzee_solver.simulate import (
     simulate,
     summarise,
 )
-from yahtzee_solver.table import default_table_path, load_table
+from yahtzee_solver.solver.table import default_table_path, load_table
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
@@ -295,7 +295,7 @@ def test_cli_simulate_games_bound_is_documented_and_allowed():
 
 
 def test_cli_simulate_out_of_memory_is_one_line(monkeypatch):
-    import yahtzee_solver.simulate as simulate_module
+    import yahtzee_solver.analysis.simulate as simulate_module
 
     def no_memory(*args, **kwargs):
         raise MemoryError
@@ -319,7 +319,7 @@ def test_cli_simulate_help():
 # -- Ctrl-C and the progress bar ------------------------------------------------------------------------
 def _interrupt_after(monkeypatch, n: int):
     """Make the beginner's games raise KeyboardInterrupt (as Ctrl-C does) when game ``n + 1`` starts."""
-    import yahtzee_solver.simulate as sim
+    import yahtzee_solver.analysis.simulate as sim
 
     real = sim.play_game
     calls = []
@@ -361,7 +361,7 @@ def test_ctrl_c_before_any_game_is_exit_130_without_statistics(monkeypatch):
                                         (["--json", "--progress"], True)])
 def test_no_progress_bar_unless_asked_when_not_on_a_terminal(monkeypatch, extra, bar):
     seen = []
-    import yahtzee_solver.simulate as sim
+    import yahtzee_solver.analysis.simulate as sim
 
     real = sim.simulate
     monkeypatch.setattr(sim, "simulate", lambda *a, **kw: seen.append(kw["progress"]) or real(*a, **kw))

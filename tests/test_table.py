@@ -9,10 +9,10 @@ import h5py
 import numpy as np
 import pytest
 
-from yahtzee_solver import table as table_mod
+from yahtzee_solver.solver import table as table_mod
 from yahtzee_solver.errors import TableError, UsageError
 from yahtzee_solver.rules import get_rules
-from yahtzee_solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
+from yahtzee_solver.solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
 
 
 @pytest.fixture
@@ -308,7 +308,7 @@ def test_load_refuses_what_is_not_a_regular_file(tmp_path):
 
 # -- open_table: values read as queries need them, each chunk checked -------------------------
 def test_open_table_reads_only_the_chunks_a_turn_needs(yacht_file, fresh_table):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     t = open_table("yacht", yacht_file)
     assert not t.is_loaded and t.rules.name == "yacht"
@@ -327,7 +327,7 @@ def test_open_table_reads_only_the_chunks_a_turn_needs(yacht_file, fresh_table):
 
 def test_values_from_reads_the_chunks_of_every_reachable_state(yacht_file, fresh_table):
     """A card's whole rest of the game: every mask holding its boxes, and only their chunks."""
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     t = open_table("yacht", yacht_file)
     full = fresh_table("yacht").values
@@ -348,7 +348,7 @@ def test_values_from_reads_the_chunks_of_every_reachable_state(yacht_file, fresh
 
 def test_values_from_detects_an_edited_chunk_of_a_later_state(yacht_file):
     """The edit is in a state the card reaches only near the end of the game: found before any value is used."""
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     filled = 0b010111000001
     with h5py.File(yacht_file, "r+") as f:
@@ -361,7 +361,7 @@ def test_values_from_detects_an_edited_chunk_of_a_later_state(yacht_file):
 
 
 def test_open_table_detects_an_edited_chunk_before_using_it(yacht_file):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     with h5py.File(yacht_file, "r+") as f:
         f["values"][1 << 11, 0, 0] += 1.0  # rewritten chunk: its Fletcher-32 is valid, its SHA-256 not
@@ -375,7 +375,7 @@ def test_open_table_detects_an_edited_chunk_before_using_it(yacht_file):
 
 
 def test_open_table_detects_a_flipped_stored_byte(yacht_file):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     with h5py.File(yacht_file, "r") as f:
         info = f["values"].id.get_chunk_info(5)
@@ -389,7 +389,7 @@ def test_open_table_detects_a_flipped_stored_byte(yacht_file):
 
 
 def test_open_table_on_a_truncated_file(yacht_file):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     data = yacht_file.read_bytes()
     yacht_file.write_bytes(data[: len(data) * 3 // 4])
@@ -399,7 +399,7 @@ def test_open_table_on_a_truncated_file(yacht_file):
 
 
 def test_open_table_without_chunk_digests_loads_and_hashes_the_whole_table(yacht_file, fresh_table):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     with h5py.File(yacht_file, "r+") as f:
         del f["chunk_sha256"]
@@ -412,7 +412,7 @@ def test_open_table_without_chunk_digests_loads_and_hashes_the_whole_table(yacht
 
 
 def test_chunk_digests_cover_every_chunk(yacht_file, fresh_table):
-    from yahtzee_solver.table import chunk_digests
+    from yahtzee_solver.solver.table import chunk_digests
 
     with h5py.File(yacht_file, "r") as f:
         stored = f["chunk_sha256"][...]
@@ -422,7 +422,7 @@ def test_chunk_digests_cover_every_chunk(yacht_file, fresh_table):
 
 
 def test_load_table_reports_the_rule_set_of_a_file(yacht_file):
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     assert load_table(None, yacht_file).rules.name == "yacht"
     assert open_table(None, yacht_file).rules.name == "yacht"
@@ -437,7 +437,7 @@ def test_load_table_reports_the_rule_set_of_a_file(yacht_file):
 
 @pytest.mark.parametrize("name", ["yahtzee", "yatzy"])
 def test_shipped_tables_open_chunk_by_chunk(name):
-    from yahtzee_solver.table import default_table_path, open_table
+    from yahtzee_solver.solver.table import default_table_path, open_table
 
     table_mod._TABLE_CACHE.clear()  # a whole table loaded earlier would be returned as it is
     t = open_table(name, default_table_path(name))
@@ -452,9 +452,9 @@ def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
     whole table (a row it did not load would read 0 and change the answers)."""
     import random
 
-    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver.strategy.advisor import Advisor
     from yahtzee_solver.dice import ROLLS
-    from yahtzee_solver.table import default_table_path, open_table
+    from yahtzee_solver.solver.table import default_table_path, open_table
 
     whole = Advisor(name, load_table(name), jit=False)
     rules = whole.rules
@@ -478,7 +478,7 @@ def test_queries_on_an_opened_table_equal_queries_on_the_whole_table(name):
 
 
 def test_demand_zeros_is_a_fresh_writable_zero_array():
-    from yahtzee_solver.table import demand_zeros
+    from yahtzee_solver.solver.table import demand_zeros
 
     a = demand_zeros((1 << 13, 64, 2))
     b = demand_zeros((1 << 13, 64, 2), np.int64)
@@ -494,7 +494,7 @@ def test_a_flipped_byte_anywhere_outside_the_values_is_one_table_error_or_the_ri
     """HDF5's own structures (superblock, object headers, B-trees, heaps, attributes) damaged byte by
     byte: every query either stops with a TableError or answers exactly as the intact table does,
     never with another exception (h5py raises RuntimeError for a damaged B-tree or heap)."""
-    from yahtzee_solver.table import open_table
+    from yahtzee_solver.solver.table import open_table
 
     good = load_table("yacht", yacht_file)
     want = (good.value(0, 0, 0), good.value(0b101, 4, 0))

@@ -176,7 +176,7 @@ def test_match_of_one_game_says_game():
 
 def test_progress_bars_stay_off_when_stderr_is_not_a_terminal(monkeypatch):
     """Without --no-progress, the bars of match and of a long target solve draw nothing into a pipe or log."""
-    from yahtzee_solver.objectives import TargetCurve
+    from yahtzee_solver.strategy.objectives import TargetCurve
     import numpy as np
 
     res = run("match", "expert", "expert", "--games", "2", "--seed", "3")
@@ -187,7 +187,7 @@ def test_progress_bars_stay_off_when_stderr_is_not_a_terminal(monkeypatch):
             progress(done, 50_000)  # large enough for the bar
         return TargetCurve(rules, card, np.linspace(1.0, 0.5, max_target + 1), 1.0, 50_000)
 
-    monkeypatch.setattr("yahtzee_solver.objectives.target_curve", fake)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", fake)
     monkeypatch.setattr("yahtzee_solver.cli.target_curve.ev_policy_survival",
                         lambda rules, m, card, progress=False: np.linspace(1.0, 0.25, m + 1))
     res = run("target-curve", "--card", GLENN, "--max", "30")

@@ -19,9 +19,9 @@ flask = pytest.importorskip("flask", reason="the web tests need the [web] extra 
 from yahtzee_solver import Advisor  # noqa: E402
 from yahtzee_solver.game import Hold, Roll, Score, cpu_actions, new_game  # noqa: E402
 from yahtzee_solver.i18n import Translator  # noqa: E402
-from yahtzee_solver.players import make_strategy  # noqa: E402
-from yahtzee_solver.records import RecordBook  # noqa: E402
-from yahtzee_solver.savegame import GameStore  # noqa: E402
+from yahtzee_solver.strategy.levels import make_strategy  # noqa: E402
+from yahtzee_solver.play.records import RecordBook  # noqa: E402
+from yahtzee_solver.play.savegame import GameStore  # noqa: E402
 from yahtzee_solver.rules import RULESETS, get_rules  # noqa: E402
 from yahtzee_solver.web.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
 
@@ -32,7 +32,7 @@ SECRET = 31_415_926_535  # the secret seed the tests inject (a player cannot cho
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
-    monkeypatch.setattr("yahtzee_solver.session.fresh_seed", lambda: SECRET)
+    monkeypatch.setattr("yahtzee_solver.play.session.fresh_seed", lambda: SECRET)
     return {"game_file": tmp_path / "game.json", "records_file": tmp_path / "records.json"}
 
 
@@ -436,7 +436,7 @@ def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
     def fail(*a, **k):
         raise store.DataFileError("records disk full")
 
-    monkeypatch.setattr("yahtzee_solver.session.file_finished_game", fail)  # the records step of filing
+    monkeypatch.setattr("yahtzee_solver.play.session.file_finished_game", fail)  # the records step of filing
     game = _play_out(c)
     assert not game["result"]["recorded"] and "records disk full" in " ".join(game["result"]["lines"])
     assert files["game_file"].exists()  # kept, nothing lost
@@ -469,7 +469,7 @@ def _quick_turns(c: Client, open_boxes: int) -> dict:
 def _terminal_chances(files, lang="en"):
     """The saved game, resumed as ``play --resume`` does, and the terminal hint's chances and lines."""
     from yahtzee_solver.tui.win_hint import win_hint_lines
-    from yahtzee_solver.win_chances import WinHints
+    from yahtzee_solver.strategy.win_chances import WinHints
 
     st = GameStore(files["game_file"]).open().state
     wc = WinHints()(st, Advisor(st.rules, jit=False))
@@ -494,9 +494,9 @@ def _check_rows(hint, wc, lines):
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
     from yahtzee_solver.dice import ROLL_SUBKEEPS, KEEPS, roll_index
-    from yahtzee_solver.objectives import WinSource, opponent_pmf
-    from yahtzee_solver.table import load_table
-    from yahtzee_solver.win_chances import WIN_HINT_MAX_OPEN
+    from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+    from yahtzee_solver.solver.table import load_table
+    from yahtzee_solver.strategy.win_chances import WIN_HINT_MAX_OPEN
 
     from yahtzee_solver.cli.target_query import format_probability
     from yahtzee_solver.web.service import WebTranslator
@@ -566,7 +566,7 @@ def test_best_chance_keeping_all_five_names_its_box(client, files):
     chance keeps all five dice and scores them, the best expected total keeps 6 6; ``win_then`` names the box."""
     from webhelpers import expert_until
 
-    from yahtzee_solver.win_chances import WinHints
+    from yahtzee_solver.strategy.win_chances import WinHints
 
     expert_until(lambda path, body: client.ok("post", path, body), 46, 4)
     client.ok("post", "/api/game/roll")
@@ -850,7 +850,7 @@ def test_warm_up_loads_what_the_saved_game_needs(files):
 
 
 def test_warm_up_of_the_chances_works_for_every_rule_set():
-    from yahtzee_solver.win_chances import warm
+    from yahtzee_solver.strategy.win_chances import warm
 
     for rules in RULESETS:  # a card with one open box needs each box's least legal points
         warm(rules, "normal")
@@ -944,7 +944,7 @@ def test_the_end_line_names_the_forfeits_as_records_and_the_readme_count_them(cl
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_record_line_names_forfeits_in_every_language(lang):
     from yahtzee_solver.i18n import Translator
-    from yahtzee_solver.records import Record
+    from yahtzee_solver.play.records import Record
 
     tr = Translator(lang)
     names = {"rules": "R", "opponent": "O"}

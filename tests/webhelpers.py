@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yahtzee_solver.game import HUMAN, Hold, Roll, Score, cpu_actions, new_game
-from yahtzee_solver.players import make_strategy
+from yahtzee_solver.strategy.levels import make_strategy
 
 
 def expert_until(post, seed: int, open_boxes: int, opponent: str = "expert"):

@@ -10,9 +10,11 @@ Quick start::
     adv.expected_final()                               # 254.5877... from the empty card
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
 
-from .advisor import Advisor, BoxOption, KeepOption
+from .strategy.advisor import Advisor, BoxOption, KeepOption
 from .dice import format_dice, parse_dice
 from .errors import (
     CategoryError,
@@ -39,26 +41,36 @@ from .rules import (
     get_rules,
 )
 from .state import ScoreCard, StateKey, parse_card
-from .table import ValueTable, default_table_path, load_table, open_table, save_table
+from .solver.table import ValueTable, default_table_path, load_table, open_table, save_table
+
+from . import _compat
 
 # Heavier parts load on first use, so `import yahtzee_solver` (and a cold CLI
-# query) does not pay for them.
+# query) does not pay for them.  Type checkers see the real objects.
+if TYPE_CHECKING:
+    from .analysis.simulate import SimulationResult, simulate
+    from .game import GameState, new_game
+    from .play.records import RecordBook
+    from .solver.build import BuildResult, build_values
+    from .strategy.batch import ArrayAdvisor, option_values
+    from .strategy.levels import LEVELS, make_strategy
+
 _LAZY = {
-    "BuildResult": "build",
-    "build_values": "build",
-    "make_strategy": "players",
-    "LEVELS": "players",
-    "simulate": "simulate",
-    "SimulationResult": "simulate",
+    "BuildResult": "solver.build",
+    "build_values": "solver.build",
+    "make_strategy": "strategy.levels",
+    "LEVELS": "strategy.levels",
+    "simulate": "analysis.simulate",
+    "SimulationResult": "analysis.simulate",
     "new_game": "game",
     "GameState": "game",
-    "RecordBook": "records",
-    "ArrayAdvisor": "batch",
-    "option_values": "batch",
+    "RecordBook": "play.records",
+    "ArrayAdvisor": "strategy.batch",
+    "option_values": "strategy.batch",
 }
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
@@ -107,3 +119,7 @@ __all__ = [
     "DataFileError",
     *_LAZY,
 ]
+
+# A public name means one thing: importing a submodule of the same name (such
+# as the deprecated path ``yahtzee_solver.simulate``) does not replace it.
+_compat.protect_public_names(__name__, __all__)

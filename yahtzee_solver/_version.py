@@ -2,4 +2,4 @@
 modules that record it (``table.py`` writes it into every table file) and by
 ``pyproject.toml`` (``[tool.setuptools.dynamic]``)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

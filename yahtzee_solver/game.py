@@ -4,7 +4,7 @@ In the spirit of OpenSpiel, a game is an immutable :class:`GameConfig` plus a
 mutable :class:`GameState` that lists its :meth:`~GameState.legal_actions`,
 takes one action at a time (:meth:`~GameState.apply_action`) and knows when it
 :meth:`~GameState.is_terminal`.  No I/O here: the saved game's format is
-:mod:`yahtzee_solver.savegame`.
+:mod:`yahtzee_solver.play.savegame`.
 
 A turn (docs/rules.md): roll all five dice; between rolls hold any dice and reroll
 the rest, at most three rolls in all; after any roll, but not before the
@@ -22,7 +22,7 @@ draws from a second generator.
 
 How dice score is decided only by :meth:`ScoreCard.scoring
 <yahtzee_solver.state.ScoreCard.scoring>` (the single definition of the
-rules in :func:`yahtzee_solver.kernels.box_scoring`: Joker case, Joker points,
+rules in :func:`yahtzee_solver.solver.kernels.box_scoring`: Joker case, Joker points,
 Yahtzee and upper bonuses) and written with
 :meth:`ScoreCard.with_box <yahtzee_solver.state.ScoreCard.with_box>`.
 """
@@ -62,7 +62,7 @@ __all__ = [
 N_DICE = 5
 MAX_ROLLS = 3
 HUMAN, CPU = 0, 1
-#: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.players.LEVELS`).
+#: ``--vs`` choices: solitaire or a CPU level (:data:`yahtzee_solver.strategy.players.LEVELS`).
 OPPONENTS = ("none", "beginner", "normal", "expert", "master")
 
 #: Keys of the reasons an action is illegal (:meth:`GameState.problem`).  The
@@ -614,13 +614,13 @@ def positions_of(dice, keep, held=None) -> tuple[bool, ...]:
 
 
 def cpu_actions(state: GameState, strategy) -> list[Action]:
-    """The next step of the mover's turn as decided by ``strategy`` (a :class:`~yahtzee_solver.players.Strategy`).
+    """The next step of the mover's turn as decided by ``strategy`` (a :class:`~yahtzee_solver.strategy.players.Strategy`).
 
     Returns ``[Roll()]`` before the first roll; ``[Score(c)]`` when the
     strategy keeps all five dice or no reroll is left; otherwise
     ``[Hold(...), Roll()]`` (just ``[Roll()]`` if those dice are already held).
     The strategy is asked once per call; one that plays to win (has ``observe``,
-    :class:`~yahtzee_solver.master.MasterStrategy`) is first told the other player's card.
+    :class:`~yahtzee_solver.strategy.master.MasterStrategy`) is first told the other player's card.
     """
     if state.config.n_players == 2 and hasattr(strategy, "observe"):
         # a strategy that plays to win (master) is told the other card (also after a resume);

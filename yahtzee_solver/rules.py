@@ -15,7 +15,7 @@ by :meth:`RuleSet.arrays` into plain numpy arrays:
 
 How one roll scores in one box *in a given position* (Joker constraints, the
 +100 Yahtzee bonus, the upper bonus) is decided in exactly one place,
-:func:`yahtzee_solver.kernels.box_points`, shared by the DP, the advisor and the game.
+:func:`yahtzee_solver.solver.kernels.box_points`, shared by the DP, the advisor and the game.
 """
 
 from __future__ import annotations

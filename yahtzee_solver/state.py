@@ -51,7 +51,7 @@ class StateKey(NamedTuple):
 
 
 class BoxScoring(NamedTuple):
-    """How five final dice score on a card, box by box (from :func:`yahtzee_solver.kernels.box_scoring`).
+    """How five final dice score on a card, box by box (from :func:`yahtzee_solver.solver.kernels.box_scoring`).
 
     Attributes
     ----------
@@ -75,7 +75,7 @@ class BoxScoring(NamedTuple):
     joker: str | None
 
 
-#: Joker case names by the kernel's codes (:func:`yahtzee_solver.kernels.joker_case`).
+#: Joker case names by the kernel's codes (:func:`yahtzee_solver.solver.kernels.joker_case`).
 JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 
 
@@ -256,7 +256,7 @@ class ScoreCard:
     def scoring(self, dice, *, kernels=None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
 
-        Uses the rules' single definition (:func:`yahtzee_solver.kernels.box_scoring`):
+        Uses the rules' single definition (:func:`yahtzee_solver.solver.kernels.box_scoring`):
         Joker constraints and points, the Joker case, the Yahtzee bonus and the
         upper bonus each box would complete.
 
@@ -265,7 +265,7 @@ class ScoreCard:
         dice : str or sequence of int
             Five faces 1..6.
         kernels : module, optional
-            The kernel module to run (:func:`yahtzee_solver.jit.backend`);
+            The kernel module to run (:func:`yahtzee_solver.solver.jit.backend`);
             default: the interpreted one (no numba import).
 
         Raises
@@ -286,7 +286,7 @@ class ScoreCard:
             from .dice import parse_dice, roll_index
 
             if kernels is None:
-                from . import kernels
+                from .solver import kernels
 
             r = roll_index(parse_dice(dice))
             mask, up, yb = self.key

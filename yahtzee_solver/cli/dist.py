@@ -1,6 +1,6 @@
 """``yahtzee-solve dist``: the exact distribution of the final score from a position.
 
-Parses the position, asks :func:`yahtzee_solver.distribution.score_distribution`
+Parses the position, asks :func:`yahtzee_solver.strategy.distribution.score_distribution`
 and prints the mean, SD, percentiles, ``P(final >= T)`` and a histogram drawn
 with Unicode blocks (or ``--json``); ``--plot FILE`` saves a chart with the
 optional ``plot`` extra (matplotlib).
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
+from ..strategy.distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDistribution
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
@@ -263,10 +263,10 @@ def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, pr
       yahtzee-solve dist --strategy beginner --rules yacht --json
     """
     from ..dice import format_dice, parse_dice
-    from ..distribution import score_distribution
+    from ..strategy.distribution import score_distribution
     from ..state import parse_card
-    from ..table import open_table
-    from .query import _state_dict, describe_card
+    from ..solver.table import open_table
+    from .render import _state_dict, describe_card
 
     rules = resolve_rules(rules, table_path)
     card = parse_card(card_text, rules)

@@ -1,6 +1,6 @@
 """``yahtzee-solve match A B --games N``: CPU against CPU, with 95 % intervals.
 
-Thin: parses, calls :func:`yahtzee_solver.master.play_match`, prints.
+Thin: parses, calls :func:`yahtzee_solver.analysis.match.play_match`, prints.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def match(a, b, games, rules, seed, max_open, no_progress, as_json):
     Example:
       yahtzee-solve match master expert --games 40000 --seed 1
     """
-    from ..master import MATCH_LEVELS, play_match
+    from ..analysis.match import MATCH_LEVELS, play_match
 
     for lvl in (a, b):
         if lvl.lower() not in MATCH_LEVELS:

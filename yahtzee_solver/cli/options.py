@@ -9,7 +9,7 @@ import click
 
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
-from ..table import open_table
+from ..solver.table import open_table
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
@@ -97,7 +97,7 @@ card_option = click.option(
 
 
 def rules_in_table(path: str | os.PathLike) -> str | None:
-    """The rule-set name a value table file holds, as :func:`yahtzee_solver.table.open_table` reads it.
+    """The rule-set name a value table file holds, as :func:`yahtzee_solver.solver.table.open_table` reads it.
 
     Only the file's attributes are read (the values later, as the command needs them).
 

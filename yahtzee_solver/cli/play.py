@@ -1,7 +1,7 @@
 """``yahtzee-solve play``: the terminal game, solitaire or against a CPU level.
 
 A thin command: it parses the options, takes the data folder's lock
-(:class:`~yahtzee_solver.lock.GameLock`) and hands over to the terminal game
+(:class:`~yahtzee_solver.play.lock.GameLock`) and hands over to the terminal game
 (:mod:`yahtzee_solver.tui`).
 """
 

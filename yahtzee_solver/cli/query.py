@@ -1,6 +1,6 @@
 """The query commands: ``hint``, ``keep``, ``fill`` and ``value``.
 
-Each parses its input (dice, scorecard), asks :class:`~yahtzee_solver.advisor.Advisor`
+Each parses its input (dice, scorecard), asks :class:`~yahtzee_solver.strategy.advisor.Advisor`
 and prints a ranked table (or ``--json``).  Library errors propagate and are
 turned into exit codes once, in :mod:`yahtzee_solver.cli`.
 
@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import click
 
-from ..advisor import Advisor, BoxOption, KeepOption
+from ..strategy.advisor import Advisor, BoxOption, KeepOption
 from ..dice import format_dice, parse_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from ..table import open_table
+from ..solver.table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .render import _render, _state_dict, box_best, box_note, describe_card
 from .target_query import target_option, value_target_option
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best"]
@@ -76,37 +77,6 @@ def _limit(options: list, top: int | None, default: int | None, as_json: bool) -
 # -- text output ------------------------------------------------------------------
 
 
-def describe_card(card: ScoreCard) -> str:
-    """One line: rule set, turn, card total, upper subtotal vs the bonus threshold, state key."""
-    r = card.rules
-    n = r.n_categories
-    n_filled = n - len(card.open_categories)
-    turn = "game over" if card.is_full else f"turn {n_filled + 1} of {n}"
-    up, thr = card.upper_subtotal, r.upper_threshold
-    upper = f"upper {up}/{thr}" + (f" (+{r.upper_bonus} bonus)" if up >= thr else "")
-    parts = [f"card total {card.total}", upper]
-    y = r.yahtzee_category
-    if r.yahtzee_bonus and y >= 0:
-        if card.boxes[y] == 50:
-            parts.append(f"{r.categories[y].name} bonus on")
-        elif card.boxes[y] == 0:
-            parts.append(f"{r.categories[y].name} box scratched")
-    k = card.key
-    flag = f":{k.yb}" if r.n_flags == 2 else ""
-    return f"{r.name}, {turn}: {', '.join(parts)}  [state {k.mask:#06x}:{k.up}{flag}]"
-
-
-def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
-    """Align ``rows`` under ``headers``; columns in ``right`` are right-aligned."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
-
-    def line(cells):
-        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-        return "  ".join(out).rstrip()
-
-    return [line(headers)] + [line(row) for row in rows]
-
-
 def _loss(option, best: bool) -> str:
     if best:
         return "best"
@@ -138,22 +108,6 @@ def _keep_lines(options: list[KeepOption], shown: list[KeepOption], dists=None, 
     return lines
 
 
-def box_note(o, rules) -> str:
-    """The note column of a box option: the bonuses it earns now and the Joker, e.g. ``'+100 Yahtzee bonus, Joker'``.
-
-    ``o`` is any option with ``yahtzee_bonus``, ``upper_bonus`` (points) and ``joker``
-    (:class:`~yahtzee_solver.advisor.BoxOption`, :class:`~yahtzee_solver.target.TargetBoxOption`).
-    """
-    notes = []
-    if o.yahtzee_bonus:
-        notes.append(f"+{o.yahtzee_bonus} {rules.categories[rules.yahtzee_category].name} bonus")
-    if o.upper_bonus:
-        notes.append(f"+{o.upper_bonus} upper bonus")
-    if o.joker:
-        notes.append("Joker")
-    return ", ".join(notes)
-
-
 def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=None, threshold=None) -> list[str]:
     rows = [
         ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0)]
@@ -169,24 +123,7 @@ def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=No
     return lines
 
 
-def box_best(o, rules) -> str:
-    """The start of a ``best:`` line for box option ``o``: ``'score 30 in Chance (+100 Yahtzee bonus, Joker)'``."""
-    note = box_note(o, rules)
-    return f"score {o.points} in {o.name}{f' ({note})' if note else ''}"
-
-
 # -- output (text or JSON) ----------------------------------------------------------------
-
-
-def _state_dict(card: ScoreCard) -> dict:
-    k = card.key
-    return {
-        "rules": card.rules.name,
-        "card": card.to_dict(),
-        "card_total": card.total,
-        "upper_subtotal": card.upper_subtotal,
-        "state": {"filled": k.mask, "upper": k.up, "yahtzee_bonus": k.yb},
-    }
 
 
 def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshold=None) -> None:
@@ -305,7 +242,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
     options = adv.hint(card, faces, rolls_left)
     dists = None
     if with_dist:
-        from ..distribution import option_distributions
+        from ..strategy.distribution import option_distributions
 
         dists = option_distributions(card, faces, rolls_left, table=adv.table)
     _report(card, faces, rolls_left, options, top, as_json, dists, dist_threshold)

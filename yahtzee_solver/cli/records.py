@@ -6,10 +6,10 @@ import click
 
 from ..files import read_json
 from ..i18n import LANGS, Translator, display_width, locale_lang, pad
-from ..lock import GameLock, GameRunningError
-from ..records import RecordBook, records_path
+from ..play.lock import GameLock, GameRunningError
+from ..play.records import RecordBook, records_path
 from ..rules import get_rules
-from ..savegame import save_path
+from ..play.savegame import save_path
 from ..tui.prompt import confirm
 from ..tui.start import record_pending
 from .options import echo_json, json_option, no_color

@@ -44,8 +44,8 @@ def review(game, last, cpu, rules, lang, as_json):
       yahtzee-solve review game.json --json
     """
     from ..errors import CategoryError, DataFileError, DiceError, SavedGameError, UsageError
-    from ..history import History, history_path, load_game_file
-    from ..review import review_log
+    from ..play.history import History, history_path, load_game_file
+    from ..analysis.review import review_log
     from ..rules import get_rules
 
     tr = Translator(lang.lower() if lang else locale_lang())

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..players import LEVELS
+from ..strategy.players import LEVELS
 from ..rules import get_rules
 from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
 
@@ -22,7 +22,7 @@ MAX_GAMES = 100_000_000
 
 
 def format_result(res) -> str:
-    """The human-readable summary of a :class:`~yahtzee_solver.simulate.SimulationResult`."""
+    """The human-readable summary of a :class:`~yahtzee_solver.analysis.simulate.SimulationResult`."""
     lo, hi = res.ci95
     p = res.percentiles
     rules = get_rules(res.rules)
@@ -43,7 +43,7 @@ def format_result(res) -> str:
 
 
 def format_losses(loss) -> str:
-    """Lines for ``--losses``: a :class:`~yahtzee_solver.review.PolicyLosses` in points."""
+    """Lines for ``--losses``: a :class:`~yahtzee_solver.analysis.review.PolicyLosses` in points."""
     lg, hg = loss.per_game
     return "\n".join([
         f"  expected loss {loss.per_decision:8.3f} points a decision ({loss.decisions:,} decisions)",
@@ -91,8 +91,8 @@ def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
     Example:
       yahtzee-solve simulate --strategy expert --games 100000 --seed 1
     """
-    from ..simulate import simulate as run
-    from ..table import load_table
+    from ..analysis.simulate import simulate as run
+    from ..solver.table import load_table
 
     rules = resolve_rules(rules, table_path)
     table = load_table(rules, table_path) if table_path is not None and level.lower() == "expert" else None
@@ -105,7 +105,7 @@ def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
         click.get_current_context().exit(INTERRUPTED)
     loss = None
     if losses and not res.interrupted:
-        from ..review import policy_losses
+        from ..analysis.review import policy_losses
 
         loss = policy_losses(level, res.games, rules, seed=res.seed, table=table)
     if as_json:

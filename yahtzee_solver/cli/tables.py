@@ -2,7 +2,7 @@
 
 ``build`` uses the numba-compiled kernels and a tqdm progress bar (on stderr);
 it checks that the output folder is writable *before* the minutes of work, and
-the file is written atomically by :func:`yahtzee_solver.table.save_table`
+the file is written atomically by :func:`yahtzee_solver.solver.table.save_table`
 (temp file in the same folder, then rename), so an interrupted or failed build
 leaves the previous table and no temp file behind.
 
@@ -23,7 +23,7 @@ import click
 
 from ..errors import TableError
 from ..files import file_kind
-from ..table import FORMAT_VERSION, checksum, default_table_path, load_table
+from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
 from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
@@ -128,8 +128,8 @@ def build(rules, out, progress):
     Example:
       yahtzee-solve build --rules yacht --out yacht.h5
     """
-    from ..build import build_values
-    from ..table import ValueTable, save_table
+    from ..solver.build import build_values
+    from ..solver.table import ValueTable, save_table
 
     rs = rules
     path = Path(out) if out is not None else default_table_path(rs)

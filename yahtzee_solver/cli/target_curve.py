@@ -1,12 +1,12 @@
 """``yahtzee-solve target-curve``: the best achievable P(final >= T) for every target T.
 
 From the empty card, with a rule set whose curve is shipped
-(:mod:`yahtzee_solver.curve_data`, ``data/target-curve-<rules>.json``) and a
+(:mod:`yahtzee_solver.analysis.curve_data`, ``data/target-curve-<rules>.json``) and a
 ``--max`` within it, the shipped columns are read (instant; ``--recompute``
 runs the DP instead); a file reaching the most the rule set can score answers
 any larger ``--max`` (exact zeros above it).  A missing shipped file is said on
 stderr before the DP runs.  Otherwise one DP from the card
-(:func:`yahtzee_solver.objectives.target_curve`), with a progress bar on
+(:func:`yahtzee_solver.strategy.objectives.target_curve`), with a progress bar on
 stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
 ``pip install 'yahtzee-solver[plot]'``).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import click
 
-from ..objectives import MAX_TARGET
+from ..strategy.objectives import MAX_TARGET
 from .dist import plot_figure, write_figure
 from .options import card_option, echo_json, json_option, rules_option
 from ..i18n import format_probability
@@ -27,10 +27,10 @@ __all__ = ["target_curve_command"]
 def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
     """P(final >= T) of the expected-score (expert) policy from ``card``, for T = 0..max_target.
 
-    From the policy's exact final-score distribution (:func:`yahtzee_solver.objectives.opponent_pmf`,
-    the engine of :mod:`yahtzee_solver.distribution`).
+    From the policy's exact final-score distribution (:func:`yahtzee_solver.strategy.objectives.opponent_pmf`,
+    the engine of :mod:`yahtzee_solver.strategy.distribution`).
     """
-    from ..objectives import opponent_pmf, survival
+    from ..strategy.objectives import opponent_pmf, survival
 
     return survival(opponent_pmf(rules, card, "expert", progress=progress), max_target)
 
@@ -50,7 +50,7 @@ def _plot(fig, path: str, rules, probs, ev) -> None:
 
 def _say_why_the_dp_runs(rules, max_target: int) -> None:
     """One stderr line when a shipped curve was expected for the empty card but cannot answer."""
-    from ..curve_data import SHIPPED_RULES, curve_path, load_curve
+    from ..analysis.curve_data import SHIPPED_RULES, curve_path, load_curve
 
     if rules.name not in SHIPPED_RULES:
         return
@@ -91,7 +91,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
     Example:
       yahtzee-solve target-curve --max 700 --plot curve.png
     """
-    from ..objectives import target_curve
+    from ..strategy.objectives import target_curve
     from ..state import parse_card
 
     card = parse_card(card_text, rules)
@@ -100,7 +100,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
         fig = plot_figure(plot_path)  # checks the folder too (cli.dist.check_plot_path)
     shipped = None
     if not recompute and card.filled == 0:
-        from ..curve_data import shipped_curve
+        from ..analysis.curve_data import shipped_curve
         from ..errors import TableError
 
         try:
@@ -116,7 +116,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
         source = (f"precomputed by {shipped.command}: {shipped.n_states:,} states in {shipped.seconds:.0f} s; "
                   f"--recompute to run the DP")
         if shipped.padded_from is not None:
-            from ..curve_data import max_final_total
+            from ..analysis.curve_data import max_final_total
 
             source += (f"; T above {shipped.padded_from - 1} is exactly 0: no {rules.name} game scores more "
                        f"than {max_final_total(rules)}")
@@ -154,7 +154,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
         if ev is not None:
             row.append(format_probability(float(ev[T])))
         rows.append(row)
-    from .query import _render
+    from .render import _render
 
     click.echo("\n".join(_render(head, rows, set(range(len(head))))))
     if plot_path is not None:

@@ -16,7 +16,7 @@ import click
 from ..dice import format_dice
 from ..i18n import format_probability
 from ..state import ScoreCard
-from ..table import open_table
+from ..solver.table import open_table
 from .options import echo_json
 
 __all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
@@ -67,7 +67,7 @@ def progress_bar(desc: str):
 
 
 def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard):
-    from ..target import TargetAdvisor
+    from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
     update, close = progress_bar(f"target {target}")
@@ -109,7 +109,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
-    from .query import _render, box_best, box_note
+    from .render import _render, box_best, box_note
 
     p_head = f"P(>={target})"
     if is_keep:

@@ -8,7 +8,7 @@ import click
 
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, GameState
 from ..i18n import Translator, display_width, pad, wrap
-from ..session import player_name
+from ..play.session import player_name
 from .prompt import POSITIONS
 
 __all__ = ["render_board", "render_dice", "fit_items", "player_name", "column_name", "clear_screen"]

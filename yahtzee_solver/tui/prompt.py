@@ -28,14 +28,14 @@ from ..dice import format_dice
 from ..errors import CategoryError, IllegalMoveError
 from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
 from ..i18n import Translator
-from ..session import dice_text
+from ..play.session import dice_text
 
 __all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", "keep_command", "dice_text", "confirm", "ask"]
 
 
 # -- commands ------------------------------------------------------------------------------
 class PromptError(Exception):
-    """A command that cannot be carried out: a message key of :mod:`yahtzee_solver.i18n_text` and its fields."""
+    """A command that cannot be carried out: a message key of :mod:`yahtzee_solver.i18n.text` and its fields."""
 
     def __init__(self, key: str, **params):
         super().__init__(key)

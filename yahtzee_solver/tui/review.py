@@ -1,6 +1,6 @@
 """Terminal text of a game review: the full table of ``review`` and the end-of-game summary of ``play``.
 
-The numbers come from :mod:`yahtzee_solver.review`; this module only lays
+The numbers come from :mod:`yahtzee_solver.analysis.review`; this module only lays
 them out, in the player's language (:class:`~yahtzee_solver.i18n.Translator`).
 """
 
@@ -106,7 +106,7 @@ def summary_lines(state, tr: Translator | None = None, player: int = 0) -> list[
     YahtzeeError
         If the game's value table cannot be loaded (the caller may skip the summary).
     """
-    from ..review import review_game  # here: the review loads a value table
+    from ..analysis.review import review_game  # here: the review loads a value table
 
     tr = tr or Translator("en")
     rev = review_game(state, player)

@@ -1,8 +1,8 @@
 """One run of the terminal game: the loop that reads commands, acts, draws and saves.
 
 The rules live in :mod:`yahtzee_solver.game` (the engine), the CPU in
-:mod:`yahtzee_solver.players`, the hints in :mod:`yahtzee_solver.advisor`, the
-files in :mod:`yahtzee_solver.savegame` and :mod:`yahtzee_solver.records`, the
+:mod:`yahtzee_solver.strategy.players`, the hints in :mod:`yahtzee_solver.strategy.advisor`, the
+files in :mod:`yahtzee_solver.play.savegame` and :mod:`yahtzee_solver.play.records`, the
 commands in :mod:`.prompt`, the drawing in :mod:`.board`, the words in
 :mod:`yahtzee_solver.i18n`; :mod:`.start` starts or resumes the game.
 """
@@ -18,9 +18,9 @@ import click
 from ..errors import YahtzeeError
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
-from ..records import DataFileError, records_path
-from ..savegame import GameStore
-from ..session import cpu_steps, file_finished
+from ..play.records import DataFileError, records_path
+from ..play.savegame import GameStore
+from ..play.session import cpu_steps, file_finished
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -162,7 +162,7 @@ class Session:
     @property
     def table(self):
         if self._table is None:
-            from ..table import load_table
+            from ..solver.table import load_table
 
             self._table = load_table(self.state.rules)
         return self._table
@@ -170,7 +170,7 @@ class Session:
     @property
     def advisor(self):
         if self._advisor is None:
-            from ..advisor import Advisor
+            from ..strategy.advisor import Advisor
 
             self._advisor = Advisor(self.state.rules, self.table, jit=False)
         return self._advisor
@@ -178,7 +178,7 @@ class Session:
     @property
     def strategy(self):
         if self._strategy is None:
-            from ..players import make_strategy
+            from ..strategy.levels import make_strategy
 
             level = self.state.config.opponent
             table = self.table if level in ("expert", "master") else None
@@ -443,7 +443,7 @@ class Session:
         from .win_hint import win_hint_lines
 
         if self._win_hints is None:
-            from ..win_chances import WinHints
+            from ..strategy.win_chances import WinHints
 
             self._win_hints = WinHints()
         return win_hint_lines(self.state, self.tr, self._win_hints(self.state, self.advisor))

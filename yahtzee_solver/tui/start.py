@@ -1,14 +1,14 @@
 """Before and around a session of the terminal game: settle what an earlier run left, start or resume a game.
 
 The rules themselves (what is counted, verified, practice) are
-:mod:`yahtzee_solver.session`'s, shared with the web page; this module adds
+:mod:`yahtzee_solver.play.session`'s, shared with the web page; this module adds
 the terminal's questions and messages.
 
 * :func:`open_saved_game` -- file a finished game an earlier run could not
   record; count a game whose save was deleted or fails verification (a loss
   against the CPU, abandoned in solitaire);
 * :func:`start_game` -- the game to play: the verified saved one, or a new one
-  with a secret seed (:func:`~yahtzee_solver.session.fresh_seed`); a chosen seed makes it practice;
+  with a secret seed (:func:`~yahtzee_solver.play.session.fresh_seed`); a chosen seed makes it practice;
 * :func:`play_game` -- the ``play`` command's whole run, under the data
   folder's lock, in the game's language.
 """
@@ -22,9 +22,9 @@ import click
 from ..errors import DataFileError, UsageError
 from ..game import CPU, HUMAN
 from ..i18n import LANGS, Translator, display_width, locale_lang, wrap
-from ..lock import GameLock
-from ..savegame import GameStore
-from ..session import begin_game, make_game, settle, settle_notes
+from ..play.lock import GameLock
+from ..play.savegame import GameStore
+from ..play.session import begin_game, make_game, settle, settle_notes
 from .board import player_name
 from .prompt import confirm
 from . import session as tui_session
@@ -38,13 +38,13 @@ def _warn(notices, text) -> None:
 
 
 def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices=None, err: bool = False):
-    """Settle what an earlier run left in ``store`` (:func:`yahtzee_solver.session.settle`); the verified
+    """Settle what an earlier run left in ``store`` (:func:`yahtzee_solver.play.session.settle`); the verified
     unfinished game, if any.
 
-    * a finished game not yet recorded is filed (:func:`~yahtzee_solver.records.file_finished_game`);
+    * a finished game not yet recorded is filed (:func:`~yahtzee_solver.play.records.file_finished_game`);
     * a game whose save was deleted, or fails verification (it is moved
       aside), is counted: a loss against the CPU, abandoned in solitaire
-      (:func:`~yahtzee_solver.records.file_unfinished_game`).
+      (:func:`~yahtzee_solver.play.records.file_unfinished_game`).
 
     Parameters
     ----------
@@ -100,7 +100,7 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
     """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
 
     What an earlier run left is settled first (:func:`open_saved_game`).
-    ``seed`` ``None`` draws a secret seed (:func:`~yahtzee_solver.session.fresh_seed`); a chosen seed
+    ``seed`` ``None`` draws a secret seed (:func:`~yahtzee_solver.play.session.fresh_seed`); a chosen seed
     makes the game practice.  Messages for the first board go to ``notices``.
 
     Raises

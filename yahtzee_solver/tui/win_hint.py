@@ -1,6 +1,6 @@
 """The winning chances in the ``play`` hint against a CPU: the terminal's lines.
 
-The chances themselves come from :mod:`yahtzee_solver.win_chances` (the
+The chances themselves come from :mod:`yahtzee_solver.strategy.win_chances` (the
 same computation as the web page's hint): here they are only laid out, the
 four best options ranked by the chance of winning, with the expected final
 score beside, then whether the figure is exact or a lower bound.
@@ -9,14 +9,14 @@ score beside, then whether the figure is exact or a lower bound.
 from __future__ import annotations
 
 from ..i18n import display_width, format_probability, pad
-from ..session import dice_text
-from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
+from ..play.session import dice_text
+from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
 
 __all__ = ["win_hint_lines", "WIN_HINT_MAX_OPEN"]
 
 
 def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
-    """Lines for the hint from the chances ``wc`` (:class:`~yahtzee_solver.win_chances.WinHints`) at ``st``."""
+    """Lines for the hint from the chances ``wc`` (:class:`~yahtzee_solver.strategy.win_chances.WinHints`) at ``st``."""
     if wc is None:
         return []
     if not wc.shown:

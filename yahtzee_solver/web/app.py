@@ -13,7 +13,7 @@ The API (documented in the README, "Playing in the browser"):
 ``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
 ``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
 ``GET  /api/game/hint``     ranked options for the player's position (the game becomes practice); against
-                            the CPU each with its chance of winning (:mod:`yahtzee_solver.win_chances`)
+                            the CPU each with its chance of winning (:mod:`yahtzee_solver.strategy.win_chances`)
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
@@ -45,7 +45,7 @@ from importlib import resources
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from .. import __version__
+from .._version import __version__
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS

@@ -1,10 +1,10 @@
 """What the web page can do, without the web: one game on the server, the advisor, rules, records.
 
 :class:`GameService` owns the game in progress exactly as the terminal game
-does, through the same code (:mod:`yahtzee_solver.session`, reached through
+does, through the same code (:mod:`yahtzee_solver.play.session`, reached through
 :mod:`yahtzee_solver.web.store`): the engine (:mod:`yahtzee_solver.game`)
 decides what is legal and rolls the dice from the seed the ledger keeps, the
-CPU levels (:mod:`yahtzee_solver.players`) and the advisor
+CPU levels (:mod:`yahtzee_solver.strategy.players`) and the advisor
 (:class:`~yahtzee_solver.Advisor`) decide, and every action is saved at once
 (save and ledger); a resumed game is verified, a bad save counted, a chosen
 seed or a hint makes the game practice.  The page only sends intentions
@@ -27,12 +27,12 @@ from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, Yahtz
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
 from ..i18n import LANGS, Translator, format_probability
-from ..i18n_text import MESSAGES
+from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
-from ..session import cpu_steps
+from ..play.session import cpu_steps
 from ..state import ScoreCard
-from ..win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
-from ..win_chances import warm as warm_win
+from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
+from ..strategy.win_chances import warm as warm_win
 from . import store
 from .text import WEB_TEXT
 
@@ -97,7 +97,7 @@ def _rules_info(rules: RuleSet, tr: Translator) -> dict:
 
 
 def texts(lang: str) -> dict:
-    """Every word the page shows in ``lang``: the game's messages (:mod:`yahtzee_solver.i18n_text`),
+    """Every word the page shows in ``lang``: the game's messages (:mod:`yahtzee_solver.i18n.text`),
     the page's own (:mod:`yahtzee_solver.web.text`, keys ``web.*``), box names and titles of each rule set.
     """
     tr = WebTranslator(lang)
@@ -166,7 +166,7 @@ class _Advisors:
         """The advisor of ``rules`` and its query lock."""
         with self._lock:
             if rules.name not in self._made:
-                from ..advisor import Advisor
+                from ..strategy.advisor import Advisor
 
                 self._made[rules.name] = (Advisor(rules, jit=self.jit), threading.Lock())
             return self._made[rules.name]
@@ -261,7 +261,7 @@ def records(lang: str, records_file=None) -> dict:
 
 # -- the game --------------------------------------------------------------------------------------
 class GameService:
-    """The one game the server plays, under the terminal game's rules (:mod:`yahtzee_solver.session`).
+    """The one game the server plays, under the terminal game's rules (:mod:`yahtzee_solver.play.session`).
 
     On start the saved game is settled (:func:`store.settle`): a verified
     unfinished game is resumed with the same dice; a save that was edited,
@@ -383,7 +383,7 @@ class GameService:
     @property
     def strategy(self):
         if self._strategy is None:
-            from ..players import make_strategy
+            from ..strategy.levels import make_strategy
 
             st = self.state
             level = st.config.opponent
@@ -503,7 +503,7 @@ class GameService:
         """Load the table and kernels the saved game (else ``yahtzee``) needs, so the first hint is quick.
 
         Against a CPU, also the kernels of the hint's chances of winning
-        (:func:`yahtzee_solver.win_chances.warm`).
+        (:func:`yahtzee_solver.strategy.win_chances.warm`).
 
         Safe to run in a background thread; errors are left for the first real request to report.
         """
@@ -637,7 +637,7 @@ class GameService:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
 
         Against the CPU, also each option's chance of winning, as the
-        terminal's hint computes it (:class:`~yahtzee_solver.win_chances.WinHints`,
+        terminal's hint computes it (:class:`~yahtzee_solver.strategy.win_chances.WinHints`,
         kept for the game, so later hints before the CPU's card changes are
         quick): ``win`` in the reply (see the README's API table).
 

@@ -4,7 +4,7 @@ Everything the server reads or writes on disk goes through these names, and
 they are the terminal game's own: the game in progress is a
 :class:`GameStore` (``game.json`` plus its ledger entry, written after every
 action and verified by replaying the move log on load), started, resumed and
-settled by :mod:`yahtzee_solver.session` exactly as ``yahtzee-solve play``
+settled by :mod:`yahtzee_solver.play.session` exactly as ``yahtzee-solve play``
 does; finished games are filed in the records book (``records.json``,
 practice games apart); one lock (``game.lock``) keeps the terminal game and
 the server from playing the same files at once.  All live in :func:`data_dir`.
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..errors import DataFileError
 from ..files import data_dir
-from ..lock import GameLock, GameRunningError
-from ..records import RecordBook, file_finished_game, records_path
-from ..savegame import GameStore, save_path
-from ..session import Settled, begin_game, file_finished, make_game, settle, settle_notes
+from ..play.lock import GameLock, GameRunningError
+from ..play.records import RecordBook, file_finished_game, records_path
+from ..play.savegame import GameStore, save_path
+from ..play.session import Settled, begin_game, file_finished, make_game, settle, settle_notes
 
 __all__ = [
     "DataFileError",

@@ -1,0 +1,1 @@
+"""Analyses of play: simulation, CPU-vs-CPU matches, game review and the target curves."""

@@ -1,0 +1,526 @@
+"""Game review: every decision of a game, the optimal one, and the expected points each choice lost.
+
+A *decision* is a keep before a reroll or the box the final dice go in.  Its
+**expected loss** is the expected final total after the best option minus that
+after the chosen one, both with optimal play afterwards -- exactly the
+advisor's "vs best" column (:class:`~yahtzee_solver.strategy.advisor.Advisor`), in
+points.  Scoring while rerolls remain is a keep of all five dice ("stand"),
+reviewed as such: with one reroll left it is the advisor's "keep all five" row;
+with two it is worth the best box now, since the dice are not rolled again.
+
+Because the optimal values form a martingale under optimal play, the expected
+final score of any policy is the optimal value of the start minus its expected
+total loss (:func:`policy_losses` measures the CPU levels in these units).
+
+Sources: the move log of a game (:class:`yahtzee_solver.game.GameState`, also
+kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
+(:class:`TurnPlay`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..strategy.advisor import Advisor
+from ..dice import KEEPS, ROLLS, format_dice
+from ..errors import SavedGameError, UsageError
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable
+
+__all__ = [
+    "BANDS",
+    "ZERO",
+    "TurnPlay",
+    "Decision",
+    "GameReview",
+    "review_turns",
+    "turns_from_log",
+    "review_game",
+    "review_log",
+    "replay",
+    "PolicyLosses",
+    "policy_losses",
+]
+
+#: Losses below this (points) count as 0: equal options differ only by float rounding.
+ZERO = 1e-9
+
+#: Bands of the loss per decision (points): name, lower bound (inclusive), upper bound (exclusive).
+BANDS = (("0", 0.0, ZERO), ("<1", ZERO, 1.0), ("1-5", 1.0, 5.0), (">=5", 5.0, float("inf")))
+
+
+@dataclass(frozen=True)
+class TurnPlay:
+    """What one player did in one turn.
+
+    Attributes
+    ----------
+    rolls : tuple of tuple of int
+        The dice (sorted) after each roll of the turn: 1 to 3 rolls.
+    keeps : tuple of tuple of int
+        The dice kept (sorted) before each reroll: ``len(rolls) - 1`` keeps.
+    box : int
+        The box the final dice were scored in.
+    """
+
+    rolls: tuple
+    keeps: tuple
+    box: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewed decision.
+
+    Attributes
+    ----------
+    turn : int
+        Turn number (1-based).
+    kind : str
+        ``keep`` (before a reroll, or ``stand``: scoring with rerolls left) or ``box``.
+    dice : tuple of int
+        The dice showing (sorted).
+    rolls_left : int
+        Rerolls still allowed when deciding (0 for a box).
+    choice, best
+        The faces kept (tuple; all five for ``stand``) or the box index (int): chosen and optimal.
+    expected_choice, expected_best : float
+        Expected final total (points) after the chosen and after the best option, optimal play afterwards.
+    loss : float
+        ``expected_best - expected_choice`` (points, >= 0; 0 below :data:`ZERO`).
+    card_total : int
+        Points on the card when deciding.
+    """
+
+    turn: int
+    kind: str
+    dice: tuple
+    rolls_left: int
+    choice: object
+    best: object
+    expected_choice: float
+    expected_best: float
+    loss: float
+    card_total: int
+
+    def to_dict(self, rules: RuleSet | None = None) -> dict:
+        def show(x):
+            if isinstance(x, tuple):
+                return format_dice(x)
+            return rules.categories[x].slug if rules is not None else x
+
+        return {
+            "turn": self.turn, "kind": self.kind, "dice": format_dice(self.dice), "rolls_left": self.rolls_left,
+            "choice": show(self.choice), "best": show(self.best), "expected_choice": self.expected_choice,
+            "expected_best": self.expected_best, "loss": self.loss, "card_total": self.card_total,
+        }
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of one player's game.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    decisions : tuple of Decision
+        In the order played.
+    final_score : int
+        Points on the card at the end of the reviewed turns.
+    start_value : float
+        Optimal expected final total from the empty card (points).
+    complete : bool
+        True when every turn of the game was played.
+    meta : dict
+        Where the game came from (date, opponent, seed, result...), passed through.
+    """
+
+    rules: RuleSet
+    decisions: tuple
+    final_score: int
+    start_value: float
+    complete: bool = True
+    meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def total_loss(self) -> float:
+        """Sum of the expected losses (points)."""
+        return float(sum(d.loss for d in self.decisions))
+
+    @property
+    def mean_loss(self) -> float:
+        """Mean expected loss per decision (points; 0 with no decisions)."""
+        return self.total_loss / len(self.decisions) if self.decisions else 0.0
+
+    @property
+    def bands(self) -> dict:
+        """Number of decisions per loss band (:data:`BANDS`): ``{"0": n, "<1": n, "1-5": n, ">=5": n}``."""
+        out = {name: 0 for name, _, _ in BANDS}
+        for d in self.decisions:
+            for name, lo, hi in BANDS:
+                if lo <= d.loss < hi:
+                    out[name] += 1
+        return out
+
+    def costliest(self, n: int = 3) -> list:
+        """The ``n`` decisions of greatest loss (greater than 0), costliest first (ties: earlier first)."""
+        ranked = sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)
+        return ranked[:n]
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": self.rules.name,
+            **self.meta,
+            "complete": self.complete,
+            "final_score": self.final_score,
+            "start_value": self.start_value,
+            "decisions": [d.to_dict(self.rules) for d in self.decisions],
+            "total_loss": self.total_loss,
+            "mean_loss": self.mean_loss,
+            "n_decisions": len(self.decisions),
+            "bands": self.bands,
+            "costliest": [d.to_dict(self.rules) for d in self.costliest()],
+        }
+
+
+def _clean(loss: float) -> float:
+    return 0.0 if loss < ZERO else float(loss)
+
+
+def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
+                 table: ValueTable | None = None, meta: dict | None = None) -> GameReview:
+    """Review a game given as the moves of each turn.
+
+    Parameters
+    ----------
+    turns : sequence of TurnPlay
+        The turns in order, from the empty card (at most one per box).
+    rules : str or RuleSet
+    advisor : Advisor, optional
+        Default: ``Advisor(rules, table, jit=False)`` (no numba start-up).
+    table : ValueTable, optional
+        Default: the shipped table.
+    meta : dict, optional
+        Passed to :attr:`GameReview.meta`.
+
+    Returns
+    -------
+    GameReview
+
+    Raises
+    ------
+    SavedGameError
+        If the moves are not a legal game (a keep not among the dice, a roll
+        that does not contain the dice kept, a closed box, too many turns).
+    """
+    rules = get_rules(rules)
+    adv = advisor if advisor is not None else Advisor(rules, table, jit=False)
+    if adv.rules != rules:
+        raise UsageError(f"advisor is for rules {adv.rules.name!r}, not {rules.name!r}")
+    replay(turns, rules)  # a legal game, or SavedGameError before any value is computed
+    card = ScoreCard.empty(rules)
+    out: list[Decision] = []
+    for t, tp in enumerate(turns, start=1):
+        rolls = [tuple(sorted(r)) for r in tp.rolls]
+        keeps = [tuple(sorted(k)) for k in tp.keeps]
+        for j, keep in enumerate(keeps):
+            dice, rl = rolls[j], 2 - j
+            opts = adv.keep_options(card, dice, rl)
+            chosen = next(o for o in opts if o.keep == keep)
+            out.append(Decision(t, "keep", dice, rl, keep, opts[0].keep, chosen.expected, opts[0].expected,
+                                _clean(chosen.loss), card.total))
+        final = rolls[-1]
+        boxes = adv.box_options(card, final)
+        if len(rolls) < 3:  # scored with rerolls left: a stand
+            rl = 3 - len(rolls)
+            opts = adv.keep_options(card, final, rl)
+            if rl == 1:
+                chosen = next(o for o in opts if o.keep == final)
+                exp, loss = chosen.expected, chosen.loss
+            else:
+                exp = boxes[0].expected
+                loss = opts[0].expected - exp
+            out.append(Decision(t, "keep", final, rl, final, opts[0].keep, exp, opts[0].expected,
+                                _clean(loss), card.total))
+        chosen = next(o for o in boxes if o.category == tp.box)
+        out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, chosen.expected, boxes[0].expected,
+                            _clean(chosen.loss), card.total))
+        points, _, bonus = card.box_points(final)
+        card = card.with_box(tp.box, points[tp.box], bonus)
+    return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}))
+
+
+def replay(turns, rules: str | RuleSet) -> ScoreCard:
+    """The card the turns write, checking that they are a legal game (no values needed: cheap).
+
+    Raises
+    ------
+    SavedGameError
+        As :func:`review_turns`.
+    """
+    rules = get_rules(rules)
+    card = ScoreCard.empty(rules)
+    if len(turns) > rules.n_categories:
+        raise SavedGameError(f"{len(turns)} turns in a game of {rules.n_categories}")
+    for t, tp in enumerate(turns, start=1):
+        rolls = [tuple(sorted(r)) for r in tp.rolls]
+        keeps = [tuple(sorted(k)) for k in tp.keeps]
+        if not 1 <= len(rolls) <= 3 or len(keeps) != len(rolls) - 1:
+            raise SavedGameError(f"turn {t}: {len(rolls)} rolls and {len(keeps)} keeps")
+        for j, keep in enumerate(keeps):
+            if not _contains(rolls[j], keep) or not _contains(rolls[j + 1], keep):
+                raise SavedGameError(f"turn {t}: keep {format_dice(keep)} does not fit the dice "
+                                     f"{format_dice(rolls[j])} -> {format_dice(rolls[j + 1])}")
+        try:
+            points, legal, bonus = card.box_points(rolls[-1])
+        except ValueError as e:
+            raise SavedGameError(f"turn {t}: {e}") from None
+        c = tp.box
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < rules.n_categories or not legal[c]:
+            raise SavedGameError(f"turn {t}: box {c!r} is not open for {format_dice(rolls[-1])}")
+        card = card.with_box(c, points[c], bonus)
+    return card
+
+
+def review_log(log, rules: str | RuleSet, player: int = 0, *, advisor: Advisor | None = None,
+               meta: dict | None = None) -> GameReview:
+    """Review one player's turns in a move log (:func:`turns_from_log`, :func:`review_turns`).
+
+    Raises
+    ------
+    SavedGameError
+        If the log is malformed or not a legal game.
+    """
+    return review_turns(turns_from_log(log, player), rules, advisor=advisor, meta=meta)
+
+
+def _contains(dice, keep) -> bool:
+    rest = list(dice)
+    for d in keep:
+        if d not in rest:
+            return False
+        rest.remove(d)
+    return True
+
+
+def turns_from_log(log, player: int = 0) -> list[TurnPlay]:
+    """The turns of ``player`` in a game's move log.
+
+    Parameters
+    ----------
+    log : sequence of game.Event or of their ``to_dict()`` dicts
+        The game's log (:attr:`yahtzee_solver.game.GameState.log`).
+    player : int
+        0 = the human, 1 = the CPU.
+
+    Raises
+    ------
+    SavedGameError
+        If the log is malformed (an unknown event, a reroll before a roll, ...).
+    """
+    from ..game import Event
+
+    turns: list[TurnPlay] = []
+    rolls: list = []
+    keeps: list = []
+    try:
+        for e in log:
+            ev = e if isinstance(e, Event) else Event.from_dict(e)
+            if ev.player != player or ev.kind == "hold":
+                continue
+            if ev.kind == "roll":
+                dice = tuple(sorted(ev.dice))
+                if ev.roll == 1:
+                    if rolls:
+                        raise SavedGameError("a new turn began before the last one was scored")
+                    rolls = [dice]
+                    continue
+                if ev.roll != len(rolls) + 1 or not rolls:
+                    raise SavedGameError(f"roll {ev.roll} out of order")
+                keeps.append(tuple(sorted(f for f, h in zip(ev.dice, ev.held) if h)))
+                rolls.append(dice)
+            elif ev.kind == "score":
+                if not rolls or tuple(sorted(ev.dice)) != rolls[-1]:
+                    raise SavedGameError("a score without the dice of the last roll")
+                turns.append(TurnPlay(tuple(rolls), tuple(keeps), int(ev.category)))
+                rolls, keeps = [], []
+            else:
+                raise SavedGameError(f"unknown event {ev.kind!r}")
+    except SavedGameError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise SavedGameError(f"the move log is damaged ({type(e).__name__}: {e})") from None
+    return turns
+
+
+def review_game(state, player: int = 0, *, advisor: Advisor | None = None, meta: dict | None = None) -> GameReview:
+    """Review one player's turns of a game (:class:`~yahtzee_solver.game.GameState`).
+
+    The replayed card must equal the game's card (a check that the log is whole).
+
+    Raises
+    ------
+    SavedGameError
+        If the log does not replay to the game's card.
+    UsageError
+        If ``player`` is not in the game.
+    """
+    if not 0 <= player < state.config.n_players:
+        raise UsageError(f"invalid player {player!r}: the game has {state.config.n_players}")
+    rev = review_log(state.log, state.rules, player, advisor=advisor, meta=meta)
+    if rev.final_score != state.cards[player].total:
+        raise SavedGameError(
+            f"the move log gives {rev.final_score} points, the card holds {state.cards[player].total}"
+        )
+    return rev
+
+
+# -- the CPU levels in the same units -----------------------------------------------------------
+@dataclass(frozen=True)
+class PolicyLosses:
+    """Expected loss of a CPU level's decisions over seeded games (see :func:`policy_losses`).
+
+    Attributes
+    ----------
+    level, rules : str
+    games : int
+    seed : int
+    decisions : int
+        Decisions reviewed (keeps, stands and boxes).
+    per_decision : float
+        Mean expected loss per decision (points).
+    per_game : (float, float)
+        Mean total expected loss per game (points) and its 95 % half-width.
+    mean_score : (float, float)
+        Mean final score and its 95 % half-width.
+    start_value : float
+        Optimal expected final total (points); ``mean_score`` estimates
+        ``start_value - per_game`` (the identity of the module docstring).
+    scores, game_losses : (games,) float64
+        Each game's final score and total expected loss (not in :meth:`to_dict`).
+    """
+
+    level: str
+    rules: str
+    games: int
+    seed: int
+    decisions: int
+    per_decision: float
+    per_game: tuple
+    mean_score: tuple
+    start_value: float
+    scores: np.ndarray = field(repr=False, compare=False, default=None)
+    game_losses: np.ndarray = field(repr=False, compare=False, default=None)
+
+    def to_dict(self) -> dict:
+        return {
+            "level": self.level, "rules": self.rules, "games": self.games, "seed": self.seed,
+            "decisions": self.decisions, "loss_per_decision": self.per_decision,
+            "loss_per_game": self.per_game[0], "loss_per_game_ci95": self.per_game[1],
+            "mean_score": self.mean_score[0], "mean_score_ci95": self.mean_score[1],
+            "optimal_value": self.start_value,
+        }
+
+
+def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, seed: int = 0,
+                  table: ValueTable | None = None) -> PolicyLosses:
+    """Mean expected loss per decision and per game of a CPU level, over seeded games.
+
+    The games are those of :func:`yahtzee_solver.analysis.simulate.simulate` with the
+    same seed (the same dice, :func:`~yahtzee_solver.analysis.simulate.draw_dice`), played
+    by :func:`~yahtzee_solver.analysis.simulate.play_game` with the level's strategy; every
+    keep and box is valued with the optimal values, as in a game review
+    (the batch kernel, :class:`~yahtzee_solver.strategy.batch.ArrayAdvisor`).
+
+    Raises
+    ------
+    UsageError
+        Unknown level or fewer than 1 game.
+    """
+    from ..strategy.batch import ArrayAdvisor
+    from ..strategy.players import LEVELS, BeginnerStrategy, fixed_strategy
+    from .simulate import draw_dice, play_game, play_games
+
+    name = str(level).strip().lower()
+    if name not in LEVELS:
+        raise UsageError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise UsageError(f"invalid number of games {games!r}: want at least 1")
+    rules = get_rules(rules)
+    ss = np.random.SeedSequence(seed)
+    dice = draw_dice(np.random.default_rng(ss), int(games), rules.n_categories)
+    strategy = fixed_strategy(name, rules, rng=np.random.default_rng(ss.spawn(1)[0]), table=table)
+    C = rules.n_categories
+    # every game's moves: (first keep, second keep, final roll, box) as faces / box
+    if isinstance(strategy, BeginnerStrategy):
+        moves = []
+        for g in range(len(dice)):
+            m: list = []
+            play_game(strategy, dice[g], rules, moves=m)
+            moves.append(m)
+    else:
+        _, _, km = play_games(strategy, dice)
+        moves = [[(KEEPS[a], KEEPS[b], ROLLS[r], int(c)) for a, b, r, c in km[g, :C]] for g in range(len(dice))]
+    adv = ArrayAdvisor(rules, table)
+    # positions: (game, mask, up, yb, roll index, rolls left, chosen keep index or box)
+    rows = []
+    for g, game in enumerate(moves):
+        card = ScoreCard.empty(rules)
+        for t, (k1, k2, final, box) in enumerate(game):
+            mask, up, yb = card.key
+            roll1 = tuple(sorted(int(x) for x in dice[g, t, 0]))
+            roll2 = tuple(sorted(k1 + tuple(int(x) for x in dice[g, t, 1, : 5 - len(k1)])))
+            rows.append((g, mask, up, yb, _roll(roll1), 2, _keep(k1)))
+            if len(k1) < 5:
+                rows.append((g, mask, up, yb, _roll(roll2), 1, _keep(k2)))
+            # else a stand with two rerolls left: the game scores at once, one decision
+            # (worth the best box now, as in review_turns), valued from the box row below
+            rows.append((g, mask, up, yb, _roll(final), 0, box))
+            points, _, bonus = card.box_points(final)
+            card = card.with_box(box, points[box], bonus)
+    a = np.array(rows, dtype=np.int64)
+    res = adv.option_values(a[:, 1], a[:, 2], a[:, 3], a[:, 4], a[:, 5])
+    is_box = a[:, 5] == 0
+    pos = res.keeps == a[:, 6][:, None]
+    chosen_keep = np.where(pos, res.keep_values, -np.inf).max(axis=1)
+    # a stand with two rerolls left (next row: its box) is worth the best box now
+    stand2 = np.zeros(len(a), bool)
+    stand2[:-1] = (a[:-1, 5] == 2) & (a[1:, 5] == 0)
+    chosen_keep[stand2] = res.best_value[1:][stand2[:-1]]
+    chosen_box = res.box_values[np.arange(len(a)), np.where(is_box, a[:, 6], 0)]
+    loss = res.best_value - np.where(is_box, chosen_box, chosen_keep)
+    loss = np.where(loss < ZERO, 0.0, loss)
+    per_game = np.bincount(a[:, 0], weights=loss, minlength=len(dice))
+    scores = np.array([_final_total(rules, game) for game in moves], dtype=float)
+    n = len(dice)
+
+    def mean_ci(x):
+        sd = float(x.std(ddof=1)) if n > 1 else 0.0
+        return float(x.mean()), 1.96 * sd / np.sqrt(n)
+
+    return PolicyLosses(name, rules.name, n, int(ss.entropy), len(a), float(loss.mean()),
+                        tuple(map(float, mean_ci(per_game))), tuple(map(float, mean_ci(scores))),
+                        float(adv.table.empty_value), scores, per_game)
+
+
+def _roll(faces) -> int:
+    from ..dice import roll_index
+
+    return roll_index(faces)
+
+
+def _keep(faces) -> int:
+    from ..dice import keep_index
+
+    return keep_index(faces)
+
+
+def _final_total(rules: RuleSet, game) -> int:
+    card = ScoreCard.empty(rules)
+    for _, _, final, box in game:
+        points, _, bonus = card.box_points(final)
+        card = card.with_box(box, points[box], bonus)
+    return card.total

@@ -1,0 +1,76 @@
+"""Text for the query commands that several of them share: the card line, aligned tables, box notes.
+
+:mod:`~yahtzee_solver.cli.query` (expected score), :mod:`~yahtzee_solver.cli.target_query`
+(``--target``), :mod:`~yahtzee_solver.cli.dist` and :mod:`~yahtzee_solver.cli.target_curve`
+write their answers with these, so one position reads the same in each.
+"""
+
+from __future__ import annotations
+
+from ..state import ScoreCard
+
+__all__ = ["describe_card", "box_note", "box_best"]
+
+
+def describe_card(card: ScoreCard) -> str:
+    """One line: rule set, turn, card total, upper subtotal vs the bonus threshold, state key."""
+    r = card.rules
+    n = r.n_categories
+    n_filled = n - len(card.open_categories)
+    turn = "game over" if card.is_full else f"turn {n_filled + 1} of {n}"
+    up, thr = card.upper_subtotal, r.upper_threshold
+    upper = f"upper {up}/{thr}" + (f" (+{r.upper_bonus} bonus)" if up >= thr else "")
+    parts = [f"card total {card.total}", upper]
+    y = r.yahtzee_category
+    if r.yahtzee_bonus and y >= 0:
+        if card.boxes[y] == 50:
+            parts.append(f"{r.categories[y].name} bonus on")
+        elif card.boxes[y] == 0:
+            parts.append(f"{r.categories[y].name} box scratched")
+    k = card.key
+    flag = f":{k.yb}" if r.n_flags == 2 else ""
+    return f"{r.name}, {turn}: {', '.join(parts)}  [state {k.mask:#06x}:{k.up}{flag}]"
+
+
+def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
+    """Align ``rows`` under ``headers``; columns in ``right`` are right-aligned."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+
+    def line(cells):
+        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(out).rstrip()
+
+    return [line(headers)] + [line(row) for row in rows]
+
+
+def box_note(o, rules) -> str:
+    """The note column of a box option: the bonuses it earns now and the Joker, e.g. ``'+100 Yahtzee bonus, Joker'``.
+
+    ``o`` is any option with ``yahtzee_bonus``, ``upper_bonus`` (points) and ``joker``
+    (:class:`~yahtzee_solver.strategy.advisor.BoxOption`, :class:`~yahtzee_solver.strategy.target.TargetBoxOption`).
+    """
+    notes = []
+    if o.yahtzee_bonus:
+        notes.append(f"+{o.yahtzee_bonus} {rules.categories[rules.yahtzee_category].name} bonus")
+    if o.upper_bonus:
+        notes.append(f"+{o.upper_bonus} upper bonus")
+    if o.joker:
+        notes.append("Joker")
+    return ", ".join(notes)
+
+
+def box_best(o, rules) -> str:
+    """The start of a ``best:`` line for box option ``o``: ``'score 30 in Chance (+100 Yahtzee bonus, Joker)'``."""
+    note = box_note(o, rules)
+    return f"score {o.points} in {o.name}{f' ({note})' if note else ''}"
+
+
+def _state_dict(card: ScoreCard) -> dict:
+    k = card.key
+    return {
+        "rules": card.rules.name,
+        "card": card.to_dict(),
+        "card_total": card.total,
+        "upper_subtotal": card.upper_subtotal,
+        "state": {"filled": k.mask, "upper": k.up, "yahtzee_bonus": k.yb},
+    }

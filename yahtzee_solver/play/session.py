@@ -1,0 +1,274 @@
+"""Starting, resuming and settling a game: the rules every front end (terminal, web) lives under.
+
+No input and no output here: the front ends ask their questions and show
+the messages (:func:`settle_notes`) their own way.
+
+* :func:`settle` -- what an earlier run left in the data folder
+  (:class:`~yahtzee_solver.play.savegame.GameStore`): a verified unfinished game
+  is returned to be resumed; a finished game not yet recorded is filed; a
+  game whose save was deleted or fails verification (edited, or an older
+  copy put back: the save is moved aside) is counted -- a loss against the
+  CPU, abandoned in solitaire;
+* :func:`make_game` -- a new game's position: a secret seed
+  (:func:`fresh_seed`), or a chosen one, which makes the game practice;
+* :func:`begin_game` -- record the new game in the ledger and save it,
+  counting the unfinished game it replaces (a loss against the CPU,
+  abandoned in solitaire);
+* the game in progress is saved after every action (:meth:`GameStore.save`),
+  made practice by a hint (:meth:`GameStore.update`) and filed when over
+  (:func:`file_finished`: the game history, then the records).
+
+See the README, "What the records count".
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from ..errors import DataFileError
+from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
+from .history import add_finished_game
+from ..i18n import Translator
+from .records import RecordUpdate, file_finished_game, file_unfinished_game
+from ..rules import get_rules
+from .savegame import GameStore, Opened
+
+__all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
+           "player_name", "dice_text", "cpu_steps"]
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What :func:`settle` found and did.
+
+    Attributes
+    ----------
+    opened : Opened
+        What :meth:`GameStore.open` found.
+    state : GameState or None
+        The verified unfinished game, to be resumed.
+    counted : str or None
+        ``loss`` or ``abandoned`` when a game whose save was deleted or
+        refused was counted now (``opened.entry`` says which).
+    finished : GameState or None
+        A finished game an earlier run could not record, filed now.
+    update : RecordUpdate or None
+        Its record.
+    records_problem : str or None
+        An unreadable records file moved aside while filing.
+    ledger_problem : str or None
+        An unreadable ledger moved aside.
+    """
+
+    opened: Opened
+    state: GameState | None = None
+    counted: str | None = None
+    finished: GameState | None = None
+    update: RecordUpdate | None = None
+    records_problem: str | None = None
+    ledger_problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Filed:
+    """What :func:`file_finished` did with a finished game.
+
+    Attributes
+    ----------
+    update : RecordUpdate
+        The records' new line for the game.
+    records_problem : str or None
+        An unreadable records file that was moved aside, if any.
+    history_number : int or None
+        The game's number in the game history (for ``review N``); ``None`` if
+        the history could not take it.
+    history_problem : str or None
+        Why the history could not take the game, or an unreadable history
+        file that was moved aside.
+    """
+
+    update: RecordUpdate
+    records_problem: str | None
+    history_number: int | None
+    history_problem: str | None
+
+
+def file_finished(state: GameState, store: GameStore, records_file=None, history_file=None) -> Filed:
+    """File a finished game: into the game history (for ``review``), then into the records.
+
+    The history comes first and is not essential: if it cannot be written the
+    game is still recorded (the reason is returned).  The records then delete
+    the saved game (:func:`~yahtzee_solver.play.records.file_finished_game`).
+    Filing the same game twice keeps it once in either file.
+
+    Raises
+    ------
+    DataFileError
+        If the records cannot be read or written (the finished game then stays saved).
+    """
+    number = None
+    try:
+        number, hist_problem = add_finished_game(state, history_file)
+    except DataFileError as e:
+        hist_problem = str(e)
+    upd, problem = file_finished_game(state, store, records_file)
+    return Filed(upd, problem, number, hist_problem)
+
+
+def settle(store: GameStore, records_file=None) -> Settled:
+    """Settle what an earlier run left in ``store`` (see the module's docstring).
+
+    Parameters
+    ----------
+    store : GameStore
+        The game's files; after the call its entry is the resumable game's, or ``None``.
+    records_file : path, optional
+        Default :func:`~yahtzee_solver.play.records.records_path`.
+
+    Raises
+    ------
+    DataFileError
+        If a file cannot be read or moved aside, or the records cannot be
+        written (a finished game then stays saved: nothing is lost).
+    """
+    opened = store.open()
+    ledger_problem = store.ledger.problem
+    if opened.status in ("missing", "refused") and opened.entry is not None:
+        how, problem = file_unfinished_game(opened.entry, store, records_file)
+        return Settled(opened, counted=how, records_problem=problem, ledger_problem=ledger_problem)
+    if opened.status == "ok" and opened.state.is_terminal():
+        st = opened.state
+        try:
+            filed = file_finished(st, store, records_file)
+        except DataFileError as e:
+            raise DataFileError(f"cannot record the finished game kept in {str(store.game_file)!r}: {e}") from None
+        return Settled(opened, finished=st, update=filed.update, records_problem=filed.records_problem,
+                       ledger_problem=ledger_problem)
+    state = opened.state if opened.status == "ok" else None
+    return Settled(opened, state=state, ledger_problem=ledger_problem)
+
+
+def settle_notes(tr: Translator, s: Settled) -> list[tuple[str, bool]]:
+    """The messages telling the player what :func:`settle` did, in ``tr``'s language.
+
+    Returns
+    -------
+    list of (str, bool)
+        Each message and whether it is a warning.
+    """
+    out = []
+    if s.ledger_problem:
+        out.append((tr("warn.save", detail=s.ledger_problem), True))
+    if s.opened.status == "refused":
+        out.append((tr("warn.save", detail=s.opened.problem), True))
+    if s.records_problem:
+        out.append((tr("warn.records", detail=s.records_problem), True))
+    if s.counted is not None:
+        e = s.opened.entry
+        why = tr("why.deleted" if s.opened.status == "missing" else "why.refused")
+        out.append((tr(f"settled.{s.counted}", rules=tr.title(get_rules(e.rules)), opponent=tr.opponent(e.opponent_key),
+                       why=why), True))
+    if s.finished is not None:
+        st = s.finished
+        out.append((tr("end.pending", rules=tr.title(st.rules), opponent=tr.opponent(st.config.opponent_key),
+                       score=st.cards[HUMAN].total), False))
+    return out
+
+
+def fresh_seed() -> int:
+    """A new secret root seed for the dice (:mod:`secrets`, 64 bits)."""
+    return secrets.randbits(64)
+
+
+def make_game(rules: str, opponent: str, first: str, seed: int | None) -> tuple[GameState, tuple[str, ...]]:
+    """A new game's position, and why it is practice (``("seed",)`` when ``seed`` is chosen, else empty).
+
+    Nothing is written: call :func:`begin_game` to start it.
+
+    Parameters
+    ----------
+    rules, opponent, first : str
+        As :func:`~yahtzee_solver.game.new_game` (case-insensitive opponent and first).
+    seed : int or None
+        ``None`` draws a secret seed (:func:`fresh_seed`).
+
+    Raises
+    ------
+    YahtzeeError
+        For unknown rules, opponent or first player, or a bad seed.
+    """
+    chosen = seed is not None
+    state = new_game(rules, opponent.lower(), first.lower(), seed if chosen else fresh_seed())
+    return state, ("seed",) if chosen else ()
+
+
+def begin_game(store: GameStore, state: GameState, practice=(), *, lang: str = "en",
+               records_file=None) -> tuple[str, str | None] | None:
+    """Start ``state`` (from :func:`make_game`) in ``store``, counting the unfinished game it replaces.
+
+    Returns
+    -------
+    (str, str or None) or None
+        For a replaced unfinished game: how it was counted (``loss`` against
+        the CPU, ``abandoned`` in solitaire) and the records' problem, if any.
+
+    Raises
+    ------
+    DataFileError
+        If the records, the ledger or the save cannot be written.
+    """
+    counted = None
+    if store.entry is not None:
+        counted = file_unfinished_game(store.entry, store, records_file)
+    store.begin(state, lang=lang, practice=practice)
+    return counted
+
+
+# -- telling the CPU's turn, for both front ends ----------------------------------------------------
+def player_name(state: GameState, p: int, tr: Translator) -> str:
+    """``you`` or ``CPU (level)`` in the player's language."""
+    return tr("you") if p == HUMAN else tr("cpu", level=tr.level(state.config.opponent))
+
+
+def dice_text(dice) -> str:
+    """``dice`` as ``"5 6 5 6 4"``."""
+    return " ".join(str(d) for d in dice)
+
+
+def cpu_steps(state: GameState, strategy, act, tr: Translator):
+    """Play the CPU's next step (:func:`~yahtzee_solver.game.cpu_actions`) and tell it.
+
+    Parameters
+    ----------
+    state : GameState
+        The game, the CPU to move.
+    strategy : Strategy
+        The CPU's player.
+    act : callable
+        The front end's way to apply an action (it saves the game); returns the event.
+    tr : Translator
+
+    Yields
+    ------
+    (Event, list of str)
+        Each roll or score, with the lines that tell it (what the CPU kept and
+        rolled); a score's lines are empty: each front end shows a score its own way.
+    """
+    who = player_name(state, CPU, tr)
+    for action in cpu_actions(state, strategy):
+        if isinstance(action, Hold):  # told with the reroll it prepares (a keep may also be left unchanged)
+            act(action)
+            continue
+        lines = []
+        if isinstance(action, Roll) and state.rolls_used:
+            kept = sorted(d for d, h in zip(state.dice, state.held) if h)
+            rest = sorted(d for d, h in zip(state.dice, state.held) if not h)
+            if kept:
+                lines.append(tr("ev.cpu_keeps", player=who, keep=dice_text(kept), reroll=dice_text(rest)))
+            else:
+                lines.append(tr("ev.cpu_keeps_none", player=who))
+        ev = act(action)
+        if ev.kind == "roll":
+            lines.append(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
+        yield ev, lines

@@ -1,0 +1,291 @@
+"""Retrograde dynamic program over the turn-start states, layer by layer.
+
+Layer ``p`` holds the states with ``p`` filled boxes.  The full card is worth 0;
+each lower layer needs only the layer above, and the states of a layer are
+independent, so :func:`kernels.solve_states` spreads them over the cores.
+
+Unreachable states -- an upper subtotal that the filled upper boxes cannot
+make, or the Yahtzee-bonus flag without a filled Yahtzee box -- are skipped and
+stay NaN.
+
+Equal upper subtotals are solved once.  Two subtotals ``u1``, ``u2`` of the
+same card are *equivalent* when every sum ``s`` the open upper boxes can still
+make reaches the bonus threshold from both or from neither
+(``min(T, u1 + s) >= T`` iff ``min(T, u2 + s) >= T``): the upper bonus is then
+earned on exactly the same future scores, so the two states have the same
+value -- bit for bit, because every operation of their turns is the same on the
+same numbers (by induction over the layers: the states one box later are
+equivalent again).  About 40 % of the reachable states have an equivalent with
+a smaller subtotal (e.g. every subtotal from which the bonus is out of reach);
+:func:`upper_classes` finds them, the DP solves one state per class and copies
+its value to the others.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import jit
+from ..rules import N_UPPER, RuleSet, get_rules
+
+__all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes"]
+
+
+def reachable_upper(rules: RuleSet, up0: int = 0) -> np.ndarray:
+    """Which upper subtotals each set of newly filled upper boxes can make.
+
+    Parameters
+    ----------
+    rules : RuleSet
+    up0 : int
+        The upper subtotal already made (0 for the empty card).
+
+    Returns
+    -------
+    (64, T+1) bool
+        ``out[m, u]`` is True when ``up0`` plus the upper boxes in the 6-bit
+        mask ``m`` can add up to ``u`` (capped at the threshold ``T`` = 63).
+        Each box ``i`` can hold 0..5 dice of face ``i+1``.
+    """
+    T = rules.upper_threshold
+    out = np.zeros((1 << N_UPPER, T + 1), dtype=bool)
+    out[0, up0] = True
+    for m in range(1, 1 << N_UPPER):
+        i = (m & -m).bit_length() - 1  # lowest filled box
+        prev = np.flatnonzero(out[m & ~(1 << i)])
+        for n in range(6):
+            out[m, np.minimum(T, prev + n * (i + 1))] = True
+    return out
+
+
+def reachable_layers(rules: RuleSet, root) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The turn-start states reachable from ``root``, layer by layer (by number of filled boxes).
+
+    Parameters
+    ----------
+    rules : RuleSet
+    root : (int, int, int)
+        A turn-start state ``(mask, up, yb)``.
+
+    Returns
+    -------
+    list of (masks, ups, ybs)
+        Entry ``i`` holds the states with ``popcount(mask) + i`` boxes filled
+        (entry 0 is ``root`` itself, the last the full card), each an (n,)
+        int64 array.  A state is reachable when its boxes include the root's,
+        its upper subtotal can be made from the root's by the newly filled
+        upper boxes, and its Yahtzee-bonus flag is the root's, or either flag
+        once the Yahtzee box is newly filled.
+    """
+    mask0, up0, yb0 = (int(x) for x in root)
+    C = rules.n_categories
+    ycat = rules.yahtzee_category
+    reach = reachable_upper(rules, up0)
+    all_masks = np.arange(1 << C, dtype=np.int64)
+    supers = all_masks[(all_masks & mask0) == mask0]
+    pop = np.zeros(len(supers), dtype=np.int64)
+    for c in range(C):
+        pop += (supers >> c) & 1
+    out = []
+    for p in range(bin(mask0).count("1"), C + 1):
+        layer = supers[pop == p]
+        rows, ups = np.nonzero(reach[(layer & ~mask0) & ((1 << N_UPPER) - 1)])
+        masks = layer[rows]
+        if rules.n_flags == 2 and ycat >= 0 and not yb0 and not (mask0 >> ycat) & 1:
+            nflags = 1 + ((masks >> ycat) & 1)  # the Yahtzee box newly filled: with 0 or with 50
+            starts = np.cumsum(nflags) - nflags
+            ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
+            masks = np.repeat(masks, nflags)
+            ups = np.repeat(ups, nflags)
+        else:
+            ybs = np.full(len(masks), yb0 if rules.n_flags == 2 else 0, dtype=np.int64)
+        out.append((masks.astype(np.int64), ups.astype(np.int64), ybs))
+    return out
+
+
+def upper_classes(rules: RuleSet, reach: np.ndarray | None = None) -> np.ndarray:
+    """Equivalence classes of the upper subtotals of each set of filled upper boxes (see the module).
+
+    Returns
+    -------
+    (64, T+1) int64
+        ``out[m, u]``: the smallest reachable subtotal equivalent to ``u`` when
+        the upper boxes in the 6-bit mask ``m`` are filled (``u`` itself if
+        none is smaller); -1 where ``u`` is unreachable.
+    """
+    if reach is None:
+        reach = reachable_upper(rules)
+    T = rules.upper_threshold
+    out = np.full((1 << N_UPPER, T + 1), -1, dtype=np.int64)
+    for m in range(1 << N_UPPER):
+        # sums the open upper boxes can still make: the reachable subtotals of the complement
+        sums = np.flatnonzero(reachable_upper_sums(m, T))
+        first: dict[tuple, int] = {}
+        for u in np.flatnonzero(reach[m]):
+            sig = tuple(np.minimum(T, u + sums) >= T)
+            out[m, u] = first.setdefault(sig, int(u))
+    return out
+
+
+def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:
+    """(cap+1,) bool: which totals (capped at ``cap``) the upper boxes *not* in ``filled6`` can still add."""
+    out = np.zeros(cap + 1, dtype=bool)
+    out[0] = True
+    for i in range(N_UPPER):
+        if (filled6 >> i) & 1:
+            continue
+        nxt = np.zeros_like(out)
+        for n in range(6):
+            add = n * (i + 1)
+            for s in np.flatnonzero(out):
+                nxt[min(cap, s + add)] = True
+        out = nxt
+    return out
+
+
+def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reachable turn-start states with ``filled`` boxes filled.
+
+    Parameters
+    ----------
+    rules : RuleSet
+    filled : int
+        Number of filled boxes (the layer).
+    reach : (64, T+1) bool, optional
+        :func:`reachable_upper` of ``rules`` (computed if not given).
+
+    Returns
+    -------
+    masks, ups, ybs : (n,) int64
+        One entry per state, sorted by mask, then upper subtotal, then flag.
+    """
+    if reach is None:
+        reach = reachable_upper(rules)
+    ycat = rules.yahtzee_category
+    C = rules.n_categories
+    all_masks = np.arange(1 << C, dtype=np.int64)
+    popcount = np.zeros(1 << C, dtype=np.int64)
+    for c in range(C):
+        popcount += (all_masks >> c) & 1
+    layer = all_masks[popcount == filled]
+    rows, ups = np.nonzero(reach[layer & ((1 << N_UPPER) - 1)])
+    masks = layer[rows]
+    if rules.n_flags == 2 and ycat >= 0:
+        nflags = 1 + ((masks >> ycat) & 1)
+    else:
+        nflags = np.ones(len(masks), dtype=np.int64)
+    starts = np.cumsum(nflags) - nflags
+    ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
+    return (
+        np.repeat(masks, nflags).astype(np.int64),
+        np.repeat(ups, nflags).astype(np.int64),
+        ybs,
+    )
+
+
+#: States per chunk handed to a thread (dynamic scheduling of ``prange``): a
+#: few milliseconds of work, so a thread slowed by other processes takes
+#: fewer chunks instead of holding up the whole layer.
+CHUNK_STATES = 256
+
+
+def _dynamic_schedule(jit_compile: bool):
+    """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted)."""
+    if not jit_compile:
+        return contextlib.nullcontext()
+    import numba  # already loaded by the compiled kernels
+
+    return numba.parallel_chunksize(CHUNK_STATES)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """A freshly built value table.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    values : (2**C, T+1, F) float64
+        Expected future points of every turn-start state (NaN: unreachable).
+    seconds : float
+        Wall time of the build (state enumeration and DP), JIT compilation excluded.
+    compile_seconds : float
+        Wall time spent loading or compiling the kernels.
+    n_states : int
+        Number of reachable states solved.
+    cpu_seconds : float
+        CPU time of the whole process (all threads) during :attr:`seconds`.
+    """
+
+    rules: RuleSet
+    values: np.ndarray
+    seconds: float
+    compile_seconds: float
+    n_states: int
+    cpu_seconds: float = float("nan")
+
+    @property
+    def empty_value(self) -> float:
+        """Optimal expected final score from the empty card (points)."""
+        return float(self.values[0, 0, 0])
+
+
+def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, jit_compile: bool = True) -> BuildResult:
+    """Solve every reachable turn-start state of ``rules``.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    progress : bool
+        Show a tqdm progress bar over the layers (weighted by states).
+    jit_compile : bool
+        Use the numba-compiled kernels (default).  ``False`` runs the same
+        kernels interpreted -- only sensible for tests on tiny rule sets.
+
+    Returns
+    -------
+    BuildResult
+    """
+    rules = get_rules(rules)
+    arrays = rules.arrays()
+    score, joker, params = arrays["score"], arrays["joker"], arrays["params"]
+    C = rules.n_categories
+    T = rules.upper_threshold
+    t0 = time.perf_counter()
+    k = jit.backend(jit_compile)
+    V = np.full((1 << C, T + 1, rules.n_flags), np.nan)
+    if jit_compile:
+        # Compile (or load from the cache) on an empty layer, so the timing is honest.
+        none = np.zeros(0, dtype=np.int64)
+        k.solve_states(none, none, none, V, score, joker, params)
+    t1 = time.perf_counter()
+    c1 = time.process_time()
+    reach = reachable_upper(rules)
+    classes = upper_classes(rules, reach)
+    layers = [state_arrays(rules, p, reach) for p in range(C, -1, -1)]
+    masks, ups, ybs = layers[0]
+    V[masks, ups, ybs] = 0.0
+    total = sum(len(layer[0]) for layer in layers)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="state", desc=f"build {rules.name}", unit_scale=True)
+        bar.update(len(layers[0][0]))
+    with _dynamic_schedule(jit_compile):
+        for masks, ups, ybs in layers[1:]:
+            rep_ups = classes[masks & ((1 << N_UPPER) - 1), ups]
+            first = rep_ups == ups  # the representative of each class
+            k.solve_states(masks[first], ups[first], ybs[first], V, score, joker, params)
+            V[masks, ups, ybs] = V[masks, rep_ups, ybs]
+            if bar is not None:
+                bar.update(len(masks))
+    if bar is not None:
+        bar.close()
+    t2 = time.perf_counter()
+    c2 = time.process_time()
+    return BuildResult(rules, V, t2 - t1, t1 - t0, total, c2 - c1)

@@ -1,0 +1,1186 @@
+r"""The turn kernel: arrays in, arrays out; no objects, no I/O.
+
+This module is plain Python written in the subset numba compiles.  The same
+source runs two ways (see :mod:`yahtzee_solver.solver.jit`):
+
+* compiled by numba (``cache=True``; ``prange`` spreads a layer over the cores)
+  for the table build, batch queries and the simulator;
+* interpreted, for a single query from a cold shell, where importing numba
+  would cost more than the query itself.
+
+So there is exactly one definition of the optimal move.
+
+The Bellman equation
+--------------------
+A turn-start state is ``(mask, up, yb)``: filled boxes, upper subtotal capped
+at the threshold (63), Yahtzee-bonus flag.  ``V[mask, up, yb]`` is the expected
+number of points still to come under optimal play; ``V[full] = 0``.  Within a
+turn, with :math:`P(r \mid k)` the chance that rerolling the dice not in keep
+:math:`k` gives roll :math:`r`,
+
+.. math::
+
+    S_0(r) &= \max_{c \text{ legal}} \; \mathrm{pts}(r, c) + \mathrm{bonus}(r, c)
+              + V[\mathrm{next}(c, r)] \\
+    E_n(k) &= \sum_r P(r \mid k)\, S_{n-1}(r), \qquad
+    S_n(r) = \max_{k \subseteq r} E_n(k) \quad (n = 1, 2) \\
+    V[\mathrm{mask}, \mathrm{up}, \mathrm{yb}] &= E_3(\varnothing)
+
+:math:`E_n(k)` is computed one die at a time: a keep of :math:`m < 5` dice is
+the mean over the six faces of the keep with one more die (``CHILD``), and the
+best keep inside each roll by a max over the keeps with one die less (``SUB``).
+A whole turn is a few thousand additions.
+
+Points and bonuses are decided in :func:`box_points` only (docs/rules.md: upper
+bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
+"""
+
+import numpy as np
+
+from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
+
+# Rebound to numba.prange in the compiled copy of this module.
+prange = range
+
+# params indices (mirror of rules.P_*; literal ints so numba folds them)
+_NCAT, _YCAT, _JOKER, _YBONUS, _THRESH, _UBONUS, _NFLAGS, _NUPPER = 0, 1, 2, 3, 4, 5, 6, 7
+_FORCED, _FREE = 1, 2
+
+# Names compiled by yahtzee_solver.solver.jit (every function here).
+KERNELS = (
+    "joker_case",
+    "box_points",
+    "upper_bonus_gain",
+    "box_scoring",
+    "after_box",
+    "box_values",
+    "expect_keeps",
+    "best_subkeeps",
+    "final_roll_values",
+    "turn",
+    "solve_states",
+    "turn_options",
+    "fill_options",
+    "ranked_options",
+    "state_has_value",
+    "ranked_boxes",
+    "batch_turn",
+    "play_games",
+    "play_slice",
+    "best_keep",
+    "play_keeps",
+    "play_box",
+    "roll_of_counts",
+    "_code",
+    "beginner_keep",
+    "beginner_box",
+    "spread_keeps",
+    "final_roll_masses",
+    "final_roll_boxes",
+    "best_keeps",
+    "roll_gains",
+    "dist_outcomes",
+    "dist_convolve",
+)
+
+
+#: Joker cases reported by :func:`joker_case` (docs/rules.md, "Joker").
+JOKER_NONE, JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO, JOKER_FREE, JOKER_FREE_FIXED = 0, 1, 2, 3, 4, 5
+
+
+def joker_case(mask, r, params):
+    """Which Joker rule applies to roll ``r`` with filled-box mask ``mask``.
+
+    Returns
+    -------
+    int
+        :data:`JOKER_NONE` unless ``r`` is five alike, the Yahtzee box is
+        filled and the rules have a Joker.  Forced Joker: :data:`JOKER_UPPER`
+        (rule 1: the open upper box of that face must take it),
+        :data:`JOKER_LOWER` (rule 2: any open lower box, at Joker points),
+        :data:`JOKER_UPPER_ZERO` (rule 3: an open upper box, for 0).  Free
+        Joker: :data:`JOKER_FREE` (upper box of that face open: any box,
+        scored as usual) or :data:`JOKER_FREE_FIXED` (it is filled: the
+        fixed-point boxes score their value).
+    """
+    face = ROLL_FACE[r]
+    ycat = params[_YCAT]
+    mode = params[_JOKER]
+    if face == 0 or ycat < 0 or not (mask >> ycat) & 1:
+        return JOKER_NONE
+    if mode == _FORCED:
+        if not (mask >> (face - 1)) & 1:
+            return JOKER_UPPER
+        for c in range(params[_NUPPER], params[_NCAT]):
+            if not (mask >> c) & 1:
+                return JOKER_LOWER
+        return JOKER_UPPER_ZERO
+    if mode == _FREE:
+        if (mask >> (face - 1)) & 1:
+            return JOKER_FREE_FIXED
+        return JOKER_FREE
+    return JOKER_NONE
+
+
+def box_points(mask, up, yb, r, score, joker, params, points, legal):
+    """Points of roll ``r`` in every box, and which boxes the rules allow.
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Filled-box mask, upper subtotal (capped), Yahtzee-bonus flag (0/1).
+    r : int
+        Roll index (0..251).
+    score, joker : (252, C) int64
+        Ordinary and Joker points (``RuleSet.arrays()``).
+    params : (8,) int64
+        Rule parameters (``rules.P_*``).
+    points : (C,) int64, out
+        Points written in each box (Joker points where the Joker applies).
+    legal : (C,) int8, out
+        1 where the roll may be scored now (open, and allowed by the Joker rule).
+
+    Returns
+    -------
+    int
+        Yahtzee bonus earned by this roll in any box (100 or 0; docs/rules.md).
+    """
+    C = params[_NCAT]
+    ycat = params[_YCAT]
+    for c in range(C):
+        points[c] = score[r, c]
+        legal[c] = 0 if (mask >> c) & 1 else 1
+    if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1:
+        return 0
+    bonus = 0
+    if yb:
+        bonus = params[_YBONUS]
+    case = joker_case(mask, r, params)
+    nup = params[_NUPPER]
+    if case == JOKER_UPPER:
+        for c in range(C):
+            legal[c] = 1 if c == ROLL_FACE[r] - 1 else 0
+    elif case == JOKER_LOWER:
+        for c in range(C):
+            if not (mask >> c) & 1:
+                legal[c] = 1 if c >= nup else 0
+                points[c] = joker[r, c]
+    elif case == JOKER_FREE_FIXED:
+        for c in range(C):
+            points[c] = joker[r, c]
+    # JOKER_UPPER_ZERO: every lower box is filled, so the open (upper) boxes
+    # take it as usual; JOKER_FREE: any open box, scored as usual.
+    return bonus
+
+
+def upper_bonus_gain(up, c, pts, params):
+    """Upper bonus (points) completed by writing ``pts`` in box ``c`` at upper subtotal ``up``."""
+    if c < params[_NUPPER]:
+        thr = params[_THRESH]
+        if up < thr and up + pts >= thr:
+            return params[_UBONUS]
+    return 0
+
+
+def box_scoring(mask, up, yb, r, score, joker, params, points, legal, upper_gain):
+    """:func:`box_points`, plus the upper bonus each box completes and the Joker case.
+
+    The one place callers outside the turn loops read how a roll scores.
+
+    Parameters
+    ----------
+    upper_gain : (C,) int64, out
+        Upper bonus (points) writing the roll in each box would complete.
+
+    Returns
+    -------
+    bonus : int
+        Yahtzee bonus earned (as :func:`box_points`).
+    case : int
+        :func:`joker_case`.
+    """
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+    for c in range(params[_NCAT]):
+        upper_gain[c] = upper_bonus_gain(up, c, points[c], params)
+    return bonus, joker_case(mask, r, params)
+
+
+def after_box(mask, up, yb, c, pts, V, params):
+    """Points gained by writing ``pts`` in box ``c``, plus the value of the next state.
+
+    Adds the upper bonus when the upper subtotal reaches the threshold and sets
+    the Yahtzee-bonus flag when the Yahtzee box gets 50.  The +100 Yahtzee bonus
+    is *not* included (see :func:`box_points`).
+
+    Returns
+    -------
+    float
+        Points now (excluding the Yahtzee bonus) + expected future points.
+    """
+    nm = mask | (1 << c)
+    if c < params[_NUPPER]:
+        thr = params[_THRESH]
+        nu = up + pts
+        if nu > thr:
+            nu = thr
+        return pts + upper_bonus_gain(up, c, pts, params) + V[nm, nu, yb]
+    nyb = yb
+    if c == params[_YCAT] and pts > 0 and params[_NFLAGS] == 2:
+        nyb = 1
+    return pts + V[nm, up, nyb]
+
+
+def box_values(mask, up, yb, r, V, score, joker, params, points, legal, values):
+    """Value of scoring roll ``r`` in each box: points now (bonuses included) + future.
+
+    ``values[c]`` is NaN for a box that is filled or closed by the Joker rule.
+    ``points`` and ``legal`` are filled as by :func:`box_points`.
+
+    Returns
+    -------
+    float
+        The best of ``values`` (``-inf`` if no box is legal).
+    """
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+    best = -np.inf
+    for c in range(params[_NCAT]):
+        if legal[c]:
+            v = bonus + after_box(mask, up, yb, c, points[c], V, params)
+            values[c] = v
+            if v > best:
+                best = v
+        else:
+            values[c] = np.nan
+    return best
+
+
+def expect_keeps(E):
+    """Fill ``E[0:210]`` (keeps of 0..4 dice) from ``E[210:462]`` (the rolls).
+
+    ``E[k]`` becomes the expected value of rerolling the dice not in ``k``: the
+    mean over six faces of ``E`` of the keep with one more die.
+    """
+    for k in range(ROLL_OFFSET - 1, -1, -1):
+        E[k] = (
+            E[CHILD[k, 0]] + E[CHILD[k, 1]] + E[CHILD[k, 2]]
+            + E[CHILD[k, 3]] + E[CHILD[k, 4]] + E[CHILD[k, 5]]
+        ) / 6.0
+
+
+def best_subkeeps(E, B):
+    """``B[k] = max(E[j] for j a sub-multiset of k)``: the best keep inside each keep.
+
+    Every proper sub-multiset of ``k`` lies inside ``k`` minus one die, so
+    ``B[k] = max(E[k], B[k - one die of face f])`` over the faces in ``k``.
+    Missing faces point at the empty keep (:data:`_SUB0`), a sub-multiset of
+    every keep, so the six-way max needs no branch.
+    """
+    B[0] = E[0]
+    for k in range(1, N_KEEPS):
+        b = E[k]
+        for f in range(6):
+            x = B[_SUB0[k, f]]
+            b = x if x > b else b
+        B[k] = b
+
+
+def final_roll_values(mask, up, yb, V, score, joker, params, S):
+    """``S[r]`` = value of ending the turn with roll ``r`` (best box), for all 252 rolls.
+
+    Ordinary rolls use the ordinary points; the five-alike rolls go through
+    :func:`box_values` (Joker rules) once the Yahtzee box is filled.
+    """
+    C = params[_NCAT]
+    nup = params[_NUPPER]
+    ycat = params[_YCAT]
+    for r in range(N_ROLLS):
+        S[r] = -np.inf
+    upv = np.empty(6)
+    for c in range(C):
+        if (mask >> c) & 1:
+            continue
+        if c < nup:
+            for n in range(6):
+                upv[n] = after_box(mask, up, yb, c, n * (c + 1), V, params)
+            for r in range(N_ROLLS):
+                v = upv[KEEP_COUNTS[ROLL_OFFSET + r, c]]
+                if v > S[r]:
+                    S[r] = v
+        elif c == ycat:
+            v0 = after_box(mask, up, yb, c, 0, V, params)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                v = v0 if p == 0 else after_box(mask, up, yb, c, p, V, params)
+                if v > S[r]:
+                    S[r] = v
+        else:
+            base = after_box(mask, up, yb, c, 0, V, params)
+            for r in range(N_ROLLS):
+                v = score[r, c] + base
+                if v > S[r]:
+                    S[r] = v
+    if ycat >= 0 and (mask >> ycat) & 1:
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        values = np.empty(C)
+        for r in range(N_ROLLS):
+            if ROLL_FACE[r] > 0:
+                S[r] = box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+
+
+def turn(mask, up, yb, levels, V, score, joker, params, E, B):
+    """Keep values of one turn, from the last roll back to the first.
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Turn-start state.
+    levels : int
+        1..3: how many keep levels to compute (3 for the state value).
+    V : (2**C, T+1, F) float64
+        Values of later states (the layers with more filled boxes must be done).
+    score, joker, params : arrays
+        ``RuleSet.arrays()``.
+    E : (3, 462) float64, out
+        ``E[n-1, k]`` = expected final points still to come when keeping ``k``
+        with ``n`` rolls to go (n = 1, 2, 3).  ``E[n-1, 210 + r]`` is the value of
+        holding roll ``r`` with ``n - 1`` rolls left, i.e. ``S_{n-1}(r)``.
+    B : (462,) float64
+        Scratch.
+
+    Returns
+    -------
+    float
+        ``E[levels-1, 0]``; with ``levels=3`` the state value ``V[mask, up, yb]``.
+    """
+    final_roll_values(mask, up, yb, V, score, joker, params, E[0, ROLL_OFFSET:])
+    expect_keeps(E[0])
+    for n in range(1, levels):
+        best_subkeeps(E[n - 1], B)
+        for k in range(ROLL_OFFSET, N_KEEPS):
+            E[n, k] = B[k]
+        expect_keeps(E[n])
+    return E[levels - 1, 0]
+
+
+def solve_states(masks, ups, ybs, V, score, joker, params):
+    """Write ``V[m, u, y]`` for the given states (one layer: all successors known).
+
+    States are independent, so this loop runs in parallel (``prange``); each
+    value depends only on its own state, so the result is the same on any
+    number of threads.
+    """
+    n = masks.shape[0]
+    for i in prange(n):
+        E = np.empty((3, N_KEEPS))
+        B = np.empty(N_KEEPS)
+        V[masks[i], ups[i], ybs[i]] = turn(masks[i], ups[i], ybs[i], 3, V, score, joker, params, E, B)
+
+
+def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                 points, legal, keep_vals, box_vals):
+    """Values of every option at one position: the keeps of roll ``r`` and its boxes.
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Turn-start state of the scorecard.
+    r : int
+        Roll index (0..251) of the dice showing.
+    rolls_left : int
+        Rerolls still allowed this turn (0, 1 or 2).
+    V, score, joker, params : arrays
+        Value table and ``RuleSet.arrays()``.
+    subkeeps : (252, 32) int32
+        ``dice.ROLL_SUBKEEPS``.
+    E : (3, 462) float64, B : (462,) float64
+        Scratch for :func:`turn`.
+    points : (C,) int64, legal : (C,) int8
+        Scratch for :func:`box_points`.
+    keep_vals : (32,) float64, out
+        ``keep_vals[j]`` = expected points still to come when keeping
+        ``subkeeps[r, j]`` (keeping all five = standing pat); NaN for padding
+        and when ``rolls_left == 0``.
+    box_vals : (C,) float64, out
+        Expected points still to come when scoring roll ``r`` in box ``c`` now
+        (points + bonuses + value of the next state); NaN for a box that is
+        filled or closed by the Joker rule.
+
+    Returns
+    -------
+    int
+        Number of keeps written (0 when ``rolls_left == 0``).
+    """
+    if rolls_left > 0:
+        turn(mask, up, yb, rolls_left, V, score, joker, params, E, B)
+    return fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
+                        points, legal, keep_vals, box_vals)
+
+
+def fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
+                 points, legal, keep_vals, box_vals):
+    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``)."""
+    box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
+    n = 0
+    if rolls_left > 0:
+        for j in range(subkeeps.shape[1]):
+            k = subkeeps[r, j]
+            if k < 0:
+                break
+            keep_vals[j] = E[rolls_left - 1, k]
+            n += 1
+    for j in range(n, keep_vals.shape[0]):
+        keep_vals[j] = np.nan
+    return n
+
+
+def ranked_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                   points, legal, keep_vals, box_vals, codes, vals):
+    """The options of one position, best first: keeps if ``rolls_left`` > 0, else boxes.
+
+    Runs :func:`turn_options`, then writes the ranking: ``codes[i]`` is a
+    keep index (0..461) when ``rolls_left`` > 0, else a box index; ``vals[i]``
+    its expected points still to come.  A stable sort, so ties follow the
+    tie-break rule of :mod:`yahtzee_solver.strategy.policy`.  ``codes`` and ``vals``
+    need room for every option (32 keeps at most; ``C`` boxes).
+
+    Returns
+    -------
+    int
+        Number of options written; -1 (nothing written) if the state has no
+        value (:func:`state_has_value`).
+    """
+    if not state_has_value(mask, up, yb, V):
+        return -1
+    nk = turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
+                      points, legal, keep_vals, box_vals)
+    n = 0
+    if rolls_left > 0:
+        for j in range(nk):
+            codes[n] = subkeeps[r, j]
+            vals[n] = keep_vals[j]
+            n += 1
+    else:
+        for c in range(box_vals.shape[0]):
+            if legal[c]:
+                codes[n] = c
+                vals[n] = box_vals[c]
+                n += 1
+    # insertion sort, descending, stable
+    for i in range(1, n):
+        v = vals[i]
+        code = codes[i]
+        j = i - 1
+        while j >= 0 and vals[j] < v:
+            vals[j + 1] = vals[j]
+            codes[j + 1] = codes[j]
+            j -= 1
+        vals[j + 1] = v
+        codes[j + 1] = code
+    return n
+
+
+def state_has_value(mask, up, yb, V):
+    """True when turn-start state ``(mask, up, yb)`` has a value in ``V``.
+
+    That is: indices in range (``V`` is ``(2**C, T+1, F)``), not the full card
+    (no move left), and ``V`` not NaN (NaN marks a state no game reaches).
+    """
+    if mask < 0 or mask >= V.shape[0] - 1 or up < 0 or up >= V.shape[1] or yb < 0 or yb >= V.shape[2]:
+        return False
+    v = V[mask, up, yb]
+    return v == v
+
+
+def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
+    """The boxes for final roll ``r``, best first: :func:`ranked_options` with no rerolls left.
+
+    Only :func:`box_values` runs (no turn, no keeps), and the call takes four
+    arrays (a compiled kernel's dispatch costs about 0.1 us per array
+    argument, more than the work here; the scratch is allocated inside), so a
+    single query from Python is cheap.  The state is checked here too
+    (:func:`state_has_value`), so the caller needs no look-up of its own.
+
+    Parameters
+    ----------
+    mask, up, yb, r : int
+        Turn-start state and roll index (0..251).
+    V : (2**C, T+1, F) float64
+        Value table.
+    packed : (8 + 2 * 252 * C,) int64
+        ``RuleSet.arrays()["packed"]``: ``params``, then ``score`` and ``joker`` flattened.
+    codes : (m,) int64, out
+        The legal box indices, best first (ties: the lower box first), if
+        ``m`` is their number ``n``; untouched otherwise.
+    vals : (m,) float64, out
+        Their expected points still to come (points + bonuses + value of the
+        next state), written with ``codes``.
+
+    Returns
+    -------
+    int
+        ``n``, the number of legal boxes (the open boxes, fewer when a Joker
+        rule closes some); -1 if the state has no value.
+    """
+    if not state_has_value(mask, up, yb, V):
+        return -1
+    params = packed[:8]
+    C = params[_NCAT]
+    size = N_ROLLS * C
+    score = packed[8:8 + size].reshape((N_ROLLS, C))
+    joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    values = np.empty(C)
+    box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+    n = 0
+    for c in range(C):
+        if legal[c]:
+            n += 1
+    if n != codes.shape[0] or n != vals.shape[0]:
+        return n
+    n = 0
+    for c in range(C):
+        if legal[c]:
+            v = values[c]
+            j = n - 1
+            while j >= 0 and vals[j] < v:  # insertion, descending, stable
+                vals[j + 1] = vals[j]
+                codes[j + 1] = codes[j]
+                j -= 1
+            vals[j + 1] = v
+            codes[j + 1] = c
+            n += 1
+    return n
+
+
+def batch_turn(masks, ups, ybs, rolls, rolls_left, order, starts, V, score, joker, params, subkeeps,
+               keep_out, box_out):
+    """:func:`turn_options` for many positions, one :func:`turn` per distinct state, in parallel.
+
+    Parameters
+    ----------
+    masks, ups, ybs, rolls, rolls_left : (n,) int64
+        The positions (as in :func:`turn_options`).
+    order : (n,) int64, starts : (g + 1,) int64
+        Positions ``order[starts[i]:starts[i + 1]]`` share one turn-start state;
+        its :func:`turn` is computed once, to the most rerolls any of them has
+        left.  The groups run in parallel (``prange``).
+    V, score, joker, params, subkeeps : arrays
+        As in :func:`turn_options`.
+    keep_out : (n, 32) float64, out
+    box_out : (n, C) float64, out
+        ``keep_vals`` and ``box_vals`` of each position.
+
+    Notes
+    -----
+    Each row depends only on its own position, so the result is the same on
+    any number of threads and for any grouping.
+    """
+    C = params[_NCAT]
+    for g in prange(starts.shape[0] - 1):
+        E = np.empty((3, N_KEEPS))
+        B = np.empty(N_KEEPS)
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        lo = starts[g]
+        hi = starts[g + 1]
+        i0 = order[lo]
+        levels = 0
+        for j in range(lo, hi):
+            if rolls_left[order[j]] > levels:
+                levels = rolls_left[order[j]]
+        if levels > 0:
+            turn(masks[i0], ups[i0], ybs[i0], levels, V, score, joker, params, E, B)
+        for j in range(lo, hi):
+            i = order[j]
+            fill_options(masks[i], ups[i], ybs[i], rolls[i], rolls_left[i], E, V, score, joker, params, subkeeps,
+                         points, legal, keep_out[i], box_out[i])
+
+
+def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, flags, moves):
+    """Play whole solitaire games with the policy of ``(V, policy)``, one per row of ``dice``.
+
+    The games are split into ``parts`` equal slices played in parallel
+    (``prange``, one slice per thread), each by :func:`play_slice`: turn by
+    turn, the slice's games are sorted by turn-start state, the keep values of
+    each distinct state are computed once (:func:`turn`, the kernel of the
+    build and the advisor) and used by every game in that state.  Each game's
+    moves depend only on its own dice, so the results do not depend on
+    ``parts``, the number of threads, or how the caller splits the games.
+
+    Parameters
+    ----------
+    dice : (G, turns, 3, 5) int8
+        Pre-drawn faces 1..6, ``turns >= C``: ``dice[g, t, 0]`` is the first
+        roll of turn ``t``; a reroll of ``n`` dice after roll ``j`` (0 or 1)
+        takes ``dice[g, t, j + 1, :n]`` (randomness is injected by the caller).
+    V : (2**C, T+1, F) float64
+        Future values the policy maximises: the value table (optimal play),
+        or zeros (best points this turn only).
+    score, joker : (252, C) int64
+        Rule arrays (``RuleSet.arrays()``).
+    policy : (8,) int64
+        Rule parameters the decisions use (``params``, or a variant such as
+        no upper bonus for a player who ignores it).
+    params : (8,) int64
+        The true rule parameters, used to score the games.
+    subkeeps : (252, 32) int32
+        ``dice.ROLL_SUBKEEPS``.  Ties: the rule of :mod:`yahtzee_solver.strategy.policy`
+        (:func:`best_keep`, :func:`play_box`).
+    parts : int
+        Number of slices (the number of threads is a good choice; fewer,
+        larger slices share more states).
+    totals : (G,) int64, out
+        Final score of each game (points, bonuses included).
+    flags : (G, 2) int8, out
+        ``flags[g, 0]`` 1 if the upper bonus was made; ``flags[g, 1]`` 1 if five
+        alike were scored as 50 in the Yahtzee (Yacht) box.
+    moves : (G, turns, 4) int16, out
+        The moves of each turn: first keep, second keep (keep indices 0..461;
+        keeping all five is roll index + 210), final roll (0..251), box.
+        Rows past turn ``C`` are left as they are.
+    """
+    G = dice.shape[0]
+    for p in prange(parts):
+        play_slice(dice, p * G // parts, (p + 1) * G // parts, V, score, joker, policy, params, subkeeps,
+                   totals, flags, moves)
+
+
+def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, flags, moves):
+    """:func:`play_games` for games ``lo..hi-1``, serially.
+
+    Games in the same turn-start state are played one after another, so they
+    share the state's keep values and, per final roll, the best box.
+    """
+    G = hi - lo
+    C = params[_NCAT]
+    thr = params[_THRESH]
+    E = np.empty((3, N_KEEPS))
+    B = np.empty(N_KEEPS)
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    values = np.empty(C)
+    cnt = np.empty(6, np.int64)
+    best_box = np.empty(N_ROLLS, np.int64)
+    stamp = np.full(N_ROLLS, -1, np.int64)  # best_box[r] is valid when stamp[r] == current group
+    mask = np.zeros(G, np.int64)
+    up = np.zeros(G, np.int64)
+    yb = np.zeros(G, np.int64)
+    upsum = np.zeros(G, np.int64)
+    total = np.zeros(G, np.int64)
+    yahtzee = np.zeros(G, np.int8)
+    group = -1
+    for t in range(C):
+        ids = (mask * (thr + 1) + up) * 2 + yb
+        order = np.argsort(ids, kind="mergesort")
+        for j in range(G):
+            i = order[j]
+            if j == 0 or ids[i] != ids[order[j - 1]]:
+                turn(mask[i], up[i], yb[i], 2, V, score, joker, policy, E, B)
+                group += 1
+            g = lo + i
+            r = play_keeps(dice[g, t], E, subkeeps, cnt, moves[g, t])
+            if stamp[r] != group:
+                best_box[r] = play_box(mask[i], up[i], yb[i], r, V, score, joker, policy, points, legal, values)
+                stamp[r] = group
+            c = best_box[r]
+            moves[g, t, 3] = c
+            bonus = box_points(mask[i], up[i], yb[i], r, score, joker, params, points, legal)
+            p = points[c]
+            total[i] += p + bonus
+            if c < params[_NUPPER]:
+                upsum[i] += p
+                up[i] = min(thr, up[i] + p)
+            elif c == params[_YCAT] and p > 0:
+                yahtzee[i] = 1
+                if params[_NFLAGS] == 2:
+                    yb[i] = 1
+            mask[i] |= 1 << c
+    for i in range(G):
+        g = lo + i
+        flags[g, 0] = 0
+        flags[g, 1] = yahtzee[i]
+        if upsum[i] >= thr:
+            total[i] += params[_UBONUS]
+            flags[g, 0] = 1
+        totals[g] = total[i]
+
+
+def best_keep(E, r, subkeeps):
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`."""
+    best = -np.inf
+    bk = -1
+    for s in range(subkeeps.shape[1]):
+        k = subkeeps[r, s]
+        if k < 0:
+            break
+        if E[k] > best:
+            best = E[k]
+            bk = k
+    return bk
+
+
+def play_keeps(dice, E, subkeeps, cnt, move):
+    """The two keeps of a turn by the keep values ``E``; returns the final roll index.
+
+    Parameters
+    ----------
+    dice : (3, 5) int8
+        This turn's pre-drawn faces (see :func:`play_games`).
+    E : (3, 462) float64
+        Keep values of the turn-start state from :func:`turn`: row 0 with 1
+        reroll left, row 1 with 2.
+    subkeeps : (252, 32) int32
+        ``dice.ROLL_SUBKEEPS``.
+    cnt : (6,) int64
+        Scratch (face counts).
+    move : (4,) int16, out
+        ``move[0]``, ``move[1]``: the first and second keep; ``move[2]``: the final roll.
+    """
+    for f in range(6):
+        cnt[f] = 0
+    for j in range(5):
+        cnt[dice[0, j] - 1] += 1
+    for rl in range(2, 0, -1):
+        bk = best_keep(E[rl - 1], roll_of_counts(cnt), subkeeps)
+        move[2 - rl] = bk
+        m = 0
+        for f in range(6):
+            cnt[f] = KEEP_COUNTS[bk, f]
+            m += cnt[f]
+        for j in range(5 - m):
+            cnt[dice[3 - rl, j] - 1] += 1
+    r = roll_of_counts(cnt)
+    move[2] = r
+    return r
+
+
+def play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values):
+    """The box of highest value (:func:`box_values`) for final roll ``r``; ties: :mod:`yahtzee_solver.strategy.policy`."""
+    box_values(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+    bc = -1
+    bv = -np.inf
+    for c in range(policy[_NCAT]):
+        if legal[c] and values[c] > bv:
+            bv = values[c]
+            bc = c
+    return bc
+
+
+def roll_of_counts(cnt):
+    """Roll index (0..251) of face counts ``cnt`` (6,) that sum to 5."""
+    return _ROLL_LOOKUP[_code(cnt)]
+
+
+def _code(cnt):
+    return ((((cnt[0] * 6 + cnt[1]) * 6 + cnt[2]) * 6 + cnt[3]) * 6 + cnt[4]) * 6 + cnt[5]
+
+
+def _make_roll_lookup():
+    look = np.full(6**6, -1, dtype=np.int32)
+    for r in range(N_ROLLS):
+        look[_code(KEEP_COUNTS[ROLL_OFFSET + r].astype(np.int64))] = r
+    look.setflags(write=False)
+    return look
+
+
+_ROLL_LOOKUP = _make_roll_lookup()
+
+
+def _make_sub0():
+    sub0 = np.where(SUB < 0, 0, SUB).astype(np.int32)
+    sub0.setflags(write=False)
+    return sub0
+
+
+# ``SUB`` with "no such die" (-1) replaced by the empty keep (0); see best_subkeeps.
+_SUB0 = _make_sub0()
+
+
+# -- exact final-score distributions ---------------------------------------------------------
+# A turn under a fixed policy moves probability mass forward: first-roll chances onto the
+# rolls, each roll's mass onto its chosen keep(s), each keep's mass onto the rolls it can
+# become (the reverse of expect_keeps), and each final roll onto its chosen box.  The same
+# kernels as the table build pick the moves (turn, best_keep, play_box).
+
+_POLICY_TURN, _POLICY_BEGINNER = 0, 1
+
+
+def beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal):
+    """The casual keep of the ``beginner`` CPU for roll ``r`` (what it keeps when it does not blunder).
+
+    It stands on a made pattern -- a box of the bit mask ``made`` (Full House,
+    straights, five alike) that is legal and scores more than 0 for this roll
+    (Joker points included) -- and otherwise keeps every die of its most common
+    face (the higher face on a tie).  Depends on the card only through ``mask``.
+
+    Returns
+    -------
+    int
+        Keep index (0..461); ``ROLL_OFFSET + r`` = keep all five (stand).
+    """
+    box_points(mask, up, yb, r, score, joker, params, points, legal)
+    for c in range(params[_NCAT]):
+        if (made >> c) & 1 and legal[c] and points[c] > 0:
+            return ROLL_OFFSET + r
+    best_f = 0
+    best_n = -1
+    for f in range(6):
+        n = KEEP_COUNTS[ROLL_OFFSET + r, f]
+        if n >= best_n:
+            best_n = n
+            best_f = f
+    k = 0
+    for _ in range(best_n):
+        k = CHILD[k, best_f]
+    return k
+
+
+def beginner_box(mask, up, yb, r, score, joker, params, points, legal):
+    """The box of the ``beginner`` CPU for final roll ``r``: the legal box with the most points now (ties: lowest)."""
+    box_points(mask, up, yb, r, score, joker, params, points, legal)
+    bc = -1
+    bp = -1
+    for c in range(params[_NCAT]):
+        if legal[c] and points[c] > bp:
+            bp = points[c]
+            bc = c
+    return bc
+
+
+def best_keeps(E, subkeeps, out):
+    """:func:`best_keep` for every roll at once: ``out[r]`` (252,) int64 = the best keep inside roll ``r``.
+
+    The same rule (highest ``E``; ties: the keep listed first in ``subkeeps``),
+    in one call: calls with array arguments inside a loop over the rolls would
+    cost more than the comparisons themselves.
+    """
+    for r in range(N_ROLLS):
+        best = -np.inf
+        bk = -1
+        for s in range(subkeeps.shape[1]):
+            k = subkeeps[r, s]
+            if k < 0:
+                break
+            if E[k] > best:
+                best = E[k]
+                bk = k
+        out[r] = bk
+
+
+def roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb):
+    """Points gained and next state when each final roll ``r`` is scored in box ``box[r]``.
+
+    ``gain[r]`` is the box's points, the Yahtzee bonus (:func:`box_points`) and
+    the upper bonus when the score completes it (as :func:`after_box`);
+    ``(nmask[r], nup[r], nyb[r])`` is the next turn-start state.  Five-alike
+    rolls are scored by :func:`box_points` (Joker, bonus); any other roll scores
+    its ordinary points with no bonus, which is what :func:`box_points` gives it.
+    Rolls with ``box[r] < 0`` are skipped.
+    """
+    nup_ = params[_NUPPER]
+    thr = params[_THRESH]
+    for r in range(N_ROLLS):
+        c = box[r]
+        if c < 0:
+            continue
+        if ROLL_FACE[r] > 0:
+            bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+            p = points[c]
+        else:
+            bonus = 0
+            p = score[r, c]
+        g = p + bonus
+        u = up
+        y = yb
+        if c < nup_:
+            u = up + p
+            if up < thr and u >= thr:
+                g += params[_UBONUS]
+            if u > thr:
+                u = thr
+        elif c == params[_YCAT] and p > 0 and params[_NFLAGS] == 2:
+            y = 1
+        gain[r] = g
+        nmask[r] = mask | (1 << c)
+        nup[r] = u
+        nyb[r] = y
+
+
+def spread_keeps(K):
+    """Move the probability of each keep of 0..4 dice onto the rolls it can become (``K[210:]``).
+
+    The reverse of :func:`expect_keeps`: a keep of ``m < 5`` dice passes 1/6 of
+    its mass to the keep with one more die of each face; rolling the missing
+    dice one at a time gives the same rolls with the same chances as rolling
+    them together.
+    """
+    for k in range(ROLL_OFFSET):
+        w = K[k]
+        if w != 0.0:
+            w = w / 6.0
+            for f in range(6):
+                K[CHILD[k, f]] += w
+
+
+def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                      blunder, made, rkeeps, E, B, K, M, F, BK, points, legal):
+    """Probability of each final roll of a turn played by a policy.
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Turn-start state.
+    kind : int
+        0: the policy of the turn kernel on ``V`` with decision parameters
+        ``policy`` (the expert on the value table, the normal CPU on zeros):
+        the keep of :func:`best_keep` after :func:`turn`.  1: the beginner CPU,
+        a mixture: its casual keep (:func:`beginner_keep`) with probability
+        ``1 - blunder``, else each of the 32 position subsets ``rkeeps[r]``
+        with probability ``blunder / 32``.
+    r0, rl0, k0 : int
+        ``k0 >= 0``: keep ``k0`` was just chosen with ``rl0`` (1..2) rerolls
+        left; else ``r0 < 0``: the turn starts with its first roll (two rerolls
+        to come); else roll ``r0`` is showing with ``rl0`` (0..2) rerolls left.
+    V, score, joker, policy, params, subkeeps : arrays
+        As in :func:`play_games` (``params`` are the true rules).
+    blunder : float, made : int, rkeeps : (252, 32) int32
+        The beginner's data (see :mod:`yahtzee_solver.strategy.players`); unused for ``kind`` 0.
+    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (252,) int64, points : (C,) int64,
+    legal : (C,) int8
+        Scratch.
+    M : (252,) float64, out
+        ``M[r]`` = probability that the turn ends with roll ``r`` (sums to 1).
+
+    Notes
+    -----
+    A keep of all five dice chosen by the policy ends the turn: the mass goes
+    straight to the final roll, as in the game engine, where a CPU that keeps all
+    five scores at once (:func:`yahtzee_solver.game.cpu_actions`).  So the beginner
+    that stands with two rerolls left cannot blunder into a reroll later.  (For
+    the deterministic policies this changes nothing: standing with two rerolls
+    left implies standing with one.)  A keep given as ``k0`` is rolled as the
+    advisor values it: all five with two rerolls left passes to the one-reroll
+    decision (the advisor's "keep all five" row).
+    """
+    rl = rl0
+    if k0 >= 0:
+        for k in range(N_KEEPS):
+            K[k] = 0.0
+        K[k0] = 1.0
+        spread_keeps(K)
+        for r in range(N_ROLLS):
+            M[r] = K[ROLL_OFFSET + r]
+        rl = rl0 - 1
+    elif r0 < 0:
+        for r in range(N_ROLLS):
+            M[r] = ROLL_PROB[r]
+        rl = 2
+    else:
+        for r in range(N_ROLLS):
+            M[r] = 0.0
+        M[r0] = 1.0
+    if kind == _POLICY_TURN and rl > 0:
+        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+    for r in range(N_ROLLS):
+        F[r] = 0.0
+    while rl > 0:
+        if kind == _POLICY_TURN:
+            best_keeps(E[rl - 1], subkeeps, BK)
+        for k in range(N_KEEPS):
+            K[k] = 0.0
+        for r in range(N_ROLLS):
+            m = M[r]
+            if m == 0.0:
+                continue
+            if kind == _POLICY_TURN:
+                K[BK[r]] += m
+            else:
+                K[beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal)] += m * (1.0 - blunder)
+                if blunder > 0.0:
+                    w = m * blunder / 32.0
+                    for j in range(32):
+                        K[rkeeps[r, j]] += w
+        # the mass that stands (keeps all five) is final; the rest is rerolled
+        for r in range(N_ROLLS):
+            F[r] += K[ROLL_OFFSET + r]
+            K[ROLL_OFFSET + r] = 0.0
+        spread_keeps(K)
+        for r in range(N_ROLLS):
+            M[r] = K[ROLL_OFFSET + r]
+        rl -= 1
+    for r in range(N_ROLLS):
+        M[r] += F[r]
+
+
+def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
+    """The box :func:`play_box` picks for every final roll, at once: ``box[r]`` (252,) int64.
+
+    The argmax twin of :func:`final_roll_values`: the same values, computed by
+    the same calls in the same order (ordinary rolls by box, five alike through
+    :func:`box_values` once the Yahtzee box is filled), and the same tie-break
+    (the lowest box).  ``S`` (252,) float64 receives the best values.  It is a
+    twin, not the one loop, on purpose: the box bookkeeping costs the table
+    build and every keep query about 3 % (measured, ``kernels.turn``), and
+    ``tests/test_distribution.py`` checks it against :func:`play_box` on every roll.
+    """
+    C = policy[_NCAT]
+    nup = policy[_NUPPER]
+    ycat = policy[_YCAT]
+    for r in range(N_ROLLS):
+        S[r] = -np.inf
+        box[r] = -1
+    upv = np.empty(6)
+    for c in range(C):
+        if (mask >> c) & 1:
+            continue
+        if c < nup:
+            for n in range(6):
+                upv[n] = after_box(mask, up, yb, c, n * (c + 1), V, policy)
+            for r in range(N_ROLLS):
+                v = upv[KEEP_COUNTS[ROLL_OFFSET + r, c]]
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+        elif c == ycat:
+            v0 = after_box(mask, up, yb, c, 0, V, policy)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                v = v0 if p == 0 else after_box(mask, up, yb, c, p, V, policy)
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+        else:
+            base = after_box(mask, up, yb, c, 0, V, policy)
+            for r in range(N_ROLLS):
+                v = score[r, c] + base
+                if v > S[r]:
+                    S[r] = v
+                    box[r] = c
+    if ycat >= 0 and (mask >> ycat) & 1:
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        values = np.empty(C)
+        for r in range(N_ROLLS):
+            if ROLL_FACE[r] > 0:
+                box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
+
+
+def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
+                  blunder, made, rkeeps, index, lo_next, hi_next, gmax,
+                  out_idx, out_gain, out_prob, counts, lo, hi):
+    """The outcomes of one turn from each state: (next state, points gained, probability).
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        Turn-start states (one layer).
+    r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps, blunder, made, rkeeps
+        The policy and the start of the turn (see :func:`final_roll_masses`).
+    index : (2**C, T+1, F) int64
+        Position of each next state in the next layer's arrays.
+    lo_next, hi_next : (m,) int64
+        Least and greatest points still to come from each next state (support of its distribution).
+    gmax : int
+        Greatest points one turn can gain.
+    out_idx, out_gain : (n, M) int64, out_prob : (n, M) float64, out
+        Row ``i``: ``counts[i]`` outcomes of state ``i`` -- next-state position,
+        points gained, probability -- each (next state, gain) once, in a fixed order.
+    counts, lo, hi : (n,) int64, out
+        Number of outcomes; least and greatest points still to come from state ``i``.
+
+    Notes
+    -----
+    States are independent (``prange`` over blocks); the result does not depend on the
+    number of threads.
+    """
+    n = masks.shape[0]
+    C = params[_NCAT]
+    G = gmax + 1
+    nblk = (n + 31) // 32
+    for b in prange(nblk):
+        E = np.empty((3, N_KEEPS))
+        B = np.empty(N_KEEPS)
+        K = np.empty(N_KEEPS)
+        M = np.empty(N_ROLLS)
+        F = np.empty(N_ROLLS)
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        S = np.empty(N_ROLLS)
+        box = np.empty(N_ROLLS, np.int64)
+        BK = np.empty(N_ROLLS, np.int64)
+        gain = np.empty(N_ROLLS, np.int64)
+        nmask = np.empty(N_ROLLS, np.int64)
+        nup = np.empty(N_ROLLS, np.int64)
+        nyb = np.empty(N_ROLLS, np.int64)
+        acc = np.zeros(C * G)
+        where = np.empty(C * G, np.int64)
+        touched = np.empty(C * G, np.int64)
+        for i in range(b * 32, min(n, b * 32 + 32)):
+            mask = masks[i]
+            up = ups[i]
+            yb = ybs[i]
+            final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                              blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
+            if kind == _POLICY_TURN:
+                final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
+            else:
+                for r in range(N_ROLLS):
+                    box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
+            roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb)
+            nt = 0
+            for r in range(N_ROLLS):
+                m = M[r]
+                if m == 0.0:
+                    continue
+                key = box[r] * G + gain[r]
+                if acc[key] == 0.0:
+                    touched[nt] = key
+                    where[key] = index[nmask[r], nup[r], nyb[r]]
+                    nt += 1
+                acc[key] += m
+            lo_i = 1 << 40
+            hi_i = -1
+            for t in range(nt):
+                key = touched[t]
+                s = where[key]
+                g = key % G
+                out_idx[i, t] = s
+                out_gain[i, t] = g
+                out_prob[i, t] = acc[key]
+                acc[key] = 0.0
+                if g + lo_next[s] < lo_i:
+                    lo_i = g + lo_next[s]
+                if g + hi_next[s] > hi_i:
+                    hi_i = g + hi_next[s]
+            counts[i] = nt
+            lo[i] = lo_i
+            hi[i] = hi_i
+
+
+def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next):
+    """Distribution of the points still to come from each state of a layer.
+
+    ``D[off[i] + j]`` = P(points still to come from state ``i`` = ``lo[i] + j``):
+    the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
+    from :func:`dist_outcomes`) of the next state's distribution shifted by the
+    points gained.  ``D_next``, ``off_next``, ``lo_next`` describe the next layer
+    the same way.  Parallel over states (``prange``); each row is summed in the
+    same order on any number of threads.
+    """
+    n = lo.shape[0]
+    for i in prange(n):
+        a = off[i]
+        for t in range(a, off[i + 1]):
+            D[t] = 0.0
+        for j in range(out_off[i], out_off[i + 1]):
+            s = out_idx[j]
+            p = out_prob[j]
+            sa = off_next[s]
+            w = off_next[s + 1] - sa
+            base = a + out_gain[j] + lo_next[s] - lo[i]
+            src = D_next[sa : sa + w]
+            dst = D[base : base + w]
+            for t in range(w):
+                dst[t] += p * src[t]

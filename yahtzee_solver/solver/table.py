@@ -1,0 +1,639 @@
+"""The HDF5 value table: schema, atomic save, validated load.
+
+Schema (format version 1)
+-------------------------
+One dataset ``/values``: float64, shape ``(2**C, T+1, F)`` -- filled-box mask,
+upper subtotal 0..T (T = 63, capped), Yahtzee-bonus flag (F = 2, or 1 for rule
+sets without a Yahtzee bonus).  ``values[m, u, y]`` is the expected number of
+points still to come from that turn-start state under optimal play (future
+upper bonus and Yahtzee bonuses included); NaN marks an unreachable state.
+Stored in chunks of 64 masks, gzip-compressed with the shuffle filter and a
+Fletcher-32 checksum per chunk.
+
+Root attributes: ``format`` (``"yahtzee_solver value table"``),
+``format_version``, ``rules`` (name), ``rules_json`` (full definition,
+``RuleSet.to_json``), ``package_version``, ``empty_value`` (the optimal
+expected final score, points), ``n_states`` and ``checksum``
+(``sha256:`` of the C-order little-endian float64 bytes of ``/values``).
+
+Dataset ``/chunk_sha256``: uint8, shape ``(n_chunks, 32)``, the SHA-256 of the
+C-order little-endian float64 bytes of each chunk of ``/values`` (masks
+``64 i .. 64 i + 63``).  Optional within format version 1 (tables written
+before it have none): with it, :func:`open_table` reads and checks only the
+chunks a query needs; without it, the whole table is read and hashed.
+
+Integrity: a value is used only after the bytes it came from passed a check --
+the SHA-256 of the whole table (:func:`load_table`) or of its chunk
+(:func:`open_table`), on top of HDF5's Fletcher-32 of every stored chunk.  A
+truncated file fails to open or to read the chunk; a flipped bit fails the
+Fletcher-32 or the SHA-256; a value rewritten in place fails the SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import signal
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import TableError, UsageError
+from ..files import file_kind, write_atomic
+from ..rules import RULESETS, RuleSet, get_rules
+
+__all__ = ["ValueTable", "load_table", "open_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION",
+           "demand_zeros"]
+
+FORMAT = "yahtzee_solver value table"
+FORMAT_VERSION = 1
+
+
+def default_table_path(rules: str | RuleSet = "yahtzee") -> Path:
+    """Path of the table shipped with the package for ``rules`` (may not exist)."""
+    rules = get_rules(rules)
+    try:
+        folder = _installed_data_folder()
+    except ModuleNotFoundError:
+        # Running from a source checkout that is not installed (or shadows the
+        # installed package): the tables sit in the checkout's data/ folder.
+        folder = Path(__file__).resolve().parent.parent / "data"
+    return folder / f"{rules.name}.h5"
+
+
+def _installed_data_folder() -> Path:
+    """The folder of the package ``yahtzee_solver.data`` (the shipped tables).
+
+    Found with ``importlib.util.find_spec``, not ``importlib.resources``, which
+    imports ``tempfile`` and friends: a cold query would pay for them.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If the package is not installed.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("yahtzee_solver.data")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("yahtzee_solver.data")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def demand_zeros(shape, dtype=np.float64) -> np.ndarray:
+    """A zero array whose memory is taken 4 KiB page by page as it is first written.
+
+    For big arrays written in a few scattered places (the rows of a partly read
+    table, an index of the states a query reaches).  ``np.zeros`` asks Linux for
+    transparent huge pages for arrays of 4 MiB and more, and then the first write
+    into each 2 MiB zeroes -- and may first compact memory for -- a whole huge
+    page: 3 to 30 ms each on the 2-core test machine, against 0.2 ms for writing
+    four 64 KiB chunks of a private anonymous mapping.  Arrays written whole
+    gain nothing from this.
+
+    Returns
+    -------
+    ndarray of ``shape`` and ``dtype``, C-contiguous, writable, all zero.
+    """
+    shape = tuple(int(n) for n in np.atleast_1d(shape))
+    nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    if nbytes == 0:
+        return np.zeros(shape, dtype)
+    buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE)
+    return np.frombuffer(buf, dtype=dtype).reshape(shape)
+
+
+#: Masks per stored chunk of ``/values``.
+CHUNK_ROWS = 64
+
+
+def chunk_digests(values: np.ndarray, rows: int = CHUNK_ROWS) -> np.ndarray:
+    """SHA-256 of each chunk of ``rows`` masks: (n_chunks, 32) uint8 (the ``/chunk_sha256`` dataset)."""
+    a = np.ascontiguousarray(values, dtype="<f8")
+    n = -(-a.shape[0] // rows)
+    out = np.empty((n, 32), dtype=np.uint8)
+    for i in range(n):
+        out[i] = np.frombuffer(hashlib.sha256(a[i * rows:(i + 1) * rows].tobytes()).digest(), dtype=np.uint8)
+    return out
+
+
+def checksum(values: np.ndarray) -> str:
+    """``sha256:<hex>`` of the float64 little-endian C-order bytes of ``values``."""
+    a = np.ascontiguousarray(values, dtype="<f8")
+    return "sha256:" + hashlib.sha256(a.tobytes()).hexdigest()
+
+
+class ValueTable:
+    """Optimal values of every turn-start state of one rule set.
+
+    Built in memory (``ValueTable(rules, values)``), loaded whole by
+    :func:`load_table`, or opened by :func:`open_table`, which reads the values
+    from the file only as queries need them (:meth:`values_for`).
+
+    The attributes below are also the constructor's parameters.
+
+    Attributes
+    ----------
+    rules : RuleSet
+        The rule set the values are for.
+    values : (2**C, T+1, F) float64, read-only
+        Expected future points per state; NaN where unreachable.  For an
+        opened table the first access reads the whole file and checks its
+        SHA-256 (:class:`TableError` if it does not match).
+    path : Path or None
+        The file it was loaded from, if any.
+    meta : dict
+        The file's root attributes (empty for an in-memory table).
+
+    Raises
+    ------
+    TableError
+        If ``values`` does not have the shape and dtype of ``rules``.
+    """
+
+    def __init__(self, rules: RuleSet, values: np.ndarray | None = None, path: Path | None = None,
+                 meta: dict | None = None, *, _reader: _ChunkReader | None = None):
+        self.rules = rules
+        self.path = path
+        self.meta = {} if meta is None else meta
+        C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
+        self.shape = (1 << C, T + 1, F)
+        if values is None and _reader is None:
+            raise TypeError("ValueTable needs values or a reader")
+        if values is not None and (values.shape != self.shape or values.dtype != np.float64):
+            raise TableError(
+                f"value table shape {values.shape} {values.dtype} does not fit rules "
+                f"{rules.name!r} (want {self.shape} float64)"
+            )
+        self._values = values
+        self._reader = _reader
+        self._partial: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        where = f", path={str(self.path)!r}" if self.path is not None else ""
+        how = "" if self._values is not None else ", read on demand"
+        return f"ValueTable(rules={self.rules.name!r}, shape={self.shape}{where}{how})"
+
+    @property
+    def values(self) -> np.ndarray:
+        """The whole table, (2**C, T+1, F) float64, read-only (see the class)."""
+        if self._values is None:
+            with self._lock:
+                if self._values is None:
+                    self._values = self._reader.read_all()
+        return self._values
+
+    @property
+    def is_loaded(self) -> bool:
+        """True once the whole table is in memory (built, loaded, or :attr:`values` used)."""
+        return self._values is not None
+
+    def values_for(self, filled: int) -> np.ndarray:
+        """Values good for one turn from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
+
+        The rows of ``filled`` and of every mask one box later (``filled | 1 << c``)
+        hold the table's values -- all that :func:`kernels.turn` and
+        :func:`kernels.box_values` read for that turn; when the whole table is
+        in memory it is returned as it is.  For an opened table the other rows
+        hold 0 until a query needs them (:func:`demand_zeros`: pages cost nothing until written;
+        a NaN fill would touch all 8-16 MB), and each chunk of the file is checked
+        by its SHA-256 and Fletcher-32 as it is read (:class:`TableError` if
+        it fails), so no value from a damaged chunk is ever used.
+
+        Raises
+        ------
+        ValueError
+            If ``filled`` is not a mask of this rule set.
+        TableError
+            If the file cannot be read or a chunk fails its checksum.
+        """
+        return self._rows_read(filled, lambda C: [filled] + [filled | (1 << c) for c in range(C)
+                                                            if not (filled >> c) & 1])
+
+    def values_from(self, filled: int) -> np.ndarray:
+        """Values good for the rest of a game from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
+
+        The rows of every mask holding the boxes ``filled`` (``m & filled ==
+        filled``: every turn-start state the game can still reach) hold the
+        table's values -- all that a distribution or a whole-game policy from
+        that card reads.  As :meth:`values_for` otherwise: the whole table when
+        it is in memory; for an opened table the other rows hold 0, and every
+        chunk is checked (SHA-256 and Fletcher-32) as it is read.  A card with
+        many boxes filled reads a few chunks (chunks hold 64 consecutive masks,
+        so each open box from the seventh category on doubles them); the empty
+        card reads them all.
+
+        Raises
+        ------
+        ValueError
+            If ``filled`` is not a mask of this rule set.
+        TableError
+            If the file cannot be read or a chunk fails its checksum.
+        """
+        def holding(C):
+            masks = np.arange(1 << C, dtype=np.int64)
+            return masks[(masks & filled) == filled].tolist()
+
+        return self._rows_read(filled, holding)
+
+    def _rows_read(self, filled: int, rows_of) -> np.ndarray:
+        """The whole table if loaded; else the partly read values once the rows ``rows_of(C)`` are read and checked."""
+        if self._values is not None:
+            return self._values
+        C = self.rules.n_categories
+        if not 0 <= filled < (1 << C):
+            raise ValueError(f"filled mask {filled} out of range for rules {self.rules.name!r}")
+        rows = rows_of(C)
+        with self._lock:
+            if self._partial is None:
+                self._partial = demand_zeros(self.shape)
+            self._reader.read_rows(rows, self._partial)
+            return self._partial_view()
+
+    def _partial_view(self) -> np.ndarray:
+        """The partly read values, read-only like a whole table (one kernel signature for both)."""
+        v = self._partial.view()
+        v.setflags(write=False)
+        return v
+
+    @property
+    def empty_value(self) -> float:
+        """Optimal expected final score from the empty card (points)."""
+        return self.value(0, 0, 0)
+
+    def value(self, mask: int, up: int, yb: int = 0) -> float:
+        """Expected future points of turn-start state ``(mask, up, yb)``.
+
+        Raises
+        ------
+        ValueError
+            If the state is out of range or unreachable (NaN in the table).
+        """
+        C, T, F = self.rules.n_categories, self.rules.upper_threshold, self.rules.n_flags
+        if not (0 <= mask < (1 << C) and 0 <= up <= T and 0 <= yb < F):
+            raise ValueError(f"state ({mask}, {up}, {yb}) out of range for rules {self.rules.name!r}")
+        v = float(self.values_for(mask)[mask, up, yb])
+        if np.isnan(v):
+            raise ValueError(f"state ({mask}, {up}, {yb}) cannot occur under rules {self.rules.name!r}")
+        return v
+
+
+class _ChunkReader:
+    """Reads a table file's ``/values`` whole or chunk by chunk.
+
+    ``checksum`` is the file's SHA-256 attribute, checked when the whole table
+    is read; ``digests`` the ``/chunk_sha256`` rows, each checked when its chunk
+    is read (HDF5 checks the Fletcher-32 of the stored bytes as well).
+    """
+
+    def __init__(self, path: Path, rules_name: str, checksum_attr, chunk_rows: int, digests: np.ndarray):
+        self.path = path
+        self.rules_name = rules_name
+        self.checksum = checksum_attr
+        self.chunk_rows = chunk_rows
+        self.digests = digests
+        self.loaded = np.zeros(len(digests), dtype=bool)
+
+    def _fail(self, e: Exception) -> TableError:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        return TableError(
+            f"cannot read value table {str(self.path)!r} ({msg}); {_rebuild_hint(self.rules_name, self.path)}"
+        )
+
+    def read_all(self) -> np.ndarray:
+        import h5py
+
+        try:
+            with h5py.File(self.path, "r") as f:
+                values = f["values"][...]
+        except _H5_ERRORS as e:
+            raise self._fail(e) from None
+        if checksum(values) != self.checksum:
+            raise TableError(
+                f"value table {str(self.path)!r} fails its checksum (corrupt); "
+                f"{_rebuild_hint(self.rules_name, self.path)}"
+            )
+        values.setflags(write=False)
+        return values
+
+    def read_rows(self, rows, out: np.ndarray) -> None:
+        """Read the chunks holding ``rows`` (masks) into ``out``, each chunk once."""
+        n = self.chunk_rows
+        want = sorted({r // n for r in rows} - set(np.flatnonzero(self.loaded).tolist()))
+        if not want:
+            return
+        import h5py
+
+        try:
+            with h5py.File(self.path, "r") as f:
+                ds = f["values"]
+                for i in want:
+                    lo, hi = i * n, min((i + 1) * n, out.shape[0])
+                    chunk = ds[lo:hi]
+                    if hashlib.sha256(np.ascontiguousarray(chunk, dtype="<f8").tobytes()).digest() != bytes(
+                        self.digests[i]
+                    ):
+                        raise TableError(
+                            f"value table {str(self.path)!r} fails its checksum (corrupt chunk {i}); "
+                            f"{_rebuild_hint(self.rules_name, self.path)}"
+                        )
+                    out[lo:hi] = chunk
+                    self.loaded[i] = True
+        except TableError:
+            raise
+        except _H5_ERRORS as e:
+            raise self._fail(e) from None
+
+
+#: What h5py raises on a file it cannot read: OSError (truncated, not HDF5), KeyError (a missing
+#: object), RuntimeError (a damaged B-tree, heap or attribute area), ValueError/TypeError (bad metadata).
+_H5_ERRORS = (OSError, KeyError, ValueError, RuntimeError, TypeError)
+
+
+def _rebuild_hint(rules_name: str, path) -> str:
+    return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {path}"
+
+
+def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | None = None) -> Path:
+    """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
+
+    Missing folders are created.  An existing file is replaced only if it is
+    an HDF5 file (an older or damaged table), never a file of another kind.
+    SIGINT and SIGTERM are deferred while the file is written and renamed
+    (well under a second), so an interrupted build leaves either the old file
+    or the complete new one, and no temp file.
+
+    Returns
+    -------
+    Path
+        The path written.
+
+    Raises
+    ------
+    TableError
+        If the folder cannot be written, or ``path`` exists and is not a
+        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...).
+    """
+    path = Path(path)
+    kind = file_kind(path)
+    if kind not in ("missing", "file"):
+        raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
+    if kind == "file" and not _is_hdf5(path):
+        raise TableError(
+            f"refusing to overwrite {str(path)!r}: it is not an HDF5 value table (remove it or choose another path)"
+        )
+    v = np.ascontiguousarray(table.values, dtype=np.float64)
+    with _signals_held():
+        _write_atomic(table, v, path, n_states)
+    return path
+
+
+@contextmanager
+def _signals_held():
+    """Defer SIGINT/SIGTERM until the block is done, then deliver them as usual.
+
+    Python runs signal handlers in the main thread whichever thread the OS
+    picked (numba's workers included), so a deferring handler is reliable
+    where a thread signal mask is not.  Outside the main thread (where
+    handlers cannot be set) the block runs unprotected.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    old = {s: signal.signal(s, lambda signum, frame: pending.append(signum)) for s in sigs}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        for s in dict.fromkeys(pending):
+            signal.raise_signal(s)
+
+
+_HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+
+
+def _is_hdf5(path: Path) -> bool:
+    """True if ``path`` starts with the HDF5 signature (a table, perhaps a damaged one)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(_HDF5_SIGNATURE)) == _HDF5_SIGNATURE
+    except OSError:
+        return False
+
+
+def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | None) -> None:
+    import h5py
+
+    from .._version import __version__
+
+    def write(tmp: Path) -> None:
+        with h5py.File(tmp, "w") as f:
+            f.create_dataset(
+                "values",
+                data=v,
+                chunks=(min(CHUNK_ROWS, v.shape[0]), v.shape[1], v.shape[2]),
+                compression="gzip",
+                compression_opts=6,
+                shuffle=True,
+                fletcher32=True,
+            )
+            f.attrs["format"] = FORMAT
+            f.attrs["format_version"] = FORMAT_VERSION
+            f.attrs["rules"] = table.rules.name
+            f.attrs["rules_json"] = table.rules.to_json()
+            f.attrs["package_version"] = __version__
+            f.attrs["empty_value"] = float(v[0, 0, 0])
+            f.attrs["n_states"] = int(n_states if n_states is not None else np.count_nonzero(~np.isnan(v)))
+            f.attrs["checksum"] = checksum(v)
+            f.create_dataset("chunk_sha256", data=chunk_digests(v, CHUNK_ROWS))
+
+    write_atomic(path, write, private=False,
+                 error=lambda reason: TableError(f"cannot write table to {str(path)!r}: {reason}"))
+
+
+def _plain(v):
+    """An HDF5 attribute as plain Python (str, int, float), so messages and ``meta`` show ``2``, not ``np.int64(2)``."""
+    if isinstance(v, bytes):
+        return v.decode()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+_TABLE_CACHE: dict[tuple[str, str, int, int, bool], ValueTable] = {}
+
+
+def load_table(
+    rules: str | RuleSet | None = "yahtzee",
+    path: str | os.PathLike | None = None,
+    *,
+    verify: bool = True,
+) -> ValueTable:
+    """Load and validate a whole value table.
+
+    Parameters
+    ----------
+    rules : str, RuleSet or None
+        The rule set the table must be built for; ``None``: the rule set the
+        file names (then ``path`` is required) -- read it from the result's
+        :attr:`ValueTable.rules`.
+    path : path-like, optional
+        The file; default: the table shipped for ``rules`` (:func:`default_table_path`).
+    verify : bool
+        Check the SHA-256 checksum of the values (about 15 ms).  Shape, dtype,
+        format version, rule set and the per-chunk Fletcher-32 checksums are
+        always checked.
+
+    Returns
+    -------
+    ValueTable
+        Cached per (path, modification time): a second load is free.
+
+    Raises
+    ------
+    TableError
+        If the file is missing, not a regular file, unreadable, truncated, not a value table, of
+        another format version, built for other rules (or rules this version does not know),
+        or its values do not match its checksum.  The message says how to rebuild it.
+    """
+    return _open(rules, path, whole=True, verify=verify)
+
+
+def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike | None = None) -> ValueTable:
+    """Open a value table for a few queries: validate it now, read its values as queries need them.
+
+    The file's attributes, shape and rule set are checked as by
+    :func:`load_table`; values are then read chunk by chunk (64 masks each)
+    by :meth:`ValueTable.values_for` and :meth:`ValueTable.value`, and HDF5
+    checks each chunk's Fletcher-32 checksum as it reads it, and this function
+    its SHA-256 (``/chunk_sha256``), so a corrupted, truncated or edited file
+    raises :class:`TableError` before any value from the damaged part is used.  A query from a cold shell reads a handful of
+    chunks instead of decompressing and hashing the whole file.
+    :attr:`ValueTable.values` still gives the whole table (SHA-256 checked).
+
+    Parameters and errors as :func:`load_table`; a file without per-chunk
+    digests (written before they existed) is loaded whole, SHA-256 checked, at once.
+    """
+    return _open(rules, path, whole=False, verify=True)
+
+
+def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
+    if rules is None and path is None:
+        raise UsageError("load_table: give the rules, the path, or both")
+    rules = get_rules(rules) if rules is not None else None
+    p = Path(path) if path is not None else default_table_path(rules)
+    hint = _rebuild_hint(rules.name if rules is not None else "NAME", p)
+    try:
+        st = p.stat()
+    except OSError:
+        raise TableError(f"value table {str(p)!r} not found; {hint}") from None
+    if file_kind(st) != "file":
+        raise TableError(f"value table {str(p)!r} is not a regular file; {hint}")
+    key = (str(p.resolve()), rules.name if rules is not None else None, st.st_mtime_ns, st.st_size)
+    for lazy in (False, True) if not whole else (False,):
+        hit = _TABLE_CACHE.get((*key, lazy))
+        if hit is not None and (lazy or not verify or hit.meta.get("_verified")):
+            return hit
+
+    import h5py
+
+    try:
+        with h5py.File(p, "r") as f:
+            attrs = {k: _plain(v) for k, v in f.attrs.items()}
+            if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
+                raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {hint}")
+            if rules is None:
+                rules = _rules_named_in(p, attrs.get("rules"))
+                hint = _rebuild_hint(rules.name, p)
+            if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
+                raise TableError(
+                    f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
+                    f"this version reads {FORMAT_VERSION}; {hint}"
+                )
+            if attrs.get("rules") != rules.name:
+                raise TableError(
+                    f"{str(p)!r} holds rules {attrs.get('rules')!r}, not {rules.name!r}; "
+                    f"pass --rules {attrs.get('rules')} to use it, or build a {rules.name} table with: "
+                    f"yahtzee-solve build --rules {rules.name} --out OTHER.h5"
+                )
+            try:
+                stored = json.loads(attrs.get("rules_json", ""))
+            except (TypeError, ValueError):
+                stored = None
+            if stored != json.loads(rules.to_json()):
+                raise TableError(f"{str(p)!r} was built for a different definition of rules {rules.name!r}; {hint}")
+            ds = f["values"]
+            C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
+            if ds.shape != (1 << C, T + 1, F) or ds.dtype != np.float64:
+                raise TableError(
+                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64; {hint}"
+                )
+            lazy = not whole and _chunked_with_digests(f, ds)
+            values = None if lazy else ds[...]
+            digests = f["chunk_sha256"][...] if lazy else None
+    except TableError:
+        raise
+    except _H5_ERRORS as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise TableError(f"cannot read value table {str(p)!r} ({msg}); {hint}") from None
+    key = (key[0], rules.name, key[2], key[3])
+    if lazy:
+        reader = _ChunkReader(p, rules.name, attrs.get("checksum"), CHUNK_ROWS, digests)
+        table = ValueTable(rules, None, p, attrs, _reader=reader)
+        _TABLE_CACHE[(*key, True)] = table
+        return table
+    if verify and checksum(values) != attrs.get("checksum"):
+        raise TableError(f"value table {str(p)!r} fails its checksum (corrupt); {hint}")
+    values.setflags(write=False)
+    attrs["_verified"] = verify
+    table = ValueTable(rules, values, p, attrs)
+    _TABLE_CACHE[(*key, False)] = table
+    return table
+
+
+def _chunked_with_digests(f, ds) -> bool:
+    """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each."""
+    import h5py
+
+    if ds.chunks is None or ds.chunks != (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:]) or "chunk_sha256" not in f:
+        return False
+    d = f["chunk_sha256"]
+    return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
+
+
+def _rules_named_in(path: Path, name) -> RuleSet:
+    """The rule set a file names in its ``rules`` attribute (``load_table(None, path)``)."""
+    if not isinstance(name, str):
+        raise TableError(f"{str(path)!r} does not name its rule set; rebuild it with: "
+                         f"yahtzee-solve build --rules NAME --out {path}")
+    if name not in RULESETS:
+        raise TableError(
+            f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "
+            f"(known: {', '.join(RULESETS)})"
+        )
+    return RULESETS[name]
+
+
+def resolve_table(rules: RuleSet, table: ValueTable | None = None) -> ValueTable:
+    """``table`` if it was built for ``rules``, or the shipped table of ``rules`` when ``None``.
+
+    Raises
+    ------
+    UsageError
+        If ``table`` holds another rule set.
+    TableError
+        If the shipped table cannot be loaded.
+    """
+    if table is None:
+        return load_table(rules)
+    if table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    return table

@@ -1,0 +1,364 @@
+r"""Turn kernels over a score offset: play to reach a target or to beat an opponent.
+
+The expected-value DP (:mod:`yahtzee_solver.solver.kernels`) maximises the mean of the
+final total.  Here a policy maximises the expectation of a *utility of the
+final total*, :math:`u(\text{final})`: the probability of reaching a target
+(:math:`u(t) = [t \ge T]`) or of beating an opponent whose final total has the
+distribution :math:`p` (:math:`u(t) = F(t - 1) + p(t)/2`, a draw counting half).
+Such a policy must know how many points it already has, so the state grows by a
+score offset :math:`j` = points gained since the root card of the query (its
+total is :math:`t_0`).  The values of a turn-start state are a vector over
+:math:`j = 0..J`:
+
+.. math::
+
+    W[s](j) = \max_\pi \; \mathbb{E}\,[\,u(t_0 + j + \text{points still to come})\,]
+
+with the same turn structure as the expected-value kernel, the maxima taken
+element by element (one decision per offset):
+
+.. math::
+
+    S_0(r)(j) &= \max_{c \text{ legal}} W[\mathrm{next}(c, r)]\big(\min(j + g(r, c), J)\big) \\
+    E_n(k) &= \sum_r P(r \mid k)\, S_{n-1}(r), \qquad
+    S_n(r) = \max_{k \subseteq r} E_n(k) \quad (n = 1, 2) \\
+    W[s] &= E_3(\varnothing), \qquad W[\text{full card}](j) = u(t_0 + j)
+
+where :math:`g(r, c)` is every point the score brings now -- box points (Joker
+points where the Joker applies), the +100 Yahtzee bonus and the upper bonus
+when it completes it -- exactly as :func:`kernels.box_points` and
+:func:`kernels.after_box` decide them.  :math:`J` is chosen so that :math:`u` is
+constant from :math:`t_0 + J` on (the target, or one past the opponent's best
+total), so clamping the offset at :math:`J` is exact.
+
+Work is cut without changing any value: a state's entries below ``a[s]`` are
+either unreachable from the root (fewer points than the state's upper subtotal
+and bonuses imply) or cannot leave the region where :math:`u` is constant even
+with the most points the open boxes can still give; they hold that constant and
+are never computed.  Entries from ``b[s]`` on (below ``J``) need more points
+than the root's open boxes can have given on the way to the state; they are
+never read.
+
+Each offset is an independent scalar problem inside a turn, so a state's turn
+runs over a *tile* of offsets at a time (:data:`TILE`): the legal scores of
+each final roll are listed once per state (:func:`vec_options`), then for one
+tile the final rolls, the mean over rerolls and the best keep inside each roll
+run on two 462 x tile buffers that stay in the core's cache (one
+(3, 462, J+1) scratch per state, 7.8 MB at J = 700, did not).  Every value is
+computed by the same operations in the same order whatever the tile, so the
+result does not depend on it, bit for bit.  The maxima are written as
+``x if x > y else y`` -- exactly what numba's ``max(y, x)`` computes, NaN
+included -- because that form vectorises.
+
+Like :mod:`kernels`, this is plain Python in the subset numba compiles;
+:func:`yahtzee_solver.solver.jit.compiled_module` compiles it (calls into
+:mod:`kernels` resolve to the compiled kernels), and it also runs interpreted.
+"""
+
+import numpy as np
+
+from ..dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
+from .kernels import after_box, box_points
+
+# Rebound to numba.prange in the compiled copy of this module.
+prange = range
+
+_NCAT, _YCAT, _NUPPER, _THRESH, _NFLAGS = 0, 1, 7, 4, 6
+
+#: Names compiled by yahtzee_solver.solver.jit.compiled_module.
+KERNELS = (
+    "vec_options",
+    "vec_final_rolls",
+    "vec_expect_keeps",
+    "vec_best_subkeeps",
+    "vec_turn",
+    "solve_layer",
+)
+#: Kernels whose prange loops run in parallel.
+PARALLEL = ("solve_layer",)
+#: Names the compiled copy takes from the compiled :mod:`kernels`.
+IMPORTS = ("after_box", "box_points")
+
+#: Offsets per tile in :func:`solve_layer`: two 462 x 48 float64 buffers (355 KB) stay in
+#: a core's L2 cache (``benchmarks/bench_target_dp.py`` compares tile sizes).
+TILE = 48
+
+
+def _make_subs():
+    """``_SUBS[k]``: the keeps of ``k`` minus one die, one per face present, padded with -1."""
+    subs = np.full((N_KEEPS, 6), -1, np.int32)
+    for k in range(N_KEEPS):
+        n = 0
+        for f in range(6):
+            if SUB[k, f] >= 0:
+                subs[k, n] = SUB[k, f]
+                n += 1
+    subs.setflags(write=False)
+    return subs
+
+
+# Every proper sub-multiset of a keep lies inside the keep minus one die of a face it holds.
+_SUBS = _make_subs()
+#: ``_NSUBS[k]``: the number of subs of keep ``k`` in ``_SUBS``.
+_NSUBS = (_SUBS >= 0).sum(axis=1).astype(np.int32)
+_NSUBS.setflags(write=False)
+
+
+def vec_options(mask, up, yb, idx, score, joker, params, Z, points, legal, nopt, orow, ogain):
+    """Every legal way to end the turn, per final roll: the next state's row and the points it brings.
+
+    Computed once per turn-start state (not per offset or tile).
+
+    Parameters
+    ----------
+    mask, up, yb : int
+        Turn-start state.
+    idx : (2**C, T+1, F) int32
+        Row of each state in its layer's value array.
+    score, joker, params : arrays
+        ``RuleSet.arrays()``.
+    Z : (2**C, T+1, F) float64
+        All zeros: :func:`kernels.after_box` over ``Z`` gives the points a
+        score brings now (box points and the upper bonus).
+    points : (C,) int64, legal : (C,) int8
+        Scratch for :func:`kernels.box_points`.
+    nopt : (252,) int64, out
+        ``nopt[r]`` = number of legal boxes for roll ``r``.
+    orow, ogain : (252, C) int64, out
+        For ``o < nopt[r]``, in increasing box order: the row in the next layer's values of the
+        state after the score and the points ``g(r, c)`` it brings now
+        (box points, Joker points, the +100 Yahtzee bonus, the upper bonus).
+    """
+    C = params[_NCAT]
+    thr = params[_THRESH]
+    nup = params[_NUPPER]
+    ycat = params[_YCAT]
+    for r in range(N_ROLLS):
+        bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
+        n = 0
+        for c in range(C):
+            if not legal[c]:
+                continue
+            pts = points[c]
+            g = bonus + int(after_box(mask, up, yb, c, pts, Z, params))
+            nm = mask | (1 << c)
+            nu = up
+            nyb = yb
+            if c < nup:
+                nu = up + pts
+                if nu > thr:
+                    nu = thr
+            elif c == ycat and pts > 0 and params[_NFLAGS] == 2:
+                nyb = 1
+            orow[r, n] = idx[nm, nu, nyb]
+            ogain[r, n] = g
+            n += 1
+        nopt[r] = n
+
+
+def vec_final_rolls(a, b, Wn, nopt, orow, ogain, S):
+    """``S[210 + r, t]`` = value of ending the turn with roll ``r`` at offset ``j = a + t``, for ``j`` in ``a..b-1``.
+
+    :math:`S_0(r)(j) = \\max_c W[\\mathrm{next}(c, r)](\\min(j + g, J))`, the
+    boxes taken in increasing order.
+
+    Parameters
+    ----------
+    a, b : int
+        The offsets computed: ``a <= j < b <= J`` (see the module docstring).
+    Wn : (n_next, J+1) float64
+        Values of the next layer's states; column ``J`` holds the constant
+        top of the utility.
+    nopt, orow, ogain : arrays
+        From :func:`vec_options` for the turn-start state.
+    S : (462, >= b - a) float64, out
+        Rows ``210..461``, columns ``0..b-a-1`` written (column ``t`` is offset ``a + t``).
+    """
+    J = Wn.shape[1] - 1
+    n = b - a
+    for r in range(N_ROLLS):
+        s = S[ROLL_OFFSET + r]
+        for t in range(n):
+            s[t] = -np.inf
+        for o in range(nopt[r]):
+            g = ogain[r, o]
+            w = Wn[orow[r, o]]
+            hi = J - g
+            if hi > b:
+                hi = b
+            if hi < a:
+                hi = a
+            m = hi - a
+            u = w[a + g:hi + g]  # u[t] = w[a + t + g], t < m
+            for t in range(m):  # s[t] = max(s[t], u[t]), written as numba's max so that it vectorises
+                x = u[t]
+                y = s[t]
+                s[t] = x if x > y else y
+            top = w[J]
+            for t in range(m, n):
+                y = s[t]
+                s[t] = top if top > y else y
+
+
+def vec_expect_keeps(E, n):
+    """``E[0:210, t]`` (keeps of 0..4 dice) from ``E[210:462, t]`` (the rolls), for ``t`` in ``0..n-1``.
+
+    As :func:`kernels.expect_keeps`, one offset at a time: the mean over six
+    faces of the keep with one more die.
+    """
+    for k in range(ROLL_OFFSET - 1, -1, -1):
+        e0 = E[CHILD[k, 0]]
+        e1 = E[CHILD[k, 1]]
+        e2 = E[CHILD[k, 2]]
+        e3 = E[CHILD[k, 3]]
+        e4 = E[CHILD[k, 4]]
+        e5 = E[CHILD[k, 5]]
+        ek = E[k]
+        for t in range(n):
+            ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
+
+
+def vec_best_subkeeps(E, B, n):
+    """``B[k, t] = max(E[i, t] for i a sub-multiset of k)``, for ``t`` in ``0..n-1``.
+
+    As :func:`kernels.best_subkeeps`, element by element: the best keep inside
+    each roll may differ from one offset to the next.  ``B`` must not be ``E``.
+    The maxima are taken in the order ``E[k]``, then ``B[sub]`` for the subs of
+    ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if x > y else
+    y``), in one pass per keep so that the loops vectorise.
+    """
+    b0 = B[0]
+    e0 = E[0]
+    for t in range(n):
+        b0[t] = e0[t]
+    for k in range(1, N_KEEPS):
+        ek = E[k]
+        bk = B[k]
+        ns = _NSUBS[k]
+        # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
+        s0 = B[_SUBS[k, 0]]
+        s1 = B[_SUBS[k, min(1, ns - 1)]]
+        s2 = B[_SUBS[k, min(2, ns - 1)]]
+        if ns <= 3:
+            for t in range(n):
+                y = ek[t]
+                x = s0[t]
+                y = x if x > y else y
+                x = s1[t]
+                y = x if x > y else y
+                x = s2[t]
+                bk[t] = x if x > y else y
+        else:
+            s3 = B[_SUBS[k, 3]]
+            s4 = B[_SUBS[k, ns - 1]]
+            for t in range(n):
+                y = ek[t]
+                x = s0[t]
+                y = x if x > y else y
+                x = s1[t]
+                y = x if x > y else y
+                x = s2[t]
+                y = x if x > y else y
+                x = s3[t]
+                y = x if x > y else y
+                x = s4[t]
+                bk[t] = x if x > y else y
+
+
+def vec_turn(a, b, levels, Wn, nopt, orow, ogain, E0, E1, E2):
+    """Keep values of one turn over the offsets ``a..b-1``, from the last roll back to the first.
+
+    Column ``t`` of each buffer is offset ``j = a + t``.  Row ``k < 210`` of
+    level ``n`` is the value of keeping ``k`` with ``n`` rerolls to go
+    (probability units), row ``210 + r`` is :math:`S_{n-1}(r)`: the value of
+    holding roll ``r`` with ``n - 1`` rerolls left.  Level 3's keep 0 (keep
+    nothing, three rolls to go) is the turn-start value :math:`W[s]`.
+
+    Parameters
+    ----------
+    a, b, Wn, nopt, orow, ogain
+        As in :func:`vec_final_rolls`.
+    levels : int
+        1..3: how many keep levels to compute (3 for the state value).
+    E0, E1, E2 : (462, >= b - a) float64, out
+        Levels 1, 2, 3.  ``E2`` may be ``E0`` when level 1 is not needed
+        afterwards (two buffers for a state value); ``E1`` must differ from both.
+    """
+    n = b - a
+    vec_final_rolls(a, b, Wn, nopt, orow, ogain, E0)
+    vec_expect_keeps(E0, n)
+    if levels >= 2:
+        vec_best_subkeeps(E0, E1, n)
+        vec_expect_keeps(E1, n)
+    if levels >= 3:
+        vec_best_subkeeps(E1, E2, n)
+        vec_expect_keeps(E2, n)
+
+
+def solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z, parts, tile):
+    """Write ``Wc[i]`` = :math:`W` of state ``(masks[i], ups[i], ybs[i])`` for one layer.
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        The layer's states; state ``i`` owns row ``i`` of ``Wc``.
+    lows, highs : (n,) int64
+        Offsets computed per state: ``lows[i] <= j < highs[i]``.  Entries
+        below hold ``low_value``; entries from ``highs[i]`` to ``J - 1``
+        cannot be reached from the root (more points than the open boxes
+        can give) and hold NaN; column ``J`` holds the utility's top.
+    low_value : float
+        Value of the entries below ``lows`` (the utility's constant bottom).
+    Wn : (n_next, J+1) float64
+        The next layer's values (complete).
+    Wc : (n, J+1) float64, out
+    idx, score, joker, params, Z
+        As in :func:`vec_options`.
+    parts : int
+        Number of slices run in parallel (``prange``), each with its own
+        scratch; the states of a slice are ``i = p, p + parts, ...``.  Each
+        row depends only on its own state, so the result does not depend on
+        ``parts`` or the number of threads.
+    tile : int
+        Offsets per tile (>= 1): a state's turn runs over ``tile`` offsets at
+        a time, so its scratch (two 462 x ``tile`` buffers) stays in cache.
+        Each offset is an independent scalar problem computed by the same
+        operations in the same order, so the result does not depend on
+        ``tile`` either (bit for bit).
+    """
+    n = masks.shape[0]
+    L = Wn.shape[1]
+    J = L - 1
+    C = params[_NCAT]
+    for p in prange(parts):
+        X = np.empty((N_KEEPS, tile))
+        Y = np.empty((N_KEEPS, tile))
+        points = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        nopt = np.empty(N_ROLLS, np.int64)
+        orow = np.empty((N_ROLLS, C), np.int64)
+        ogain = np.empty((N_ROLLS, C), np.int64)
+        x0 = X[0]
+        for i in range(p, n, parts):
+            b = highs[i]
+            if b > J:
+                b = J
+            a = lows[i]
+            if a > b:
+                a = b
+            w = Wc[i]
+            for j in range(a):
+                w[j] = low_value
+            if b > a:
+                vec_options(masks[i], ups[i], ybs[i], idx, score, joker, params, Z, points, legal,
+                            nopt, orow, ogain)
+            for t0 in range(a, b, tile):
+                t1 = t0 + tile
+                if t1 > b:
+                    t1 = b
+                vec_turn(t0, t1, 3, Wn, nopt, orow, ogain, X, Y, X)
+                for t in range(t1 - t0):
+                    w[t0 + t] = x0[t]
+            for j in range(b, J):
+                w[j] = np.nan
+            w[J] = Wn[0, J]

@@ -1,0 +1,547 @@
+"""Exact probability distribution of the final score under a policy.
+
+The advisor answers "what is the expected final total"; this module answers
+"how is the final total spread": the exact probability mass function (pmf)
+of the final score from a turn-start card, or from a position inside a turn
+(dice showing, rerolls left), when the rest of the game is played by
+
+* ``optimal`` (alias ``expert``): the optimal policy on the value table;
+* ``normal``: the CPU that maximises the current turn's points;
+* ``beginner``: the casual CPU, whose random blunders make it a *mixture*
+  of keeps -- the distribution is the exact average over its random choices.
+
+Method (no sampling).  Let ``D_s`` be the pmf of the points still to come from
+turn-start state ``s = (mask, up, yb)``.  A turn from ``s`` under the policy
+ends in outcome ``(s', g)`` -- next state, points gained (box points, Yahtzee
+bonus, the upper bonus when it is completed) -- with some probability
+``p(s', g)``, and
+
+.. math:: D_s(x) = \\sum_{(s', g)} p(s', g)\\, D_{s'}(x - g), \\qquad D_{\\text{full}} = \\delta_0 .
+
+The turn's outcome probabilities are propagated forward through the turn
+(:func:`yahtzee_solver.solver.kernels.final_roll_masses`): first-roll chances onto the
+252 rolls, each roll onto the keep the policy chooses (the same
+:func:`~yahtzee_solver.solver.kernels.turn` and :func:`~yahtzee_solver.solver.kernels.best_keep`
+that build the table and play the simulations; ties to the smaller keep), each
+keep onto the rolls it can become -- a keep of all five ends the turn, as in the
+game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll onto its box
+(:func:`~yahtzee_solver.solver.kernels.play_box`; ties to the lower box).  The layers of
+states reachable from the start are then solved from the full card backwards,
+the states of a layer in parallel.  Each ``D_s`` is stored only over its support
+``lo_s..hi_s``.  Results are float64 sums of exact probabilities: they add up to
+1 up to rounding (about 1e-15).
+
+Example
+-------
+>>> from yahtzee_solver.strategy.distribution import score_distribution
+>>> d = score_distribution(rules="yahtzee-free-joker")   # doctest: +SKIP
+>>> round(d.mean, 4), round(d.sd, 4), d.percentile(50)   # doctest: +SKIP
+(254.5896, 59.6117, 248)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..solver import jit as _jit
+from ..solver.build import reachable_layers
+from ..dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
+from ..errors import ScoreCardError, UsageError
+from ..rules import N_UPPER, RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable, demand_zeros
+
+__all__ = [
+    "STRATEGIES",
+    "PERCENTILES",
+    "THRESHOLDS",
+    "ScoreDistribution",
+    "score_distribution",
+    "option_distributions",
+]
+
+#: Policies a distribution can be computed for (``expert`` is accepted as ``optimal``).
+STRATEGIES = ("optimal", "normal", "beginner")
+
+#: Percentiles reported by default (of the final score).
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+#: Thresholds ``T`` of ``P(final >= T)`` reported by default (points).
+THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
+
+#: States per call of the outcome kernel (bounds its scratch arrays).
+_CHUNK = 8192
+
+#: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
+#: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
+#: any policy): :func:`yahtzee_solver.solver.jit.for_work` runs a position with fewer than
+#: about 55 states to solve (e.g. 4 open lower boxes, 23 states) interpreted.
+_INTERPRETED_STATE_SECONDS = 0.0055
+
+
+@dataclass(frozen=True)
+class ScoreDistribution:
+    """The exact distribution of the final score (points) of one game position.
+
+    Attributes
+    ----------
+    rules : str
+        Rule-set name.
+    strategy : str
+        The policy playing the rest of the game (:data:`STRATEGIES`).
+    pmf : (max + 1,) float64, read-only
+        ``pmf[s]`` = P(final total = ``s`` points), for ``s`` = 0 .. the greatest
+        reachable final total; sums to 1 (up to float rounding).
+    card_total : int
+        Points already on the card at the position (included in every final total).
+
+    Examples
+    --------
+    ``d.mean``, ``d.sd``, ``d.percentile(50)``, ``d.prob_at_least(300)``.
+    """
+
+    rules: str
+    strategy: str
+    pmf: np.ndarray = field(repr=False)
+    card_total: int = 0
+
+    @property
+    def support(self) -> tuple[int, int]:
+        """Least and greatest final total of positive probability (points)."""
+        nz = np.flatnonzero(self.pmf)
+        return int(nz[0]), int(nz[-1])
+
+    @property
+    def mean(self) -> float:
+        """Expected final total (points)."""
+        return float(np.dot(np.arange(len(self.pmf)), self.pmf))
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the final total (points; population SD of the exact distribution)."""
+        x = np.arange(len(self.pmf)) - self.mean
+        return math.sqrt(max(0.0, float(np.dot(x * x, self.pmf))))
+
+    @property
+    def cdf(self) -> np.ndarray:
+        """``cdf[s]`` = P(final total <= s), (max + 1,) float64."""
+        return np.cumsum(self.pmf)
+
+    def percentile(self, q: float) -> int:
+        """The ``q``-th percentile: the least total ``s`` with P(final <= s) >= q/100.
+
+        The inverted-CDF convention of ``simulate`` (numpy's ``inverted_cdf``), so
+        always a score the game can end with.
+
+        Raises
+        ------
+        UsageError
+            If ``q`` is outside 0..100.
+        """
+        if not 0 <= q <= 100:
+            raise UsageError(f"invalid percentile {q!r}: want 0 to 100")
+        lo, hi = self.support
+        if q == 0:
+            return lo
+        s = int(np.searchsorted(self.cdf, q / 100.0, side="left"))
+        return min(max(s, lo), hi)
+
+    def prob_at_least(self, threshold: int) -> float:
+        """P(final total >= ``threshold``) (a probability, 0..1)."""
+        t = int(threshold)
+        if t <= 0:
+            return 1.0
+        return float(min(1.0, max(0.0, self.pmf[t:].sum())))
+
+    def to_dict(self, percentiles=PERCENTILES, thresholds=THRESHOLDS) -> dict:
+        """Plain data for ``--json``: summary figures and the pmf (from ``min`` on)."""
+        lo, hi = self.support
+        return {
+            "rules": self.rules,
+            "strategy": self.strategy,
+            "card_total": self.card_total,
+            "mean": self.mean,
+            "sd": self.sd,
+            "min": lo,
+            "max": hi,
+            "percentiles": {f"p{q}": self.percentile(q) for q in percentiles},
+            "p_at_least": {str(t): self.prob_at_least(t) for t in thresholds},
+            "pmf_start": lo,
+            "pmf": [float(x) for x in self.pmf[lo : hi + 1]],
+        }
+
+
+# -- the policy as kernel data -------------------------------------------------------------
+@dataclass(frozen=True)
+class _Policy:
+    name: str
+    kind: int
+    V: np.ndarray
+    policy: np.ndarray
+    blunder: float
+    made: int
+    rkeeps: np.ndarray
+
+
+def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
+    """The kernel form of a CPU strategy (``players.fixed_strategy``), one definition of each policy.
+
+    The optimal policy reads the value table only at states with the boxes
+    ``filled`` filled (:meth:`ValueTable.values_from`: an opened table reads
+    and checks the chunks of those states alone).
+    """
+    from . import players
+
+    name = str(strategy).strip().lower()
+    if name == "expert":
+        name = "optimal"
+    if name not in STRATEGIES:
+        raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
+    level = "expert" if name == "optimal" else name
+    s = players.fixed_strategy(level, rules, table=table, jit=jit, rng=np.random.default_rng(0))
+    no_keeps = np.zeros((1, 1), np.int32)
+    if isinstance(s, players.BeginnerStrategy):
+        return _Policy(name, 1, np.zeros((1, 1, 1)), rules.arrays()["params"], s.blunder, s.made_mask,
+                       players.blunder_keeps())
+    V = s.table.values_from(filled) if isinstance(s, players.ExpertStrategy) else s.values
+    return _Policy(name, 0, V, s.params, 0.0, 0, no_keeps)
+
+
+# -- reachable states --------------------------------------------------------------------
+def _layers(rules: RuleSet, mask0: int, up0: int, yb0: int):
+    """States reachable from ``(mask0, up0, yb0)`` with more boxes filled, from the full card down
+    (:func:`yahtzee_solver.solver.build.reachable_layers`, the root's own layer left out)."""
+    return reachable_layers(rules, (mask0, up0, yb0))[:0:-1]
+
+
+def _max_outcomes(rules: RuleSet) -> int:
+    """An upper bound on the distinct (box, points gained) outcomes of one turn."""
+    n = 0
+    for c in range(rules.n_categories):
+        k = len(rules.possible_points[c]) * (2 if rules.yahtzee_bonus else 1)
+        n += k * (2 if c < N_UPPER else 1)
+    return n
+
+
+def _max_gain(rules: RuleSet) -> int:
+    a = rules.arrays()
+    return int(max(a["score"].max(), a["joker"].max())) + rules.yahtzee_bonus + rules.upper_bonus
+
+
+@dataclass
+class _Layer:
+    lo: np.ndarray
+    hi: np.ndarray
+    off: np.ndarray
+    D: np.ndarray
+
+
+def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, index, nxt: _Layer,
+                 k0: int = -1) -> _Layer:
+    """Distributions of the points still to come from every state of one layer."""
+    with _threads(k is not _jit.interpreted(), len(states[0])):
+        return _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0)
+
+
+def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Layer:
+    masks, ups, ybs = states
+    n = len(masks)
+    a = rules.arrays()
+    gmax = _max_gain(rules)
+    cap = min(_max_outcomes(rules), rules.n_categories * (gmax + 1))
+    counts = np.empty(n, np.int64)
+    lo = np.empty(n, np.int64)
+    hi = np.empty(n, np.int64)
+    m = min(n, _CHUNK)
+    oi = np.empty((m, cap), np.int64)
+    og = np.empty((m, cap), np.int64)
+    op = np.empty((m, cap), np.float64)
+    parts = []
+    for s0 in range(0, n, _CHUNK):
+        s1 = min(n, s0 + _CHUNK)
+        k.dist_outcomes(
+            masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
+            pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
+            index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
+        )
+        # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
+        # kernel less to load in a cold process)
+        used = np.arange(cap) < counts[s0:s1, None]
+        parts.append((oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]))
+    del oi, og, op
+    out_off = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=out_off[1:])
+    off = np.zeros(n + 1, np.int64)
+    np.cumsum(hi - lo + 1, out=off[1:])
+    D = np.empty(int(off[-1]))
+    if len(parts) == 1:
+        idx, gain, prob = parts[0]
+    else:
+        idx, gain, prob = (np.concatenate([p[j] for p in parts]) for j in range(3))
+    del parts
+    k.dist_convolve(out_off, idx, gain, prob, lo, off, D, nxt.lo, nxt.off, nxt.D)
+    return _Layer(lo, hi, off, D)
+
+
+def _schedule(jit: bool):
+    if not jit:
+        return contextlib.nullcontext()
+    import numba
+
+    return numba.parallel_chunksize(64)
+
+
+#: Layers with fewer states run on one thread: waking the others costs more than they save.
+_SERIAL_BELOW = 4096
+
+
+@contextlib.contextmanager
+def _threads(jit: bool, n: int):
+    """One thread for a small layer (numba's thread count is per calling thread)."""
+    if not jit or n >= _SERIAL_BELOW:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+class _Engine:
+    """The distributions of every state reachable after the current turn of one position.
+
+    ``start`` then gives the distribution of the points still to come from any
+    start inside that turn (its first roll, dice showing, a keep just chosen);
+    ``starts`` says how many will be asked for, which with the states to solve
+    sizes the job for :func:`yahtzee_solver.solver.jit.for_work` (compiled or interpreted).
+    """
+
+    def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False,
+                 starts: int = 1):
+        self.rules, self.pol = rules, pol
+        self.state = tuple(int(x) for x in state)
+        mask0, up0, yb0 = self.state
+        C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
+        self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
+        layers = _layers(rules, mask0, up0, yb0)
+        # a small card runs interpreted when that beats numba's start-up (one kernel source)
+        self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
+        self.jit = jit = self.k is not _jit.interpreted()
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=sum(len(m) for m, _, _ in layers), unit="state", unit_scale=True,
+                       desc=f"distribution {rules.name}")
+        cur = None
+        try:
+            with _schedule(jit):
+                for masks, ups, ybs in layers:
+                    n = len(masks)
+                    if cur is None:  # the full card: nothing more to come
+                        cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
+                                     np.arange(n + 1, dtype=np.int64), np.ones(n))
+                    else:
+                        cur = _solve_layer(self.k, pol, rules, (masks, ups, ybs), -1, 2, self.index, cur)
+                    self.index[masks, ups, ybs] = np.arange(n)
+                    if bar is not None:
+                        bar.update(n)
+        finally:
+            if bar is not None:
+                bar.close()
+        self.next = cur  # None for a full card
+
+    def start(self, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> tuple[int, np.ndarray]:
+        """``(lo, pmf)`` of the points still to come: ``pmf[j]`` = P(``lo + j`` more points).
+
+        ``keep >= 0``: keep index just chosen with ``rolls_left`` (1, 2) rerolls;
+        else ``roll >= 0``: roll index showing with ``rolls_left`` (0..2); else the turn's start.
+        """
+        if self.next is None:
+            return 0, np.ones(1)
+        start = tuple(np.array([x], np.int64) for x in self.state)
+        with _schedule(self.jit):
+            res = _solve_layer(self.k, self.pol, self.rules, start, roll, rolls_left, self.index, self.next, keep)
+        return int(res.lo[0]), res.D[res.off[0] : res.off[1]].copy()
+
+    def after_box(self, roll: int, box: int) -> tuple[int, np.ndarray]:
+        """``(lo, pmf)`` of the points still to come after scoring roll ``roll`` in box ``box`` (gain included)."""
+        C = self.rules.n_categories
+        a = self.rules.arrays()
+        mask, up, yb = self.state
+        box_of = np.full(252, -1, np.int64)
+        box_of[roll] = box
+        gain, nm, nu, ny = (np.zeros(252, np.int64) for _ in range(4))
+        _jit.interpreted().roll_gains(mask, up, yb, box_of, a["score"], a["joker"], a["params"],
+                                      np.empty(C, np.int64), np.empty(C, np.int8), gain, nm, nu, ny)
+        nxt = (int(nm[roll]), int(nu[roll]), int(ny[roll]))
+        gain = int(gain[roll])
+        if self.next is None or nxt[0] == self.rules.full_mask:
+            return gain, np.ones(1)
+        i = int(self.index[nxt[0], nxt[1], nxt[2]])
+        L = self.next
+        return gain + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
+
+
+def _remaining(rules: RuleSet, state, pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
+                            jit: bool = True, progress: bool = False) -> tuple[int, np.ndarray]:
+    """Pmf of the points still to come from one position (internal engine of :func:`score_distribution`).
+
+    Returns
+    -------
+    lo : int
+        Least points still to come.
+    pmf : (hi - lo + 1,) float64
+        ``pmf[j]`` = P(points still to come = ``lo + j``).
+    """
+    return _Engine(rules, state, pol, jit=jit, progress=progress).start(roll=roll, rolls_left=rolls_left)
+
+
+def _final(rules: RuleSet, pol: _Policy, card: ScoreCard, lo: int, rem: np.ndarray) -> ScoreDistribution:
+    base = card.total + lo
+    pmf = np.zeros(base + len(rem))
+    pmf[base:] = rem
+    pmf.setflags(write=False)
+    return ScoreDistribution(rules.name, pol.name, pmf, card.total)
+
+
+def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: ValueTable | None = None,
+                         strategy: str = "optimal", jit: bool = True, progress: bool = False) -> dict:
+    """The final-score distribution after each option of a position, with ``strategy`` play afterwards.
+
+    Parameters
+    ----------
+    card : ScoreCard
+    dice : str or sequence of int
+        The five dice showing.
+    rolls_left : int
+        0: the options are the boxes; 1 or 2: the keeps (all five = stand).
+    table, strategy, jit, progress
+        As in :func:`score_distribution`.
+
+    Returns
+    -------
+    dict
+        ``{keep faces (sorted tuple): ScoreDistribution}`` for every distinct keep,
+        or ``{box index: ScoreDistribution}`` for every legal box.
+
+    Raises
+    ------
+    UsageError, DiceError, ScoreCardError
+        As :func:`score_distribution`; a full card.
+    """
+
+    rules = card.rules
+    if card.is_full:
+        raise ScoreCardError("the card is full: the game is over, there are no dice to play")
+    if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
+        raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
+    if table is not None and table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    r = roll_index(parse_dice(dice))
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
+    eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
+                  starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)
+    out = {}
+    if rolls_left:
+        for k in ROLL_SUBKEEPS[r]:
+            if k < 0:
+                break
+            out[KEEPS[k]] = _final(rules, pol, card, *eng.start(keep=int(k), rolls_left=rolls_left))
+    else:
+        _, legal, _ = card.box_points(ROLLS[r])
+        for c, ok in enumerate(legal):
+            if ok:
+                out[c] = _final(rules, pol, card, *eng.after_box(r, c))
+    return out
+
+
+def score_distribution(
+    card: ScoreCard | None = None,
+    rules: str | RuleSet | None = None,
+    *,
+    dice=None,
+    rolls_left: int | None = None,
+    strategy: str = "optimal",
+    table: ValueTable | None = None,
+    jit: bool = True,
+    progress: bool = False,
+) -> ScoreDistribution:
+    """The exact distribution of the final score of a position under a policy.
+
+    Parameters
+    ----------
+    card : ScoreCard, optional
+        The scorecard (default: the empty card of ``rules``).
+    rules : str or RuleSet, optional
+        Default: the card's rules, else ``yahtzee``.
+    dice : str or sequence of int, optional
+        Five dice showing inside a turn; ``None`` = the position is the start
+        of a turn (before its first roll).
+    rolls_left : int, optional
+        With ``dice``: rerolls still allowed this turn, 0..2 (default 2,
+        right after the first roll).
+    strategy : str
+        ``optimal`` (the value table's policy; ``expert`` is the same), ``normal``
+        or ``beginner`` (the CPU levels of :mod:`yahtzee_solver.strategy.players`, the
+        beginner's blunders averaged exactly).
+    table : ValueTable, optional
+        The value table for ``optimal`` (default: the shipped table).
+    jit : bool
+        Compiled kernels allowed (default): a position with few states to solve
+        still runs interpreted when that is faster than numba's start-up
+        (:func:`yahtzee_solver.solver.jit.for_work`).  ``False`` runs them interpreted
+        whatever the size: only for small problems (a card with a few open boxes).
+    progress : bool
+        A tqdm bar over the states (stderr).
+
+    Returns
+    -------
+    ScoreDistribution
+
+    Raises
+    ------
+    UsageError
+        Unknown strategy, ``rolls_left`` outside 0..2 or given without dice,
+        a table of other rules.
+    DiceError
+        Bad dice.
+    ScoreCardError
+        A card of other rules, or a full card with dice.
+    TableError
+        Missing or corrupt table.
+    """
+    if rules is None:
+        rules = card.rules if card is not None else "yahtzee"
+    rules = get_rules(rules)
+    if card is None:
+        card = ScoreCard.empty(rules)
+    if not isinstance(card, ScoreCard):
+        raise ScoreCardError(f"invalid card {card!r}: want a ScoreCard")
+    if card.rules != rules:
+        raise ScoreCardError(f"card is for rules {card.rules.name!r}, not {rules.name!r}")
+    if table is not None and table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    r = -1
+    rl = 2
+    if dice is not None:
+        if card.is_full:
+            raise ScoreCardError("the card is full: the game is over, there are no dice to play")
+        r = roll_index(parse_dice(dice))
+        rl = 2 if rolls_left is None else rolls_left
+        if isinstance(rl, bool) or rl not in (0, 1, 2):
+            raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
+    elif rolls_left is not None:
+        raise UsageError("rolls-left needs the dice showing (a position inside a turn)")
+    pol = _policy(strategy, rules, table, jit, card.key.mask)
+    lo, rem = _remaining(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
+    return _final(rules, pol, card, lo, rem)
+

@@ -1,0 +1,143 @@
+"""The ``master`` CPU: plays to win against the opponent it faces.
+
+:class:`MasterStrategy` answers the same two questions as the other levels
+(:mod:`yahtzee_solver.strategy.players`), but maximises the probability of beating its
+opponent, a draw counting half, instead of its expected score:
+
+* the opponent's final total is modelled by the exact distribution of its own
+  policy from its current card (:func:`~yahtzee_solver.strategy.objectives.opponent_pmf`, the
+  exact engine of :mod:`yahtzee_solver.strategy.distribution`; a human is modelled as the ``expert``); once the opponent has finished it is
+  its actual total, and the answer is exact;
+* with that distribution, each decision is the best response over master's
+  remaining turns (:class:`~yahtzee_solver.strategy.objectives.WinSource`, ranked by
+  :class:`~yahtzee_solver.strategy.policy.Policy`), solved again at every turn, so what
+  the opponent scores in between is used;
+* while more than ``max_open`` of its own boxes are open, master plays the
+  expert's move (the win DP from an early card takes minutes); among options
+  whose winning chances tie within ``TIE`` (a decided game), it takes the one
+  of highest expected final total (the policy's tie-break source), the
+  expert's choice whenever that is among them.
+
+Before the opponent has finished, this is the exact best response to the
+opponent's final-score distribution *seen from the current turn*, without
+planning to react to the opponent's later turns (it reacts when it re-solves
+at its next turn).  Its value is therefore a lower bound on the best possible
+winning chance, and the quoted probability is exact for "play this plan to the
+end".
+
+CPU-vs-CPU matches live in :mod:`yahtzee_solver.analysis.match`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dice import KEEPS, parse_dice, roll_index
+from ..errors import UsageError
+from .objectives import DISTRIBUTION_LEVELS, WinSource, opponent_pmf
+from .players import ExpertStrategy, _check_card
+from .policy import Policy, check_rolls_left
+from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..solver.table import ValueTable, resolve_table
+
+__all__ = ["MasterStrategy", "TIE"]
+
+#: Winning chances closer than this count as a tie (then the expert's choice is taken).
+TIE = 1e-12
+
+
+class MasterStrategy:
+    """Maximise the probability of winning (draw = half) against a modelled opponent.
+
+    Call :meth:`observe` before each turn with the opponent's card and level.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    table : ValueTable, optional
+        The value table (expert moves, the opponent model); default: shipped.
+    max_open : int
+        Play the win DP once at most this many of master's own boxes are open
+        (the expert's move before).
+    jit : bool
+        Compiled kernels (default).
+    """
+
+    level = "master"
+
+    def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
+                 jit: bool = True):
+        self.rules = get_rules(rules)
+        self.table = resolve_table(self.rules, table)
+        self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
+        self.max_open = int(max_open)
+        self.jit = jit
+        self._opp_card: ScoreCard | None = None
+        self._opp_level = "expert"
+        self._pmf_key = None
+        self._pmf: np.ndarray | None = None
+        self._source: WinSource | None = None
+        self._win_policy: Policy | None = None
+        self._policy_of: WinSource | None = None
+
+    # -- the opponent model ---------------------------------------------------------
+    def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
+        """Tell master the opponent's card (at a turn start) and level (``human`` is modelled as ``expert``)."""
+        lvl = str(opponent_level).lower()
+        self._opp_card = opponent_card
+        self._opp_level = lvl if lvl in DISTRIBUTION_LEVELS else "expert"
+
+    def opponent_pmf(self) -> np.ndarray | None:
+        """Distribution of the opponent's final total (``pmf[t]``), or None when no opponent is known."""
+        card = self._opp_card
+        if card is None:
+            return None
+        key = (card.boxes, card.yahtzee_bonus, self._opp_level)
+        if key != self._pmf_key:
+            self._pmf = opponent_pmf(self.rules, card, self._opp_level, self.table, jit=self.jit)
+            self._pmf_key = key
+            self._source = None
+        return self._pmf
+
+    def _win_source(self, card: ScoreCard) -> WinSource | None:
+        if len(card.open_categories) > self.max_open:
+            return None
+        pmf = self.opponent_pmf()
+        if pmf is None:
+            return None
+        if self._source is None:
+            self._source = WinSource(self.rules, pmf, jit=self.jit)
+        return self._source
+
+    def win_probability(self, card: ScoreCard) -> float | None:
+        """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays)."""
+        src = self._win_source(card)
+        return None if src is None else src.probability(card)
+
+    # -- decisions -------------------------------------------------------------------
+    def _policy(self, card: ScoreCard) -> Policy:
+        """The win policy (tie-break: the expected final total), or the expert's while it plays."""
+        src = self._win_source(card)
+        if src is None:
+            return self.expert.policy
+        if self._policy_of is not src:
+            self._win_policy = Policy(src, tiebreak=self.expert.source, tie_tolerance=TIE)
+            self._policy_of = src
+        return self._win_policy
+
+    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+        """The keep of highest winning chance; ties (within :data:`TIE`): highest expected total, then the smaller keep."""
+        card = _check_card(card, self.rules)
+        rl = check_rolls_left(rolls_left)
+        r = roll_index(parse_dice(dice))
+        return KEEPS[self._policy(card).choose_keep(card.key, card.total, r, rl)]
+
+    def choose_box(self, card: ScoreCard, dice) -> int:
+        """The legal box of highest winning chance; ties (within :data:`TIE`): highest expected total, then the lower box."""
+        card = _check_card(card, self.rules)
+        r = roll_index(parse_dice(dice))
+        return self._policy(card).choose_box(card.key, card.total, r)
+
+    def __repr__(self) -> str:
+        return f"MasterStrategy(rules={self.rules.name!r}, max_open={self.max_open})"

@@ -1,0 +1,664 @@
+"""Play to reach a target score or to win: exact DPs over a score offset, as value sources.
+
+The expected-value table answers "how many points on average"; a player chasing
+a number or an opponent needs another objective.  This module solves, for the
+turn-start states reachable from one scorecard (the *root*), the vectors of
+:mod:`yahtzee_solver.solver.utility_kernels`: the best achievable expectation of a
+utility of the final total, for every number of points gained since the root.
+
+* :func:`target_utility` -- ``u(t) = 1 if t >= T`` : the probability of finishing
+  with a total of at least ``T``.
+* :func:`win_utility` -- ``u(t) = P(opp < t) + P(opp = t) / 2`` for an opponent
+  whose final total has a known distribution: the probability of winning, a
+  draw counting half.
+
+:func:`solve_utility` runs the DP layer by layer (most boxes filled first,
+states of a layer in parallel) and returns a :class:`UtilitySolution`.
+:class:`TargetSource` and :class:`WinSource` wrap it in the value-source
+contract of the policy layer (``keep_values`` / ``box_values``, values in
+probability units), so ranking and play use one policy code path.
+
+Example
+-------
+>>> from yahtzee_solver import parse_card
+>>> from yahtzee_solver.strategy.objectives import TargetSource
+>>> src = TargetSource("yahtzee", 300)
+>>> card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
+...                   "three-of-a-kind=20,four-of-a-kind=20,full-house=25,small-straight=30,large-straight=40")
+>>> src.probability(card)          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..solver import jit as _jit
+from ..solver import kernels as _kernels
+from ..solver import utility_kernels as _uk
+from ..solver.build import reachable_layers
+from ..dice import N_KEEPS, N_ROLLS
+from ..errors import UsageError
+from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
+from ..state import ScoreCard, StateKey
+
+__all__ = [
+    "Utility",
+    "target_utility",
+    "win_utility",
+    "UtilitySolution",
+    "solve_utility",
+    "max_points_to_come",
+    "TargetSource",
+    "WinSource",
+    "TargetCurve",
+    "target_curve",
+    "opponent_pmf",
+    "survival",
+]
+
+
+@dataclass(frozen=True)
+class Utility:
+    """A utility of the final total, seen from a root total ``t0``.
+
+    Attributes
+    ----------
+    values : (J+1,) float64
+        ``values[j]`` = utility of finishing with ``t0 + j`` points; constant from
+        ``j = J`` on (every larger total is worth ``values[J]``).
+    low : int
+        ``values[j] == values[0]`` for every ``j < low``: below ``t0 + low`` the
+        utility is flat, so states that cannot climb out of that region are
+        worth ``values[0]`` without computing them.
+    """
+
+    values: np.ndarray
+    low: int
+
+    @property
+    def J(self) -> int:
+        """Largest offset stored (points above the root total)."""
+        return self.values.shape[0] - 1
+
+
+def _flat_prefix(values: np.ndarray) -> int:
+    diff = np.flatnonzero(values != values[0])
+    return int(diff[0]) if diff.size else values.shape[0]
+
+
+def target_utility(target: int, total: int) -> Utility:
+    """``u(t) = [t >= target]`` seen from a card holding ``total`` points.
+
+    Parameters
+    ----------
+    target : int
+        Points to reach (>= 0).
+    total : int
+        Points already on the root card.
+    """
+    J = max(int(target) - int(total), 0)
+    values = np.zeros(J + 1)
+    values[J] = 1.0
+    values.setflags(write=False)
+    return Utility(values, J)
+
+
+def win_utility(opponent_pmf, total: int) -> Utility:
+    """``u(t) = P(opp < t) + P(opp = t) / 2``: the chance of beating an opponent, a draw counting half.
+
+    Parameters
+    ----------
+    opponent_pmf : (n,) array of float
+        ``opponent_pmf[t]`` = probability that the opponent finishes with ``t``
+        points (sums to 1; non-negative).
+    total : int
+        Points already on the root card (mine).
+
+    Raises
+    ------
+    UsageError
+        If the distribution is empty, negative or does not sum to 1 (within 1e-9).
+    """
+    p = np.asarray(opponent_pmf, dtype=np.float64)
+    if p.ndim != 1 or p.size == 0 or not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > 1e-9:
+        raise UsageError("invalid opponent distribution: want non-negative probabilities per final total, summing to 1")
+    nz = np.flatnonzero(p > 0)
+    hi = int(nz[-1])
+    total = int(total)
+    J = max(hi + 1 - total, 0)
+    t = total + np.arange(J + 1)
+    cdf = np.concatenate(([0.0], np.cumsum(p)))  # cdf[t] = P(opp < t)
+    below = cdf[np.minimum(t, p.size)]
+    at = np.where(t < p.size, p[np.minimum(t, p.size - 1)], 0.0)
+    values = np.minimum(below + at / 2.0, 1.0)
+    values[t > hi] = 1.0
+    values.setflags(write=False)
+    return Utility(values, _flat_prefix(values))
+
+
+def max_points_to_come(rules: RuleSet, masks, ups, ybs) -> np.ndarray:
+    """An upper bound on the points still to come from each turn-start state.
+
+    The most each open box can hold (Joker points included), the upper bonus
+    while it is still open, and the Yahtzee bonus on every later turn where it
+    could still be earned.  Used only to skip offsets whose value is known.
+
+    Returns
+    -------
+    (n,) int64
+    """
+    a = rules.arrays()
+    best = np.maximum(a["score"].max(axis=0), a["joker"].max(axis=0)).astype(np.int64)
+    masks = np.asarray(masks, np.int64)
+    C = rules.n_categories
+    out = np.zeros(masks.shape, np.int64)
+    n_open = np.zeros(masks.shape, np.int64)
+    upper_open = np.zeros(masks.shape, bool)
+    for c in range(C):
+        is_open = ((masks >> c) & 1) == 0
+        out += np.where(is_open, best[c], 0)
+        n_open += is_open
+        if c < N_UPPER:
+            upper_open |= is_open
+    out += np.where(upper_open & (np.asarray(ups) < rules.upper_threshold), rules.upper_bonus, 0)
+    if rules.yahtzee_bonus:
+        y = rules.yahtzee_category
+        y_open = ((masks >> y) & 1) == 0
+        chances = np.where(np.asarray(ybs) == 1, n_open, np.where(y_open, n_open - 1, 0))
+        out += rules.yahtzee_bonus * np.maximum(chances, 0)
+    return out
+
+
+@dataclass
+class UtilitySolution:
+    """The solved DP from one root card (see :func:`solve_utility`).
+
+    Attributes
+    ----------
+    rules : RuleSet
+    root : StateKey
+        Turn-start state of the root card.
+    total : int
+        Points on the root card.
+    utility : Utility
+    layers : list of (masks, ups, ybs, lows, W, jmin) or None
+        Per layer (root layer first): the states, their first computed offsets,
+        their value vectors ``W`` (n, J+1) float64 in probability units, and
+        the fewest points gained from the root to reach them.
+        Only the root layer (and the one after it) is kept when the solve was
+        asked to keep the root only.
+    idx : (2**C, T+1, F) int32
+        Row of each state in its layer (-1: not reachable from the root).
+    seconds : float
+        Wall time of the solve.
+    n_states : int
+        States solved.
+    jit : bool
+        Compiled kernels (else interpreted) for later queries.
+    every_offset : bool
+        The root was solved for every offset (see :func:`solve_utility`).
+    """
+
+    rules: RuleSet
+    root: StateKey
+    total: int
+    utility: Utility
+    layers: list
+    idx: np.ndarray
+    seconds: float
+    n_states: int
+    jit: bool = True
+    every_offset: bool = False
+    _k: object = field(default=None, repr=False)
+
+    @property
+    def J(self) -> int:
+        return self.utility.J
+
+    @property
+    def root_values(self) -> np.ndarray:
+        """(J+1,) float64: value of the root turn-start state at each offset (probability)."""
+        return self.layers[0][4][0]
+
+    @property
+    def value(self) -> float:
+        """Value of the root card (offset 0): e.g. the best P(final >= T)."""
+        return float(self.root_values[0])
+
+    def _layer_of(self, key: StateKey) -> int:
+        m0 = self.root[0]
+        m = key[0]
+        if m & m0 != m0:
+            return -1
+        i = bin(m).count("1") - bin(m0).count("1")
+        if i >= len(self.layers) or self.layers[i] is None or self.idx[key[0], key[1], key[2]] < 0:
+            return -1
+        return i
+
+    def covers(self, key: StateKey, total: int) -> bool:
+        """True when the values of ``key`` at ``total`` points (this utility) can be read from this solution."""
+        i = self._layer_of(key)
+        if i < 0 or i + 1 >= len(self.layers) or self.layers[i + 1] is None:
+            return False
+        j = int(total) - self.total
+        row = self.idx[key[0], key[1], key[2]]
+        # offsets below jmin or above jmax cannot occur from the root; in between, every entry a turn reads is exact
+        jmax = int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0]) \
+            - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]) + (self.J if self.every_offset else 0)
+        return 0 <= j and self.layers[i][5][row] <= j and (j <= jmax or j >= self.J)
+
+    def turn_values(self, key: StateKey, total: int, levels: int) -> np.ndarray:
+        """Keep values of state ``key`` at ``total`` points: (levels, 462) float64, row ``n-1`` = ``n`` rerolls to go.
+
+        Raises
+        ------
+        UsageError
+            If :meth:`covers` is false.
+        """
+        if not self.covers(key, total):
+            raise UsageError("position not covered by this solution")
+        i = self._layer_of(key)
+        j = min(int(total) - self.total, self.J)
+        Wn = self.layers[i + 1][4]
+        if j == self.J:  # at the top every option is worth the constant
+            return np.full((levels, N_KEEPS), float(Wn[0, self.J]))
+        E = np.empty((3, N_KEEPS, 1))  # one offset: column 0 is offset j
+        C = self.rules.n_categories
+        a = self.rules.arrays()
+        k = self.kernels
+        nopt = np.empty(N_ROLLS, np.int64)
+        orow, ogain = np.empty((N_ROLLS, C), np.int64), np.empty((N_ROLLS, C), np.int64)
+        k.vec_options(key[0], key[1], key[2], self.idx, a["score"], a["joker"], a["params"], _zeros(self.rules),
+                      np.empty(C, np.int64), np.empty(C, np.int8), nopt, orow, ogain)
+        k.vec_turn(j, j + 1, levels, Wn, nopt, orow, ogain, E[0], E[1], E[2])
+        return E[:levels, :, 0].copy()
+
+    def box_values(self, key: StateKey, total: int, roll: int) -> np.ndarray:
+        """Value of scoring roll ``roll`` in each box: (C,) float64, NaN where illegal."""
+        if not self.covers(key, total):
+            raise UsageError("position not covered by this solution")
+        i = self._layer_of(key)
+        j = int(total) - self.total
+        Wn = self.layers[i + 1][4]
+        return _box_values(self.rules, key, j, roll, Wn, self.idx, self.J)
+
+    @property
+    def kernels(self):
+        if self._k is None:
+            self._k = _jit.module_backend(_uk, self.jit)
+        return self._k
+
+
+_ZEROS: dict = {}
+
+
+def _zeros(rules: RuleSet) -> np.ndarray:
+    if rules not in _ZEROS:
+        z = np.zeros((1 << rules.n_categories, rules.upper_threshold + 1, rules.n_flags))
+        z.setflags(write=False)
+        _ZEROS[rules] = z
+    return _ZEROS[rules]
+
+
+def _box_values(rules, key, j, roll, Wn, idx, J) -> np.ndarray:
+    """Scoring roll ``roll`` at offset ``j`` in each box: the next state's value at ``j + gain``."""
+    a = rules.arrays()
+    params = a["params"]
+    C = rules.n_categories
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    mask, up, yb = key
+    bonus = _kernels.box_points(mask, up, yb, roll, a["score"], a["joker"], params, points, legal)
+    Z = _zeros(rules)
+    out = np.full(C, np.nan)
+    for c in range(C):
+        if not legal[c]:
+            continue
+        pts = int(points[c])
+        g = int(bonus) + int(_kernels.after_box(mask, up, yb, c, pts, Z, params))
+        nu, nyb = up, yb
+        if c < N_UPPER:
+            nu = min(up + pts, rules.upper_threshold)
+        elif c == rules.yahtzee_category and pts > 0 and rules.n_flags == 2:
+            nyb = 1
+        row = idx[mask | (1 << c), nu, nyb]
+        out[c] = Wn[row, min(j + g, J)]
+    return out
+
+
+def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | None, utility: Utility, *,
+                  jit: bool = True, keep_all: bool = True, every_offset: bool = False,
+                  progress=None, tile: int | None = None) -> UtilitySolution:
+    """Solve the utility DP for every state reachable from a root card.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    card : ScoreCard or (mask, up, yb)
+        The root: a scorecard, or a turn-start state key (then give ``total``).
+    total : int or None
+        Points on the root card (default: ``card.total``).
+    utility : Utility
+        From :func:`target_utility` / :func:`win_utility` with the same total.
+    jit : bool
+        Compiled kernels (default) or interpreted (fine for a few open boxes).
+    keep_all : bool
+        Keep every layer's values (for later positions of the same game);
+        ``False`` keeps only the root layer and the one after it.
+    every_offset : bool
+        Solve the root for every offset ``0..J`` (as if it could start with
+        any number of extra points: :func:`target_curve`), not only for
+        offset 0.  Then no state's upper offsets are cut.
+    progress : callable or None
+        Called as ``progress(done_states, all_states)`` after each layer.
+    tile : int or None
+        Offsets per tile of a state's turn (default
+        :data:`utility_kernels.TILE`); the values do not depend on it (bit
+        for bit), only the speed does.
+
+    Returns
+    -------
+    UtilitySolution
+    """
+    rules = get_rules(rules)
+    if isinstance(card, ScoreCard):
+        key = card.key
+        total = card.total if total is None else total
+    else:
+        key = StateKey(*card)
+        if total is None:
+            raise UsageError("give the root card's total with a state key")
+    m0, u0, y0 = key
+    tile = _uk.TILE if tile is None else int(tile)
+    if tile < 1:
+        raise UsageError(f"invalid tile {tile}: want at least 1 offset")
+    t0 = time.perf_counter()
+    k = _jit.module_backend(_uk, jit)
+    a = rules.arrays()
+    score, joker, params = a["score"], a["joker"], a["params"]
+    C = int(params[P_NCAT])
+    J = utility.J
+    L = J + 1
+    layers_states = reachable_layers(rules, key)
+    idx = np.full((1 << C, rules.upper_threshold + 1, rules.n_flags), -1, np.int32)
+    for masks, ups, ybs in layers_states:
+        idx[masks, ups, ybs] = np.arange(masks.size, dtype=np.int32)
+    n_all = sum(m.size for m, _, _ in layers_states)
+    Z = _zeros(rules)
+    thr = rules.upper_threshold
+    y_points = 0
+    if rules.yahtzee_category >= 0:
+        y_points = int(a["score"][:, rules.yahtzee_category].max())
+    low_value = float(utility.values[0])
+    # the most points the root can still make; a state cannot be reached with more than
+    # root_max - max_points_to_come(state) of them (the bound is additive along every path)
+    root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (J if every_offset else 0)
+    out: list = [None] * len(layers_states)
+    # terminal layer: the utility itself
+    masks, ups, ybs = layers_states[-1]
+    W = np.broadcast_to(utility.values, (masks.size, L)).copy()
+    out[-1] = (masks, ups, ybs, np.zeros(masks.size, np.int64), W, np.zeros(masks.size, np.int64))
+    done = masks.size
+    if progress is not None:
+        progress(done, n_all)
+    parts = 1
+    if jit:
+        import numba
+
+        parts = numba.get_num_threads()
+    for li in range(len(layers_states) - 2, -1, -1):
+        masks, ups, ybs = layers_states[li]
+        jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
+            + np.where(ybs > y0, y_points, 0)
+        lows = np.maximum(np.maximum(jmin, utility.low - max_points_to_come(rules, masks, ups, ybs)), 0)
+        lows = np.minimum(lows, J).astype(np.int64)
+        highs = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs) + 1, J).astype(np.int64)
+        Wc = np.empty((masks.size, L))
+        Wn = out[li + 1][4]
+        k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
+                      min(parts, masks.size), tile)
+        out[li] = (masks, ups, ybs, lows, Wc, jmin)
+        if not keep_all and li + 2 < len(out):
+            out[li + 2] = None
+        done += masks.size
+        if progress is not None:
+            progress(done, n_all)
+    return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit,
+                           every_offset)
+
+
+# -- value sources (the policy layer's contract) ----------------------------------------------------
+
+
+class _UtilitySource:
+    """A value source over a utility DP, re-solved when a position falls outside the current solution."""
+
+    units = "probability"
+
+    def __init__(self, rules, *, jit: bool = True, progress=None):
+        self.rules = get_rules(rules)
+        self.jit = jit
+        self.progress = progress
+        self._solution: UtilitySolution | None = None
+
+    def _utility(self, total: int) -> Utility:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def solution(self, state: StateKey, total: int) -> UtilitySolution:
+        """The solved DP covering ``state`` at ``total`` points (solving from it when needed)."""
+        s = self._solution
+        if s is None or not s.covers(state, total):
+            s = solve_utility(self.rules, state, total, self._utility(total), jit=self.jit, progress=self.progress)
+            self._solution = s
+        return s
+
+    def keep_values(self, state: StateKey, total: int, rolls_left: int) -> np.ndarray:
+        """(462,) float64: value of each keep index (``dice.KEEPS``) with ``rolls_left`` (1|2) rerolls to go."""
+        if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
+            raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
+        return self.solution(state, total).turn_values(state, total, rolls_left)[rolls_left - 1]
+
+    def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
+        """(C,) float64: value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
+        return self.solution(state, total).box_values(state, total, roll)
+
+    def state_value(self, state: StateKey, total: int) -> float:
+        """Value at the start of a turn (before the first roll)."""
+        s = self.solution(state, total)
+        if tuple(state) == tuple(s.root) and int(total) == s.total:
+            return s.value
+        return float(s.turn_values(state, total, 3)[2, 0])
+
+
+class TargetSource(_UtilitySource):
+    """Value source: the best probability of finishing with a total of at least ``target``.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    target : int
+        Points to reach (>= 0).
+    jit : bool
+        Compiled kernels (default) or interpreted.
+    progress : callable, optional
+        ``progress(done_states, all_states)`` during a solve.
+
+    Raises
+    ------
+    UsageError
+        For a negative or non-integer target.
+    """
+
+    def __init__(self, rules, target: int, *, jit: bool = True, progress=None):
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target < 0:
+            raise UsageError(f"invalid target {target!r}: want a whole number of points >= 0")
+        super().__init__(rules, jit=jit, progress=progress)
+        self.target = int(target)
+
+    def _utility(self, total: int) -> Utility:
+        return target_utility(self.target, total)
+
+    def probability(self, card: ScoreCard) -> float:
+        """Best P(final total >= target) from the start of a turn with ``card``."""
+        if card.is_full:
+            return float(card.total >= self.target)
+        return self.state_value(card.key, card.total)
+
+
+class WinSource(_UtilitySource):
+    """Value source: the probability of beating an opponent whose final total has distribution ``opponent_pmf``.
+
+    A draw counts half.  The distribution is taken as independent of my play
+    (true for a CPU level: a fixed policy that does not look at my card).
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    opponent_pmf : (n,) array of float
+        ``opponent_pmf[t]`` = P(opponent's final total = t).
+    jit : bool
+    """
+
+    def __init__(self, rules, opponent_pmf, *, jit: bool = True, progress=None):
+        super().__init__(rules, jit=jit, progress=progress)
+        self.opponent_pmf = np.asarray(opponent_pmf, dtype=np.float64)
+        win_utility(self.opponent_pmf, 0)  # validate now
+
+    def _utility(self, total: int) -> Utility:
+        return win_utility(self.opponent_pmf, total)
+
+    def probability(self, card: ScoreCard) -> float:
+        """Best P(win) + P(draw)/2 from the start of a turn with ``card``."""
+        if card.is_full:
+            return float(win_utility(self.opponent_pmf, card.total).values[0])
+        return self.state_value(card.key, card.total)
+
+
+@dataclass(frozen=True)
+class TargetCurve:
+    """Best achievable P(final total >= T) from one card, for every T up to a maximum.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    card : ScoreCard
+        The starting card (the empty card for the game's curve).
+    probabilities : (max_target + 1,) float64
+        ``probabilities[T]`` = max over policies of P(final total >= T) (exact);
+        each T has its own optimal policy.
+    seconds : float
+        Wall time of the DP.
+    n_states : int
+        Turn-start states solved.
+    """
+
+    rules: RuleSet
+    card: ScoreCard
+    probabilities: np.ndarray
+    seconds: float
+    n_states: int
+
+    @property
+    def max_target(self) -> int:
+        return self.probabilities.shape[0] - 1
+
+
+def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: ScoreCard | None = None, *,
+                 jit: bool = True, progress=None) -> TargetCurve:
+    """P*(final >= T) for every ``T = 0..max_target`` from ``card`` (default: the empty card), in one DP.
+
+    One solve with target ``max_target`` gives all smaller targets: at offset
+    ``j`` the root's value is the best P(points to come >= max_target - j).
+    Only two layers of vectors are held at a time (about ``states in the
+    largest layer x (max_target + 1) x 8`` bytes each).
+
+    Raises
+    ------
+    UsageError
+        For a negative or non-integer ``max_target``, or one above :data:`MAX_TARGET`.
+    """
+    rules = get_rules(rules)
+    if isinstance(max_target, bool) or not isinstance(max_target, (int, np.integer)) or max_target < 0:
+        raise UsageError(f"invalid maximum target {max_target!r}: want a whole number of points >= 0")
+    card = ScoreCard.empty(rules) if card is None else card
+    t0 = int(card.total)
+    top = int(max_target)
+    if top > MAX_TARGET:
+        raise UsageError(f"invalid maximum target {top}: want at most {MAX_TARGET} points")
+    out = np.zeros(top + 1)
+    out[: min(t0, top) + 1] = 1.0
+    n = 0
+    seconds = 0.0
+    # targets above what the card can still reach have P = 0: the DP stops there
+    mask, up, yb = card.key
+    reach = t0 + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
+    solve_top = min(top, reach)
+    if solve_top > t0 and not card.is_full:
+        sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
+                            every_offset=True, progress=progress)
+        w = sol.root_values  # w[j] = P*(t0 + j + to come >= solve_top) = P*(final >= solve_top - j)
+        out[t0:solve_top + 1] = w[::-1]
+        n, seconds = sol.n_states, sol.seconds
+    elif top > t0:
+        out[t0 + 1:] = 0.0
+    out.setflags(write=False)
+    return TargetCurve(rules, card, out, seconds, n)
+
+
+#: Largest target of :func:`target_curve` (points): above any rule set's highest possible score.
+MAX_TARGET = 10_000
+
+#: CPU levels whose final-score distribution :func:`opponent_pmf` models exactly; ``master`` and a
+#: human player are modelled as ``expert``.
+DISTRIBUTION_LEVELS = ("beginner", "normal", "expert")
+
+
+def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", table=None, *,
+                 jit: bool = True, progress: bool = False) -> np.ndarray:
+    """Exact distribution of the final total of a player of ``level`` playing on from ``card`` (turn start).
+
+    The opponent model of the win probability (:class:`WinSource`, the ``master``
+    CPU, the ``play`` hint) and the expected-score column of ``target-curve``:
+    :func:`yahtzee_solver.strategy.distribution.score_distribution` of the level's own
+    policy (``expert`` = the value table's policy).  Levels outside
+    :data:`DISTRIBUTION_LEVELS` (``master``, ``human``) are modelled as ``expert``.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    card : ScoreCard
+        The player's card at the start of a turn (a full card gives its total).
+    level : str
+    table : ValueTable, optional
+        The value table of ``rules`` (default: shipped).
+    jit : bool
+        Compiled kernels (default).
+    progress : bool
+        A tqdm bar on stderr.
+
+    Returns
+    -------
+    (M + 1,) float64
+        ``pmf[t]`` = P(final total = t points), t = 0..M, M the greatest reachable final total.
+    """
+    from .distribution import score_distribution
+
+    lvl = str(level).strip().lower()
+    if lvl not in DISTRIBUTION_LEVELS:
+        lvl = "expert"
+    rules = get_rules(rules)
+    return score_distribution(card, rules, strategy=lvl, table=table if lvl == "expert" else None, jit=jit,
+                              progress=progress).pmf
+
+
+def survival(pmf, max_target: int) -> np.ndarray:
+    """``out[T]`` = P(final >= T) for ``T = 0..max_target`` from a final-total distribution ``pmf[t]``."""
+    pmf = np.asarray(pmf, dtype=np.float64)
+    tail = np.cumsum(pmf[::-1])[::-1]  # tail[t] = P(final >= t)
+    out = np.zeros(int(max_target) + 1)
+    n = min(out.size, tail.size)
+    out[:n] = tail[:n]
+    return out
