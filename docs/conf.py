@@ -57,6 +57,8 @@ autodoc_typehints = "description"
 autodoc_typehints_format = "short"
 autodoc_preserve_defaults = True
 autosummary_generate = False
+# The environment's optional dependency (the rl extra): documented from a stand-in when absent.
+autodoc_mock_imports = [] if importlib.util.find_spec("gymnasium") else ["gymnasium"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3

@@ -352,7 +352,7 @@ def test_repr_of_an_unregistered_rule_set_still_evaluates_back():
 def test_a_pickled_card_does_not_grow_after_a_query(rules):
     import pickle
 
-    from yahtzee_solver.advisor import Advisor
+    from yahtzee_solver import Advisor
 
     text = {"yacht": "aces=3,choice=22", "yatzy": "1p=12,ones=3"}.get(rules, "sixes=18,chance=22")
     fresh = pickle.dumps(parse_card(text, rules))

@@ -181,11 +181,11 @@ class Advisor:
         built in memory) and ``table.value(mask, up, yb)`` (points to come).
     source : ExpectedValueSource
         What each keep and box is worth under optimal play
-        (:class:`yahtzee_solver.policy.ExpectedValueSource` on :attr:`table`);
+        (:class:`yahtzee_solver.strategy.policy.ExpectedValueSource` on :attr:`table`);
         ``source.jit`` says whether the compiled kernels are used.
     policy : Policy
         The rankings and the one tie-break rule
-        (:class:`yahtzee_solver.policy.Policy` over :attr:`source`), for callers
+        (:class:`yahtzee_solver.strategy.policy.Policy` over :attr:`source`), for callers
         that want index arrays instead of result objects.
     kernels : module
         The kernel module in use (read-only property; see below).
