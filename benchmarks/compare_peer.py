@@ -66,7 +66,7 @@ from yahtzee_solver import Advisor, get_rules  # noqa: E402
 from yahtzee_solver.strategy.batch import ArrayAdvisor  # noqa: E402
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, keep_index, roll_index  # noqa: E402
 
-#: Our rule set -> the peer's variant of the same rules (RULES.md names them).
+#: Our rule set -> the peer's variant of the same rules (docs/rules.md names them).
 PEER_VARIANTS = {
     "yahtzee": "american+forced-joker",
     "yahtzee-no-joker": "american+no-joker",

@@ -4,7 +4,7 @@
   a few seconds plus numba compilation), so every test that needs exact values
   uses numbers computed in this run, never numbers typed into the tests.
 * :func:`ref` -- an independent, deliberately plain implementation of the
-  scoring and Joker rules written from ``shared/RULES.md`` (it does not call
+  scoring and Joker rules written from ``docs/rules.md`` (it does not call
   :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.solver.kernels.box_points`), used
   as the oracle by the scoring, scorecard, advisor and brute-force tests.
 """
@@ -20,7 +20,7 @@ from yahtzee_solver.solver.build import build_values
 from yahtzee_solver.solver.table import ValueTable
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
-#: Every rule set of RULES.md (the three above, the two Yahtzee variants without Joker, Yatzy).
+#: Every rule set of docs/rules.md (the three above, the two Yahtzee variants without Joker, Yatzy).
 ALL_RULE_NAMES = RULE_NAMES + ("yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 
@@ -54,8 +54,8 @@ def fresh_table(built):
     return get
 
 
-# -- independent rules reference (RULES.md) ----------------------------------
-#: Box names in RULES.md order; box i is bit i of the filled mask.
+# -- independent rules reference (docs/rules.md) ----------------------------------
+#: Box names in docs/rules.md order; box i is bit i of the filled mask.
 REF_NAMES = {
     "yahtzee": (
         "Ones", "Twos", "Threes", "Fours", "Fives", "Sixes",
@@ -76,9 +76,9 @@ for _game in ("yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus"):
     REF_NAMES[_game] = REF_NAMES["yahtzee"]
 
 _FACE_OF = {"Ones": 1, "Aces": 1, "Twos": 2, "Threes": 3, "Fours": 4, "Fives": 5, "Sixes": 6}
-#: RULES.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
+#: docs/rules.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
 _JOKER_FIXED = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}
-YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of RULES.md
+YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of docs/rules.md
 UPPER_THRESHOLD, UPPER_BONUS, YAHTZEE_BONUS = 63, 35, 100
 
 
@@ -88,12 +88,12 @@ def ref_yahtzee_box(game: str) -> int:
 
 
 def ref_upper_bonus(game: str) -> int:
-    """RULES.md: +50 in Yatzy, +35 otherwise."""
+    """docs/rules.md: +50 in Yatzy, +35 otherwise."""
     return 50 if game == "yatzy" else UPPER_BONUS
 
 
 def ref_has_yahtzee_bonus(game: str) -> bool:
-    """RULES.md: the +100 Yahtzee bonus exists in yahtzee, yahtzee-free-joker and yahtzee-no-joker."""
+    """docs/rules.md: the +100 Yahtzee bonus exists in yahtzee, yahtzee-free-joker and yahtzee-no-joker."""
     return game in ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker")
 
 
@@ -156,7 +156,7 @@ def ref_score(game: str, box: int, dice) -> int:
 
 
 def ref_moves(game: str, open_boxes, yahtzee_box, dice) -> dict[int, tuple[int, int]]:
-    """Every box where five final ``dice`` may be scored, per RULES.md.
+    """Every box where five final ``dice`` may be scored, per docs/rules.md.
 
     Parameters
     ----------
@@ -220,7 +220,7 @@ def ref():
     )
 
 
-# -- Joker cases (RULES.md), checked through ScoreCard.box_points and Advisor.box_options --
+# -- Joker cases (docs/rules.md), checked through ScoreCard.box_points and Advisor.box_options --
 _LOWER_DONE = "3k=20,4k=0,fh=25,ss=30,ls=0,chance=22"
 _ALL_13_ON_55555 = {
     "ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0,

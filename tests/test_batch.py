@@ -1,7 +1,7 @@
 """Tests of :mod:`yahtzee_solver.strategy.batch`: raw single-position and batch queries.
 
 Exact values always come from the DP (the shipped tables, which
-``test_build`` checks against a fresh build) or from RULES.md goldens; the
+``test_build`` checks against a fresh build) or from docs/rules.md goldens; the
 batch results are checked against the advisor, against the table through the
 Bellman equation, and single call against batch.
 """
@@ -17,6 +17,8 @@ from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, RO
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.state import StateKey
 from yahtzee_solver.solver.table import ValueTable, load_table
+
+from rulesdoc import hand_value
 
 RULES = ("yahtzee", "yahtzee-free-joker", "yacht", "yatzy")
 ALL_RULES = ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus", "yacht", "yatzy")
@@ -182,14 +184,14 @@ def test_keeping_all_five_is_the_best_box_with_one_or_two_rerolls_left(name, arr
 
 
 def test_only_chance_open_golden(arr):
-    """RULES.md: only Chance open, each die rerolled below 4 then below 5: 70/3 from the turn start."""
+    """docs/rules.md: only Chance open, each die rerolled below 4 then below 5: 70/3 from the turn start."""
     a = arr("yahtzee")
     chance = a.rules.category_index("chance")
     mask = a.rules.full_mask & ~(1 << chance)
     n = len(ROLLS)
     for up in (0, 63):
         res = a.option_values(np.full(n, mask), np.full(n, up), np.zeros(n, int), np.arange(n), 2)
-        assert float(ROLL_PROB @ res.best_value) == pytest.approx(70 / 3, abs=1e-12)
+        assert float(ROLL_PROB @ res.best_value) == pytest.approx(float(hand_value("chance-only")), abs=1e-12)
     # one die rerolled once is worth 3.5, so with one reroll left keep 4 and up;
     # rerolled twice it is worth 4/6 * 3.5 + (4 + 5 + 6) / 6 = 4.25, so keep 5 and up
     codes, values = a.ranked(mask, 0, 0, (1, 4, 5, 6, 6), 1)

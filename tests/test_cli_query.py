@@ -1,7 +1,7 @@
 """The query commands (hint, keep, fill, value) through click's CliRunner.
 
 Expected numbers come from the library (:class:`Advisor` on the shipped
-tables) or from RULES.md reference values, never typed in.
+tables) or from docs/rules.md reference values, never typed in.
 """
 
 from __future__ import annotations
@@ -239,10 +239,10 @@ def test_value_of_a_full_card():
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 def test_value_prints_the_rules_md_value_from_the_shipped_table(rules):
-    """RULES.md quotes 7 decimals; ``value`` prints the shipped table's empty card to 7 decimals."""
+    """docs/rules.md quotes 7 decimals; ``value`` prints the shipped table's empty card to 7 decimals."""
     ref = RULESETS[rules].reference_value
     out = run("value", "--rules", rules).output
-    if ref is None:  # Yacht: RULES.md quotes no value
+    if ref is None:  # Yacht: docs/rules.md quotes no value
         assert f"expected final total {load_table(rules).empty_value:.7f}" in out
     else:
         assert f"expected final total {ref:.7f} " in out

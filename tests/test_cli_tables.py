@@ -67,7 +67,7 @@ def test_build_writes_a_valid_table(built):
     assert f"{table.empty_value:.10f}" in output
     assert f"{table.meta['n_states']:,} states" in output
     assert "no published optimal value to compare for yacht" in output
-    assert "RULES.md reference" not in output
+    assert "docs/rules.md reference" not in output
 
 
 def test_info_and_value_on_built_table(built):
@@ -148,8 +148,8 @@ def test_build_names_the_source_of_the_reference_value(tmp_path, instant_build, 
     result = run("build", "--rules", rules, "--out", str(tmp_path / "t.h5"), "--no-progress")
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if line.startswith("empty-card value"))
-    assert f"matches the optimal value {rs.reference_value} (" in line  # the RULES.md golden
-    assert "RULES.md" in line and "RULES.md reference" not in line
+    assert f"matches the optimal value {rs.reference_value} (" in line  # the docs/rules.md golden
+    assert "docs/rules.md" in line and "docs/rules.md reference" not in line
     assert ("Verhoeff 1999" in line) == (rules == "yahtzee-free-joker")
 
 
@@ -227,10 +227,10 @@ def test_info_on_shipped_tables(rules):
     assert data["empty_value"] == table.empty_value
     assert data["shape"] == list(table.values.shape)
     text = run("info", "--rules", rules).output
-    if rs.reference_value is not None:  # RULES.md goldens
+    if rs.reference_value is not None:  # docs/rules.md goldens
         assert data["reference_value"] == rs.reference_value
         assert data["reference_match"] is True
-        assert "RULES.md" in data["reference_source"]
+        assert "docs/rules.md" in data["reference_source"]
         assert table.empty_value == pytest.approx(rs.reference_value, abs=5e-8)
         assert f"matches the optimal value {rs.reference_value} ({data['reference_source']}; difference" in text
     else:

@@ -246,7 +246,7 @@ def test_box_points_joker_cases(joker_case, ref):
     assert {c for c in range(rules.n_categories) if legal[c]} == set(want)
     assert {c: points[c] for c in want} == want
     assert bonus == case.bonus
-    # the hand-written case agrees with the RULES.md reference of conftest
+    # the hand-written case agrees with the docs/rules.md reference of conftest
     y = card.boxes[ref.ybox(case.rules)]
     ref_moves = ref.moves(case.rules, card.open_categories, y, tuple(int(d) for d in case.dice))
     assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}
@@ -315,3 +315,52 @@ def test_impossible_score_lists_ranges():
     with pytest.raises(ScoreCardError) as info:
         parse_card("3k=4")
     assert_one_line(info.value, "(possible: 0, 5-30)")
+
+
+# -- repr and pickling -------------------------------------------------------------
+REPR_CARDS = {
+    "yahtzee": ["", "sixes=18,fours=12,chance=22,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
+    "yacht": ["", "aces=3,choice=22,yacht=0"],
+    "yatzy": ["1p=12,2p=22,yatzy=50"],
+    "yahtzee-no-joker": ["yahtzee=50,fh=25,yahtzee-bonus=100"],
+}
+
+
+@pytest.mark.parametrize("rules,text", [(r, t) for r, ts in REPR_CARDS.items() for t in ts])
+def test_repr_is_short_and_evaluates_back_to_the_card(rules, text):
+    from yahtzee_solver import ScoreCard as PublicScoreCard
+
+    card = parse_card(text, rules)
+    r = repr(card)
+    assert len(r) <= 200, r
+    back = eval(r, {"ScoreCard": PublicScoreCard})  # noqa: S307 - the point of the test
+    assert back == card and back.rules is card.rules and back.yahtzee_bonus == card.yahtzee_bonus
+
+
+def test_repr_of_an_unregistered_rule_set_still_evaluates_back():
+    import dataclasses
+
+    from yahtzee_solver.rules import CategorySpec, RuleSet
+
+    mine = dataclasses.replace(get_rules("yacht"), name="my-yacht")
+    card = ScoreCard.from_mapping({"aces": 3}, mine)
+    back = eval(repr(card), {"ScoreCard": ScoreCard, "RuleSet": RuleSet, "CategorySpec": CategorySpec})  # noqa: S307
+    assert back == card and back.rules == mine
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_a_pickled_card_does_not_grow_after_a_query(rules):
+    import pickle
+
+    from yahtzee_solver import Advisor
+
+    text = {"yacht": "aces=3,choice=22", "yatzy": "1p=12,ones=3"}.get(rules, "sixes=18,chance=22")
+    fresh = pickle.dumps(parse_card(text, rules))
+    card = parse_card(text, rules)
+    card.scoring("22555"), card.key, card.box_points("66666")  # fills the card's memo
+    Advisor(rules, jit=False).box_options(card, "22555")  # and the rule set's kernel arrays
+    after = pickle.dumps(card)
+    assert len(after) == len(fresh) and len(after) < 1024, (len(fresh), len(after))
+    back = pickle.loads(after)
+    assert back == card and back.rules is card.rules  # a registered rule set comes back as itself
+    assert back.scoring("22555") == card.scoring("22555") and back.key == card.key

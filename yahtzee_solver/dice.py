@@ -153,7 +153,7 @@ def ascii_width(text: str) -> str:
 
 
 def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:
-    """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
+    """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (docs/rules.md, "Names users type").
 
     ``-`` means no dice (an empty keep), as :func:`format_dice` writes it.
     Full-width digits and separators (an IME's ``２，２``) are read as their

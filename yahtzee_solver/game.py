@@ -6,7 +6,7 @@ takes one action at a time (:meth:`~GameState.apply_action`) and knows when it
 :meth:`~GameState.is_terminal`.  No I/O here: the saved game's format is
 :mod:`yahtzee_solver.play.savegame`.
 
-A turn (RULES.md): roll all five dice; between rolls hold any dice and reroll
+A turn (docs/rules.md): roll all five dice; between rolls hold any dice and reroll
 the rest, at most three rolls in all; after any roll, but not before the
 first, score the dice in one legal box.  After the third roll the dice are
 locked and only scoring is possible.  The actions are
@@ -301,7 +301,7 @@ def new_game(
 # -- the Joker, explained -------------------------------------------------------------------
 @dataclass(frozen=True)
 class JokerInfo:
-    """Which Joker rule applies to five alike (RULES.md), for explaining the legal boxes.
+    """Which Joker rule applies to five alike (docs/rules.md), for explaining the legal boxes.
 
     Attributes
     ----------

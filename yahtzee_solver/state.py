@@ -2,7 +2,7 @@
 
 A :class:`ScoreCard` is what is written on a paper card: points per box
 (``None`` = open) and the Yahtzee bonus points.  Its :attr:`ScoreCard.key` is
-the solver's :class:`StateKey` ``(mask, up, yb)`` (RULES.md,
+the solver's :class:`StateKey` ``(mask, up, yb)`` (docs/rules.md,
 "State of a solitaire game at the start of a turn").
 """
 
@@ -83,16 +83,18 @@ JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 class ScoreCard:
     """A scorecard: points per box and Yahtzee bonus points.
 
+    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
+    these validate, the plain constructor validates too.  A card is immutable:
+    :meth:`with_box` gives the card with one more box written.
+
     Attributes
     ----------
     rules : RuleSet
+        The rule set of the card.
     boxes : tuple of (int or None)
         Points written in each box, in category order; ``None`` for an open box.
     yahtzee_bonus : int
         Yahtzee bonus points already earned (a multiple of the bonus, e.g. 100).
-
-    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
-    these validate, the plain constructor validates too.
 
     Raises
     ------
@@ -136,6 +138,25 @@ class ScoreCard:
                 raise ScoreCardError(
                     f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
                 )
+
+    def __repr__(self) -> str:
+        """``ScoreCard.from_mapping({'sixes': 18, 'yahtzee': 50}, 'yahtzee')``, or
+        ``ScoreCard.empty('yacht')``: the filled boxes by their card keys, which
+        evaluates back to an equal card (a rule set that is not registered is
+        written out in full, as ``repr(RuleSet)``)."""
+        r = self.rules
+        rules = repr(r.name) if r.is_registered else repr(r)
+        filled = {c.slug: v for c, v in zip(r.categories, self.boxes) if v is not None}
+        if self.yahtzee_bonus:
+            filled["yahtzee-bonus"] = self.yahtzee_bonus
+        if not filled:
+            return f"ScoreCard.empty({rules})"
+        return f"ScoreCard.from_mapping({filled!r}, {rules})"
+
+    def __getstate__(self) -> dict:
+        # Only the card's own fields: the cached state key and the scoring memo
+        # (which grows with every roll asked about) are rebuilt on demand.
+        return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
 
     # -- construction ------------------------------------------------------
     @classmethod
@@ -202,7 +223,30 @@ class ScoreCard:
         return StateKey(self.filled, min(self.upper_subtotal, r.upper_threshold), yb)
 
     def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
-        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
+        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added.
+
+        The card does not know the dice: take ``points`` and ``bonus`` from
+        :meth:`scoring` of the final dice (``s.points[category]``,
+        ``s.yahtzee_bonus``) after checking ``s.legal[category]``, or from a
+        :class:`~yahtzee_solver.BoxOption`.  The upper bonus follows from the
+        upper boxes (:attr:`upper_bonus`) and is not passed.
+
+        Parameters
+        ----------
+        category : int
+            The box's index in the rule set (:meth:`RuleSet.category_index
+            <yahtzee_solver.RuleSet.category_index>` of a name).
+        points : int
+            Points to write (Joker points where the Joker applies).
+        bonus : int
+            Yahtzee bonus points this roll earns (100 or 0).
+
+        Raises
+        ------
+        ScoreCardError
+            If the box is filled, or the points or the bonus cannot occur
+            there (as the constructor checks).
+        """
         if self.boxes[category] is not None:
             raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
         boxes = list(self.boxes)

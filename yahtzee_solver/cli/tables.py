@@ -10,7 +10,7 @@ leaves the previous table and no temp file behind.
 ``--rules`` it takes the rule set stored in the ``--table`` file.
 
 Both compare the optimal expected score of the empty card with the value
-RULES.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
+docs/rules.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
 """
 
 from __future__ import annotations
@@ -28,16 +28,16 @@ from .options import DEFAULT_RULES, echo_json, json_option, resolve_rules, rules
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
-#: RULES.md quotes the reference values to 7 decimals.
+#: docs/rules.md quotes the reference values to 7 decimals.
 REFERENCE_TOLERANCE = 5e-8
 
-#: Where each rule set's reference value (``RuleSet.reference_value``) comes from, as RULES.md states it.
+#: Where each rule set's reference value (``RuleSet.reference_value``) comes from, as docs/rules.md states it.
 REFERENCE_SOURCES = {
-    "yahtzee": "two independent computations agree, RULES.md",
-    "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, RULES.md",
-    "yahtzee-no-joker": "yatzy-solver american+no-joker, RULES.md",
-    "yahtzee-no-bonus": "Glenn 2006 published 245.87, RULES.md",
-    "yatzy": "yatzy-solver yatzy-scandinavian, RULES.md",
+    "yahtzee": "two independent computations agree, docs/rules.md",
+    "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, docs/rules.md",
+    "yahtzee-no-joker": "yatzy-solver american+no-joker, docs/rules.md",
+    "yahtzee-no-bonus": "Glenn 2006 published 245.87, docs/rules.md",
+    "yatzy": "yatzy-solver yatzy-scandinavian, docs/rules.md",
 }
 
 
@@ -79,12 +79,12 @@ def check_writable(path: Path, *, hint: str = "") -> None:
 
 
 def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | None]:
-    """The reference value of ``rules`` (quoted in RULES.md) and whether ``empty_value`` matches it.
+    """The reference value of ``rules`` (quoted in docs/rules.md) and whether ``empty_value`` matches it.
 
     Returns
     -------
     reference : float or None
-        Optimal expected final score from the empty card (points) as RULES.md
+        Optimal expected final score from the empty card (points) as docs/rules.md
         quotes it (source: :data:`REFERENCE_SOURCES`), ``None`` if there is none.
     matches : bool or None
         ``abs(empty_value - reference) <= REFERENCE_TOLERANCE``; ``None`` without a reference.
@@ -99,7 +99,7 @@ def _reference_text(rules, ref, ok, empty_value) -> str:
     if ref is None:
         return f"no published optimal value to compare for {rules.name}"
     verdict = "matches" if ok else "DIFFERS from"
-    source = REFERENCE_SOURCES.get(rules.name, "RULES.md")
+    source = REFERENCE_SOURCES.get(rules.name, "docs/rules.md")
     return f"{verdict} the optimal value {ref} ({source}; difference {empty_value - ref:+.1e})"
 
 
@@ -161,7 +161,7 @@ def info(rules, table_path, as_json):
 
     Shows the file, format version, rule set, the package version that built
     it, the optimal expected score of the empty card against the published
-    optimal value (where RULES.md quotes one) and the number of states.  Exits
+    optimal value (where docs/rules.md quotes one) and the number of states.  Exits
     1 if the SHA-256 checksum does not match the values.
 
     \b

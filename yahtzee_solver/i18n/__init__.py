@@ -311,7 +311,7 @@ class Translator:
 
     # -- the rules, page by page -----------------------------------------------------------------
     def describe(self, rules: RuleSet, c: int) -> str:
-        """How box ``c`` scores (RULES.md tables), from the rule set's data."""
+        """How box ``c`` scores (docs/rules.md tables), from the rule set's data."""
         s = rules.categories[c]
         if s.kind == "upper":
             return self("desc.upper", face=s.face)

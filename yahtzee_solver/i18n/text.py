@@ -3,7 +3,7 @@
 Pure data, used through :mod:`yahtzee_solver.i18n`.  Every language has the
 same message keys with the same ``{placeholders}`` (a test checks this).
 English rule-set titles are ``RuleSet.title``; :data:`TITLES` translates them.
-The rules text restates ``RULES.md``; the per-box descriptions are filled in
+The rules text restates ``docs/rules.md``; the per-box descriptions are filled in
 from the rule set's data (points, number of dice), so they cannot drift from
 the scoring code.
 
@@ -240,7 +240,7 @@ EN = {
     "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
     "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
     "rec.practice_title": "Practice (chosen seed, hints or undo):",
-    # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
+    # -- the rules pages (docs/rules.md) ---------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
         "{n} boxes, {n} turns. A turn: roll all five dice; then, up to two times, keep any dice "

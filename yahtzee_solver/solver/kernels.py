@@ -31,7 +31,7 @@ the mean over the six faces of the keep with one more die (``CHILD``), and the
 best keep inside each roll by a max over the keeps with one die less (``SUB``).
 A whole turn is a few thousand additions.
 
-Points and bonuses are decided in :func:`box_points` only (RULES.md: upper
+Points and bonuses are decided in :func:`box_points` only (docs/rules.md: upper
 bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 """
 
@@ -84,7 +84,7 @@ KERNELS = (
 )
 
 
-#: Joker cases reported by :func:`joker_case` (RULES.md, "Joker").
+#: Joker cases reported by :func:`joker_case` (docs/rules.md, "Joker").
 JOKER_NONE, JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO, JOKER_FREE, JOKER_FREE_FIXED = 0, 1, 2, 3, 4, 5
 
 
@@ -143,7 +143,7 @@ def box_points(mask, up, yb, r, score, joker, params, points, legal):
     Returns
     -------
     int
-        Yahtzee bonus earned by this roll in any box (100 or 0; RULES.md).
+        Yahtzee bonus earned by this roll in any box (100 or 0; docs/rules.md).
     """
     C = params[_NCAT]
     ycat = params[_YCAT]
@@ -590,6 +590,8 @@ def batch_turn(masks, ups, ybs, rolls, rolls_left, order, starts, V, score, joke
     box_out : (n, C) float64, out
         ``keep_vals`` and ``box_vals`` of each position.
 
+    Notes
+    -----
     Each row depends only on its own position, so the result is the same on
     any number of threads and for any grouping.
     """
@@ -1112,6 +1114,8 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
     counts, lo, hi : (n,) int64, out
         Number of outcomes; least and greatest points still to come from state ``i``.
 
+    Notes
+    -----
     States are independent (``prange`` over blocks); the result does not depend on the
     number of threads.
     """

@@ -134,9 +134,12 @@ class ValueTable:
     :func:`load_table`, or opened by :func:`open_table`, which reads the values
     from the file only as queries need them (:meth:`values_for`).
 
-    Attributes (also the constructor's parameters)
-    ----------------------------------------------
+    The attributes below are also the constructor's parameters.
+
+    Attributes
+    ----------
     rules : RuleSet
+        The rule set the values are for.
     values : (2**C, T+1, F) float64, read-only
         Expected future points per state; NaN where unreachable.  For an
         opened table the first access reads the whole file and checks its

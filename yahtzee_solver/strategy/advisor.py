@@ -24,7 +24,7 @@ from ..dice import KEEPS, N_DICE, N_KEEPS, ROLL_OFFSET, format_dice, parse_dice,
 from ..errors import ScoreCardError
 from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
-from ..rules import RuleSet, get_rules
+from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard, StateKey, parse_card
 from ..solver.table import ValueTable, resolve_table
 
@@ -68,6 +68,15 @@ class KeepOption:
         return self.score is not None
 
     def to_dict(self) -> dict:
+        """The keep as plain data (the ``options`` of ``hint --json``).
+
+        Returns
+        -------
+        dict
+            ``keep`` and ``reroll``: the dice as a player types them
+            (``"555"``, ``"22"``; ``"-"`` for no dice); ``expected``, ``loss``:
+            as the attributes (points).
+        """
         return {
             "keep": format_dice(self.keep),
             "reroll": format_dice(self.reroll),
@@ -117,7 +126,23 @@ class BoxOption:
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
     def to_dict(self) -> dict:
+        """The box as plain data (the ``options`` of ``fill --json``): machine names, display names beside.
+
+        Returns
+        -------
+        dict
+            ``box``: the box's card key (``"full-house"``; what ``--card``,
+            :func:`~yahtzee_solver.parse_card` and
+            :meth:`RuleSet.category_index <yahtzee_solver.RuleSet.category_index>`
+            take); ``name``: its display name (``"Full House"``);
+            ``category``: the display name too, the field's meaning before
+            ``box`` and ``name`` were added (kept for existing scripts);
+            ``points``, ``yahtzee_bonus``, ``upper_bonus``, ``expected``,
+            ``loss``, ``joker``: as the attributes (points; ``joker`` a bool).
+        """
         return {
+            "box": box_slug(self.name),
+            "name": self.name,
             "category": self.name,
             "points": self.points,
             "yahtzee_bonus": self.yahtzee_bonus,
@@ -161,10 +186,37 @@ class Advisor:
         or interpreted (no numba; a few milliseconds per keep query -- the
         right choice for a single query from a cold shell).
 
+    Attributes
+    ----------
+    rules : RuleSet
+        The rule set every query is for (``rules`` resolved by
+        :func:`~yahtzee_solver.get_rules`); a card of another rule set is
+        refused (:class:`ScoreCardError`).
+    table : ValueTable
+        The value table the expected values come from: ``table`` as given, or
+        the shipped one.  Read it for ``table.path`` (the file, ``None`` when
+        built in memory) and ``table.value(mask, up, yb)`` (points to come).
+    source : ExpectedValueSource
+        What each keep and box is worth under optimal play
+        (:class:`yahtzee_solver.strategy.policy.ExpectedValueSource` on :attr:`table`);
+        ``source.jit`` says whether the compiled kernels are used.
+    policy : Policy
+        The rankings and the one tie-break rule
+        (:class:`yahtzee_solver.strategy.policy.Policy` over :attr:`source`), for callers
+        that want index arrays instead of result objects.
+    kernels : module
+        The kernel module in use (read-only property; see below).
+
     Raises
     ------
     TableError
         If the table cannot be loaded.
+
+    Notes
+    -----
+    An advisor pickles as its rule set, its table's file and ``jit`` (a table
+    built in memory as its values), and is made again on unpickling, so it can
+    be handed to the workers of a ``spawn`` process pool.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -182,6 +234,18 @@ class Advisor:
     def kernels(self):
         """The kernel module in use (compiled or interpreted)."""
         return self.source.kernels
+
+    def __reduce__(self):
+        # Pickled as the recipe to make it again (for spawn-based worker
+        # processes): the rule set, the table's file (opened whole or on
+        # demand, as here) and jit.  A table built in memory has no file and
+        # travels as its values.
+        t = self.table
+        if t.path is None:
+            where = np.asarray(t.values)
+        else:
+            where = (str(t.path), not t.is_loaded)  # a file's table not in memory: opened on demand
+        return (_restore_advisor, (self.rules, where, self.source.jit))
 
     # -- helpers ---------------------------------------------------------
     def _card(self, card) -> ScoreCard:
@@ -337,3 +401,15 @@ class Advisor:
         if check_rolls_left(rolls_left, (0, 1, 2)) == 0:
             return self.box_options(card, dice)
         return self.keep_options(card, dice, rolls_left)
+
+
+def _restore_advisor(rules: RuleSet, where, jit: bool) -> Advisor:
+    """The :class:`Advisor` that :meth:`Advisor.__reduce__` describes (loads are cached per process)."""
+    from ..solver.table import load_table, open_table
+
+    if isinstance(where, np.ndarray):
+        table = ValueTable(rules, where)
+    else:
+        path, on_demand = where
+        table = open_table(rules, path) if on_demand else load_table(rules, path)
+    return Advisor(rules, table, jit=jit)

@@ -50,6 +50,8 @@ TIE = 1e-12
 class MasterStrategy:
     """Maximise the probability of winning (draw = half) against a modelled opponent.
 
+    Call :meth:`observe` before each turn with the opponent's card and level.
+
     Parameters
     ----------
     rules : str or RuleSet
@@ -60,8 +62,6 @@ class MasterStrategy:
         (the expert's move before).
     jit : bool
         Compiled kernels (default).
-
-    Call :meth:`observe` before each turn with the opponent's card and level.
     """
 
     level = "master"

@@ -33,7 +33,7 @@ from ..dice import KEEPS, format_dice, parse_dice, roll_index
 from ..errors import UsageError
 from .objectives import TargetSource, max_points_to_come
 from .policy import Policy
-from ..rules import RuleSet, get_rules
+from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, resolve_table
 
@@ -106,7 +106,8 @@ class TargetBoxOption:
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
     def to_dict(self) -> dict:
-        return {"category": self.name, "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
+        # the box's machine name and display name, as BoxOption.to_dict gives them
+        return {"box": box_slug(self.name), "name": self.name, "category": self.name, "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
                 "upper_bonus": self.upper_bonus, "probability": self.probability,
                 "expected": self.expected, "joker": self.joker}
 
