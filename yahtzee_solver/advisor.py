@@ -16,6 +16,7 @@ Example
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,6 +125,14 @@ def _make(cls, fields: dict):
     return obj
 
 
+class _BoxScratch(threading.local):
+    """Per-thread outputs of ``kernels.box_scoring`` (the kernels release the GIL: threads must not share them)."""
+
+    def __init__(self, n_categories: int):
+        C = n_categories
+        self.arrays = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+
+
 class Advisor:
     """Optimal-play queries on one rule set's value table, as ranked result objects.
 
@@ -148,6 +157,13 @@ class Advisor:
     ------
     TableError
         If the table cannot be loaded.
+
+    Notes
+    -----
+    One advisor may be shared by any number of threads (``asyncio.to_thread``
+    included): every query computes in work arrays of its own thread, and the
+    answers are those of one thread asking alone.  The compiled kernels release
+    the GIL, so threads answer in parallel.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -157,7 +173,7 @@ class Advisor:
         self.policy = Policy(self.source)
         C = self.rules.n_categories
         self._params = self.rules.arrays()["params"]  # scoring uses the true rules
-        self._scratch = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+        self._scratch = _BoxScratch(C)  # per thread
         self._names = tuple(c.name for c in self.rules.categories)
 
     @property
@@ -199,7 +215,7 @@ class Advisor:
         """Expected future points of every keep (462,) at ``rolls_left`` rerolls (1 or 2).
 
         Low-level: no card, no ranking; index with :data:`yahtzee_solver.dice.KEEPS`.
-        The returned array is reused by the next call.
+        The returned array is reused by the next call of the same thread.
 
         Raises
         ------
@@ -262,7 +278,7 @@ class Advisor:
         key = card.key
         boxes, values = self.policy.box_ranking(key, 0, r)
         # how the roll scores: the rules' kernel (Joker case, bonuses), as ScoreCard.scoring
-        src, (points, legal, gain) = self.source, self._scratch
+        src, (points, legal, gain) = self.source, self._scratch.arrays
         bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
         bonus, joker = int(bonus), case != JOKER_NONE
         points, gain = points.tolist(), gain.tolist()

@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -193,6 +194,23 @@ class OptionValues(NamedTuple):
     best_box: np.ndarray
 
 
+class _RankedArgs(threading.local):
+    """The arguments of ``kernels.ranked_options`` after the position, scratch arrays included, per thread.
+
+    The compiled kernels release the GIL, so threads sharing an
+    :class:`ArrayAdvisor` run them at the same time: each thread gets its own
+    work arrays (made on its first query).
+    """
+
+    def __init__(self, source, n_categories: int):
+        C = n_categories
+        self.tail = (
+            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
+            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
+            np.empty(MAX_KEEPS), np.empty(C),
+        )
+
+
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
 
@@ -219,6 +237,12 @@ class ArrayAdvisor:
         If the table cannot be loaded.
     UsageError
         If ``table`` was built for other rules.
+
+    Notes
+    -----
+    Safe to share between threads: :meth:`ranked` computes in work arrays of
+    the calling thread and returns new arrays, :meth:`option_values` allocates
+    per call; the answers are those of one thread asking alone.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -227,13 +251,9 @@ class ArrayAdvisor:
         self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
         self.policy = Policy(source)
         C = self.rules.n_categories
-        # arguments of kernels.ranked_options after the position, up to its outputs (scratch); its
-        # ranking applies the policy's tie-break rule
-        self._tail = (
-            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
-            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C),
-        )
+        # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
+        # thread); its ranking applies the policy's tie-break rule
+        self._args = _RankedArgs(source, C)
         self._full = self.rules.full_mask
         self._n_cat = C
         # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
@@ -315,7 +335,7 @@ class ArrayAdvisor:
                 elif rolls_left == 1 or rolls_left == 2:
                     n = _N_SUBKEEPS[r]
                     codes, vals = _empty(n, _INT64), _empty(n)
-                    if self._ranked(mask, up, yb, r, rolls_left, *self._tail, codes, vals) == n:
+                    if self._ranked(mask, up, yb, r, rolls_left, *self._args.tail, codes, vals) == n:
                         return codes, vals
             except OverflowError:  # beyond int64: the checks below name the bad value
                 pass
@@ -339,7 +359,7 @@ class ArrayAdvisor:
         mask, up, yb = int(mask), int(up), int(yb)
         if rl:
             codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
-            self._ranked(mask, up, yb, r, rl, *self._tail, codes, vals)
+            self._ranked(mask, up, yb, r, rl, *self._args.tail, codes, vals)
             return codes, vals
         # a Joker rule may close open boxes: count the legal boxes first (nothing written)
         n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))
