@@ -70,10 +70,15 @@ def in_threads(fn, items, n_threads: int = N_THREADS) -> list:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(t,)) for t in range(n_threads)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch often: the interpreted kernels hold the GIL but yield it mid-query
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(interval)
     if errors:
         raise errors[0]
     return out
@@ -197,10 +202,19 @@ def test_expert_keep_values(positions, table):
     assert_same_as_serial(lambda p: cpu.keep_values(p[0].key)[:2].tolist(), positions[:1000])
 
 
+def _few_cards_positions(n_cards: int, per_card: int, seed: int, max_open: int):
+    """``per_card`` random dice and rolls left on each of ``n_cards`` cards with at most ``max_open`` open boxes."""
+    rng = np.random.default_rng(seed)
+    cards = [p[0] for p in random_positions("yahtzee", n_cards, seed, max_open=max_open)]
+    out = [(card, tuple(int(d) for d in rng.integers(1, 7, 5)), int(rng.integers(0, 3)))
+           for card in cards for _ in range(per_card)]
+    return [out[i] for i in rng.permutation(len(out))]  # the cards interleaved
+
+
 def test_target_advisor(table):
-    """Cards with few open boxes: each thread may solve the target DP again for its card."""
+    """A few cards with few open boxes: a thread whose card the kept DP does not cover solves again."""
     adv = TargetAdvisor("yahtzee", 200, table)
-    items = random_positions("yahtzee", 300, seed=18, max_open=3)
+    items = _few_cards_positions(5, 80, seed=18, max_open=3)
 
     def ask(p):
         card, dice, rl = p
@@ -210,8 +224,10 @@ def test_target_advisor(table):
 
 
 def test_master_strategy(table):
-    """Master against one observed opponent: its win DP and opponent model are shared by the threads."""
-    items = random_positions("yahtzee", 300, seed=19, max_open=3)
+    """Master against one observed opponent: its win DP (at most 3 open boxes) and opponent model, and its
+    expert (more open boxes), shared by the threads."""
+    items = _few_cards_positions(3, 300, seed=19, max_open=3) + [
+        p for p in random_positions("yahtzee", 1200, seed=21) if len(p[0].open_categories) > 3]
     opponent = random_positions("yahtzee", 1, seed=20, max_open=4)[0][0]
     master = MasterStrategy("yahtzee", table, max_open=3)
     master.observe(opponent, "expert")
@@ -222,6 +238,26 @@ def test_master_strategy(table):
         return move, master.win_probability(card)
 
     assert_same_as_serial(ask, items)
+
+
+def test_win_hints(table):
+    """The win chances of the hints (web and terminal): two games, so the threads swap the kept DP."""
+    from yahtzee_solver.game import HUMAN, Roll, cpu_actions, new_game
+    from yahtzee_solver.players import make_strategy
+    from yahtzee_solver.win_chances import WinHints
+
+    expert = make_strategy("expert", "yahtzee", table=table)
+    states = []
+    for seed in (4, 5):
+        st = new_game("yahtzee", opponent="expert", seed=seed)
+        while not (st.current == HUMAN and st.rolls_used == 0 and len(st.cards[HUMAN].open_categories) == 2):
+            for action in cpu_actions(st, expert):
+                st.apply_action(action)
+        for _ in range(3):
+            st.apply_action(Roll())
+            states.append(st.clone())
+    hints, adv = WinHints(), Advisor("yahtzee", table)
+    assert_same_as_serial(lambda st: hints(st, adv), states * 10, 4)
 
 
 def test_asyncio_to_thread(positions, table):

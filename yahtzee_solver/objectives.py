@@ -434,7 +434,11 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
 
 
 class _UtilitySource:
-    """A value source over a utility DP, re-solved when a position falls outside the current solution."""
+    """A value source over a utility DP, re-solved when a position falls outside the current solution.
+
+    Safe to share between threads: the solution kept is replaced whole (each
+    query reads the one it found or solved), and its queries allocate per call.
+    """
 
     units = "probability"
 

@@ -350,6 +350,11 @@ class Policy:
     ------
     UsageError
         If ``tiebreak`` holds another rule set.
+
+    Notes
+    -----
+    Holds no state of its own: as safe to share between threads as its
+    sources (every source of this package is).
     """
 
     def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):

@@ -136,13 +136,13 @@ class WinHints:
     CPU's card only, and covers every later position of the player: it is
     solved again only when the CPU's card (or the rule set, or the level)
     changes, i.e. at most once per turn of the player, and not at all once the
-    CPU has finished.  Not thread-safe: a front end asks from one thread at a
-    time (the web service holds its game lock).
+    CPU has finished.  Safe to share between threads: the kept DP is one
+    value replaced whole, and the queries compute in per-thread work arrays or
+    per call (two threads asking about a new CPU card at once may both solve it).
     """
 
     def __init__(self):
-        self._key = None
-        self._policy = None
+        self._kept: tuple | None = None  # (key, policy)
 
     def _policy_for(self, st: GameState, advisor):
         from .objectives import WinSource, opponent_pmf
@@ -150,11 +150,13 @@ class WinHints:
 
         cpu = st.cards[CPU]
         key = (st.rules.name, st.config.opponent, cpu.key, cpu.total, id(advisor.table))
-        if key != self._key:
+        kept = self._kept
+        if kept is None or kept[0] != key:
             pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
             # equal chances: the higher expected total
-            self._policy, self._key = Policy(WinSource(st.rules, pmf), tiebreak=advisor.source), key
-        return self._policy
+            kept = (key, Policy(WinSource(st.rules, pmf), tiebreak=advisor.source))
+            self._kept = kept
+        return kept[1]
 
     def _check(self, st: GameState) -> bool:
         """Whether the DP is solved for ``st`` (a game against a CPU, at most the limit of open boxes)."""
