@@ -54,7 +54,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
+from .dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from .errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from .rules import RuleSet, get_rules
@@ -111,14 +111,17 @@ def _roll_of_any_order() -> dict:
 
 def _roll_of(dice) -> int:
     """Roll index of ``dice``: a roll index 0..251 or five faces 1..6 in any order; DiceError if neither."""
+    if isinstance(dice, (bool, np.bool_)):
+        raise DiceError(f"invalid dice {dice!r}: want five faces 1-6 or a roll index 0..{N_ROLLS - 1}")
     if isinstance(dice, (int, np.integer)):
         r = int(dice)
         if not 0 <= r < N_ROLLS:
             raise DiceError(f"invalid roll index {r}: want 0..{N_ROLLS - 1}")
         return r
-    r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
+    faces = _int_faces(dice)  # a sequence of integers (DiceError naming a float, bool or string)
+    r = _ROLL_OF_DICE.get(tuple(sorted(faces)), -1)
     if r < 0:
-        raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
+        raise DiceError(f"invalid dice {format_dice(faces)!r}: want exactly five dice with faces 1-6")
     return r
 
 
@@ -295,6 +298,9 @@ class ArrayAdvisor:
             Yahtzee-bonus flag (1 when the Yahtzee box holds 50).
         dice : int or sequence of int
             The five faces showing (1..6, any order), or a roll index 0..251.
+            A tuple is first looked up by value (the fast path: a tuple
+            holding ``5.0`` or ``True`` reads as 5 or 1 there); anything else
+            is checked face by face (a float, bool or string is a DiceError).
         rolls_left : int
             Rerolls left this turn: 2, 1 (keep options) or 0 (box options).
 

@@ -15,6 +15,7 @@ __all__ = [
     "UsageError",
     "DiceError",
     "CategoryError",
+    "BoxIndexError",
     "ScoreCardError",
     "CardRulesError",
     "RuleSetError",
@@ -42,6 +43,13 @@ class CategoryError(UsageError, KeyError):
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""
+
+
+class BoxIndexError(CategoryError, IndexError):
+    """A box index that is not a box of the rule set (negative, too large, not an integer).
+
+    Also an ``IndexError``, which such an index raised before.
+    """
 
 
 class ScoreCardError(UsageError):

@@ -16,8 +16,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from .dice import ascii_width
-from .errors import CardRulesError, CategoryError, DataFileError, ScoreCardError
+from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, read_bounded
 from .rules import N_UPPER, RuleSet, get_rules
 
@@ -202,12 +204,35 @@ class ScoreCard:
         return StateKey(self.filled, min(self.upper_subtotal, r.upper_threshold), yb)
 
     def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
-        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
+        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added.
+
+        Parameters
+        ----------
+        category : int
+            Box index, 0..C-1 (Python or numpy integer; a negative index is no box).
+        points, bonus : int
+            Whole points (Python or numpy integers; a float or bool is refused, never rounded).
+
+        Raises
+        ------
+        BoxIndexError
+            ``category`` is not a box index of the rule set (also a ``CategoryError`` and an ``IndexError``).
+        ScoreCardError
+            The box is filled, or ``points``/``bonus`` is not a whole number or impossible there.
+        """
+        C = self.rules.n_categories
+        if type(category) is not int:
+            if isinstance(category, bool) or not isinstance(category, (int, np.integer)):
+                raise BoxIndexError(f"invalid box index {category!r}: want a whole number 0-{C - 1}")
+            category = int(category)
+        if not 0 <= category < C:
+            raise BoxIndexError(f"invalid box index {category!r}: want 0-{C - 1}")
         if self.boxes[category] is not None:
             raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
+        slug = self.rules.categories[category].slug
         boxes = list(self.boxes)
-        boxes[category] = int(points)
-        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
+        boxes[category] = _whole_points(points, f"score for {slug}")
+        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + _whole_points(bonus, "yahtzee-bonus"))
 
     def scoring(self, dice, *, kernels=None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
@@ -232,19 +257,18 @@ class ScoreCard:
         memo = self.__dict__.get("_scoring")  # the card is immutable: one answer per dice
         if memo is None:
             memo = self.__dict__["_scoring"] = {}
-        try:
-            s = memo.get(dice)
-        except TypeError:  # unhashable dice (a list)
-            s = None
+        # typed dice are kept by their text; other dice by their roll index once checked (a tuple
+        # key would let (1, 2, 3, 4, 5.0) or True find the answer of (1, 2, 3, 4, 5) or 1)
+        s = memo.get(dice) if type(dice) is str else None
         if s is None:
-            import numpy as np
-
             from .dice import parse_dice, roll_index
 
+            r = roll_index(parse_dice(dice))
+            s = memo.get(r)
+        if s is None:
             if kernels is None:
                 from . import kernels
 
-            r = roll_index(parse_dice(dice))
             mask, up, yb = self.key
             a = self.rules.arrays()
             C = self.rules.n_categories
@@ -254,8 +278,9 @@ class ScoreCard:
             bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
             s = BoxScoring(tuple(pts.tolist()), tuple(legal.astype(bool).tolist()), int(bonus),
                            tuple(gain.tolist()), JOKER_CASES[case])
-            if isinstance(dice, (str, tuple)):
-                memo[dice] = s
+            memo[r] = s
+        if type(dice) is str:
+            memo[dice] = s
         return s
 
     def box_points(self, dice) -> tuple[list[int], list[bool], int]:
@@ -291,6 +316,15 @@ class ScoreCard:
         if self.yahtzee_bonus:
             parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
         return ",".join(parts)
+
+
+def _whole_points(v, what: str) -> int:
+    """``v`` as a Python int if it is an integer (numpy's too, no bool); else a ScoreCardError naming it."""
+    if type(v) is int:
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise ScoreCardError(f"invalid {what} {v!r}: want whole points")
+    return int(v)
 
 
 def _empty(rules: RuleSet) -> ScoreCard:
