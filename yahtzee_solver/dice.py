@@ -128,6 +128,11 @@ def _int_faces(dice) -> list[int]:
     return faces
 
 
+def _clipped(text: str) -> str:
+    """``repr(text)``, its middle left out past 40 characters (an error line stays one readable line)."""
+    return repr(text) if len(text) <= 40 else f"{text[:16]!r}...{text[-16:]!r} ({len(text)} characters)"
+
+
 def _shown(dice) -> str:
     """``dice`` as quoted in an error message (a numpy array as its list)."""
     return repr(dice.tolist()) if isinstance(dice, np.ndarray) else repr(dice)
@@ -213,8 +218,8 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
             parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
         faces = []
         for p in parts:
-            if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= N_FACES:
-                raise DiceError(f"invalid die {p!r} in {text!r}: faces are 1-6")
+            if not (p.isascii() and p.isdigit()) or len(p) > 1 or not 1 <= int(p) <= N_FACES:
+                raise DiceError(f"invalid die {_clipped(p)} in {_clipped(text)}: faces are 1-6")
             faces.append(int(p))
     else:
         faces = _int_faces(text)

@@ -368,6 +368,17 @@ def _runs(values: list[int]) -> str:
     return ", ".join(parts)
 
 
+#: Most digits read as points: no box holds more (and Python's int() refuses over 4,300 digits).
+MAX_POINT_DIGITS = 18
+
+
+def _number_shown(s: str) -> str:
+    """A number as an error message quotes it: whole up to 24 characters, else its ends and its length."""
+    if len(s) <= 24:
+        return repr(s)
+    return f"'{s[:8]}...{s[-8:]}' ({len(s.lstrip('+-'))} digits)"
+
+
 def _as_points(value, name) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
@@ -375,8 +386,11 @@ def _as_points(value, name) -> int:
         return value
     s = str(value).strip()
     if re.fullmatch(r"[+-]?[0-9]+", s):  # ASCII digits only, as for dice
+        if len(s.lstrip("+-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"invalid points {_number_shown(s)} for {name}: too many digits for a score")
         return int(s)
-    raise ScoreCardError(f"invalid points {value!r} for {name}: want a whole number")
+    raise ScoreCardError(f"invalid points {_number_shown(s) if len(s) > 24 else repr(value)} for {name}: "
+                         "want a whole number")
 
 
 def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
@@ -459,8 +473,13 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
             seen[k] = v
         return seen
 
+    def whole(text: str) -> int:  # json's int(), which stops at Python's 4,300-digit limit
+        if len(text.lstrip("-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"{what} holds the number {_number_shown(text)}: too many digits for a score")
+        return int(text)
+
     try:
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats)
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats, parse_int=whole)
     except (ValueError, RecursionError) as e:
         if isinstance(e, ScoreCardError):
             raise
