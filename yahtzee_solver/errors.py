@@ -16,6 +16,7 @@ __all__ = [
     "DiceError",
     "CategoryError",
     "BoxIndexError",
+    "OptionError",
     "ScoreCardError",
     "CardRulesError",
     "RuleSetError",
@@ -50,6 +51,13 @@ class BoxIndexError(CategoryError, IndexError):
 
     Also an ``IndexError``, which such an index raised before.
     """
+
+
+class OptionError(UsageError, KeyError):
+    """A keep or box asked for that is not one of the position's options (also a ``KeyError``)."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
 
 
 class ScoreCardError(UsageError):

@@ -31,7 +31,7 @@ import secrets
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .errors import DataFileError
+from .errors import DataFileError, UsageError
 from .files import clip, data_dir, read_json, set_aside, write_json_atomic
 from .game import OPPONENTS
 from .rules import RULESETS
@@ -116,7 +116,7 @@ class LedgerEntry:
 
     def with_practice(self, reason: str) -> LedgerEntry:
         if reason not in PRACTICE_REASONS:
-            raise ValueError(f"unknown practice reason {reason!r}")
+            raise UsageError(f"unknown practice reason {reason!r}")
         return replace(self, practice=tuple(sorted({*self.practice, reason})))
 
     def to_dict(self) -> dict:

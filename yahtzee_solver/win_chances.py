@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dice import KEEPS, roll_index
+from .errors import IllegalMoveError, OptionError
 from .game import CPU, HUMAN, MAX_ROLLS, GameState
 
 __all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
@@ -106,27 +107,27 @@ class WinChances:
 
         Raises
         ------
-        KeyError
-            If ``keep`` is not a keep of this position.
+        OptionError
+            If ``keep`` is not a keep of this position (a ``KeyError``).
         """
         want = tuple(sorted(keep))
         for o in self.options:
             if o.keep == want:
                 return o
-        raise KeyError(f"no keep {want!r} at this position")
+        raise OptionError(f"no keep {want!r} at this position")
 
     def of_box(self, box: int) -> WinOption:
         """The option scoring in box ``box``.
 
         Raises
         ------
-        KeyError
-            If ``box`` is not a legal box of this position.
+        OptionError
+            If ``box`` is not a legal box of this position (a ``KeyError``).
         """
         for o in self.options:
             if o.box == box:
                 return o
-        raise KeyError(f"no legal box {box!r} at this position")
+        raise OptionError(f"no legal box {box!r} at this position")
 
 
 class WinHints:
@@ -163,7 +164,7 @@ class WinHints:
         if st.config.n_players == 1:
             return False
         if st.is_terminal() or st.current != HUMAN:
-            raise ValueError("the chances of winning are for the player's turn of a game in progress")
+            raise IllegalMoveError("the chances of winning are for the player's turn of a game in progress")
         return len(st.cards[HUMAN].open_categories) <= WIN_HINT_MAX_OPEN
 
     def __call__(self, state: GameState, advisor) -> WinChances | None:
@@ -184,8 +185,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         st = state
         if st.config.n_players == 1:
@@ -231,8 +232,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         if not self._check(state) or state.dice is None:
             return None
