@@ -60,6 +60,7 @@ CASES = {
     "box index -1": (lambda: ScoreCard.empty().with_box(-1, 20), IndexError),
     "box index 13": (lambda: ScoreCard.empty().with_box(13, 20), IndexError),
     "box index 'chance'": (lambda: ScoreCard.empty().with_box("chance", 20), IndexError),
+    "zero warning of box -1": (lambda: _win_chances_position().zero_warning(-1), IndexError),
     "table state": (lambda: __import__("yahtzee_solver.table", fromlist=["x"]).load_table("yacht").value(0, 5, 0),
                     ValueError),
     "language": (lambda: __import__("yahtzee_solver.i18n", fromlist=["x"]).Translator("xx"), ValueError),
