@@ -337,6 +337,13 @@ def test_single_errors(arr):
         a.ranked(0, 0, 0, (1, 2, 3, 4, 7), 2)
     with pytest.raises(DiceError, match=r"invalid roll index 300"):
         a.ranked(0, 0, 0, 300, 2)
+    # neither a roll index nor a face: refused and named, not read as another roll
+    for bad, quoted in ((True, "True"), (np.bool_(False), "False"), (None, "None"), (2.0, "2.0"),
+                        ((1, 2, 3, 4, 5.5), "5.5"), ([1, 2, 3, 4, True], "True"), ([1, 2, 3, 4, 5.0], "5.0"),
+                        ("22555", "'22555'")):
+        with pytest.raises(DiceError) as info:
+            a.ranked(0, 0, 0, bad, 2)
+        assert quoted in str(info.value) and "12345" not in str(info.value), str(info.value)
     with pytest.raises(UsageError, match=r"invalid rolls-left 3"):
         a.ranked(0, 0, 0, (1, 2, 3, 4, 5), 3)
     with pytest.raises(UsageError, match=r"invalid rolls-left True"):

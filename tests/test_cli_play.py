@@ -475,6 +475,17 @@ def test_full_yatzy_game_against_each_level(level, home, monkeypatch):
 
 
 # -- parsing and drawing, directly ------------------------------------------------------------------------
+def test_a_box_number_of_thousands_of_digits_is_an_unknown_box():
+    """``s 111...`` (5,000 digits) ended in a traceback (Python's 4,300-digit limit of int())."""
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    for text in ("s " + "1" * 5000, "s 14", "s 0"):
+        with pytest.raises(PromptError) as e:
+            parse_command(text, g, tr)
+        assert e.value.key == "err.unknown_box"
+
+
 def test_parse_command_keeps_by_position_and_by_face():
     tr = Translator("en")
     g = new_game(seed=1)

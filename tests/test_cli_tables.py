@@ -252,6 +252,27 @@ def test_info_reports_checksum_mismatch(tmp_path):
     assert data["checksum_ok"] is False
 
 
+@pytest.mark.parametrize("stamped", [False, True], ids=["stale-checksum", "checksum-of-the-nans"])
+def test_info_on_a_table_of_nans_is_one_line(tmp_path, stamped):
+    """Values all NaN: info ends in a one-line error (exit 1), not a traceback ("state (0, 0, 0) cannot occur").
+
+    With the old checksum the file fails it (as hint on the same file says); with a checksum
+    stamped over the NaNs, the error says the table holds no value for the empty card."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        v = np.full(f["values"].shape, np.nan)
+        f["values"][...] = v
+        if stamped:
+            f.attrs["checksum"] = checksum(v)
+    needle = "no value for the empty card" if stamped else "fails its checksum"
+    for args in ((), ("--json",)):
+        result = run("info", "--rules", "yacht", "--table", str(p), *args)
+        assert_clean_error(result, 1, str(p), needle, "yahtzee-solve build --rules yacht")
+    if not stamped:
+        assert_clean_error(run("hint", "11111", "--rules", "yacht", "--table", str(p)), 1, "fails its checksum")
+
+
 def test_info_reference_mismatch_is_flagged(tmp_path):
     # a yahtzee table whose values are off: consistent checksum, wrong empty-card value
     p = tmp_path / "yahtzee.h5"

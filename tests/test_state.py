@@ -252,6 +252,43 @@ def test_box_points_joker_cases(joker_case, ref):
     assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}
 
 
+@pytest.mark.parametrize("box", [-1, -13, 13, 99, True, "chance", None, 2.0])
+def test_with_box_refuses_a_box_index_that_is_no_box(box):
+    """-1 used to fill Chance (Python's negative index), 13 raised a bare IndexError, "chance" a TypeError."""
+    card = ScoreCard.empty("yahtzee")
+    with pytest.raises(CategoryError) as info:
+        card.with_box(box, 20)
+    assert_one_line(info.value, repr(box), "0-12")
+    assert isinstance(info.value, UsageError) and isinstance(info.value, IndexError)  # IndexError as before
+
+
+@pytest.mark.parametrize("points, bonus", [(2.5, 0), (True, 0), ("2", 0), (None, 0), (2, 0.5), (2, True)])
+def test_with_box_refuses_points_that_are_no_whole_number(points, bonus):
+    """2.5 used to be written as 2 and True as 1."""
+    with pytest.raises(ScoreCardError) as info:
+        ScoreCard.empty("yahtzee").with_box(1, points, bonus)
+    assert_one_line(info.value, repr(points) if points != 2 else repr(bonus))
+
+
+def test_with_box_takes_numpy_integers():
+    import numpy as np
+
+    card = ScoreCard.empty("yahtzee").with_box(np.int64(11), np.int16(50)).with_box(np.int8(1), np.int64(4),
+                                                                                    np.int64(100))
+    assert card.boxes[11] == 50 and card.boxes[1] == 4 and card.yahtzee_bonus == 100
+    assert all(type(v) is int for v in card.boxes if v is not None) and type(card.yahtzee_bonus) is int
+
+
+def test_scoring_validates_dice_it_has_seen_as_ints():
+    """The memo of a card's scoring is no way around the dice check: 5.0 and True are not faces."""
+    card = ScoreCard.empty("yahtzee")
+    card.box_points((1, 2, 3, 4, 5))
+    card.box_points((1, 1, 2, 3, 4))
+    for bad in ((1, 2, 3, 4, 5.0), (True, 1, 2, 3, 4)):
+        with pytest.raises(DiceError):
+            card.box_points(bad)
+
+
 def test_box_points_accepts_typed_dice_and_rejects_bad_dice():
     card = parse_card("yahtzee=50")
     assert card.box_points("5 5 5 5 5") == card.box_points([5, 5, 5, 5, 5]) == card.box_points("55555")

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import IllegalMoveError, UsageError
+from .errors import BoxIndexError, IllegalMoveError, UsageError
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 
@@ -469,7 +469,16 @@ class GameState:
         return joker_info(self.card, self.dice)
 
     def zero_warning(self, category: int) -> bool:
-        """True when scoring ``category`` now writes 0 while another legal box would score points."""
+        """True when scoring ``category`` now writes 0 while another legal box would score points.
+
+        Raises
+        ------
+        BoxIndexError
+            ``category`` is not a box index 0..C-1 (a negative index is no box).
+        """
+        C = self.rules.n_categories
+        if isinstance(category, bool) or not isinstance(category, int) or not 0 <= category < C:
+            raise BoxIndexError(f"invalid box index {category!r}: want 0-{C - 1}")
         p = self.preview()
         if p is None:
             return False

@@ -236,14 +236,14 @@ class RuleSet:
 
     def __post_init__(self):
         if self.joker not in _JOKER_NAMES:
-            raise ValueError(f"unknown joker convention {self.joker!r}")
+            raise RuleSetError(f"unknown joker convention {self.joker!r}")
         for i, c in enumerate(self.categories):
             if c.kind not in _KINDS:
-                raise ValueError(f"unknown category kind {c.kind!r}")
+                raise RuleSetError(f"unknown category kind {c.kind!r}")
             if (i < N_UPPER) != (c.kind == "upper") or (c.kind == "upper" and c.face != i + 1):
-                raise ValueError("Ones..Sixes must be categories 0..5")
+                raise RuleSetError("Ones..Sixes must be categories 0..5")
         if self.joker != "none" and self.yahtzee_category < 0:
-            raise ValueError("a Joker needs a five-alike (Yahtzee) box")
+            raise RuleSetError("a Joker needs a five-alike (Yahtzee) box")
 
     # -- derived facts -------------------------------------------------
     @property

@@ -16,8 +16,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from .dice import ascii_width
-from .errors import CardRulesError, CategoryError, DataFileError, ScoreCardError
+from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, read_bounded
 from .rules import N_UPPER, RuleSet, get_rules
 
@@ -234,24 +236,37 @@ class ScoreCard:
         Parameters
         ----------
         category : int
-            The box's index in the rule set (:meth:`RuleSet.category_index
-            <yahtzee_solver.RuleSet.category_index>` of a name).
+            The box's index in the rule set, 0..C-1 (a Python or numpy integer;
+            :meth:`RuleSet.category_index <yahtzee_solver.RuleSet.category_index>`
+            of a name; a negative index is no box).
         points : int
-            Points to write (Joker points where the Joker applies).
+            Points to write (Joker points where the Joker applies); a whole
+            number (a float or bool is refused, never rounded).
         bonus : int
             Yahtzee bonus points this roll earns (100 or 0).
 
         Raises
         ------
+        BoxIndexError
+            ``category`` is not a box index of the rule set (also a
+            ``CategoryError`` and an ``IndexError``).
         ScoreCardError
-            If the box is filled, or the points or the bonus cannot occur
-            there (as the constructor checks).
+            If the box is filled, or the points or the bonus are not whole
+            numbers or cannot occur there (as the constructor checks).
         """
+        C = self.rules.n_categories
+        if type(category) is not int:
+            if isinstance(category, bool) or not isinstance(category, (int, np.integer)):
+                raise BoxIndexError(f"invalid box index {category!r}: want a whole number 0-{C - 1}")
+            category = int(category)
+        if not 0 <= category < C:
+            raise BoxIndexError(f"invalid box index {category!r}: want 0-{C - 1}")
         if self.boxes[category] is not None:
             raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
+        slug = self.rules.categories[category].slug
         boxes = list(self.boxes)
-        boxes[category] = int(points)
-        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
+        boxes[category] = _whole_points(points, f"score for {slug}")
+        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + _whole_points(bonus, "yahtzee-bonus"))
 
     def scoring(self, dice, *, kernels=None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
@@ -276,19 +291,18 @@ class ScoreCard:
         memo = self.__dict__.get("_scoring")  # the card is immutable: one answer per dice
         if memo is None:
             memo = self.__dict__["_scoring"] = {}
-        try:
-            s = memo.get(dice)
-        except TypeError:  # unhashable dice (a list)
-            s = None
+        # typed dice are kept by their text; other dice by their roll index once checked (a tuple
+        # key would let (1, 2, 3, 4, 5.0) or True find the answer of (1, 2, 3, 4, 5) or 1)
+        s = memo.get(dice) if type(dice) is str else None
         if s is None:
-            import numpy as np
-
             from .dice import parse_dice, roll_index
 
+            r = roll_index(parse_dice(dice))
+            s = memo.get(r)
+        if s is None:
             if kernels is None:
                 from .solver import kernels
 
-            r = roll_index(parse_dice(dice))
             mask, up, yb = self.key
             a = self.rules.arrays()
             C = self.rules.n_categories
@@ -298,8 +312,9 @@ class ScoreCard:
             bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
             s = BoxScoring(tuple(pts.tolist()), tuple(legal.astype(bool).tolist()), int(bonus),
                            tuple(gain.tolist()), JOKER_CASES[case])
-            if isinstance(dice, (str, tuple)):
-                memo[dice] = s
+            memo[r] = s
+        if type(dice) is str:
+            memo[dice] = s
         return s
 
     def box_points(self, dice) -> tuple[list[int], list[bool], int]:
@@ -335,6 +350,15 @@ class ScoreCard:
         if self.yahtzee_bonus:
             parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
         return ",".join(parts)
+
+
+def _whole_points(v, what: str) -> int:
+    """``v`` as a Python int if it is an integer (numpy's too, no bool); else a ScoreCardError naming it."""
+    if type(v) is int:
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise ScoreCardError(f"invalid {what} {v!r}: want whole points")
+    return int(v)
 
 
 def _empty(rules: RuleSet) -> ScoreCard:
@@ -378,6 +402,17 @@ def _runs(values: list[int]) -> str:
     return ", ".join(parts)
 
 
+#: Most digits read as points: no box holds more (and Python's int() refuses over 4,300 digits).
+MAX_POINT_DIGITS = 18
+
+
+def _number_shown(s: str) -> str:
+    """A number as an error message quotes it: whole up to 24 characters, else its ends and its length."""
+    if len(s) <= 24:
+        return repr(s)
+    return f"'{s[:8]}...{s[-8:]}' ({len(s.lstrip('+-'))} digits)"
+
+
 def _as_points(value, name) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
@@ -385,8 +420,11 @@ def _as_points(value, name) -> int:
         return value
     s = str(value).strip()
     if re.fullmatch(r"[+-]?[0-9]+", s):  # ASCII digits only, as for dice
+        if len(s.lstrip("+-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"invalid points {_number_shown(s)} for {name}: too many digits for a score")
         return int(s)
-    raise ScoreCardError(f"invalid points {value!r} for {name}: want a whole number")
+    raise ScoreCardError(f"invalid points {_number_shown(s) if len(s) > 24 else repr(value)} for {name}: "
+                         "want a whole number")
 
 
 def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
@@ -469,8 +507,13 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
             seen[k] = v
         return seen
 
+    def whole(text: str) -> int:  # json's int(), which stops at Python's 4,300-digit limit
+        if len(text.lstrip("-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"{what} holds the number {_number_shown(text)}: too many digits for a score")
+        return int(text)
+
     try:
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats)
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats, parse_int=whole)
     except (ValueError, RecursionError) as e:
         if isinstance(e, ScoreCardError):
             raise

@@ -19,7 +19,6 @@ from ..dice import format_dice, parse_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from ..solver.table import open_table
 from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 from .target_query import target_option, value_target_option

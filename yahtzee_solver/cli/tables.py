@@ -15,6 +15,7 @@ docs/rules.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -24,7 +25,7 @@ import click
 from ..errors import TableError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
-from .options import DEFAULT_RULES, echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
+from .options import DEFAULT_RULES, echo_json, json_option, rules_option, table_option, table_rules_option
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
@@ -176,7 +177,11 @@ def info(rules, table_path, as_json):
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
     ok_sum = checksum(table.values) == stored
-    empty = table.empty_value
+    rebuild = f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
+    empty = float(table.values[0, 0, 0])
+    if not math.isfinite(empty):  # nothing to show: say why the file is unusable, on one line
+        why = "fails its checksum (corrupt)" if not ok_sum else f"holds no value for the empty card ({empty})"
+        raise TableError(f"value table {str(table.path)!r} {why}; {rebuild}")
     ref, ok_ref = compare_reference(rs, empty)
     size = table.path.stat().st_size
     from .._version import __version__
@@ -214,7 +219,4 @@ def info(rules, table_path, as_json):
         for k, v in rows:
             click.echo(f"{k.ljust(w)}  {v}")
     if not ok_sum:
-        raise TableError(
-            f"value table {str(table.path)!r} fails its checksum (corrupt); "
-            f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
-        )
+        raise TableError(f"value table {str(table.path)!r} fails its checksum (corrupt); {rebuild}")

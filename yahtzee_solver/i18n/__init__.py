@@ -15,6 +15,7 @@ import os
 import re
 import unicodedata
 
+from ..errors import UsageError
 from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from ..rules import ALIASES, N_UPPER, RuleSet
 
@@ -151,13 +152,13 @@ class Translator:
 
     Raises
     ------
-    ValueError
-        For another language.
+    UsageError
+        For another language (also a ``ValueError``).
     """
 
     def __init__(self, lang: str = "en"):
         if lang not in LANGS:
-            raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
+            raise UsageError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
         self.lang = lang
         self._m = MESSAGES[lang]
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import DataFileError, SavedGameError
+from ..errors import DataFileError, SavedGameError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
 from ..game import OPPONENTS
 from ..rules import RULESETS
@@ -144,7 +144,7 @@ class LedgerEntry:
 
     def with_practice(self, reason: str) -> LedgerEntry:
         if reason not in PRACTICE_REASONS:
-            raise ValueError(f"unknown practice reason {reason!r}")
+            raise UsageError(f"unknown practice reason {reason!r}")
         return replace(self, practice=tuple(sorted({*self.practice, reason})))
 
     def to_dict(self) -> dict:

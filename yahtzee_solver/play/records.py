@@ -30,7 +30,7 @@ import reprlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..errors import DataFileError
+from ..errors import DataFileError, IllegalMoveError, RuleSetError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
 from ..game import OPPONENTS, GameState
 from ..rules import RULESETS
@@ -271,14 +271,14 @@ class RecordBook:
             File it with the practice records (a chosen seed, hints or an undo).
         """
         _check_key(rules, opponent)
+        if outcome is not None and outcome not in ("win", "loss", "draw"):  # before anything is counted
+            raise UsageError(f"invalid outcome {outcome!r}: want win, loss, draw or none")
         rec = self._section(practice).setdefault((rules, opponent), Record())
         prev = rec.best
         rec.games += 1
         rec.total += int(score)
         rec.best = int(score) if prev is None else max(prev, int(score))
         if outcome is not None:
-            if outcome not in ("win", "loss", "draw"):
-                raise ValueError(f"invalid outcome {outcome!r}")
             name = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
             setattr(rec, name, getattr(rec, name) + 1)
         return RecordUpdate(rec, prev, prev is not None and score > prev, practice)
@@ -316,9 +316,9 @@ class RecordBook:
 
 def _check_key(rules: str, opponent: str) -> None:
     if rules not in RULESETS:
-        raise ValueError(f"unknown rules {rules!r}")
+        raise RuleSetError(f"unknown rules {rules!r}")
     if opponent not in OPPONENT_KEYS:
-        raise ValueError(f"unknown opponent {opponent!r}")
+        raise UsageError(f"unknown opponent {opponent!r}")
 
 
 def _parse_section(recs, what: str) -> dict:
@@ -383,14 +383,14 @@ def file_finished_game(state: GameState, store, records_file: str | os.PathLike 
 
     Raises
     ------
-    ValueError
-        If the game is not over.
+    IllegalMoveError
+        If the game is not over (a ``ValueError``).
     DataFileError
         If the records cannot be read or written, or the saved game cannot
         be deleted after recording.
     """
     if not state.is_terminal():
-        raise ValueError("the game is not over")
+        raise IllegalMoveError("the game is not over")
     book = RecordBook.load(records_file)
     entry = store.entry
     practice = bool(store.practice)

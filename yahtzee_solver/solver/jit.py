@@ -21,6 +21,17 @@ runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
 usual (numba's compiler refreshes the registries itself), and a load that
 fails the short way is retried numba's way.  The machine code run is the same.
 Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
+
+Threads
+-------
+Every compiled kernel releases the GIL (``nogil=True``), so threads run them
+at the same time.  The kernels with ``prange`` loops run on numba's threading
+layer; numba picks TBB, else OpenMP, else its own ``workqueue``, which aborts
+the process when two threads enter parallel code at once.  Each parallel
+kernel of the compiled modules is therefore wrapped (:func:`_one_at_a_time`):
+until numba reports a thread-safe layer (:data:`THREAD_SAFE_LAYERS`) the calls
+take turns on one lock; with OpenMP or TBB they run concurrently.  The lock
+is internal: callers need not know of it.
 """
 
 from __future__ import annotations
@@ -47,6 +58,13 @@ _compiled: ModuleType | None = None
 
 # Kernels that loop over independent items with prange.
 _PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_convolve"}
+
+#: numba threading layers that several threads may enter at once (numba's documentation:
+#: TBB and OpenMP are thread-safe, ``workqueue`` is not).
+THREAD_SAFE_LAYERS = ("tbb", "omp")
+
+_parallel_lock = threading.Lock()
+_parallel_free = False  # True once numba runs a layer of THREAD_SAFE_LAYERS (then no lock)
 
 
 def interpreted() -> ModuleType:
@@ -77,13 +95,55 @@ def compiled() -> ModuleType:
         return _compiled
 
 
+def _one_at_a_time(dispatcher):
+    """``dispatcher`` (a parallel kernel, called from Python only) made safe to call from several threads.
+
+    numba's ``workqueue`` layer aborts the process when two threads launch
+    parallel regions at once.  Until a call has shown that numba runs a layer
+    of :data:`THREAD_SAFE_LAYERS` (the layer is chosen at the first parallel
+    launch), the calls hold one lock; after that they go straight through.
+    Costs a Python call (~0.1 us) on kernels that run for microseconds to
+    seconds.
+    """
+
+    def call(*args):
+        if _parallel_free:
+            return dispatcher(*args)
+        with _parallel_lock:
+            out = dispatcher(*args)
+            _note_layer()
+        return out
+
+    call.__name__ = call.__qualname__ = dispatcher.__name__
+    call.__doc__ = dispatcher.__doc__
+    call.__wrapped__ = dispatcher
+    call.dispatcher = dispatcher
+    return call
+
+
+def _note_layer() -> None:
+    """Let the parallel kernels run concurrently once numba's threading layer is known to be thread-safe."""
+    global _parallel_free
+    import numba
+
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel region launched yet
+        return
+    _parallel_free = layer in THREAD_SAFE_LAYERS
+
+
 def _njit(fn, parallel: bool):
-    """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh."""
+    """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh.
+
+    A parallel kernel is returned wrapped by :func:`_one_at_a_time` (so it must
+    not be called from another kernel).
+    """
     import numba
 
     dispatcher = numba.njit(cache=True, nogil=True, parallel=parallel)(fn)
     _load_without_refresh(dispatcher)
-    return dispatcher
+    return _one_at_a_time(dispatcher) if parallel else dispatcher
 
 
 def _load_without_refresh(dispatcher) -> bool:

@@ -16,6 +16,7 @@ Example
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,6 +167,14 @@ def _make(cls, fields: dict):
     return obj
 
 
+class _BoxScratch(threading.local):
+    """Per-thread outputs of ``kernels.box_scoring`` (the kernels release the GIL: threads must not share them)."""
+
+    def __init__(self, n_categories: int):
+        C = n_categories
+        self.arrays = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+
+
 class Advisor:
     """Optimal-play queries on one rule set's value table, as ranked result objects.
 
@@ -217,6 +226,11 @@ class Advisor:
     An advisor pickles as its rule set, its table's file and ``jit`` (a table
     built in memory as its values), and is made again on unpickling, so it can
     be handed to the workers of a ``spawn`` process pool.
+
+    One advisor may be shared by any number of threads (``asyncio.to_thread``
+    included): every query computes in work arrays of its own thread, and the
+    answers are those of one thread asking alone.  The compiled kernels release
+    the GIL, so threads answer in parallel.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -226,7 +240,7 @@ class Advisor:
         self.policy = Policy(self.source)
         C = self.rules.n_categories
         self._params = self.rules.arrays()["params"]  # scoring uses the true rules
-        self._scratch = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+        self._scratch = _BoxScratch(C)  # per thread
         self._names = tuple(c.name for c in self.rules.categories)
         self._keep_out = np.empty(N_KEEPS)
 
@@ -284,7 +298,7 @@ class Advisor:
         A keep of all five dice (index ``ROLL_OFFSET + r``) is no reroll: its
         entry is the value of scoring roll ``r`` now in the best box (there is
         no pass; :mod:`~yahtzee_solver.strategy.policy`), as in :meth:`keep_options`.
-        The returned array is reused by the next call.
+        The returned array is reused by the next call of the same thread.
 
         Raises
         ------
@@ -351,7 +365,7 @@ class Advisor:
         """The first of :meth:`box_options` for roll index ``r`` (an open card), built alone."""
         key = card.key
         c, v = self.policy.stop_option(key, 0, r)
-        src, (points, legal, gain) = self.source, self._scratch
+        src, (points, legal, gain) = self.source, self._scratch.arrays
         bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
         return _make(BoxOption, {
             "category": c, "name": self._names[c], "points": int(points[c]), "yahtzee_bonus": int(bonus),
@@ -373,7 +387,7 @@ class Advisor:
         key = card.key
         boxes, values = self.policy.box_ranking(key, 0, r)
         # how the roll scores: the rules' kernel (Joker case, bonuses), as ScoreCard.scoring
-        src, (points, legal, gain) = self.source, self._scratch
+        src, (points, legal, gain) = self.source, self._scratch.arrays
         bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
         bonus, joker = int(bonus), case != JOKER_NONE
         points, gain = points.tolist(), gain.tolist()

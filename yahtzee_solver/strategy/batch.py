@@ -49,11 +49,12 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import threading
 from typing import NamedTuple
 
 import numpy as np
 
-from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
+from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
@@ -110,14 +111,17 @@ def _roll_of_any_order() -> dict:
 
 def _roll_of(dice) -> int:
     """Roll index of ``dice``: a roll index 0..251 or five faces 1..6 in any order; DiceError if neither."""
+    if isinstance(dice, (bool, np.bool_)):
+        raise DiceError(f"invalid dice {dice!r}: want five faces 1-6 or a roll index 0..{N_ROLLS - 1}")
     if isinstance(dice, (int, np.integer)):
         r = int(dice)
         if not 0 <= r < N_ROLLS:
             raise DiceError(f"invalid roll index {r}: want 0..{N_ROLLS - 1}")
         return r
-    r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
+    faces = _int_faces(dice)  # a sequence of integers (DiceError naming a float, bool or string)
+    r = _ROLL_OF_DICE.get(tuple(sorted(faces)), -1)
     if r < 0:
-        raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
+        raise DiceError(f"invalid dice {format_dice(faces)!r}: want exactly five dice with faces 1-6")
     return r
 
 
@@ -195,6 +199,23 @@ class OptionValues(NamedTuple):
     best_box: np.ndarray
 
 
+class _RankedArgs(threading.local):
+    """The arguments of ``kernels.ranked_options`` after the position, scratch arrays included, per thread.
+
+    The compiled kernels release the GIL, so threads sharing an
+    :class:`ArrayAdvisor` run them at the same time: each thread gets its own
+    work arrays (made on its first query).
+    """
+
+    def __init__(self, source, n_categories: int):
+        C = n_categories
+        self.tail = (
+            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
+            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
+            np.empty(MAX_KEEPS), np.empty(C),
+        )
+
+
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
 
@@ -221,6 +242,12 @@ class ArrayAdvisor:
         If the table cannot be loaded.
     UsageError
         If ``table`` was built for other rules.
+
+    Notes
+    -----
+    Safe to share between threads: :meth:`ranked` computes in work arrays of
+    the calling thread and returns new arrays, :meth:`option_values` allocates
+    per call; the answers are those of one thread asking alone.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -229,13 +256,9 @@ class ArrayAdvisor:
         self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
         self.policy = Policy(source)
         C = self.rules.n_categories
-        # arguments of kernels.ranked_options after the position, up to its outputs (scratch); its
-        # ranking applies the policy's tie-break rule
-        self._tail = (
-            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
-            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C),
-        )
+        # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
+        # thread); its ranking applies the policy's tie-break rule
+        self._args = _RankedArgs(source, C)
         self._full = self.rules.full_mask
         self._n_cat = C
         # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
@@ -277,6 +300,9 @@ class ArrayAdvisor:
             Yahtzee-bonus flag (1 when the Yahtzee box holds 50).
         dice : int or sequence of int
             The five faces showing (1..6, any order), or a roll index 0..251.
+            A tuple is first looked up by value (the fast path: a tuple
+            holding ``5.0`` or ``True`` reads as 5 or 1 there); anything else
+            is checked face by face (a float, bool or string is a DiceError).
         rolls_left : int
             Rerolls left this turn: 2, 1 (keep options) or 0 (box options).
 
@@ -319,7 +345,7 @@ class ArrayAdvisor:
                 elif rolls_left == 1 or rolls_left == 2:
                     n = _N_SUBKEEPS[r]
                     codes, vals = _empty(n, _INT64), _empty(n)
-                    if self._ranked(mask, up, yb, r, rolls_left, *self._tail, codes, vals) == n:
+                    if self._ranked(mask, up, yb, r, rolls_left, *self._args.tail, codes, vals) == n:
                         return codes, vals
             except OverflowError:  # beyond int64: the checks below name the bad value
                 pass
@@ -343,7 +369,7 @@ class ArrayAdvisor:
         mask, up, yb = int(mask), int(up), int(yb)
         if rl:
             codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
-            self._ranked(mask, up, yb, r, rl, *self._tail, codes, vals)
+            self._ranked(mask, up, yb, r, rl, *self._args.tail, codes, vals)
             return codes, vals
         # a Joker rule may close open boxes: count the legal boxes first (nothing written)
         n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))

@@ -66,6 +66,7 @@ value array ``values`` with decision parameters ``params``.
 
 from __future__ import annotations
 
+import threading
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -166,6 +167,24 @@ def zero_values(rules: str | RuleSet) -> np.ndarray:
     return _ZEROS[rules]
 
 
+class _TurnScratch(threading.local):
+    """The work arrays of one :class:`KernelValueSource` in one thread.
+
+    The compiled kernels release the GIL, so threads sharing a source run its
+    kernels at the same time: each thread gets its own arrays (made on its
+    first query, about 2 us) and its own cached turn.
+    """
+
+    def __init__(self, n_categories: int):
+        C = n_categories
+        self.E = np.empty((3, N_KEEPS))
+        self.B = np.empty(N_KEEPS)
+        self.points = np.empty(C, np.int64)
+        self.legal = np.empty(C, np.int8)
+        self.box = np.empty(C)
+        self.cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in E
+
+
 class KernelValueSource:
     """Values from the turn kernel over a value array, in points.
 
@@ -198,6 +217,13 @@ class KernelValueSource:
         ``"points"``.
     additive : bool
         True (see above).
+
+    Notes
+    -----
+    Safe to share between threads: each thread computes in its own work
+    arrays, so the arrays returned by :meth:`turn_values`, :meth:`keep_values`
+    and :meth:`box_values` are reused by the next call *of the same thread*
+    only.
     """
 
     units = "points"
@@ -212,13 +238,7 @@ class KernelValueSource:
         self.score, self.joker = a["score"], a["joker"]
         self.jit = jit
         self._k = None
-        C = rules.n_categories
-        self._E = np.empty((3, N_KEEPS))
-        self._B = np.empty(N_KEEPS)
-        self._points = np.empty(C, np.int64)
-        self._legal = np.empty(C, np.int8)
-        self._box = np.empty(C)
-        self._cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in _E
+        self._scratch = _TurnScratch(rules.n_categories)  # per thread
 
     def values_for(self, mask: int) -> np.ndarray:
         """The value array good for a turn from a card with the boxes ``mask`` filled (here: :attr:`values`)."""
@@ -234,22 +254,24 @@ class KernelValueSource:
     def turn_values(self, state: StateKey, levels: int = 2) -> np.ndarray:
         """Points still to come of every keep, (3, 462) float64; row ``rolls_left - 1``.
 
-        Rows ``0..levels-1`` are valid.  The turn of the last state asked is
-        kept (a turn asks twice); the array is reused by the next call.
+        Rows ``0..levels-1`` are valid.  The turn of the last state asked in
+        this thread is kept (a turn asks twice); the array is reused by the
+        next call of this thread.
         """
-        c = self._cached
+        s = self._scratch
+        c = s.cached
         if c is None or c[1] < levels or c[0] != state:
-            self._cached = None
+            s.cached = None
             mask, up, yb = state
             self.kernels.turn(mask, up, yb, levels, self.values_for(mask), self.score, self.joker, self.params,
-                              self._E, self._B)
-            self._cached = (state, levels)
-        return self._E
+                              s.E, s.B)
+            s.cached = (state, levels)
+        return s.E
 
     def keep_values(self, state: StateKey, total: int, rolls_left: int) -> np.ndarray:
         """(462,) float64: ``total`` + points still to come of each keep (``rolls_left`` 1 or 2).
 
-        At ``total == 0`` the array is a view reused by the next call.
+        At ``total == 0`` the array is a view reused by the next call of this thread.
         """
         E = self.turn_values(state, rolls_left)[rolls_left - 1]
         return E if total == 0 else total + E
@@ -257,12 +279,13 @@ class KernelValueSource:
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
         """(C,) float64: ``total`` + points now (bonuses included) + value of the next state; NaN where illegal.
 
-        The array is reused by the next call.
+        The array is reused by the next call of this thread.
         """
         mask, up, yb = state
-        out = self._box
+        s = self._scratch
+        out = s.box
         self.kernels.box_values(mask, up, yb, roll, self.values_for(mask), self.score, self.joker, self.params,
-                                self._points, self._legal, out)
+                                s.points, s.legal, out)
         if total:
             out += total
         return out
@@ -344,6 +367,11 @@ class Policy:
     ------
     UsageError
         If ``tiebreak`` holds another rule set.
+
+    Notes
+    -----
+    Holds no state of its own: as safe to share between threads as its
+    sources (every source of this package is).
     """
 
     def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):

@@ -131,6 +131,13 @@ class TargetAdvisor:
     ------
     UsageError
         For a negative or non-integer target.
+
+    Notes
+    -----
+    Safe to share between threads, the answers those of one thread asking
+    alone.  The solved DP kept is replaced whole; a thread asking about a card
+    the kept DP does not cover solves from that card (threads asking about
+    unrelated cards at once may each solve theirs).
     """
 
     def __init__(self, rules: str | RuleSet, target: int, table: ValueTable | None = None, *, jit: bool = True,

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..dice import KEEPS, roll_index
+from ..errors import IllegalMoveError, OptionError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
 
 __all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
@@ -109,27 +110,27 @@ class WinChances:
 
         Raises
         ------
-        KeyError
-            If ``keep`` is not a keep of this position.
+        OptionError
+            If ``keep`` is not a keep of this position (a ``KeyError``).
         """
         want = tuple(sorted(keep))
         for o in self.options:
             if o.keep == want:
                 return o
-        raise KeyError(f"no keep {want!r} at this position")
+        raise OptionError(f"no keep {want!r} at this position")
 
     def of_box(self, box: int) -> WinOption:
         """The option scoring in box ``box``.
 
         Raises
         ------
-        KeyError
-            If ``box`` is not a legal box of this position.
+        OptionError
+            If ``box`` is not a legal box of this position (a ``KeyError``).
         """
         for o in self.options:
             if o.box == box:
                 return o
-        raise KeyError(f"no legal box {box!r} at this position")
+        raise OptionError(f"no legal box {box!r} at this position")
 
 
 class WinHints:
@@ -139,13 +140,13 @@ class WinHints:
     CPU's card only, and covers every later position of the player: it is
     solved again only when the CPU's card (or the rule set, or the level)
     changes, i.e. at most once per turn of the player, and not at all once the
-    CPU has finished.  Not thread-safe: a front end asks from one thread at a
-    time (the web service holds its game lock).
+    CPU has finished.  Safe to share between threads: the kept DP is one
+    value replaced whole, and the queries compute in per-thread work arrays or
+    per call (two threads asking about a new CPU card at once may both solve it).
     """
 
     def __init__(self):
-        self._key = None
-        self._policy = None
+        self._kept: tuple | None = None  # (key, policy)
 
     def _policy_for(self, st: GameState, advisor):
         from .objectives import WinSource, opponent_pmf
@@ -153,18 +154,20 @@ class WinHints:
 
         cpu = st.cards[CPU]
         key = (st.rules.name, st.config.opponent, cpu.key, cpu.total, id(advisor.table))
-        if key != self._key:
+        kept = self._kept
+        if kept is None or kept[0] != key:
             pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
             # equal chances: the higher expected total
-            self._policy, self._key = Policy(WinSource(st.rules, pmf), tiebreak=advisor.source), key
-        return self._policy
+            kept = (key, Policy(WinSource(st.rules, pmf), tiebreak=advisor.source))
+            self._kept = kept
+        return kept[1]
 
     def _check(self, st: GameState) -> bool:
         """Whether the DP is solved for ``st`` (a game against a CPU, at most the limit of open boxes)."""
         if st.config.n_players == 1:
             return False
         if st.is_terminal() or st.current != HUMAN:
-            raise ValueError("the chances of winning are for the player's turn of a game in progress")
+            raise IllegalMoveError("the chances of winning are for the player's turn of a game in progress")
         return len(st.cards[HUMAN].open_categories) <= WIN_HINT_MAX_OPEN
 
     def __call__(self, state: GameState, advisor) -> WinChances | None:
@@ -185,8 +188,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         st = state
         if st.config.n_players == 1:
@@ -242,8 +245,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         if not self._check(state) or state.dice is None:
             return None
