@@ -179,8 +179,10 @@ def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
     assert sorted((r["practice"], r["games"]) for r in rows) == [(False, 1), (True, 2)]
 
 
-# -- a run stopped between writing the save and the ledger --------------------------------------------------
-def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
+# -- a run stopped between writing the ledger and the save --------------------------------------------------
+def test_a_save_one_action_behind_the_ledger_is_completed_one_ahead_is_refused(home):
+    """The ledger is written first: a save one action behind it (its write failed) is completed with the
+    ledger's last action; a save ahead of the ledger is one the records never certified."""
     from yahtzee_solver.game import Roll, new_game
     from yahtzee_solver.savegame import GameStore
 
@@ -188,11 +190,14 @@ def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
     store = GameStore(home / "game.json")
     store.begin(g)
     g.apply_action(Roll())
-    store._write_save(g)  # the save is written, then the run stops before the ledger is
+    store.ledger.write(store._counted(g))  # the ledger is written, then the run stops before the save is
     opened = GameStore(home / "game.json").open()
-    assert opened.status == "ok" and opened.state.dice == g.dice
+    assert opened.status == "ok" and opened.state.dice == g.dice and len(opened.state.log) == 1
+    store = GameStore(home / "game.json")
+    store.open()
+    store.save(g)
     g.apply_action(Roll())
-    store._write_save(g)  # two actions the ledger never saw: not a crash, refused
+    store._write_save(g)  # an action the ledger never saw: refused
     assert GameStore(home / "game.json").open().status == "refused"
 
 

@@ -336,9 +336,12 @@ class GameService:
         return out
 
     def _save(self) -> None:
+        """Save the game after an action; if that fails, go back to what the files hold (the ledger is
+        written first: an action it does not certify is forgotten, never shown)."""
         try:
             self.store.save(self.state)
         except store.DataFileError as e:
+            self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
