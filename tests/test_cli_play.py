@@ -34,6 +34,8 @@ from yahtzee_solver.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
+from clihelpers import hold_lock, lock_is_free
+
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
@@ -772,8 +774,8 @@ def test_next_run_records_a_finished_game_left_behind(home, how, monkeypatch):
 def test_records_leaves_a_running_games_result_to_that_game(home):
     home.mkdir(parents=True)
     (home / "game.json").write_text("{}")
-    (home / "game.lock").write_text(f"{os.getppid()}\n")  # a live process holds the data folder
-    res = run(["records"])
+    with hold_lock(home / "game.lock"):  # a live process holds the data folder
+        res = run(["records"])
     assert res.exit_code == 0 and "No games recorded yet." in res.output
     assert (home / "game.json").exists()
 
@@ -844,19 +846,18 @@ def test_keep_command_forms():
 def test_second_play_on_the_same_data_folder_is_refused(home):
     run(["play", "--seed", "1", "--fast"], ["r", "q"])
     before = _saved(home)
-    other = os.getppid()
-    (home / "game.lock").write_text(f"{other}\n")
-    for args in (["play", "--seed", "2", "--fast"], ["play", "--resume", "--fast"]):
-        res = run(args, ["y", "q"])
-        _one_line_error(res, 1, f"another game is running (pid {other})")
+    with hold_lock(home / "game.lock") as other:
+        for args in (["play", "--seed", "2", "--fast"], ["play", "--resume", "--fast"]):
+            res = run(args, ["y", "q"])
+            _one_line_error(res, 1, f"another game is running (pid {other.pid})")
     assert _saved(home) == before
-    # A lock left by a process that has gone is stale: the game goes on.
+    # The pid a process that has gone left in the file is no lock: the game goes on.
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait()
     (home / "game.lock").write_text(f"{p.pid}\n")
     res = run(["play", "--resume", "--fast"], ["q"])
     assert res.exit_code == 0 and "Game saved" in res.output
-    assert not (home / "game.lock").exists()
+    assert lock_is_free(home / "game.lock")
 
 
 def test_data_folder_that_is_a_file(tmp_path, monkeypatch):
