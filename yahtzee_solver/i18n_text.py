@@ -239,6 +239,7 @@ EN = {
     "why.refused": "failed verification",
     "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
     "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
+    "settled.already": "The saved game ({rules}, {opponent}) {why}: already counted, the records are unchanged.",
     "rec.practice_title": "Practice (chosen seed, hints or undo):",
     # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
     "rules.turn": (
@@ -445,6 +446,7 @@ ZH = {
     "why.refused": "未通过校验",
     "settled.loss": "存档（{rules}，{opponent}）{why}：记为一负。",
     "settled.abandoned": "存档（{rules}，{opponent}）{why}：记为放弃。",
+    "settled.already": "存档（{rules}，{opponent}）{why}：此前已计入，记录不变。",
     "rec.practice_title": "练习（指定种子、提示或撤销）：",
     "rules.turn": (
         "{title}\n\n"
@@ -649,6 +651,7 @@ JA = {
     "why.refused": "の検証に失敗しました",
     "settled.loss": "保存されたゲーム（{rules}、{opponent}）{why}：負けとして記録します。",
     "settled.abandoned": "保存されたゲーム（{rules}、{opponent}）{why}：放棄として記録します。",
+    "settled.already": "保存されたゲーム（{rules}、{opponent}）{why}：すでに記録済みのため、記録は変わりません。",
     "rec.practice_title": "練習（シード指定・ヒント・取り消し）：",
     "rules.turn": (
         "{title}\n\n"

@@ -65,6 +65,7 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "Language",
         "counted.loss": "The game left unfinished ({rules}, {opponent}) counts as a loss.",
         "counted.abandoned": "The game left unfinished ({rules}, {opponent}) counts as abandoned.",
+        "counted.already": "The game left unfinished ({rules}, {opponent}) was already counted: the records are unchanged.",
     },
     "zh": {
         "nav.game": "游戏",
@@ -120,6 +121,7 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "语言",
         "counted.loss": "未完成的那局（{rules}，{opponent}）记为一负。",
         "counted.abandoned": "未完成的那局（{rules}，{opponent}）记为放弃。",
+        "counted.already": "未完成的那局（{rules}，{opponent}）此前已计入，记录不变。",
     },
     "ja": {
         "nav.game": "ゲーム",
@@ -175,5 +177,6 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "言語",
         "counted.loss": "途中でやめたゲーム（{rules}、{opponent}）は負けとして記録しました。",
         "counted.abandoned": "途中でやめたゲーム（{rules}、{opponent}）は放棄として記録しました。",
+        "counted.already": "途中でやめたゲーム（{rules}、{opponent}）はすでに記録済みのため、記録は変わりません。",
     },
 }
