@@ -7,17 +7,45 @@
   scoring and Joker rules written from ``shared/RULES.md`` (it does not call
   :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.kernels.box_points`), used
   as the oracle by the scoring, scorecard, advisor and brute-force tests.
+* :func:`own_data_folder` (every test) -- the data folder (records, saved
+  game, ledger, history, lock) is a temporary one, and so is the platform
+  default a test falls back to; a test that writes into that default fails.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from yahtzee_solver.build import build_values
+from yahtzee_solver.files import HOME_ENV, data_dir
 from yahtzee_solver.table import ValueTable
+
+#: The data folder this run would use without the fixture below (the user's own records live there).
+REAL_DATA_FOLDER = data_dir().resolve()
+
+
+# -- the data folder ----------------------------------------------------------
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path_factory, monkeypatch):
+    """Point ``$YAHTZEE_SOLVER_HOME`` at a fresh temporary folder for the test, and the platform default
+    (``$XDG_CONFIG_HOME``, which a test that unsets the variable falls back to) at another one; after
+    the test, nothing may have been written in that default.  Tests that need their own folder set
+    ``$YAHTZEE_SOLVER_HOME`` again (``monkeypatch.setenv``), which wins.
+
+    Yields the test's data folder (not created).
+    """
+    base = tmp_path_factory.mktemp("data-folder")
+    monkeypatch.setenv(HOME_ENV, str(base / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    default = base / "config" / "yahtzee-solver"
+    yield base / "home"
+    written = sorted(p.name for p in default.iterdir()) if default.exists() else []
+    assert not written, f"the test wrote {written} into the default data folder, not its own"
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
 #: Every rule set of RULES.md (the three above, the two Yahtzee variants without Joker, Yatzy).

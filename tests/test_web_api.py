@@ -478,6 +478,25 @@ def test_a_roll_that_could_not_be_saved_is_not_shown(files, monkeypatch, broken)
     assert again["dice"] == shown["dice"] and again["rolls_used"] == shown["rolls_used"]
 
 
+def test_a_server_given_a_game_file_keeps_its_records_and_history_beside_it(tmp_path, monkeypatch):
+    """``create_app(game_file=...)`` touches nothing in the data folder: the finished game goes into the
+    records and the history next to the game it was given."""
+    data = tmp_path / "data-folder"
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(data))
+    game = tmp_path / "elsewhere" / "game.json"
+    c = Client(create_app(game_file=game))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    result = _play_out(c)["result"]
+    assert result["recorded"] and result["history_number"] == 1 and result["history_problem"] is None
+    assert (game.parent / "history.json").exists() and (game.parent / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
+    history = tmp_path / "h" / "history.json"
+    c = Client(create_app(game_file=game, records_file=tmp_path / "r" / "records.json", history_file=history))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    assert _play_out(c)["result"]["recorded"] and history.exists() and (tmp_path / "r" / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
+
+
 # -- the chances of winning in the hint (the terminal's computation) ---------------------------
 def _quick_turns(c: Client, open_boxes: int) -> dict:
     """Play on until the player's turn starts with ``open_boxes`` open boxes: one roll, the best-scoring box."""
