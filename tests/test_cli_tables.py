@@ -306,4 +306,14 @@ def test_info_bad_tables_without_rules(tmp_path):
     if hasattr(os, "mkfifo"):
         with make_fifo(tmp_path / "fifo.h5") as fifo:
             result = run("info", "--table", str(fifo))
-        assert_click_usage_error(result, str(fifo), "not a regular file", command="info")
+        assert_clean_error(result, 1, str(fifo), "not a regular file")
+
+
+@pytest.mark.parametrize("command", [["info"], ["hint", "12345"]])
+def test_a_table_that_is_a_folder_or_a_device_is_a_file_problem(tmp_path, command):
+    """Exit 1 as for every file problem (README), naming the path, whatever command reads the table."""
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert_clean_error(run(*command, "--table", str(folder)), 1, f"value table {str(folder)!r} is a folder")
+    if os.path.exists("/dev/zero"):
+        assert_clean_error(run(*command, "--table", "/dev/zero"), 1, "value table '/dev/zero'", "not a regular file")
