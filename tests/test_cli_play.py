@@ -1001,3 +1001,16 @@ def test_first_without_an_opponent_is_a_usage_error(home):
     assert res.exit_code == 2
     assert "--first cpu needs an opponent" in res.output
     assert "Traceback" not in res.output
+
+
+def test_japanese_names_the_dice_with_one_word_everywhere():
+    """The board, the review and the web page call the dice サイコロ (ダイス only inside the Yacht box
+    name フォーダイス, "Four Dice")."""
+    from yahtzee_solver.i18n_text import REVIEW
+    from yahtzee_solver.web.text import WEB_TEXT
+
+    texts = {**MESSAGES["ja"], **{f"review.{k}": v for k, v in REVIEW.get("ja", {}).items()},
+             **{f"web.{k}": v for k, v in WEB_TEXT["ja"].items()}}
+    strings = [(k, v) for k, v in texts.items() if isinstance(v, str)]
+    assert any("サイコロ" in v for _, v in strings)
+    assert [k for k, v in strings if "ダイス" in v.replace("フォーダイス", "")] == []
