@@ -52,6 +52,19 @@ RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
 ALL_RULE_NAMES = RULE_NAMES + ("yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 
+# -- the quick subset ----------------------------------------------------------
+#: Fixtures that make a test slow: a fresh DP build of a rule set (seconds each, plus numba's compilation).
+_SLOW_FIXTURES = {"built", "fresh_table"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test that builds tables (:func:`built`) or drives the browser, so that
+    ``-m "not slow"`` is the quick edit-test loop; the whole suite runs them all."""
+    for item in items:
+        if _SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
+
+
 # -- fresh builds ------------------------------------------------------------
 @pytest.fixture(scope="session")
 def built():

@@ -380,6 +380,7 @@ def _race_for_the_lock(path, barrier, results, seed) -> None:
     lock.release()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="fork start method")
 def test_many_simultaneous_starts_over_a_stale_lock_let_exactly_one_in(tmp_path):
     import multiprocessing

@@ -83,6 +83,7 @@ def _other_saves(states, game_id):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", ["none", "beginner"])
 def test_every_failed_write_resumes_only_what_the_ledger_certifies(tmp_path, monkeypatch, opponent):
     actions, states = _script(opponent, 12)
