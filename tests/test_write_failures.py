@@ -196,3 +196,28 @@ def test_a_roll_cannot_be_taken_back_by_breaking_the_ledger(home, monkeypatch):
     assert res.exit_code == 1 and "cannot be restored" in res.output, res.output
     rec = RecordBook.load().get("yahtzee", "solo")
     assert (rec.games, rec.abandoned) == (0, 1)
+
+
+@pytest.mark.parametrize("fail_at", [0, 1])
+def test_an_undo_whose_write_fails_resumes_as_the_ledger_has_it(tmp_path, monkeypatch, fail_at):
+    """An undo shortens the move log: whichever of its two writes fails, the game resumes (nothing is
+    refused) either with the score undone or with the score kept, as the ledger says."""
+    real = __import__("yahtzee_solver.files", fromlist=["write_json_atomic"]).write_json_atomic
+    g = new_game("yahtzee", "none", "me", SEED)
+    store = GameStore(tmp_path / "game.json")
+    store.begin(g)
+    g.apply_action(Roll())
+    store.save(g)
+    before = g.clone()
+    g.apply_action(Score(12))
+    store.save(g)
+    writer = FailingWriter(real, fail_at)
+    _patch_writer(monkeypatch, writer)
+    with pytest.raises(DataFileError):
+        store.save(before)  # the undo
+    _patch_writer(monkeypatch, real)
+    entry = Ledger(tmp_path / "ledger.json").read()
+    opened = GameStore(tmp_path / "game.json").open()
+    assert opened.status == "ok", opened.problem
+    certified = before if entry.counter == len(before.log) else g
+    assert _position(opened.state) == _position(certified)

@@ -438,6 +438,10 @@ class GameStore:
         failed write can leave a save ahead of the ledger: if the ledger
         cannot be written, both files keep the position before the action; if
         the save cannot be written, :meth:`open` completes it from the ledger.
+        An undo (a log one action shorter than the ledger's) is written the
+        other way round, the save first: if the ledger then cannot be written,
+        the save is one action behind it and is completed with the score the
+        undo took back -- the undo is lost, nothing is refused.
 
         Raises
         ------
@@ -446,6 +450,11 @@ class GameStore:
             if the ledger's write failed).
         """
         entry = self._counted(state)
+        if entry.counter < self.entry.counter:  # an undo
+            self._write_save(state)
+            self.ledger.write(entry)
+            self.entry = entry
+            return
         self.ledger.write(entry)
         self.entry = entry
         self._write_save(state)
