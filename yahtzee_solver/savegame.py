@@ -13,8 +13,8 @@ ledger's seed (:func:`state_from_dict`): every event must come out the same
 (dice, points, bonuses), the position reached must be the saved one, and
 the game restored is exactly the one the ledger certifies -- as many actions
 as it counted, with its HMAC digest.  A save that was edited, belongs to
-another game, is ahead of the ledger, or is older than the game's last
-recorded action (a copy put back) is refused.
+another game, is ahead of the ledger, or is two or more actions older than
+the game's last recorded action (a copy put back) is refused.
 
 :class:`GameStore` writes both files after every action, the ledger first,
 and reads them back.  So whichever write fails, the ledger is never behind
@@ -22,7 +22,8 @@ what the player was shown: if the ledger cannot be written nothing changed
 on disk (the action is lost, and replaying it gives the same dice); if the
 save cannot be written it is one action behind the ledger, and is completed
 with the ledger's own copy of that action (``last``), reaching the certified
-game.  A save that cannot be restored is set aside
+game.  (An undo, which shortens the log, writes the save first: see
+:meth:`GameStore.save`.)  A save that cannot be restored is set aside
 (:func:`~yahtzee_solver.files.set_aside`) and reported, never silently dropped.
 """
 
