@@ -135,9 +135,14 @@ def test_build_into_unwritable_out(tmp_path, instant_build):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-def test_build_creates_missing_folders_as_documented(tmp_path, instant_build):
-    assert "missing folders are created" in " ".join(run("build", "-h").output.split())
+def test_build_out_refuses_a_missing_folder_as_plot_does(tmp_path, instant_build):
+    """One rule for the files a command writes: the folder must exist, a missing one is never created."""
+    assert "the folder must exist" in " ".join(run("build", "-h").output.split())
     out = tmp_path / "a" / "b" / "yacht.h5"
+    result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
+    assert_clean_error(result, 1, "cannot write table", f"folder {str(out.parent)!r} does not exist")
+    assert instant_build == [] and not (tmp_path / "a").exists()
+    (tmp_path / "a" / "b").mkdir(parents=True)
     assert run("build", "--rules", "yacht", "--out", str(out), "--no-progress").exit_code == 0
     assert load_table("yacht", out).empty_value == load_table("yacht").empty_value
 
@@ -165,7 +170,7 @@ def test_build_refuses_a_fifo_before_the_work(tmp_path, instant_build):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
 def test_build_surfaces_save_table_refusal_as_one_line(tmp_path, instant_build, monkeypatch):
     """A target that turns into a fifo while the DP runs: save_table's own refusal, one line, exit 1."""
-    monkeypatch.setattr("yahtzee_solver.cli.tables.check_writable", lambda path, hint="": None)
+    monkeypatch.setattr("yahtzee_solver.cli.tables.check_writable", lambda path, **kwargs: None)
     with make_fifo(tmp_path / "yacht.h5") as fifo:
         result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
     _assert_clean_error(result, 1, str(fifo), "not a regular file")
@@ -327,4 +332,14 @@ def test_info_bad_tables_without_rules(tmp_path):
     if hasattr(os, "mkfifo"):
         with make_fifo(tmp_path / "fifo.h5") as fifo:
             result = run("info", "--table", str(fifo))
-        assert_click_usage_error(result, str(fifo), "not a regular file", command="info")
+        assert_clean_error(result, 1, str(fifo), "not a regular file")
+
+
+@pytest.mark.parametrize("command", [["info"], ["hint", "12345"]])
+def test_a_table_that_is_a_folder_or_a_device_is_a_file_problem(tmp_path, command):
+    """Exit 1 as for every file problem (README), naming the path, whatever command reads the table."""
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert_clean_error(run(*command, "--table", str(folder)), 1, f"value table {str(folder)!r} is a folder")
+    if os.path.exists("/dev/zero"):
+        assert_clean_error(run(*command, "--table", "/dev/zero"), 1, "value table '/dev/zero'", "not a regular file")

@@ -130,7 +130,7 @@ def test_constructor_validates():
 # -- @file.json -----------------------------------------------------------------------
 def test_card_from_json_file(tmp_path):
     p = tmp_path / "card.json"
-    p.write_text(json.dumps({"Sixes": 18, "4s": "12", "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
+    p.write_text(json.dumps({"Sixes": 18, "4s": 12, "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
     card = parse_card(f"@{p}")
     assert boxes(card) == {"sixes": 18, "fours": 12, "yahtzee": 50}
     assert card.yahtzee_bonus == 100
@@ -318,7 +318,7 @@ def test_card_file_edge_cases(tmp_path):
     flt.write_text('{"sixes": [18]}')
     with pytest.raises(ScoreCardError) as info:
         parse_card(f"@{flt}")
-    assert_one_line(info.value, "whole number or null", "[18]")
+    assert_one_line(info.value, "whole number (like 18) or null", "[18]")
 
 
 def test_card_text_edge_cases():

@@ -449,6 +449,54 @@ def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
     assert RecordBook.load(files["records_file"]).get("yacht", "solo").games == 1
 
 
+@pytest.mark.parametrize("broken", ["ledger.json", "game.json"])
+def test_a_roll_that_could_not_be_saved_is_not_shown(files, monkeypatch, broken):
+    """A failed save leaves the page on what the files hold: the roll is not shown if the ledger did not
+    certify it (so it cannot be taken back by scoring the earlier dice), and shown if it did."""
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"opponent": "normal"})
+    first = c.ok("post", "/api/game/roll")["game"]["dice"]
+    twin = c.app.extensions["yahtzee"].state.clone()
+    twin.apply_action(Roll())
+    from yahtzee_solver import files as files_mod
+
+    real = files_mod.write_json_atomic
+
+    def fail(path, data):
+        if str(path).endswith(broken):
+            raise files_mod.DataFileError(f"cannot write {str(path)!r}: No space left on device")
+        return real(path, data)
+
+    monkeypatch.setattr("yahtzee_solver.play.ledger.write_json_atomic", fail)
+    monkeypatch.setattr("yahtzee_solver.play.savegame.write_json_atomic", fail)
+    assert_refused(c.post("/api/game/roll"), 500, "could not be saved")
+    shown = c.ok("get", "/api/game")["game"]
+    assert shown["dice"] == (first if broken == "ledger.json" else list(twin.dice))
+    monkeypatch.undo()
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(files["game_file"].parent))
+    again = Client(create_app(**files)).ok("get", "/api/game")["game"]
+    assert again["dice"] == shown["dice"] and again["rolls_used"] == shown["rolls_used"]
+
+
+def test_a_server_given_a_game_file_keeps_its_records_and_history_beside_it(tmp_path, monkeypatch):
+    """``create_app(game_file=...)`` touches nothing in the data folder: the finished game goes into the
+    records and the history next to the game it was given."""
+    data = tmp_path / "data-folder"
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(data))
+    game = tmp_path / "elsewhere" / "game.json"
+    c = Client(create_app(game_file=game))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    result = _play_out(c)["result"]
+    assert result["recorded"] and result["history_number"] == 1 and result["history_problem"] is None
+    assert (game.parent / "history.json").exists() and (game.parent / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
+    history = tmp_path / "h" / "history.json"
+    c = Client(create_app(game_file=game, records_file=tmp_path / "r" / "records.json", history_file=history))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    assert _play_out(c)["result"]["recorded"] and history.exists() and (tmp_path / "r" / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
+
+
 # -- the chances of winning in the hint (the terminal's computation) ---------------------------
 def _quick_turns(c: Client, open_boxes: int) -> dict:
     """Play on until the player's turn starts with ``open_boxes`` open boxes: one roll, the best-scoring box."""

@@ -20,8 +20,8 @@ import numpy as np
 
 from .dice import ascii_width
 from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
-from .files import FileTooLargeError, UnusableFileError, read_bounded
-from .rules import N_UPPER, RuleSet, get_rules
+from .files import FileTooLargeError, UnusableFileError, clip, read_bounded
+from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
 
@@ -521,11 +521,28 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
         raise ScoreCardError(f"{what} is not valid JSON: {reason}") from None
     if not isinstance(data, dict):
         raise ScoreCardError(f"{what} must hold a JSON object of box: points")
-    if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
-        if data.get("rules", rules.name) != rules.name:
-            raise CardRulesError(f"{what} is for rules {data['rules']!r}, not {rules.name!r}", str(data["rules"]))
+    if "rules" in data:  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}, or "rules" beside the boxes
+        name = data["rules"]
+        if not isinstance(name, str):
+            raise ScoreCardError(f'{what}: "rules" must be a rule-set name such as "{rules.name}", got {_shown(name)}')
+        if name not in RULESETS:
+            raise ScoreCardError(f"{what} is for unknown rules {clip(name, 40)!r} (known: {', '.join(RULESETS)})")
+        if name != rules.name:
+            raise CardRulesError(f"{what} is for rules {name!r}, not {rules.name!r}", name)
+    if "boxes" in data:
+        if not isinstance(data["boxes"], dict):
+            raise ScoreCardError(f'{what}: "boxes" must be a JSON object of box: points, got {_shown(data["boxes"])}')
         data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
+    else:
+        data = {k: v for k, v in data.items() if k != "rules"}
     for k, v in data.items():
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, str))):
-            raise ScoreCardError(f"{what}: points for {k!r} must be a whole number or null, got {v!r}")
+        # JSON whole numbers only, as in a saved game: "18" and 18.0 are refused, never read as 18
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise ScoreCardError(f"{what}: points for {clip(k, 40)!r} must be a JSON whole number (like 18) "
+                                 f"or null, got {_shown(v)}")
     return _from_mapping(data, rules)
+
+
+def _shown(v) -> str:
+    """A JSON value as JSON writes it (``"18"``, ``18.0``, ``true``), on one short line."""
+    return clip(json.dumps(v, ensure_ascii=False), 60)

@@ -63,18 +63,22 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 
 def _regular_file(ctx, param, value):
-    """Refuse an existing ``--table`` that is not a regular file: reading a fifo would block forever."""
+    """Refuse an existing ``--table`` that is not a regular file (reading a fifo would block forever): a file
+    problem, exit 1, like a table that cannot be read."""
     if value is None:
         return None
-    if file_kind(value) not in ("missing", "file"):  # missing: load_table reports it with the command that builds it
-        raise click.BadParameter(f"{value!r} is not a regular file", ctx, param)
+    kind = file_kind(value)  # missing: load_table reports it with the command that builds it
+    if kind == "folder":
+        raise click.ClickException(f"value table {value!r} is a folder, not a file")
+    if kind == "special":
+        raise click.ClickException(f"value table {value!r} is not a regular file (a device, fifo or socket)")
     return value
 
 
 table_option = click.option(
     "--table",
     "table_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     callback=_regular_file,
     help="Value table file (default: the one shipped for --rules).",

@@ -42,17 +42,18 @@ REFERENCE_SOURCES = {
 }
 
 
-def check_writable(path: Path, *, hint: str = "") -> None:
+def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> None:
     """Fail early, without writing anything, if ``path`` cannot be written.
 
     Creates and removes a probe file when the folder exists; otherwise checks
-    that the nearest existing ancestor is a writable folder.
+    that the nearest existing ancestor is a writable folder (``make_folders``:
+    the missing ones will be created) or refuses the missing folder.
 
     Raises
     ------
     TableError
         If ``path`` is a folder or another non-regular file (a fifo, a device),
-        or its folder cannot hold a new file.
+        or its folder cannot hold a new file, or (without ``make_folders``) does not exist.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
@@ -75,6 +76,8 @@ def check_writable(path: Path, *, hint: str = "") -> None:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise fail(f"{str(ancestor)!r} is not a folder")
+    if not make_folders:
+        raise fail(f"folder {str(folder)!r} does not exist (it is not created: make it first)")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise fail(f"folder {str(ancestor)!r} is not writable")
 
@@ -112,8 +115,8 @@ def _reference_text(rules, ref, ok, empty_value) -> str:
     type=click.Path(dir_okay=False),
     default=None,
     help=(
-        "File to write; missing folders are created (default: the table shipped "
-        "with the package for --rules)."
+        "File to write; the folder must exist, as for --plot (default: the table "
+        "shipped with the package for --rules)."
     ),
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
@@ -135,7 +138,7 @@ def build(rules, out, progress):
     rs = rules
     path = Path(out) if out is not None else default_table_path(rs)
     hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
-    check_writable(path, hint=hint)
+    check_writable(path, hint=hint, make_folders=out is None)  # a folder the user names is never created
     result = build_values(rs, progress=progress)
     try:
         save_table(ValueTable(rs, result.values), path, n_states=result.n_states)

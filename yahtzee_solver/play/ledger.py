@@ -6,9 +6,13 @@ can be checked and cannot be rolled back:
 
 * ``seed`` -- the root seed of the dice (:class:`~yahtzee_solver.game.GameConfig`).
   Without it the save does not tell which dice come next.
-* ``key`` and ``digest`` -- HMAC-SHA256 under a random key of the move log as
-  saved, and ``counter``, the number of actions recorded: an edited move log,
-  or a copy of an older save put back, no longer matches.
+* ``key`` and ``digest`` -- HMAC-SHA256 under a random key of the move log,
+  ``counter``, the number of actions recorded, and ``last``, the last action
+  itself: an edited move log, or a copy of an older save put back, no longer
+  matches.  The ledger is written before the save after every action
+  (:meth:`~yahtzee_solver.play.savegame.GameStore.save`), so it is never behind
+  the save; a save one action behind it (its write failed) is completed with
+  ``last``.
 * ``opponent`` and the rules, so that a game against the CPU whose save was
   deleted, damaged or edited is still counted (as a loss).
 * ``practice`` -- why the game cannot count as unaided play (a chosen seed,
@@ -38,7 +42,7 @@ import numpy as np
 
 from ..errors import DataFileError, SavedGameError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
-from ..game import OPPONENTS
+from ..game import OPPONENTS, Event
 from ..rules import RULESETS
 
 __all__ = ["LedgerEntry", "Ledger", "ledger_path", "PRACTICE_REASONS", "log_digest"]
@@ -111,6 +115,9 @@ class LedgerEntry:
         Ask before a move that loses more than this many expected points
         (``play --confirm-loss``; a finite number >= 0), ``None``: never ask.
         Absent in ledgers written before it existed (read as ``None``).
+    last : dict or None
+        The last recorded action as an event (:meth:`~yahtzee_solver.game.Event.to_dict`);
+        ``None`` before the first action.
     """
 
     game_id: str
@@ -125,6 +132,7 @@ class LedgerEntry:
     cpu_rng: dict | None = None
     practice: tuple = field(default_factory=tuple)
     confirm_loss: float | None = None
+    last: dict | None = None
 
     @classmethod
     def new(cls, *, seed: int, rules: str, opponent: str, first: int, lang: str, practice=()) -> LedgerEntry:
@@ -194,7 +202,28 @@ class LedgerEntry:
                 raise ValueError("invalid confirm_loss")
             confirm_loss = float(confirm_loss)
         return cls(text("game_id", True), text("key", True), whole("seed"), rules, opponent, first,
-                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))), confirm_loss)
+                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))),
+                   confirm_loss, _last_event(d.get("last"), counter))
+
+
+def _last_event(last, counter: int) -> dict | None:
+    """The ledger's ``last``, checked: ``null`` before the first action (and in ledgers written before
+    it was kept), else an event :meth:`~yahtzee_solver.game.Event.from_dict` reads.
+
+    Raises
+    ------
+    ValueError
+        Naming the field.
+    """
+    if last is None:
+        return None
+    if not counter:
+        raise ValueError("invalid last: an action before the first one")
+    try:
+        Event.from_dict(last)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError):
+        raise ValueError("invalid last: not an action of the game") from None
+    return last
 
 
 def _generator_state(cpu, counter: int) -> dict | None:

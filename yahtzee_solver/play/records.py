@@ -177,7 +177,9 @@ class RecordBook:
     lang : str or None
         Interface language of the last game filed (the default of ``records``).
     filed : list of str
-        Ids of the last games filed (so a game is never counted twice).
+        Ids of every game filed, oldest first, so a game is never counted twice
+        (even when its files are put back long after; 32 hex digits each, so a
+        hundred thousand games fit in :data:`~yahtzee_solver.files.MAX_FILE_BYTES`).
     path : Path or None
         File it was loaded from / is saved to.
     problem : str or None
@@ -236,7 +238,7 @@ class RecordBook:
 
         data = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
                 "records": section(self.records), "practice": section(self.practice),
-                "lang": self.lang, "filed": self.filed[-8:]}
+                "lang": self.lang, "filed": self.filed}
         return write_json_atomic(self.path or records_path(), data)
 
     def _section(self, practice: bool) -> dict:
@@ -413,12 +415,15 @@ def file_unfinished_game(entry: LedgerEntry, store, records_file: str | os.PathL
     """Count a game left unfinished (abandoned, save deleted, or failing verification), then forget it.
 
     Solitaire: ``abandoned``.  Against the CPU: a loss (a forfeit).
-    Practice games go to the practice records.
+    Practice games go to the practice records.  A game the records have
+    already counted (its id is in :attr:`RecordBook.filed`: its files were put
+    back) is not counted again.
 
     Returns
     -------
     (str, str or None)
-        How it was counted (``abandoned`` or ``loss``), and :attr:`RecordBook.problem`.
+        How it was counted (``abandoned`` or ``loss``; ``already`` when it had been counted
+        before and nothing changed), and :attr:`RecordBook.problem`.
 
     Raises
     ------
@@ -427,7 +432,7 @@ def file_unfinished_game(entry: LedgerEntry, store, records_file: str | os.PathL
     """
     book = RecordBook.load(records_file)
     if entry.game_id in book.filed:
-        how = "abandoned" if entry.opponent_key == "solo" else "loss"
+        how = "already"
     else:
         how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
         _note_filed(book, entry)
@@ -438,5 +443,6 @@ def file_unfinished_game(entry: LedgerEntry, store, records_file: str | os.PathL
 
 def _note_filed(book: RecordBook, entry: LedgerEntry | None) -> None:
     if entry is not None:
-        book.filed = [*book.filed[-7:], entry.game_id]
+        if entry.game_id not in book.filed:
+            book.filed = [*book.filed, entry.game_id]
         book.lang = entry.lang

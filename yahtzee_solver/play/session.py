@@ -50,7 +50,8 @@ class Settled:
         The verified unfinished game, to be resumed.
     counted : str or None
         ``loss`` or ``abandoned`` when a game whose save was deleted or
-        refused was counted now (``opened.entry`` says which).
+        refused was counted now (``opened.entry`` says which); ``already``
+        when the records had counted that game before (nothing changed).
     finished : GameState or None
         A finished game an earlier run could not record, filed now.
     update : RecordUpdate or None
@@ -211,7 +212,8 @@ def begin_game(store: GameStore, state: GameState, practice=(), *, lang: str = "
     -------
     (str, str or None) or None
         For a replaced unfinished game: how it was counted (``loss`` against
-        the CPU, ``abandoned`` in solitaire) and the records' problem, if any.
+        the CPU, ``abandoned`` in solitaire, ``already`` if the records had
+        counted it before) and the records' problem, if any.
 
     Raises
     ------

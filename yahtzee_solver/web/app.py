@@ -158,6 +158,7 @@ def create_app(
     *,
     game_file=None,
     records_file=None,
+    history_file=None,
     token: str | None = None,
     lang: str | None = None,
     hosts: tuple[str, ...] = (),
@@ -167,8 +168,10 @@ def create_app(
 
     Parameters
     ----------
-    game_file, records_file : path, optional
-        Where the game and the records are kept (default: the terminal game's files).
+    game_file, records_file, history_file : path, optional
+        Where the game, the records and the game history are kept (:class:`GameService`): by default
+        the terminal game's files, or, when ``game_file`` is given, ``records.json`` and
+        ``history.json`` next to it.
     token : str, optional
         The per-launch token (default: 32 random bytes, URL-safe).
     lang : str, optional
@@ -193,7 +196,7 @@ def create_app(
     app.config["TOKEN"] = token = token or secrets.token_urlsafe(32)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
-    service = GameService(game_file, records_file, jit=jit)
+    service = GameService(game_file, records_file, history_file=history_file, jit=jit)
     app.extensions["yahtzee"] = service
     allowed_hosts = {h.lower() for h in LOCAL_HOSTS} | {_host_name(h) for h in hosts}
     page = resources.files(__package__).joinpath("static", "index.html").read_text("utf-8")

@@ -277,9 +277,14 @@ class GameService:
 
     Parameters
     ----------
-    game_file, records_file : path, optional
-        Default: the terminal game's files (:func:`store.save_path`, :func:`store.records_path`);
-        the ledger is ``ledger.json`` next to ``game_file``.
+    game_file : path, optional
+        The game in progress; default the terminal game's (:func:`store.save_path`).  The ledger is
+        ``ledger.json`` next to it.
+    records_file, history_file : path, optional
+        The records and the game history (:mod:`yahtzee_solver.play.history`, for ``review``).  Default:
+        ``records.json`` and ``history.json`` next to ``game_file`` when it is given, else the
+        terminal game's (:func:`store.records_path`, :func:`store.history_path`): a server given its
+        own game file never writes in the data folder.
     jit : bool
         Compiled (numba) or interpreted kernels for the advisor and the CPU.
 
@@ -300,9 +305,13 @@ class GameService:
         A records file that was unreadable when the last game was counted.
     """
 
-    def __init__(self, game_file=None, records_file=None, *, jit: bool = False):
-        self.game_file = Path(game_file) if game_file is not None else store.save_path()
-        self.records_file = Path(records_file) if records_file is not None else store.records_path()
+    def __init__(self, game_file=None, records_file=None, *, history_file=None, jit: bool = False):
+        given = game_file is not None
+        self.game_file = Path(game_file) if given else store.save_path()
+        self.records_file = (Path(records_file) if records_file is not None
+                             else self.game_file.with_name("records.json") if given else store.records_path())
+        self.history_file = (Path(history_file) if history_file is not None
+                             else self.game_file.with_name("history.json") if given else store.history_path())
         self.store = store.GameStore(self.game_file)
         self.lock = threading.RLock()
         self.advisors = _Advisors(jit)
@@ -340,9 +349,12 @@ class GameService:
         return out
 
     def _save(self) -> None:
+        """Save the game after an action; if that fails, go back to what the files hold (the ledger is
+        written first: an action it does not certify is forgotten, never shown)."""
         try:
             self.store.save(self.state)
         except store.DataFileError as e:
+            self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
@@ -353,7 +365,7 @@ class GameService:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
         practice = bool(self.store.practice)
         try:
-            filed = store.file_finished(st, self.store, self.records_file)
+            filed = store.file_finished(st, self.store, self.records_file, self.history_file)
         except store.DataFileError as e:
             self.result = {"outcome": outcome, "recorded": False, "practice": practice, "problem": str(e)}
             return
