@@ -1,0 +1,46 @@
+"""Build hook: a wheel carries its numba kernels compiled for the machine that builds it.
+
+``pip install .`` builds the wheel on the user's machine, so the machine code
+compiled here (``python -m yahtzee_solver.jit --build-cache``: every signature
+of ``yahtzee_solver/jit_signatures.txt``, written to the package's
+``_jitcache`` folder) is valid where it is installed, and the first command
+after the install loads it instead of compiling.  A cache built for another
+CPU, numba, numpy or source is ignored at run time (numba compiles as usual).
+
+Skipped for an editable install (``pip install -e``: numba's own cache in the
+source tree serves the developer) and when ``YAHTZEE_SOLVER_PRECOMPILE=0``.
+A failure to compile never fails the build: it is reported, and the package
+then compiles on first use.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithKernels(build_py):
+    """``build_py``, then the compiled kernels into the built package."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False) or os.environ.get("YAHTZEE_SOLVER_PRECOMPILE", "1") == "0":
+            return
+        lib = Path(self.build_lib).resolve()
+        module = next((m for m in ("yahtzee_solver.solver.jit", "yahtzee_solver.jit")
+                       if (lib / (m.replace(".", "/") + ".py")).is_file()), None)
+        if module is None:
+            return
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["PYTHONPATH"] = os.pathsep.join([str(lib), *filter(None, [os.environ.get("PYTHONPATH")])])
+        print("compiling the solver's numba kernels into the wheel (about a minute, once per install)",
+              file=sys.stderr, flush=True)
+        r = subprocess.run([sys.executable, "-m", module, "--build-cache"], cwd=lib, env=env)
+        if r.returncode != 0:
+            print("warning: compiling the kernels failed; they will compile on first use", file=sys.stderr)
+
+
+setup(cmdclass={"build_py": BuildPyWithKernels})
