@@ -387,7 +387,7 @@ def _kernel_module(label: str) -> ModuleType:
     return compiled_module(importlib.import_module(f"{_kernels.__package__}.{label}"))
 
 
-def build_cache(folder: str | None = None, progress=None) -> int:
+def build_cache(folder: str | None = None, progress=None, signatures: str | None = None) -> int:
     """Compile every listed signature into the shipped cache (``setup.py`` runs this at wheel build).
 
     Run in a fresh process (the dispatchers made before do not save to the
@@ -400,6 +400,8 @@ def build_cache(folder: str | None = None, progress=None) -> int:
         Default: :data:`CACHE_FOLDER` beside the kernel sources.
     progress : callable, optional
         Called as ``progress(done, total, name)`` after each signature.
+    signatures : str, optional
+        A signatures file (default: :data:`SIGNATURES_FILE`).
 
     Returns
     -------
@@ -425,7 +427,7 @@ def build_cache(folder: str | None = None, progress=None) -> int:
 
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    sigs = listed_signatures()
+    sigs = listed_signatures(path=signatures)
     _writing = target
     try:
         for i, (module, kernel, types) in enumerate(sigs, 1):
@@ -446,6 +448,7 @@ def _main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Compile the package's numba kernels into its shipped cache.")
     ap.add_argument("--build-cache", action="store_true", required=True)
     ap.add_argument("--folder", default=None)
+    ap.add_argument("--signatures", default=None)
     opts = ap.parse_args(argv)
     t0 = time.perf_counter()
 
@@ -455,7 +458,7 @@ def _main(argv=None) -> int:
                          f" {done}/{total} {time.perf_counter() - t0:5.0f} s")
         sys.stderr.flush()
 
-    n = build_cache(opts.folder, bar)
+    n = build_cache(opts.folder, bar, opts.signatures)
     sys.stderr.write(f"\ncompiled {n} kernel signatures in {time.perf_counter() - t0:.0f} s\n")
     return 0
 
