@@ -75,22 +75,24 @@ def _probe(root: Path) -> dict:
     r = subprocess.run([sys.executable, "-c", PROBE], env=_env(root), capture_output=True, text=True, cwd=root,
                        timeout=600)
     assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.splitlines()[-1])
+    out = json.loads(r.stdout.splitlines()[-1])
+    out["stderr"] = r.stderr
+    return out
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """A package copy with a shipped cache holding box_scoring's listed signature."""
+    """A package copy with a shipped cache holding the listed signatures of box_scoring and box_values."""
     base = tmp_path_factory.mktemp("shipped")
     root = _copy_package(base)
     sigs = base / "sigs.txt"
-    sigs.write_text(_signature_line("box_scoring") + "\n")
+    sigs.write_text(_signature_line("box_scoring") + "\n" + _signature_line("box_values") + "\n")
     module = jit.__name__
     r = subprocess.run([sys.executable, "-m", module, "--build-cache", "--signatures", str(sigs)],
                        env=_env(root), capture_output=True, text=True, cwd=root, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "compiling the solver's kernels for this machine (once)" in r.stderr
-    assert "1/1" in r.stderr
+    assert "2/2" in r.stderr
     folder = Path(root, *module.split(".")[:-1], jit.CACHE_FOLDER)
     assert sorted(p.suffix for p in folder.iterdir()).count(".nbi") >= 1
     assert not _own_cache_files(root), "building the shipped cache must not write numba's own cache"
@@ -125,6 +127,7 @@ def test_shipped_cache_loads_without_compiling(built, tmp_path):
     assert out["hits"] >= 1 and out["misses"] == 0, out
     assert not _own_cache_files(root), "nothing compiled, so nothing saved to numba's own cache"
     assert out["compiled"] == out["interpreted"]
+    assert "compiling" not in out["stderr"]
 
 
 def test_shipped_cache_of_other_source_is_ignored(built, tmp_path):
@@ -133,8 +136,16 @@ def test_shipped_cache_of_other_source_is_ignored(built, tmp_path):
     k.write_text(k.read_text() + "\n# a changed kernel source\n")
     out = _probe(root)
     assert out["hits"] == 0 and out["misses"] >= 1, out  # compiled, as numba does without a cache
-    assert _own_cache_files(root), "the compile is saved to numba's own cache"
     assert out["compiled"] == out["interpreted"]
+    # ... and with it, announced on one line, every signature the wheel meant to ship (once per machine)
+    lines = [ln for ln in out["stderr"].splitlines() if "compiling the solver's kernels for this machine" in ln]
+    assert len(lines) == 1 and "2 kernel signatures" in lines[0], out["stderr"]
+    names = {p.name.split("-")[0] for p in _own_cache_files(root) if p.suffix == ".nbi"}
+    assert {"kernels.box_scoring", "kernels.box_values"} <= names, names
+    again = _probe(root)  # the next process loads numba's own cache: no compile, no announcement
+    assert again["hits"] >= 1 and again["misses"] == 0, again
+    assert "compiling" not in again["stderr"]
+    assert again["compiled"] == out["compiled"]
 
 
 def test_damaged_shipped_cache_falls_back_to_compiling(built, tmp_path):

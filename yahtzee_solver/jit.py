@@ -333,10 +333,70 @@ def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
                 return cache._impl.rebuild(target_context, data)
             except Exception:
                 continue
-        return own(sig, target_context)
+        loaded = own(sig, target_context)
+        if loaded is None:  # numba compiles next: the shipped cache does not fit this machine
+            _compile_shipped_list(folder, (dispatcher, tuple(sig)))
+        return loaded
 
     cache.load_overload = load
     return True
+
+
+#: The copy of the signature list that :func:`build_cache` compiled, kept in the shipped folder.
+_FOLDER_SIGNATURES = "signatures.txt"
+
+_filled: set[str] = set()  # shipped folders whose list this process compiled (or is compiling)
+_fill_lock = threading.Lock()
+
+
+def _compile_shipped_list(folder: Path, current) -> None:
+    """Compile, once, every signature the shipped cache in ``folder`` was built with, into numba's own cache.
+
+    Called when a kernel finds neither the shipped cache nor numba's own
+    usable (a wheel built on another CPU, or numba or numpy changed since
+    the install): rather than each command compiling what it needs in
+    silence, the whole list compiles now, announced on one stderr line with
+    a progress bar, and later processes load numba's own cache.  ``current``
+    (the dispatcher and signature being loaded) is left for numba, which
+    compiles it on return.  Errors leave the rest to compile on first use.
+    """
+    key = str(folder)
+    with _fill_lock:
+        if key in _filled:
+            return
+        _filled.add(key)
+    import sys
+    import time
+
+    try:
+        sigs = listed_signatures(path=str(folder / _FOLDER_SIGNATURES))
+    except (OSError, ValueError, SyntaxError, NameError):
+        return
+    t0 = time.perf_counter()
+    n = len(sigs)
+    tty = sys.stderr is not None and sys.stderr.isatty()
+    head = "compiling the solver's kernels for this machine, once (the install's compiled copy does not fit it)"
+
+    def bar(done, end="\r"):
+        filled = 30 * done // max(n, 1)
+        sys.stderr.write(f"{head} [{'#' * filled}{'.' * (30 - filled)}] {done}/{n} "
+                         f"{time.perf_counter() - t0:4.0f} s{end}")
+        sys.stderr.flush()
+
+    if tty:
+        bar(0)
+    elif sys.stderr is not None:  # a log: the one line, without the bar's redrawing
+        sys.stderr.write(f"{head}: {n} kernel signatures, about a minute\n")
+        sys.stderr.flush()
+    for i, (module, kernel, types) in enumerate(sigs, 1):
+        try:
+            disp = getattr(_kernel_module(module), kernel)
+            if (disp, types) != current:
+                disp.compile(types)
+        except Exception:
+            pass
+        if tty:
+            bar(i, "\n" if i == n else "\r")
 
 
 def signature_text(sig) -> str | None:
@@ -428,6 +488,8 @@ def build_cache(folder: str | None = None, progress=None, signatures: str | None
         shutil.rmtree(target)
     target.mkdir(parents=True)
     sigs = listed_signatures(path=signatures)
+    (target / _FOLDER_SIGNATURES).write_text(
+        SIGNATURES_HEADER + "".join(ln + "\n" for ln in listed_signatures(text=True, path=signatures)))
     _writing = target
     try:
         for i, (module, kernel, types) in enumerate(sigs, 1):
