@@ -173,3 +173,22 @@ def test_every_signature_the_commands_call_is_listed():
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "jit_signatures.py"), "--check"],
                        capture_output=True, text=True, cwd=ROOT, timeout=1200)
     assert r.returncode == 0, r.stdout + r.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_wheel_carries_the_compiled_kernels(tmp_path):
+    """``pip wheel .`` (what ``pip install .`` builds) holds every listed signature's cache index and the list."""
+    import zipfile
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                       env=env, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, r.stderr[-3000:]
+    (wheel,) = tmp_path.glob("yahtzee_solver-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    folder = "/".join([*jit.__name__.split(".")[:-1], jit.CACHE_FOLDER])
+    shipped = {n.rsplit("/", 1)[1] for n in names if n.startswith(folder + "/")}
+    assert "signatures.txt" in shipped
+    for module, kernel, _ in jit.listed_signatures():
+        assert any(n.startswith(f"{module}.{kernel}-") and n.endswith(".nbi") for n in shipped), (module, kernel)
+    assert not any(n.endswith((".nbi", ".nbc")) and f"/{jit.CACHE_FOLDER}/" not in n for n in names)
