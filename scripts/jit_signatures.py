@@ -107,7 +107,7 @@ def workloads() -> None:
 
 def signatures() -> list[str]:
     """``module kernel (types)`` for every compiled signature of this process, sorted."""
-    from yahtzee_solver import jit, utility_kernels
+    from yahtzee_solver import jit
 
     lines = []
     mods = [("kernels", jit.compiled())] + [
@@ -118,7 +118,6 @@ def signatures() -> list[str]:
                 text = jit.signature_text(sig)
                 if text is not None:
                     lines.append(f"{label} {name} {text}")
-    del utility_kernels
     return sorted(set(lines))
 
 

@@ -21,6 +21,18 @@ runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
 usual (numba's compiler refreshes the registries itself), and a load that
 fails the short way is retried numba's way.  The machine code run is the same.
 Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
+
+The shipped cache
+-----------------
+A wheel carries its kernels compiled for the machine that built it
+(:func:`build_cache`, run by ``setup.py``; ``pip install .`` builds on the
+user's machine), in :data:`CACHE_FOLDER` beside the kernel sources, for every
+signature of :data:`SIGNATURES_FILE`.  A dispatcher loads from there first
+(:func:`_use_shipped_cache`), stamped by the content of the sources
+(:func:`source_stamp`) instead of numba's file time, which an install does not
+keep; then from numba's own cache.  When the shipped copy does not fit (other
+CPU, numba or numpy), the first miss compiles the whole list once into numba's
+own cache, announced on stderr (:func:`_compile_shipped_list`).
 """
 
 from __future__ import annotations
