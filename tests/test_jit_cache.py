@@ -148,6 +148,29 @@ def test_shipped_cache_of_other_source_is_ignored(built, tmp_path):
     assert again["compiled"] == out["compiled"]
 
 
+UNLISTED = r"""
+import numpy as np
+from yahtzee_solver import jit, get_rules
+k = jit.compiled()
+rules = get_rules("yahtzee")
+a, C = rules.arrays(), rules.n_categories
+legal = np.empty(C, np.int64)  # int64 where the listed signature has int8: a signature the wheel lacks
+k.box_scoring(0, 0, 0, 5, a["score"], a["joker"], a["params"], np.empty(C, np.int64), legal, np.empty(C, np.int64))
+print(sum(k.box_scoring.stats.cache_misses.values()))
+"""
+
+
+def test_unlisted_signature_compiles_quietly_when_the_shipped_cache_fits(built, tmp_path):
+    root = _copy_built(built, tmp_path)
+    r = subprocess.run([sys.executable, "-c", UNLISTED], env=_env(root), capture_output=True, text=True, cwd=root,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-1] == "1"  # compiled as numba does ...
+    assert "compiling the solver's kernels" not in r.stderr  # ... without recompiling the whole list
+    names = {p.name.split("-")[0] for p in _own_cache_files(root) if p.suffix == ".nbi"}
+    assert "kernels.box_scoring" in names and "kernels.box_values" not in names, names  # no fill of the list
+
+
 def test_damaged_shipped_cache_falls_back_to_compiling(built, tmp_path):
     root = _copy_built(built, tmp_path)
     folder = _kernels_file(root).with_name(jit.CACHE_FOLDER)

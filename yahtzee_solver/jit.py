@@ -346,12 +346,26 @@ def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
             except Exception:
                 continue
         loaded = own(sig, target_context)
-        if loaded is None:  # numba compiles next: the shipped cache does not fit this machine
+        if loaded is None and shipped is not None and not _fits(shipped, target_context):
+            # numba compiles next, and the shipped cache was built for another machine or source
             _compile_shipped_list(folder, (dispatcher, tuple(sig)))
         return loaded
 
     cache.load_overload = load
     return True
+
+
+def _fits(shipped, target_context) -> bool:
+    """Whether the shipped index ``shipped`` has entries for this source, numba, numpy and CPU.
+
+    A miss where it fits is a signature the list lacks (numba compiles it as
+    usual); where it does not, the whole shipped list is out of date here.
+    """
+    try:
+        magic = target_context.codegen().magic_tuple()
+        return any(key[1] == magic for key in shipped._load_index())
+    except Exception:
+        return False
 
 
 #: The copy of the signature list that :func:`build_cache` compiled, kept in the shipped folder.
