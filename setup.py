@@ -8,7 +8,8 @@ after the install loads it instead of compiling.  A cache built for another
 CPU, numba, numpy or source is ignored at run time (numba compiles as usual).
 
 Skipped for an editable install (``pip install -e``: numba's own cache in the
-source tree serves the developer) and when ``YAHTZEE_SOLVER_PRECOMPILE=0``.
+source tree serves the developer) and when ``YAHTZEE_SOLVER_PRECOMPILE=0``;
+``YAHTZEE_SOLVER_SIGNATURES=FILE`` compiles another list (the tests use a short one).
 A failure to compile never fails the build: it is reported, and the package
 then compiles on first use.
 """
@@ -38,7 +39,10 @@ class BuildPyWithKernels(build_py):
         env["PYTHONPATH"] = os.pathsep.join([str(lib), *filter(None, [os.environ.get("PYTHONPATH")])])
         print("compiling the solver's numba kernels into the wheel (about a minute, once per install)",
               file=sys.stderr, flush=True)
-        r = subprocess.run([sys.executable, "-m", module, "--build-cache"], cwd=lib, env=env)
+        cmd = [sys.executable, "-m", module, "--build-cache"]
+        if os.environ.get("YAHTZEE_SOLVER_SIGNATURES"):
+            cmd += ["--signatures", os.environ["YAHTZEE_SOLVER_SIGNATURES"]]
+        r = subprocess.run(cmd, cwd=lib, env=env)
         if r.returncode != 0:
             print("warning: compiling the kernels failed; they will compile on first use", file=sys.stderr)
 
