@@ -151,7 +151,8 @@ def main(argv=None) -> int:
           f"install: {len(caches(site))}")
     home = work / "home"
     run_env = {**env, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
-               "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local/share")}
+               "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local/share"),
+               "YAHTZEE_SOLVER_HOME": str(home / "yahtzee-solver")}
     cli = str(venv / "bin" / "yahtzee-solve")
     jobs = [
         ("hint (README quick start)", [cli, "hint", "22555", "--rolls-left", "2", "--card", CARD], False),

@@ -191,10 +191,12 @@ def test_listed_signatures_read_back_exactly():
     assert jit.signature_text((nt.int64, nt.IntegerLiteral(0))) is None  # only a kernel calling another makes these
 
 
-def test_every_signature_the_commands_call_is_listed():
+def test_every_signature_the_commands_call_is_listed(tmp_path):
     """``scripts/jit_signatures.py --check``: the workloads call no signature the wheel would not ship."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "YAHTZEE_SOLVER_HOME": str(tmp_path / "yahtzee")}  # whatever the workloads save stays in the test's folder
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "jit_signatures.py"), "--check"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=1200)
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=1200)
     assert r.returncode == 0, r.stdout + r.stderr[-2000:]
 
 
