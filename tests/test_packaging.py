@@ -59,7 +59,8 @@ def built_dists(tmp_path_factory):
     env["PYTHONWARNINGS"] = "default"
     proc = subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-        capture_output=True, text=True, env=env, timeout=300,
+        # run outside the checkout: its build/ folder (setuptools' output) would shadow the 'build' package
+        capture_output=True, text=True, env=env, timeout=300, cwd=str(out),
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out, proc.stdout + proc.stderr
