@@ -645,7 +645,12 @@ def test_page_carries_the_token_and_safe_headers(client):
         assert client.token in r.get_data(as_text=True)
         assert r.headers["Cache-Control"] == "no-store"
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
-    for f in ("app.js", "style.css"):
+    from importlib import resources
+
+    scripts = sorted(f.name for f in resources.files("yahtzee_solver.web").joinpath("static").iterdir()
+                     if f.name.endswith(".js"))
+    assert "main.js" in scripts and "app.js" not in scripts  # ES modules, no bundle
+    for f in (*scripts, "style.css"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and b"http://" not in r.data and b"https://" not in r.data
         r.close()

@@ -1,0 +1,77 @@
+// The hint panel: the advisor's ranked options for the dice on the table, with the chances of winning.
+import {$, S, el, fmt, showError, t} from "./core.js";
+import {api} from "./api.js";
+import {renderControls, renderGame} from "./board.js";
+import {myTurn} from "./game.js";
+
+export async function showHint() {
+  // Busy while the hint is computed (the chances of winning may take a moment): no move meanwhile,
+  // so the hint shown is always for the dice on the table.
+  if (!myTurn() || S.busy) return;
+  S.busy = true;
+  renderControls();
+  $("hint-panel").setAttribute("aria-busy", "true");
+  try {
+    S.hint = await api("GET", "/api/game/hint");
+    if (S.hint.practice) {
+      S.events = S.events.concat([S.hint.practice]).slice(-8);
+      S.game.practice = true;
+    }
+  } catch (e) {
+    showError(e.message);
+    return;
+  } finally {
+    S.busy = false;
+    $("hint-panel").removeAttribute("aria-busy");
+    renderControls();
+  }
+  renderGame();
+}
+
+export function renderHint() {
+  const panel = $("hint-panel");
+  const h = S.hint;
+  panel.hidden = !h;
+  if (!h) return;
+  panel.replaceChildren(el("h2", {text: t("hint.title")}));
+  const w = h.win;  // null in solitaire; the chances of winning against the CPU (shown late in the game)
+  const winCols = !!(w && w.shown && h.kind !== "roll");
+  if (h.kind === "roll") {
+    panel.append(el("p", {text: h.text}));
+  } else {
+    const tbl = el("table", {class: "ranked"});
+    const head = [el("th", {text: ""}), el("th", {class: "num", text: t("web.hint.expected")}),
+      el("th", {class: "num", text: t("web.adv.loss")})];
+    if (winCols) head.push(el("th", {class: "num", text: t("web.hint.win")}));
+    tbl.append(el("thead", {}, el("tr", {}, ...head)));
+    const body = el("tbody");
+    const winCell = (o, best) => el("td", {class: "num win", text: (best ? "★ " : "") + o.win_text});
+    const boxRow = (cls, label, o, best) => {
+      const cells = [el("td", {text: label + " " + o.text}), el("td", {class: "num", text: fmt(o.expected)}), el("td", {})];
+      if (winCols) cells.push(winCell(o, best));
+      return el("tr", {class: cls, "data-box": o.box}, ...cells);
+    };
+    // the first six by expected total, and the best chance of winning wherever it is ranked
+    const shown = h.options.map((o, i) => i).filter((i) => i < 6 || (winCols && i === w.best));
+    shown.forEach((i) => {
+      const o = h.options[i];
+      const winBest = winCols && i === w.best;
+      const data = h.kind === "box" ? {"data-box": o.box} : (o.keep.length < 5 ? {"data-held": JSON.stringify(o.held)} : {});
+      const cls = [i === 0 ? "best" : "", winBest ? "win-best" : ""].join(" ").trim() || null;
+      const cells = [el("td", {text: o.text}), el("td", {class: "num", text: fmt(o.expected)}),
+        el("td", {class: "num", text: o.loss === 0 ? t("hint.best") : "−" + fmt(o.loss)})];
+      if (winCols) cells.push(winCell(o, winBest));
+      body.append(el("tr", {class: cls, ...data}, ...cells));
+      const sameThen = i === 0 && h.then && h.win_then && h.then.box === h.win_then.box;
+      if (i === 0 && h.then) body.append(boxRow("then" + (sameThen ? " win-best" : ""), t("hint.then"), h.then, winBest && sameThen));
+      if (winBest && h.win_then && !sameThen) body.append(boxRow("then win-best", t("hint.then"), h.win_then, true));
+    });
+    tbl.append(body);
+    panel.append(tbl);
+    if (h.options.length > shown.length) panel.append(el("p", {class: "more", text: `(${shown.length}/${h.options.length})`}));
+  }
+  if (w) {
+    const lines = winCols ? [w.caption, w.note] : [w.text, w.note];
+    lines.filter((x) => x).forEach((x) => panel.append(el("p", {class: "win-note", text: x})));
+  }
+}
