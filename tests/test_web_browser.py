@@ -19,6 +19,7 @@ import os
 import shutil
 import tempfile
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -185,7 +186,8 @@ def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
     if seed is not None:
         seed_box.send_keys(str(seed))
     q(d, "#new-start").click()
-    wait(d, lambda: server.game() is not None and server.game()["seed"] == seed and server.game()["round"] == 1
+    want = None if seed is None else str(seed)
+    wait(d, lambda: server.game() is not None and server.game()["seed"] == want and server.game()["round"] == 1
          and server.game()["practice"] == (seed is not None), "no game started")
 
 
@@ -404,9 +406,9 @@ def test_keyboard_play(driver, server):
     q(d, "#new-start").click()
     abandon = q(d, "#abandon-dialog")
     wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
-    assert server.game()["seed"] == 5
+    assert server.game()["seed"] == "5"
     q(d, "#abandon-ok").click()
-    wait(d, lambda: server.game()["seed"] == 6 and server.game()["round"] == 1)
+    wait(d, lambda: server.game()["seed"] == "6" and server.game()["round"] == 1)
     rows = server.api("/api/records")["records"]
     assert [(r["practice"], r["abandoned"]) for r in rows] == [(True, 1)]
 
@@ -448,6 +450,15 @@ def _post(server, path, body=None):
         return json.loads(r.read())["game"]
 
 
+def _hint(server):
+    from yahtzee_solver.web.app import TOKEN_HEADER
+
+    req = urllib.request.Request(server.url + "/api/game/hint", data=b"{}", method="POST",
+                                 headers={"Content-Type": "application/json", TOKEN_HEADER: server.app.config["TOKEN"]})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_hint_shows_the_chances_of_winning(driver, server, which):
     """Late in a game against the CPU the hint table has a column with each option's chance, the best starred.
@@ -465,12 +476,12 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     idle(d, server)
     q(d, "#hint").click()  # before the roll: the chance from here
     wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel .win-note"))
-    want = server.api("/api/game/hint")["win"]
+    want = _hint(server)["win"]
     assert [p.text for p in qq(d, "#hint-panel .win-note")] == [want["text"], want["note"]]
     click_roll(d, server)
     q(d, "#hint").click()
     wait(d, lambda: qq(d, "#hint-panel td.win"), "no chances in the hint")
-    hint = server.api("/api/game/hint")
+    hint = _hint(server)
     assert "chance to win" in q(d, "#hint-panel thead").text
     rows = qq(d, "#hint-panel tbody tr:not(.then)")
     shown = [i for i in range(len(hint["options"])) if i < 6 or i == hint["win"]["best"]]
@@ -539,3 +550,116 @@ def test_rules_page_and_language(driver, tmp_path):
         shot(d, "game-phone-zh")
     finally:
         s.stop()
+
+
+# -- seeds, stale tabs, focus, quick input, long requests ---------------------------------------------------
+BIG_SEED = "10112111678107648435"  # a 64-bit seed: more digits than a JavaScript number keeps
+
+
+def test_a_64_bit_seed_keeps_every_digit(driver, server):
+    from yahtzee_solver.game import Roll, new_game
+
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=BIG_SEED)
+    assert server.game()["seed"] == BIG_SEED
+    g = click_roll(d, server)
+    want = new_game("yahtzee", "none", "me", int(BIG_SEED))
+    want.apply_action(Roll())
+    assert g["dice"] == list(want.dice) == shown_dice(d)
+
+
+def test_a_stale_tab_is_told_and_shows_the_current_game(driver, server):
+    """Tab A (the page) shows the dice; tab B (here, the API) rolls again; A's click on a box is refused."""
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=12)
+    g = click_roll(d, server)
+    other = _post(server, "/api/game/roll", {})  # the other tab
+    assert other["dice"] != g["dice"] or other["rolls_used"] != g["rolls_used"]
+    box = next(c for c in range(13) if g["preview"]["legal"][c] and not g["preview"]["zero"][c])
+    q(d, f'#card button[data-box="{box}"]').click()
+    wait(d, lambda: q(d, "#notice").is_displayed() and "another tab" in q(d, "#notice").text, "no word of the other tab")
+    assert not q(d, "#error").is_displayed()
+    g = idle(d, server)
+    assert g["players"][0]["boxes"][box] is None and g["rolls_used"] == 2
+    assert shown_dice(d) == g["dice"]
+    # and the page plays on
+    q(d, f'#card button[data-box="{box}"]').click()
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None, "the page does not play on")
+
+
+def test_a_second_tab_on_a_cpu_game_never_plays_the_cpu_too(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    d.execute_script("localStorage.removeItem('yahtzee-fast'); document.getElementById('fast').checked = false;")
+    start_game(d, server, opponent="normal", first="cpu", seed=21)
+    # the page plays the CPU's steps slowly (no fast CPU); the other tab plays the turn out meanwhile
+    g = server.game()
+    while g["cpu_turn"]:
+        try:
+            g = _post(server, "/api/game/cpu", {"version": g["version"]})
+        except urllib.error.HTTPError as e:
+            assert e.code == 409
+            g = json.loads(e.read())["game"]
+    g = idle(d, server)  # the page is not stuck on "CPU is playing"
+    assert q(d, "#roll").is_enabled() and not q(d, "#error").is_displayed()
+    assert server.game()["players"][1]["total"] == g["players"][1]["total"]
+    assert len([v for v in g["players"][1]["boxes"] if v is not None]) == 1  # one CPU turn, played once
+    click_roll(d, server)
+
+
+def test_focus_stays_and_quick_input_holds_both_dice(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    die = q(d, '#dice .die[data-i="2"]')
+    die.send_keys(Keys.SPACE)
+    wait(d, lambda: server.game()["held"][2], "Space did not hold the die")
+    idle(d, server)
+    active = d.switch_to.active_element
+    assert active.get_attribute("data-i") == "2", "the focus left the die"
+    # quick input: 2 then 4 at once holds both
+    q(d, "#game-title").click()
+    q(d, "body").send_keys("24")
+    wait(d, lambda: server.game()["held"] == [False, True, True, True, False], "quick input was dropped")
+    idle(d, server)
+    # Enter on a box scores it; the focus goes to the next thing to do, the roll button
+    b = q(d, "#card button[data-box]:not(.zero)")
+    box = int(b.get_attribute("data-box"))
+    b.send_keys(Keys.ENTER)
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None)
+    idle(d, server)
+    assert d.switch_to.active_element.get_attribute("id") == "roll", "the focus went back to the page top"
+
+
+def test_a_long_request_says_computing_and_input_meanwhile_is_kept(driver, server, monkeypatch):
+    import time
+
+    from yahtzee_solver.web.service import GameService
+
+    real = GameService._hint
+
+    def slow(self, *a, **kw):
+        time.sleep(1.5)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", slow)
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: q(d, "#computing").is_displayed(), "no computing state")
+    assert server.game()["dice"] is not None  # the other requests go through meanwhile
+    q(d, "#game-title").click()
+    q(d, "body").send_keys("1")  # during the hint
+    wait(d, lambda: server.game()["held"][0], "the input during the hint was dropped")
+    wait(d, lambda: not q(d, "#computing").is_displayed(), "computing stays on")
+    assert server.game()["practice"]  # the hint was given, then the hold applied

@@ -19,6 +19,8 @@ lock around the game).
 
 from __future__ import annotations
 
+import copy
+import secrets
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,14 +53,17 @@ class ApiError(Exception):
         400 bad input, 403 forbidden, 404 nothing there, 409 not now (the game's state forbids it).
     message : str
     code : str
-        A short machine-readable reason (``illegal``, ``confirm_zero``, ``game_in_progress`` ...).
+        A short machine-readable reason (``illegal``, ``confirm_zero``, ``game_in_progress``, ``stale`` ...).
+    extra : dict
+        More fields of the reply (``game``: the current game, with a 409 ``stale``).
     """
 
-    def __init__(self, status: int, message: str, code: str = "bad_request"):
+    def __init__(self, status: int, message: str, code: str = "bad_request", **extra):
         super().__init__(message)
         self.status = status
         self.message = " ".join(str(message).split())
         self.code = code
+        self.extra = extra
 
 
 def _message(e: Exception) -> str:
@@ -301,6 +306,10 @@ class GameService:
         self.records_file = Path(records_file) if records_file is not None else store.records_path()
         self.store = store.GameStore(self.game_file)
         self.lock = threading.RLock()
+        self.cpu_lock = threading.Lock()  # one CPU step at a time; a second one is refused, never queued
+        self.hint_lock = threading.Lock()  # the chances of winning keep their last DP (self.win_hints)
+        self._epoch = secrets.token_hex(4)  # versions of one server never match another's
+        self._changes = 0
         self.advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
@@ -313,9 +322,20 @@ class GameService:
         self.load()
 
     # -- files ------------------------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        """The version of the game shown: it changes with every action (and a new game or a reload)."""
+        return f"{self._epoch}-{self._changes}"
+
+    def _check_version(self, version: str | None, tr: Translator) -> None:
+        """Refuse an action decided on another version of the game (a stale tab): 409 ``stale`` with the game."""
+        if version is not None and version != self.version:
+            raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+
     def load(self) -> None:
         """(Re)read the saved game and settle it (:func:`store.settle`): resume, file or count it."""
         with self.lock:
+            self._changes += 1
             self.state, self.result, self._strategy, self.settled = None, None, None, None
             self.store = store.GameStore(self.game_file)
             try:
@@ -397,6 +417,7 @@ class GameService:
         return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self.state.config.opponent))
 
     def _act(self, action):
+        self._changes += 1
         ev = self.state.apply_action(action)
         self._save()
         if self.state.is_terminal():
@@ -457,7 +478,8 @@ class GameService:
         view = {
             "rules": rules.name, "title": tr.title(rules), "opponent": cfg.opponent,
             "opponent_name": tr.opponent(cfg.opponent_key), "first": "me" if cfg.first == HUMAN else "cpu",
-            "seed": cfg.seed if over or "seed" in self.store.practice else None, "practice": self._practice(),
+            "version": self.version,
+            "seed": str(cfg.seed) if over or "seed" in self.store.practice else None, "practice": self._practice(),
             "n_players": cfg.n_players, "round": st.round, "turns": cfg.n_turns,
             "current": st.current, "cpu_turn": (not over) and st.is_cpu_turn, "over": over,
             "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
@@ -571,6 +593,7 @@ class GameService:
             except store.DataFileError as e:
                 raise ApiError(500, f"the game could not be started: {e}", "save_failed") from None
             self.state, self.result, self._strategy, self.settled = state, None, None, None
+            self._changes += 1
             self.notice = counted[1] if counted is not None else None
             events = []
             if counted is not None:
@@ -583,17 +606,23 @@ class GameService:
                 events.append(tr(key, player=self._player(CPU, tr)))
             return self._reply(tr, events)
 
-    def roll(self, tr: Translator) -> dict:
-        """The human rolls (all five first, then the dice not held)."""
+    def roll(self, tr: Translator, version: str | None = None) -> dict:
+        """The human rolls (all five first, then the dice not held).
+
+        ``version`` (every action's): the game's version the action was decided on;
+        another one than the current is refused (409 ``stale``, with the current game).
+        """
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             self._check(st, Roll(), tr)
             self._act(Roll())
             return self._reply(tr, [])
 
-    def hold(self, tr: Translator, held: list) -> dict:
+    def hold(self, tr: Translator, held: list, version: str | None = None) -> dict:
         """The human holds exactly the dice at the positions where ``held`` is true."""
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             action = Hold(tuple(held))
             self._check(st, action, tr)
@@ -601,7 +630,7 @@ class GameService:
                 self._act(action)
             return self._reply(tr, [])
 
-    def score(self, tr: Translator, box: int, confirm: bool) -> dict:
+    def score(self, tr: Translator, box: int, confirm: bool, version: str | None = None) -> dict:
         """The human scores in ``box``; a would-be 0 while another box scores needs ``confirm``.
 
         Raises
@@ -610,6 +639,7 @@ class GameService:
             409 ``confirm_zero`` (with the question as the message) when confirmation is needed.
         """
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             action = Score(box)
             self._check(st, action, tr)
@@ -622,18 +652,40 @@ class GameService:
             ev = self._act(action)
             return self._reply(tr, self._scored_lines(ev, tr))
 
-    def cpu(self, tr: Translator) -> dict:
-        """One step of the CPU's turn: its first roll, a keep and reroll, or its score."""
-        with self.lock:
-            st = self._need_game(tr)
-            if st.is_terminal() or not st.is_cpu_turn:
-                raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn")
-            events = []
-            for ev, lines in cpu_steps(st, self.strategy, self._act, tr):
-                events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
-            return self._reply(tr, events)
+    def cpu(self, tr: Translator, version: str | None = None) -> dict:
+        """One step of the CPU's turn: its first roll, a keep and reroll, or its score.
 
-    def hint(self, tr: Translator) -> dict:
+        The server owns the CPU's turn: one step runs at a time, and a second
+        request meanwhile (another tab) is refused at once with 409 ``stale``
+        and the game, never queued to play a step twice.  The CPU decides
+        outside the game's lock, so reading the game never waits for it.
+        """
+        if not self.cpu_lock.acquire(blocking=False):
+            with self.lock:
+                raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+        try:
+            with self.lock:
+                self._check_version(version, tr)
+                st = self._need_game(tr)
+                if st.is_terminal() or not st.is_cpu_turn:
+                    raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn", game=self.view(tr))
+                strategy = self.strategy
+
+            def act(action):  # the human cannot move on the CPU's turn; a new game replaces self.state
+                with self.lock:
+                    if self.state is not st:
+                        raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+                    return self._act(action)
+
+            events = []
+            for ev, lines in cpu_steps(st, strategy, act, tr):
+                events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
+            with self.lock:
+                return self._reply(tr, events)
+        finally:
+            self.cpu_lock.release()
+
+    def hint(self, tr: Translator, version: str | None = None) -> dict:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
 
         Against the CPU, also each option's chance of winning, as the
@@ -641,17 +693,28 @@ class GameService:
         kept for the game, so later hints before the CPU's card changes are
         quick): ``win`` in the reply (see the README's API table).
 
-        The game becomes practice (as a hint does in the terminal game); the
-        first hint's reply says so in ``practice``.
+        The hint is computed on a copy of the position, outside the game's
+        lock: the other requests go on meanwhile.  When the game has changed
+        by the time it is ready (another tab moved), it is refused with 409
+        ``stale`` and the game stays unaided.  Otherwise the game becomes
+        practice (as a hint does in the terminal game); the first hint's reply
+        says so in ``practice``.
 
         Raises
         ------
         ApiError
-            409 when there is no game, it is over or it is the CPU's turn;
+            409 when there is no game, it is over or it is the CPU's turn, or ``stale``;
             500 when the ledger cannot be written (no hint is given).
         """
-        with self.lock, self.advisors.using(self._human_turn(tr).rules) as adv:
-            out = self._hint(adv, tr)
+        with self.lock:
+            self._check_version(version, tr)
+            st = self._human_turn(tr)
+            st = copy.deepcopy(st, {id(st.rules): st.rules})  # the rule set stays the one object
+            seen = self.version
+        with self.hint_lock, self.advisors.using(st.rules) as adv:
+            out = self._hint(adv, tr, st)
+        with self.lock:
+            self._check_version(seen, tr)
             out["practice"] = None
             if "hint" not in self.store.practice:
                 try:
@@ -659,10 +722,10 @@ class GameService:
                 except store.DataFileError as e:
                     raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
                 out["practice"] = tr("practice.hint")
+            out["version"] = self.version
             return out
 
-    def _hint(self, adv, tr: Translator) -> dict:
-        st = self.state
+    def _hint(self, adv, tr: Translator, st: GameState) -> dict:
         card = st.card
         wc = self.win_hints(st, adv)  # None in solitaire
         if st.dice is None:
@@ -678,10 +741,10 @@ class GameService:
             else:
                 rows = _box_rows(adv, card, dice, tr)
                 out = {"kind": "box", "expected": rows[0]["expected"], "options": rows}
-        out["win"] = self._win(wc, out, adv, tr)
+        out["win"] = self._win(wc, out, adv, tr, st)
         return out
 
-    def _win(self, wc: WinChances | None, out: dict, adv, tr: Translator) -> dict | None:
+    def _win(self, wc: WinChances | None, out: dict, adv, tr: Translator, st: GameState) -> dict | None:
         """Put the chances of winning ``wc`` into the hint ``out``; return the hint's ``win`` summary.
 
         Each option (and ``then``) gets ``win`` (probability) and ``win_text``
@@ -704,7 +767,7 @@ class GameService:
             view["text"] = tr("hint.win_start", level=level, p=format_probability(wc.start))
             return view
         view["caption"] = tr("web.hint.win_caption", level=level)
-        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(self.state, adv)
+        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(st, adv)
         boxes = {o.box: o for o in ranked_boxes}
 
         def put(row, o):
@@ -719,7 +782,7 @@ class GameService:
             put(out["then"], boxes[out["then"]["box"]])
         if wc.kind == "keep" and len(wc.best.keep) == N_DICE:  # the best chance stops rolling: in which box
             best_box = ranked_boxes[0]
-            row = next(r for r in _box_rows(adv, self.state.card, self.state.sorted_dice, tr) if r["box"] == best_box.box)
+            row = next(r for r in _box_rows(adv, st.card, st.sorted_dice, tr) if r["box"] == best_box.box)
             put(row, best_box)
             out["win_then"] = row
         return view

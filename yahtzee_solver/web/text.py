@@ -65,6 +65,10 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "Language",
         "counted.loss": "The game left unfinished ({rules}, {opponent}) counts as a loss.",
         "counted.abandoned": "The game left unfinished ({rules}, {opponent}) counts as abandoned.",
+        "stale": "This game changed in another tab or window: the page now shows the current game.",
+        "computing": "Computing…",
+        "new.seed": "Seed",
+        "notice": "Note",
     },
     "zh": {
         "nav.game": "游戏",
@@ -120,6 +124,10 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "语言",
         "counted.loss": "未完成的那局（{rules}，{opponent}）记为一负。",
         "counted.abandoned": "未完成的那局（{rules}，{opponent}）记为放弃。",
+        "stale": "这局游戏在另一个标签页或窗口中有了变化：页面现在显示当前的局面。",
+        "computing": "正在计算…",
+        "new.seed": "种子",
+        "notice": "提示",
     },
     "ja": {
         "nav.game": "ゲーム",
@@ -175,5 +183,9 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "lang": "言語",
         "counted.loss": "途中でやめたゲーム（{rules}、{opponent}）は負けとして記録しました。",
         "counted.abandoned": "途中でやめたゲーム（{rules}、{opponent}）は放棄として記録しました。",
+        "stale": "このゲームは別のタブかウィンドウで進みました。いまの局面を表示しています。",
+        "computing": "計算中…",
+        "new.seed": "シード",
+        "notice": "お知らせ",
     },
 }

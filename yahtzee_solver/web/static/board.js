@@ -4,20 +4,45 @@ import {renderDice} from "./dice.js";
 import {myTurn, scoreBox} from "./game.js";
 import {renderHint} from "./hint.js";
 
+// The element that has the keyboard focus is redrawn with the dice and the card: find its successor.
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.closest("#game")) return null;
+  if (a.matches("#dice .die")) return `#dice .die[data-i="${a.dataset.i}"]`;
+  if (a.matches("#card button[data-box]")) return `#card button[data-box="${a.dataset.box}"]`;
+  return a.id ? "#" + a.id : null;
+}
+
+function refocus(key) {
+  if (!key) return;
+  const a = document.activeElement;
+  if (a && a !== document.body && a.matches(key) && !a.disabled) return;
+  // the same element if it is still there, else the next thing to do: roll, or choose a box
+  for (const sel of [key, "#roll", "#card button[data-box]", "#hint"]) {
+    const e = document.querySelector(sel);
+    if (e && !e.disabled && !e.closest("[hidden]")) { e.focus(); S.focusWant = null; return; }
+  }
+  S.focusWant = key;  // nothing to focus now (the CPU plays): try again at the next redraw
+}
+
 export function renderControls() {
   const g = S.game;
   if (!g) return;
+  const key = focusKey() || (document.activeElement === document.body ? S.focusWant : null);
   const roll = $("roll");
   roll.textContent = `${t("web.btn.roll")} (${g.rolls_used}/${g.max_rolls})`;
   roll.setAttribute("aria-label", t("web.btn.roll") + ", " + t("web.roll_count", {n: g.rolls_used, max: g.max_rolls}));
-  roll.disabled = !myTurn() || !g.can_roll || S.busy;
-  $("hint").disabled = !myTurn() || S.busy;
-  for (const b of document.querySelectorAll("#card button[data-box]")) b.disabled = !myTurn() || S.busy || !g.dice;
-  for (const b of document.querySelectorAll("#dice .die")) b.disabled = !myTurn() || S.busy || !g.dice || g.locked;
+  // (not disabled while a request runs: input meanwhile is queued, and a disabled button would lose the focus)
+  roll.disabled = !myTurn() || !g.can_roll;
+  $("hint").disabled = !myTurn();
+  for (const b of document.querySelectorAll("#card button[data-box]")) b.disabled = !myTurn() || !g.dice;
+  for (const b of document.querySelectorAll("#dice .die")) b.disabled = !myTurn() || !g.dice || g.locked;
+  refocus(key);
 }
 
 export function renderGame() {
   const g = S.game;
+  S.focusBefore = focusKey() || S.focusBefore;
   const newGame = $("new-game");
   $("game").hidden = !g;
   if (!g || g.over) newGame.open = true;
@@ -38,7 +63,10 @@ export function renderGame() {
   if (g.over && g.result) {
     res.replaceChildren(el("h2", {text: t("end.title")}), ...g.result.lines.map((l) => el("p", {text: l})));
   }
+  const key = S.focusBefore || (document.activeElement === document.body ? S.focusWant : null);
+  S.focusBefore = null;
   renderControls();
+  refocus(key);
 }
 
 function renderCard() {

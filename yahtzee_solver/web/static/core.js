@@ -42,8 +42,16 @@ export function fmt(x) { return Number(x).toFixed(2); }
 
 export function sleep(ms) { return new Promise((res) => setTimeout(res, ms)); }
 
+/** The red banner: something went wrong (``""`` hides it). */
 export function showError(msg) {
   const box = $("error");
   box.textContent = msg ? t("web.error") + ": " + msg : "";
+  box.hidden = !msg;
+}
+
+/** The quiet banner: something the player should know that is not an error (``""`` hides it). */
+export function showNotice(msg) {
+  const box = $("notice");
+  box.textContent = msg || "";
   box.hidden = !msg;
 }

@@ -1,31 +1,32 @@
 // The hint panel: the advisor's ranked options for the dice on the table, with the chances of winning.
 import {$, S, el, fmt, showError, t} from "./core.js";
 import {api} from "./api.js";
-import {renderControls, renderGame} from "./board.js";
-import {myTurn} from "./game.js";
+import {renderGame} from "./board.js";
+import {enqueue, myTurn, resync} from "./game.js";
 
-export async function showHint() {
-  // Busy while the hint is computed (the chances of winning may take a moment): no move meanwhile,
-  // so the hint shown is always for the dice on the table.
-  if (!myTurn() || S.busy) return;
-  S.busy = true;
-  renderControls();
-  $("hint-panel").setAttribute("aria-busy", "true");
-  try {
-    S.hint = await api("GET", "/api/game/hint");
-    if (S.hint.practice) {
-      S.events = S.events.concat([S.hint.practice]).slice(-8);
-      S.game.practice = true;
+/** Ask for the hint (queued behind the actions before it; input meanwhile waits behind it). */
+export function showHint() {
+  return enqueue(async () => {
+    if (!myTurn()) return;
+    S.busy = true;
+    $("hint-panel").setAttribute("aria-busy", "true");
+    try {
+      const h = await api("POST", "/api/game/hint", {version: S.game.version});
+      S.hint = h;
+      if (h.practice) {
+        S.events = S.events.concat([h.practice]).slice(-8);
+        S.game.practice = true;
+      }
+    } catch (e) {
+      if (e.code === "stale" && e.body.game !== undefined) resync(e);
+      else showError(e.message);
+      return;
+    } finally {
+      S.busy = false;
+      $("hint-panel").removeAttribute("aria-busy");
     }
-  } catch (e) {
-    showError(e.message);
-    return;
-  } finally {
-    S.busy = false;
-    $("hint-panel").removeAttribute("aria-busy");
-    renderControls();
-  }
-  renderGame();
+    renderGame();
+  });
 }
 
 export function renderHint() {
