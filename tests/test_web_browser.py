@@ -39,6 +39,7 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from yahtzee_solver import Advisor  # noqa: E402
 from yahtzee_solver.web.app import create_app  # noqa: E402
+from yahtzee_solver.web.text import WEB_TEXT  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -498,6 +499,11 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     assert int(then.get_attribute("data-box")) == hint["win_then"]["box"]
     assert then.text.endswith("★ " + hint["win_then"]["win_text"])
     assert [p.text for p in qq(d, "#hint-panel .win-note")] == [hint["win"]["caption"], hint["win"]["note"]]
+    # the star is not on the first row, whose dice are outlined: the panel says why
+    assert q(d, "#hint-panel .star-note").text == WEB_TEXT["en"]["hint.star_apart"]
+    more = WEB_TEXT["en"]["hint.more"].format(shown=len(shown), n=len(hint["options"]))
+    assert q(d, "#hint-panel .more").text == more
+    assert q(d, "#hint-panel thead th").text == WEB_TEXT["en"]["hint.option"]
     fits(d)
     d.execute_script("document.getElementById('hint-panel').scrollIntoView()")
     shot(d, f"game-{which}-win-hint")
@@ -663,3 +669,111 @@ def test_a_long_request_says_computing_and_input_meanwhile_is_kept(driver, serve
     wait(d, lambda: server.game()["held"][0], "the input during the hint was dropped")
     wait(d, lambda: not q(d, "#computing").is_displayed(), "computing stays on")
     assert server.game()["practice"]  # the hint was given, then the hold applied
+
+
+# -- the smaller faults ------------------------------------------------------------------------------------
+def test_the_abandon_question_is_no_error(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    q(d, "#new-game summary").click()
+    q(d, "#new-start").click()
+    abandon = q(d, "#abandon-dialog")
+    wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
+    assert not q(d, "#error").is_displayed(), "the question shows as an error too"
+    q(d, "#abandon-cancel").click()
+    wait(d, lambda: abandon.get_attribute("open") is None)
+    assert not q(d, "#error").is_displayed() and server.game()["rolls_used"] == 1
+
+
+def test_an_edited_save_is_a_note_once_not_an_error(driver, tmp_path):
+    d = driver
+    size(d, "desktop")
+    s1 = Server(tmp_path)
+    try:
+        _post(s1, "/api/game/new", {})
+        _post(s1, "/api/game/roll", {})
+    finally:
+        s1.stop()
+    g = json.loads((tmp_path / "game.json").read_text())
+    g["cards"][0]["sixes"] = 30
+    (tmp_path / "game.json").write_text(json.dumps(g))
+    s2 = Server(tmp_path)
+    try:
+        open_page(d, s2)
+        wait(d, lambda: q(d, "#notice").is_displayed(), "the page does not say what the start found")
+        assert "failed verification" in q(d, "#notice").text
+        assert not q(d, "#error").is_displayed()
+        open_page(d, s2)  # the next visit
+        assert not q(d, "#notice").is_displayed() and not q(d, "#error").is_displayed()
+    finally:
+        s2.stop()
+
+
+def test_the_page_speaks_the_language_chosen(driver, tmp_path):
+    from yahtzee_solver.rules import get_rules
+    from yahtzee_solver.web.service import WebTranslator
+
+    d = driver
+    size(d, "desktop")
+    s = Server(tmp_path, lang="ja")
+    try:
+        open_page(d, s)
+        assert q(d, "label:has(#new-seed) span").text == WEB_TEXT["ja"]["new.seed"]
+        # an advisor link with a parameter of its own opens, and its refusal is in Japanese
+        open_page(d, s, "/advisor?rules=yahtzee&card=sixes%3D19&dice=22555&r=2&utm_source=chat")
+        tr = WebTranslator("ja")
+        wait(d, lambda: q(d, "#error").is_displayed(), "no refusal shown")
+        assert q(d, "#error").text.endswith(tr("web.adv.err.points", box=tr.box(get_rules("yahtzee"), 5), points=19))
+    finally:
+        s.stop()
+
+
+def test_the_advisor_shows_the_bonus_and_joker_notes(driver, server):
+    d = driver
+    size(d, "desktop")
+    card = "aces=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50"
+    open_page(d, server, f"/advisor?rules=yahtzee&card={card.replace('=', '%3D')}&dice=66666&r=0")
+    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    from yahtzee_solver.rules import get_rules
+
+    r = get_rules("yahtzee")
+    en = WEB_TEXT["en"]
+    assert q(d, "#adv-table thead").text.endswith(en["adv.notes"])
+    want = []
+    for o in Advisor("yahtzee", jit=False).box_options(card, "66666"):
+        notes = []
+        if o.yahtzee_bonus:
+            notes.append(en["adv.note.yahtzee_bonus"].format(points=o.yahtzee_bonus, yahtzee=r.categories[r.yahtzee_category].name))
+        if o.upper_bonus:
+            notes.append(en["adv.note.upper_bonus"].format(points=o.upper_bonus))
+        if o.joker:
+            notes.append(en["adv.note.joker"])
+        want.append(", ".join(notes))
+    got = [row.find_elements(By.CSS_SELECTOR, "td")[-1].text for row in qq(d, "#adv-table tbody tr")]
+    assert got == want and any("+100" in x for x in got) and any("+35" in x for x in got)
+
+
+def test_records_show_no_wins_in_solitaire_and_forfeits_once(driver, server):
+    d = driver
+    size(d, "desktop")
+    _post(server, "/api/game/new", {})
+    _post(server, "/api/game/roll", {})
+    _post(server, "/api/game/new", {"opponent": "normal", "abandon": True})  # solitaire abandoned
+    _post(server, "/api/game/roll", {})
+    _post(server, "/api/game/new", {"abandon": True})  # a forfeit against the CPU
+    open_page(d, server, "/records")
+    wait(d, lambda: qq(d, "#records-unaided tbody tr"))
+    rows = {r["opponent"]: r for r in server.api("/api/records")["records"]}
+    cells = {}
+    for tr in qq(d, "#records-unaided tbody tr"):
+        c = [x.text for x in tr.find_elements(By.CSS_SELECTOR, "td")]
+        cells[c[1]] = c
+    solo = next(v for k, v in cells.items() if "CPU" not in k)
+    cpu = next(v for k, v in cells.items() if "CPU" in k)
+    assert solo[5:8] == ["–", "–", "–"] and solo[8] == str(rows["solo"]["abandoned"])
+    assert cpu[6] == str(rows["normal"]["losses"]) == "1"
+    assert cpu[8] == WEB_TEXT["en"]["rec.forfeits"].format(n=1)
+    assert q(d, "#records .note-small").text == WEB_TEXT["en"]["rec.forfeit_note"]

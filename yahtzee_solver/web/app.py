@@ -275,7 +275,7 @@ def create_app(
 
     # -- the page -----------------------------------------------------------------------------------
     def index():
-        _query(("rules", "card", "dice", "r"))
+        # a page takes any query: the advisor reads its own parameters, a shared link may carry others
         return Response(page, mimetype="text/html")
 
     for path in PAGES:

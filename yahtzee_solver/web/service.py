@@ -86,6 +86,13 @@ class WebTranslator(Translator):
             return text.format(**params) if params else text
         return super().__call__(key, **params)
 
+    def problem(self, key: str, params: dict, rules: RuleSet) -> str:
+        """An illegal-action reason as the page says it: the page's own words where the terminal's
+        name its commands (``(s <box>)``, ``(k a b ...)``), else the terminal's."""
+        if f"problem.{key}" in WEB_TEXT["en"]:
+            return self(f"web.problem.{key}", **params)
+        return super().problem(key, params, rules)
+
 
 def _rules_info(rules: RuleSet, tr: Translator) -> dict:
     return {
@@ -127,32 +134,46 @@ def rules_pages(rules: str, lang: str) -> dict:
 
 
 # -- the advisor page ----------------------------------------------------------------------------
-def parse_card_pairs(text: str, rules: RuleSet) -> ScoreCard:
+def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
     """A card from ``box=points`` pairs separated by commas (``sixes=18,fh=25,yahtzee-bonus=100``).
 
     Unlike :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``), so it is
-    safe for text that comes from a web request.
+    safe for text that comes from a web request.  The refusals are in ``tr``'s language
+    (default English) and name the box and points at fault.
 
     Raises
     ------
     ApiError
         400 for a syntax error, an unknown or repeated box, or impossible points.
     """
+    tr = tr or WebTranslator("en")
     if len(text) > MAX_CARD_TEXT:
-        raise ApiError(400, f"card text longer than {MAX_CARD_TEXT} characters")
+        raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name or not value.isascii() or not value.isdigit() or len(value) > 4:
-            raise ApiError(400, f"invalid card entry {item[:40]!r}: want box=points")
+            raise ApiError(400, tr("web.adv.err.entry", entry=repr(item[:40])))
         if name in pairs:
-            raise ApiError(400, f"repeated box {name[:40]!r} in the card")
+            raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
         pairs[name] = int(value)
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except (CategoryError, ScoreCardError) as e:
-        raise ApiError(400, _message(e)) from None
+        whole = e
+    for name, value in pairs.items():  # which entry is at fault, to say it in the page's language
+        try:
+            ScoreCard.from_mapping({name: value}, rules)
+        except CategoryError:
+            raise ApiError(400, tr("web.adv.err.box", box=repr(name[:40]))) from None
+        except ScoreCardError:
+            if name == "yahtzee-bonus":
+                label = tr("web.adv.bonus")
+            else:
+                label = tr.box(rules, rules.category_index(name))
+            raise ApiError(400, tr("web.adv.err.points", box=label, points=value)) from None
+    raise ApiError(400, tr("web.adv.err.card", detail=_message(whole))) from None
 
 
 class _Advisors:
@@ -224,20 +245,20 @@ def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int
     """
     from ..dice import parse_dice
 
+    tr = WebTranslator(lang)
     try:
         r = get_rules(rules)
-    except UsageError as e:
-        raise ApiError(400, _message(e)) from None
-    card = parse_card_pairs(card_text, r)
+    except UsageError:
+        raise ApiError(400, tr("web.adv.err.rules", rules=repr(rules[:40]), choices=", ".join(RULESETS))) from None
+    card = parse_card_pairs(card_text, r, tr)
     if card.is_full:
-        raise ApiError(400, "the card is full: there is no move to advise")
+        raise ApiError(400, tr("web.adv.err.full"))
     try:
         dice = parse_dice(dice_text)
-    except DiceError as e:
-        raise ApiError(400, _message(e)) from None
+    except DiceError:
+        raise ApiError(400, tr("web.adv.err.dice", dice=repr(dice_text[:20]))) from None
     if rolls_left not in (0, 1, 2):
         raise ApiError(400, f"invalid rolls_left {rolls_left!r}: want 0, 1 or 2")
-    tr = WebTranslator(lang)
     with advisors.using(r) as adv:
         out = {
             "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
@@ -336,6 +357,7 @@ class GameService:
         """(Re)read the saved game and settle it (:func:`store.settle`): resume, file or count it."""
         with self.lock:
             self._changes += 1
+            self._settled_told = False
             self.state, self.result, self._strategy, self.settled = None, None, None, None
             self.store = store.GameStore(self.game_file)
             try:
@@ -347,8 +369,11 @@ class GameService:
             self.state = self.settled.state
 
     def notices(self, tr: Translator) -> list[str]:
-        """What the start found and the last records problem, in ``tr``'s language."""
-        out = [text for text, _ in store.settle_notes(tr, self.settled)] if self.settled is not None else []
+        """What the start found (once: the first time the game is read) and the files' problems, in ``tr``'s language."""
+        out = []
+        if self.settled is not None and not self._settled_told:
+            out = [text for text, _ in store.settle_notes(tr, self.settled)]
+            self._settled_told = True
         if self.problem:
             out.append(self.problem)
         if self.notice:

@@ -1,6 +1,7 @@
 // The advisor page: any position, ranked keeps or boxes, and a link to share it.
 import {$, S, el, fmt, showError, t, view} from "./core.js";
 import {api} from "./api.js";
+import {boxNotes} from "./hint.js";
 
 export function openAdvisor() {
   const q = new URLSearchParams(location.search);
@@ -73,13 +74,16 @@ async function askAdvisor() {
     $("adv-now").textContent = t("web.adv.now", {ev: fmt(r.expected_now)});
     const tbl = el("table", {class: "ranked", id: "adv-table"});
     const heads = r.kind === "keep" ? [t("web.adv.keep"), t("web.adv.reroll")] : [t("web.adv.box"), t("web.adv.points")];
-    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", {text: h})),
-      el("th", {class: "num", text: t("web.adv.expected")}), el("th", {class: "num", text: t("web.adv.loss")}))));
+    const notes = r.kind === "box" && r.options.some((o) => boxNotes(o, r.rules));  // as the CLI's note column
+    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", {scope: "col", text: h})),
+      el("th", {scope: "col", class: "num", text: t("web.adv.expected")}), el("th", {scope: "col", class: "num", text: t("web.adv.loss")}),
+      notes ? el("th", {scope: "col", text: t("web.adv.notes")}) : null)));
     const body = el("tbody");
     for (const [i, o] of r.options.entries()) {
       const a = r.kind === "keep" ? [o.keep.join(" ") || "–", o.reroll.join(" ") || "–"] : [o.name, String(o.points)];
       body.append(el("tr", {class: i === 0 ? "best" : null}, ...a.map((x) => el("td", {text: x})),
-        el("td", {class: "num", text: fmt(o.expected)}), el("td", {class: "num", text: o.loss === 0 ? t("hint.best") : "−" + fmt(o.loss)})));
+        el("td", {class: "num", text: fmt(o.expected)}), el("td", {class: "num", text: o.loss === 0 ? t("hint.best") : "−" + fmt(o.loss)}),
+        notes ? el("td", {class: "notes", text: boxNotes(o, r.rules).replace(/^ \((.*)\)$/, "$1")}) : null));
     }
     tbl.append(body);
     result.replaceChildren(tbl);

@@ -29,6 +29,16 @@ export function showHint() {
   });
 }
 
+/** The bonuses a box earns now and the Joker, as the CLI's notes (" (+100 Yahtzee bonus, Joker)"), or "". */
+export function boxNotes(o, rules) {
+  const info = S.text.rules[rules || S.game.rules];
+  const notes = [];
+  if (o.yahtzee_bonus) notes.push(t("web.adv.note.yahtzee_bonus", {points: o.yahtzee_bonus, yahtzee: info.boxes[info.yahtzee_box]}));
+  if (o.upper_bonus) notes.push(t("web.adv.note.upper_bonus", {points: o.upper_bonus}));
+  if (o.joker) notes.push(t("web.adv.note.joker"));
+  return notes.length ? " (" + notes.join(", ") + ")" : "";
+}
+
 export function renderHint() {
   const panel = $("hint-panel");
   const h = S.hint;
@@ -41,14 +51,14 @@ export function renderHint() {
     panel.append(el("p", {text: h.text}));
   } else {
     const tbl = el("table", {class: "ranked"});
-    const head = [el("th", {text: ""}), el("th", {class: "num", text: t("web.hint.expected")}),
+    const head = [el("th", {scope: "col", text: t("web.hint.option")}), el("th", {class: "num", text: t("web.hint.expected")}),
       el("th", {class: "num", text: t("web.adv.loss")})];
     if (winCols) head.push(el("th", {class: "num", text: t("web.hint.win")}));
     tbl.append(el("thead", {}, el("tr", {}, ...head)));
     const body = el("tbody");
     const winCell = (o, best) => el("td", {class: "num win", text: (best ? "★ " : "") + o.win_text});
     const boxRow = (cls, label, o, best) => {
-      const cells = [el("td", {text: label + " " + o.text}), el("td", {class: "num", text: fmt(o.expected)}), el("td", {})];
+      const cells = [el("td", {text: label + " " + o.text + boxNotes(o)}), el("td", {class: "num", text: fmt(o.expected)}), el("td", {})];
       if (winCols) cells.push(winCell(o, best));
       return el("tr", {class: cls, "data-box": o.box}, ...cells);
     };
@@ -59,7 +69,7 @@ export function renderHint() {
       const winBest = winCols && i === w.best;
       const data = h.kind === "box" ? {"data-box": o.box} : (o.keep.length < 5 ? {"data-held": JSON.stringify(o.held)} : {});
       const cls = [i === 0 ? "best" : "", winBest ? "win-best" : ""].join(" ").trim() || null;
-      const cells = [el("td", {text: o.text}), el("td", {class: "num", text: fmt(o.expected)}),
+      const cells = [el("td", {text: o.text + (h.kind === "box" ? boxNotes(o, h.rules) : "")}), el("td", {class: "num", text: fmt(o.expected)}),
         el("td", {class: "num", text: o.loss === 0 ? t("hint.best") : "−" + fmt(o.loss)})];
       if (winCols) cells.push(winCell(o, winBest));
       body.append(el("tr", {class: cls, ...data}, ...cells));
@@ -69,10 +79,12 @@ export function renderHint() {
     });
     tbl.append(body);
     panel.append(tbl);
-    if (h.options.length > shown.length) panel.append(el("p", {class: "more", text: `(${shown.length}/${h.options.length})`}));
+    if (h.options.length > shown.length) panel.append(el("p", {class: "more", text: t("web.hint.more", {shown: shown.length, n: h.options.length})}));
   }
   if (w) {
     const lines = winCols ? [w.caption, w.note] : [w.text, w.note];
     lines.filter((x) => x).forEach((x) => panel.append(el("p", {class: "win-note", text: x})));
+    // the outlined dice follow the best expected total; say so when the star is on another row
+    if (winCols && w.best !== null && w.best !== 0) panel.append(el("p", {class: "star-note", text: t("web.hint.star_apart")}));
   }
 }
