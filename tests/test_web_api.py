@@ -1172,3 +1172,44 @@ def test_what_the_start_found_is_told_once(files):
     first = c.ok("get", "/api/game")
     assert "failed verification" in first["notice"]
     assert c.ok("get", "/api/game")["notice"] is None  # not on every visit until a new game
+
+
+# -- undo -------------------------------------------------------------------------------------------------
+def test_undo_takes_back_the_last_score_as_the_terminal_does(client, files):
+    from yahtzee_solver.web.service import WebTranslator
+
+    tr = WebTranslator("en")
+    client.ok("post", "/api/game/new", {})  # a secret seed: unaided until the undo
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")
+    before = client.ok("post", "/api/game/roll")["game"]
+    assert not before["can_undo"]
+    box = next(c for c in range(13) if before["preview"]["legal"][c] and before["preview"]["points"][c])
+    scored = client.ok("post", "/api/game/score", {"box": box})["game"]
+    assert scored["can_undo"] and scored["players"][0]["boxes"][box] is not None
+    reply = client.ok("post", "/api/game/undo", {"version": scored["version"]})
+    g = reply["game"]
+    assert reply["events"] == [tr("practice.undo"), tr("ev.undone", box=tr.box(get_rules("yahtzee"), box))]
+    for k in ("dice", "held", "rolls_used", "round", "players", "preview"):
+        assert g[k] == before[k], k
+    assert g["practice"] and not g["can_undo"]
+    ledger = json.loads(files["game_file"].with_name("ledger.json").read_text())
+    assert "undo" in ledger["game"]["practice"]
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")  # once
+    # the dice to come are those of the game without the undone score (the engine, same seed)
+    other = next(c for c in range(13) if c != box and g["preview"]["legal"][c])
+    client.ok("post", "/api/game/score", {"box": other, "confirm": True})
+    after = client.ok("post", "/api/game/roll")["game"]
+    want = new_game("yahtzee", "none", "me", SECRET)
+    for a in (Roll(), Score(other), Roll()):
+        want.apply_action(a)
+    assert after["dice"] == list(want.dice)
+    assert_refused(client.post("/api/game/undo"), 409)  # a roll since
+
+
+def test_no_undo_against_the_cpu(client):
+    client.ok("post", "/api/game/new", {"opponent": "normal", "seed": 3})
+    g = client.ok("post", "/api/game/roll")["game"]
+    box = next(c for c in range(13) if g["preview"]["legal"][c])
+    g = client.ok("post", "/api/game/score", {"box": box, "confirm": True})["game"]
+    assert not g["can_undo"]
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")

@@ -421,6 +421,9 @@ def test_a_hint_makes_an_unaided_game_practice(driver, server):
     assert "(practice)" not in q(d, "#game-title").text
     click_roll(d, server)
     q(d, "#hint").click()
+    warn = q(d, "#hint-warn-dialog")  # the first hint asks first
+    wait(d, lambda: warn.get_attribute("open") is not None, "the first hint does not warn")
+    q(d, "#hint-warn-ok").click()
     wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
     wait(d, lambda: "(practice)" in q(d, "#game-title").text, "the title does not say practice")
     assert any("practice" in li.text for li in qq(d, "#events li"))
@@ -473,6 +476,7 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     size(d, which)
     open_page(d, server)
     expert_until(lambda path, body: _post(server, path, body), 46, 4)
+    d.execute_script("localStorage.setItem('yahtzee-hint-open', '1')")  # the player keeps the panel open
     open_page(d, server)
     idle(d, server)
     q(d, "#hint").click()  # before the roll: the chance from here
@@ -482,6 +486,7 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     click_roll(d, server)
     q(d, "#hint").click()
     wait(d, lambda: qq(d, "#hint-panel td.win"), "no chances in the hint")
+    d.execute_script("document.getElementById('hint-panel').open = true")  # folded on a phone
     hint = _hint(server)
     assert "chance to win" in q(d, "#hint-panel thead").text
     rows = qq(d, "#hint-panel tbody tr:not(.then)")
@@ -507,6 +512,7 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     fits(d)
     d.execute_script("document.getElementById('hint-panel').scrollIntoView()")
     shot(d, f"game-{which}-win-hint")
+    d.execute_script("localStorage.removeItem('yahtzee-hint-open')")
 
 
 # -- the advisor page, rules, languages ------------------------------------------------------------------
@@ -777,3 +783,122 @@ def test_records_show_no_wins_in_solitaire_and_forfeits_once(driver, server):
     assert cpu[6] == str(rows["normal"]["losses"]) == "1"
     assert cpu[8] == WEB_TEXT["en"]["rec.forfeits"].format(n=1)
     assert q(d, "#records .note-small").text == WEB_TEXT["en"]["rec.forfeit_note"]
+
+
+# -- what a player of the online games expects ------------------------------------------------------------
+def _media(d, **features):
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                      {"features": [{"name": k.replace("_", "-"), "value": v} for k, v in features.items()]})
+
+
+def test_on_a_phone_dice_roll_button_and_card_fit_one_screen(driver, server):
+    d = driver
+    size(d, "phone")
+    inner = d.execute_script("return window.innerHeight")
+    if inner != 844:  # the viewport, not the window, is the phone's screen
+        d.set_window_size(390 + 390 - d.execute_script("return window.innerWidth"), 844 + 844 - inner)
+    d.execute_script("localStorage.removeItem('yahtzee-hint-open')")
+    open_page(d, server)
+    start_game(d, server, opponent="expert", seed=33)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
+    d.execute_script("window.scrollTo(0, 0)")
+    boxes = qq(d, "#card button[data-box]")
+    assert boxes
+    for e in qq(d, "#dice .die") + [q(d, "#roll"), q(d, "#hint-panel summary")] + boxes + qq(d, "#card tr.total-row td"):
+        r = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", e)
+        if not (0 <= r[0] and r[1] <= 844):
+            shot(d, "game-phone-one-screen-failed")
+        assert 0 <= r[0] and r[1] <= 844, (e.get_attribute("outerHTML")[:80], r)
+    for b in boxes:
+        assert b.size["height"] >= 44, b.size
+    assert q(d, ".hint-best").text  # the folded hint still says the best option
+    fits(d)
+    shot(d, "game-phone-one-screen")
+
+
+def test_undo_the_last_score_in_solitaire(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=None)
+    g = click_roll(d, server)
+    assert not q(d, "#undo").is_displayed()
+    box = next(c for c in range(13) if g["preview"]["legal"][c] and not g["preview"]["zero"][c])
+    score_box(d, server, box)
+    wait(d, lambda: q(d, "#undo").is_displayed() and q(d, "#undo").is_enabled(), "no undo offered")
+    q(d, "#undo").click()
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is None, "the score was not taken back")
+    g2 = idle(d, server)
+    assert g2["dice"] == g["dice"] and g2["practice"] and "(practice)" in q(d, "#game-title").text
+    assert not q(d, "#undo").is_displayed()
+
+
+def test_the_roll_stage_the_announced_dice_and_reduced_motion(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=9)
+    en = WEB_TEXT["en"]
+    assert q(d, "#stage").text == en["stage.none"].format(max=3)
+    g = click_roll(d, server)
+    assert q(d, "#stage").text == en["stage.n"].format(n=1, max=3, left=2)
+    assert q(d, "#dice-live").get_attribute("textContent") == en["rolled"].format(n=1, max=3, dice=" ".join(map(str, g["dice"])))
+    assert q(d, "#dice-live").get_attribute("aria-live") == "polite"
+    anim = "return getComputedStyle(document.querySelector('#dice .die.rolling .face')).animationName"
+    assert d.execute_script(anim) == "roll"
+    _media(d, prefers_reduced_motion="reduce")
+    try:
+        q(d, '#dice .die[data-i="0"]').click()
+        wait(d, lambda: server.game()["held"][0])
+        g = click_roll(d, server)
+        assert q(d, "#stage").text == en["stage.n"].format(n=2, max=3, left=1)
+        assert not q(d, '#dice .die[data-i="0"]').get_attribute("class").count("rolling")  # a held die stays
+        assert d.execute_script(anim) == "none"
+    finally:
+        _media(d)
+
+
+def test_a_dark_theme_follows_the_system(driver, server):
+    d = driver
+    size(d, "desktop")
+    bg = "return getComputedStyle(document.body).backgroundColor"
+    open_page(d, server)
+    assert d.execute_script(bg) == "rgb(255, 255, 255)"
+    _media(d, prefers_color_scheme="dark")
+    try:
+        assert d.execute_script(bg) == "rgb(18, 19, 22)"
+        ink = d.execute_script("return getComputedStyle(document.body).color")
+        assert ink == "rgb(232, 232, 232)"
+    finally:
+        _media(d)
+
+
+def test_the_first_hint_warns_once_with_do_not_ask_again(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    d.execute_script("localStorage.removeItem('yahtzee-hint-nowarn')")
+    start_game(d, server, seed=None)
+    click_roll(d, server)
+    warn = q(d, "#hint-warn-dialog")
+    q(d, "#hint").click()
+    wait(d, lambda: warn.get_attribute("open") is not None, "no warning")
+    assert q(d, "#hint-warn-text").text == WEB_TEXT["en"]["hint_warn.text"]
+    q(d, "#hint-warn-cancel").click()
+    wait(d, lambda: warn.get_attribute("open") is None)
+    assert not server.game()["practice"] and not q(d, "#hint-panel").is_displayed()
+    q(d, "#hint").click()
+    wait(d, lambda: warn.get_attribute("open") is not None)
+    q(d, "#hint-warn-never").click()
+    q(d, "#hint-warn-ok").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best") and server.game()["practice"], "no hint after yes")
+    # a new unaided game: not asked again
+    _post(server, "/api/game/new", {"abandon": True})
+    open_page(d, server)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best"), "no hint")
+    assert q(d, "#hint-warn-dialog").get_attribute("open") is None
+    d.execute_script("localStorage.removeItem('yahtzee-hint-nowarn')")

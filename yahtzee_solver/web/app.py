@@ -12,6 +12,7 @@ The API (documented in the README, "Playing in the browser"):
 ``POST /api/game/hold``     ``{held: [5 booleans], version?}``
 ``POST /api/game/score``    ``{box: index, confirm?: true, version?}`` (a would-be 0 needs ``confirm``)
 ``POST /api/game/cpu``      ``{version?}``: one step of the CPU's turn
+``POST /api/game/undo``     ``{version?}``: take back the last score (solitaire, before the next roll; practice)
 ``POST /api/game/hint``     ``{version?}``: ranked options for the player's position (the game becomes practice);
                             against the CPU each with its chance of winning (:mod:`yahtzee_solver.win_chances`)
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
@@ -354,6 +355,12 @@ def create_app(
         _query(())
         b = _body(version)
         return jsonify(service.cpu(tr(), b.get("version")))
+
+    @app.post("/api/game/undo")
+    def api_undo():
+        _query(())
+        b = _body(version)
+        return jsonify(service.undo(tr(), b.get("version")))
 
     @app.post("/api/game/hint")
     def api_hint():

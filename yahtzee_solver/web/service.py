@@ -331,6 +331,7 @@ class GameService:
         self.hint_lock = threading.Lock()  # the chances of winning keep their last DP (self.win_hints)
         self._epoch = secrets.token_hex(4)  # versions of one server never match another's
         self._changes = 0
+        self._before_score = None  # the game before the player's last score, for an undo (solitaire)
         self.advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
@@ -358,6 +359,7 @@ class GameService:
         with self.lock:
             self._changes += 1
             self._settled_told = False
+            self._before_score = None
             self.state, self.result, self._strategy, self.settled = None, None, None, None
             self.store = store.GameStore(self.game_file)
             try:
@@ -443,6 +445,7 @@ class GameService:
 
     def _act(self, action):
         self._changes += 1
+        self._before_score = None
         ev = self.state.apply_action(action)
         self._save()
         if self.state.is_terminal():
@@ -510,6 +513,7 @@ class GameService:
             "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
             "rolls_used": st.rolls_used, "max_rolls": MAX_ROLLS, "locked": st.rolls_used >= MAX_ROLLS,
             "can_roll": (not over) and st.problem(Roll()) is None,
+            "can_undo": (not over) and store.can_undo(st, self._before_score),
             "players": players, "preview": preview, "joker": joker, "bonus_now": bonus_now, "status": status,
             "result": None,
         }
@@ -619,6 +623,7 @@ class GameService:
                 raise ApiError(500, f"the game could not be started: {e}", "save_failed") from None
             self.state, self.result, self._strategy, self.settled = state, None, None, None
             self._changes += 1
+            self._before_score = None
             self.notice = counted[1] if counted is not None else None
             events = []
             if counted is not None:
@@ -674,8 +679,35 @@ class GameService:
                 best = max((pt, -i) for i, pt in enumerate(pts) if legal[i])
                 q = tr("confirm.zero", box=tr.box(rules, box), other=tr.box(rules, -best[1]), points=best[0])
                 raise ApiError(409, q, "confirm_zero")
+            before = st.clone() if st.config.n_players == 1 else None  # a score draws no dice: for an undo
             ev = self._act(action)
+            self._before_score = before
             return self._reply(tr, self._scored_lines(ev, tr))
+
+    def undo(self, tr: Translator, version: str | None = None) -> dict:
+        """Take back the player's last score, as the terminal's ``u`` (:func:`store.undo_score`).
+
+        Solitaire only, before the next roll; the game becomes practice.
+
+        Raises
+        ------
+        ApiError
+            409 when there is nothing to undo (``no_undo``) or ``stale``; 500 when the files cannot be written.
+        """
+        with self.lock:
+            self._check_version(version, tr)
+            st = self._need_game(tr)
+            if st.is_terminal() or not store.can_undo(st, self._before_score):
+                raise ApiError(409, tr("web.err.no_undo"), "no_undo")
+            try:
+                state, last, first = store.undo_score(self.store, st, self._before_score)
+            except store.DataFileError as e:
+                raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+            self.state, self._before_score = state, None
+            self._changes += 1
+            events = [tr("practice.undo")] if first else []
+            events.append(tr("ev.undone", box=tr.box(st.rules, last.category)))
+            return self._reply(tr, events)
 
     def cpu(self, tr: Translator, version: str | None = None) -> dict:
         """One step of the CPU's turn: its first roll, a keep and reroll, or its score.

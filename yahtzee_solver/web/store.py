@@ -17,7 +17,7 @@ from ..files import data_dir
 from ..lock import GameLock, GameRunningError
 from ..records import RecordBook, file_finished_game, records_path
 from ..savegame import GameStore, save_path
-from ..session import Settled, begin_game, file_finished, make_game, settle, settle_notes
+from ..session import Settled, begin_game, can_undo, file_finished, make_game, settle, settle_notes, undo_score
 
 __all__ = [
     "DataFileError",
@@ -27,6 +27,7 @@ __all__ = [
     "RecordBook",
     "Settled",
     "begin_game",
+    "can_undo",
     "data_dir",
     "file_finished_game",
     "file_finished",
@@ -35,4 +36,5 @@ __all__ = [
     "save_path",
     "settle",
     "settle_notes",
+    "undo_score",
 ]

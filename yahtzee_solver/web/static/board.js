@@ -35,9 +35,32 @@ export function renderControls() {
   // (not disabled while a request runs: input meanwhile is queued, and a disabled button would lose the focus)
   roll.disabled = !myTurn() || !g.can_roll;
   $("hint").disabled = !myTurn();
+  $("undo").hidden = !g.can_undo;
+  $("undo").disabled = !myTurn() || !g.can_undo;
   for (const b of document.querySelectorAll("#card button[data-box]")) b.disabled = !myTurn() || !g.dice;
   for (const b of document.querySelectorAll("#dice .die")) b.disabled = !myTurn() || !g.dice || g.locked;
   refocus(key);
+}
+
+// Which roll the dice on the table come from: three marks, one filled per roll made.
+function renderStage(g) {
+  const stage = $("stage");
+  stage.hidden = g.over;
+  const n = g.dice ? g.rolls_used : 0;
+  const marks = el("span", {class: "marks", "aria-hidden": "true"});
+  for (let i = 1; i <= g.max_rolls; i++) marks.append(el("span", {class: "mark" + (i <= n ? " done" : "")}));
+  const text = g.cpu_turn ? t("web.stage.cpu", {n, max: g.max_rolls})
+    : (n === 0 ? t("web.stage.none", {max: g.max_rolls}) : t("web.stage.n", {n, max: g.max_rolls, left: g.max_rolls - n}));
+  stage.replaceChildren(marks, el("span", {class: "stage-text", text}));
+  stage.classList.toggle("last", n === g.max_rolls);
+}
+
+// New dice: announced to screen readers, and the dice rolled shake (not under prefers-reduced-motion).
+function announce(g) {
+  const key = g.dice ? [g.round, g.current, g.rolls_used].join("|") : null;
+  S.rolled = key !== null && S.diceKey !== undefined && key !== S.diceKey;
+  if (S.rolled) $("dice-live").textContent = t("web.rolled", {n: g.rolls_used, max: g.max_rolls, dice: g.dice.join(" ")});
+  S.diceKey = key;
 }
 
 export function renderGame() {
@@ -50,6 +73,8 @@ export function renderGame() {
   $("game-title").textContent = [g.practice ? t("practice.label", {rules: g.title}) : g.title, t("turn", {round: g.round, turns: g.turns}),
     g.n_players === 2 ? "vs " + g.players[1].name : null].filter(Boolean).join("  ·  ");
   $("status").textContent = g.status;
+  renderStage(g);
+  announce(g);
   renderDice();
   $("joker").hidden = !g.joker;
   $("joker").textContent = g.joker || "";
@@ -69,22 +94,26 @@ export function renderGame() {
   refocus(key);
 }
 
+// The card is two tables, the upper section and the lower: one under the other on a wide screen, side by
+// side on a phone, so that the dice, the roll button and the whole card fit one screen.
 function renderCard() {
   const g = S.game;
   const info = S.text.rules[g.rules];
-  const table = $("card");
-  table.replaceChildren();
-  const head = el("tr", {}, el("th", {scope: "col", text: "#"}), el("th", {scope: "col", class: "boxname", text: t("box")}));
-  g.players.forEach((p, i) => head.append(el("th", {scope: "col", class: "player" + (i === g.current && !g.over ? " mover" : ""), text: p.column})));
-  table.append(el("thead", {}, head));
-  const body = el("tbody");
   const pv = g.preview;
-  const row = (num, label, cells, cls) => {
+  const part = (cls) => {
+    const head = el("tr", {}, el("th", {scope: "col", class: "num", text: "#"}), el("th", {scope: "col", class: "boxname", text: t("box")}));
+    g.players.forEach((p, i) => head.append(el("th", {scope: "col", class: "player" + (i === g.current && !g.over ? " mover" : ""), text: p.column})));
+    const body = el("tbody");
+    return {table: el("table", {class: cls}, el("thead", {}, head), body), body};
+  };
+  const upper = part("card-upper");
+  const lower = part("card-lower");
+  const row = (body, num, label, cells, cls) => {
     const tr = el("tr", {class: cls || null}, el("td", {class: "num", text: num}), el("th", {scope: "row", class: "boxname", text: label}));
     for (const c of cells) tr.append(c);
     body.append(tr);
   };
-  const boxRow = (c) => {
+  const boxRow = (body, c) => {
     const cells = g.players.map((p, i) => {
       const v = p.boxes[c];
       if (v !== null) return el("td", {class: "filled", text: String(v)});
@@ -102,20 +131,20 @@ function renderCard() {
       }
       return el("td", {class: "empty", text: ""});
     });
-    row(String(c + 1), info.boxes[c], cells, c === info.n_upper - 1 ? "section-end" : null);
+    row(body, String(c + 1), info.boxes[c], cells);
   };
-  for (let c = 0; c < info.n_upper; c++) boxRow(c);
-  row("", t("upper_subtotal"), g.players.map((p) => el("td", {class: p.upper_subtotal >= info.upper_threshold ? "good" : "", text: `${p.upper_subtotal}/${info.upper_threshold}`})), "sum");
-  row("", t("upper_bonus"), g.players.map((p) => el("td", {class: p.upper_bonus ? "good" : "", text: p.upper_bonus ? "+" + p.upper_bonus : (p.upper_done ? "0" : "")})), "sum section-end");
-  for (let c = info.n_upper; c < info.boxes.length; c++) boxRow(c);
+  for (let c = 0; c < info.n_upper; c++) boxRow(upper.body, c);
+  row(upper.body, "", t("upper_subtotal"), g.players.map((p) => el("td", {class: p.upper_subtotal >= info.upper_threshold ? "good" : "", text: `${p.upper_subtotal}/${info.upper_threshold}`})), "sum");
+  row(upper.body, "", t("upper_bonus"), g.players.map((p) => el("td", {class: p.upper_bonus ? "good" : "", text: p.upper_bonus ? "+" + p.upper_bonus : (p.upper_done ? "0" : "")})), "sum");
+  for (let c = info.n_upper; c < info.boxes.length; c++) boxRow(lower.body, c);
   if (info.yahtzee_bonus) {
-    row("", t("yahtzee_bonus", {yahtzee: info.boxes[info.yahtzee_box]}), g.players.map((p, i) => {
+    row(lower.body, "", t("yahtzee_bonus", {yahtzee: info.boxes[info.yahtzee_box]}), g.players.map((p, i) => {
       const extra = i === g.current && pv && pv.yahtzee_bonus && !g.over ? "+" + pv.yahtzee_bonus : "";
       return el("td", {class: extra ? "good" : ""}, String(p.yahtzee_bonus) + (extra ? " " + extra : ""));
     }), "sum");
   }
-  row("", t("total"), g.players.map((p) => el("td", {class: "total", text: String(p.total)})), "total-row");
-  table.append(body);
+  row(lower.body, "", t("total"), g.players.map((p) => el("td", {class: "total", text: String(p.total)})), "total-row");
+  $("card").replaceChildren(upper.table, lower.table);
 }
 
 function boxKeys(ev) {

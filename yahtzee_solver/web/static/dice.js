@@ -22,6 +22,7 @@ export function renderDice() {
     const label = g.dice ? `${i + 1}: ${d}${held ? " (" + t("web.held") + ")" : ""}` : `${i + 1}`;
     const b = el("button", {
       type: "button", class: "die" + (held ? " held" : "") + (g.locked && g.dice ? " locked" : "")
+        + (S.rolled && !(g.held[i] && g.rolls_used > 1) ? " rolling" : "")
         + (suggested && suggested[i] ? " suggested" : "") + (g.dice ? "" : " blank"),
       "data-i": i, "aria-pressed": held ? "true" : "false", "aria-label": label, disabled: !canHold,
       "data-face": d, onclick: () => toggleHold(i),

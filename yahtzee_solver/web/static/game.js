@@ -136,6 +136,11 @@ export function roll() {
   return act("/api/game/roll", (g) => (myTurn() && g.can_roll ? {} : null), true);
 }
 
+/** Take back the last score (solitaire, before the next roll): the game becomes practice, as in the terminal. */
+export function undo() {
+  return act("/api/game/undo", (g) => (g && g.can_undo ? {} : null), true);
+}
+
 export function toggleHold(i) {
   return act("/api/game/hold", (g) => {
     if (!myTurn() || !g.dice || g.locked) return null;
@@ -205,6 +210,12 @@ $("abandon-dialog").addEventListener("close", () => {
   else $("new-start").focus();
 });
 $("roll").addEventListener("click", roll);
+$("undo").addEventListener("click", undo);
+$("hint-panel").addEventListener("toggle", (ev) => {
+  if (ev.isTrusted && document.activeElement && document.activeElement.closest("#hint-panel")) {
+    localStorage.setItem("yahtzee-hint-open", $("hint-panel").open ? "1" : "0");
+  }
+});
 $("hint").addEventListener("click", showHint);
 $("fast").addEventListener("change", () => localStorage.setItem("yahtzee-fast", $("fast").checked ? "1" : ""));
 
@@ -215,6 +226,7 @@ document.addEventListener("keydown", (ev) => {
   if (k === "r") { roll(); ev.preventDefault(); }
   else if (k >= "1" && k <= "5") { toggleHold(Number(k) - 1); ev.preventDefault(); }
   else if (k === "h") { showHint(); ev.preventDefault(); }
+  else if (k === "u") { undo(); ev.preventDefault(); }
   else if (k === "s") {
     const b = document.querySelector("#card button[data-box]:not([disabled])");
     if (b) b.focus();

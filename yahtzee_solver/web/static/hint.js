@@ -4,8 +4,27 @@ import {api} from "./api.js";
 import {renderGame} from "./board.js";
 import {enqueue, myTurn, resync} from "./game.js";
 
-/** Ask for the hint (queued behind the actions before it; input meanwhile waits behind it). */
+/**
+ * Ask for the hint (queued behind the actions before it; input meanwhile waits behind it).  The first hint of an
+ * unaided game asks first, since it makes the game practice ("do not ask again" is kept in the browser).
+ */
 export function showHint() {
+  if (!myTurn()) return null;
+  if (!S.game.practice && localStorage.getItem("yahtzee-hint-nowarn") !== "1") {
+    $("hint-warn-never").checked = false;
+    $("hint-warn-dialog").showModal();
+    return null;
+  }
+  return askHint();
+}
+
+$("hint-warn-dialog").addEventListener("close", () => {
+  if ($("hint-warn-dialog").returnValue !== "ok") { $("hint").focus(); return; }
+  if ($("hint-warn-never").checked) localStorage.setItem("yahtzee-hint-nowarn", "1");
+  askHint();
+});
+
+function askHint() {
   return enqueue(async () => {
     if (!myTurn()) return;
     S.busy = true;
@@ -13,6 +32,7 @@ export function showHint() {
     try {
       const h = await api("POST", "/api/game/hint", {version: S.game.version});
       S.hint = h;
+      $("hint-live").textContent = hintLine(h);
       if (h.practice) {
         S.events = S.events.concat([h.practice]).slice(-8);
         S.game.practice = true;
@@ -39,12 +59,30 @@ export function boxNotes(o, rules) {
   return notes.length ? " (" + notes.join(", ") + ")" : "";
 }
 
+// The hint's best option in one line: the collapsed panel's summary, and what a screen reader hears.
+function hintLine(h) {
+  if (h.kind === "roll") return h.text;
+  const o = h.options[0];
+  const then = h.then ? " → " + h.then.text : "";
+  return `${o.text}${then} (${fmt(o.expected)})`;
+}
+
+// The panel is a <details>: open on a wide screen, folded to its one-line summary on a phone (the card stays
+// on screen); the player's choice is kept for the next hints.
+function panelOpen() {
+  const kept = localStorage.getItem("yahtzee-hint-open");
+  if (kept === "1" || kept === "0") return kept === "1";
+  return window.matchMedia("(min-width: 600px)").matches;
+}
+
 export function renderHint() {
   const panel = $("hint-panel");
   const h = S.hint;
   panel.hidden = !h;
   if (!h) return;
-  panel.replaceChildren(el("h2", {text: t("hint.title")}));
+  const summary = el("summary", {}, el("h2", {text: t("web.btn.hint")}), el("span", {class: "hint-best", text: hintLine(h)}));
+  panel.replaceChildren(summary, el("p", {class: "hint-title", text: t("hint.title")}));
+  panel.open = panelOpen();
   const w = h.win;  // null in solitaire; the chances of winning against the CPU (shown late in the game)
   const winCols = !!(w && w.shown && h.kind !== "roll");
   if (h.kind === "roll") {
