@@ -70,7 +70,7 @@ def assert_refused(r, status, *needles):
     assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
     assert r.mimetype == "application/json"
     body = r.get_json()
-    assert set(body) - {"game"} == {"error", "code"}  # a 409 may carry the current game
+    assert set(body) - {"game", "games"} == {"error", "code"}  # a 409 may carry the current game, a 404 the games
     msg = body["error"]
     assert msg and "\n" not in msg and "Traceback" not in msg and len(msg) < 300
     for n in needles:
@@ -1213,3 +1213,34 @@ def test_no_undo_against_the_cpu(client):
     g = client.ok("post", "/api/game/score", {"box": box, "confirm": True})["game"]
     assert not g["can_undo"]
     assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")
+
+
+# -- the review ---------------------------------------------------------------------------------------------
+def test_the_review_of_a_finished_game_is_the_clis(client, files):
+    from click.testing import CliRunner
+
+    from yahtzee_solver.cli import main
+
+    body = assert_refused(client.get("/api/review"), 404)
+    assert "No finished game" in body["error"]
+    client.ok("post", "/api/game/new", {"rules": "yacht", "opponent": "beginner", "seed": 5})
+    game = _play_out(client)
+    n = game["result"]["history_number"]
+    assert n == 1
+    r = client.ok("get", "/api/review")
+    assert r["number"] == 1 and client.ok("get", "/api/review?game=1") == r
+    res = CliRunner().invoke(main, ["review", "1", "--json"])  # the same data folder (YAHTZEE_SOLVER_HOME)
+    assert res.exit_code == 0, res.output
+    assert r["review"] == json.loads(res.output)
+    cpu = CliRunner().invoke(main, ["review", "1", "--cpu", "--json"])
+    assert client.ok("get", "/api/review?player=cpu")["review"] == json.loads(cpu.output)
+    assert len(r["rows"]) == r["review"]["n_decisions"]
+    assert [row["loss"] for row in r["rows"]] == [d["loss"] for d in r["review"]["decisions"]]
+    assert r["games"][0]["number"] == 1 and r["games"][0]["scores"] == [p["total"] for p in game["players"]]
+    assert_refused(client.get("/api/review?game=2"), 404)
+    assert_refused(client.get("/api/review?game=x"), 400, "invalid game")
+    assert_refused(client.get("/api/review?player=me"), 400, "invalid player")
+    # a solitaire game has no CPU to review
+    client.ok("post", "/api/game/new", {"rules": "yacht"})
+    _play_out(client)
+    assert_refused(client.get("/api/review?player=cpu"), 400)

@@ -902,3 +902,42 @@ def test_the_first_hint_warns_once_with_do_not_ask_again(driver, server):
     wait(d, lambda: qq(d, "#hint-panel tr.best"), "no hint")
     assert q(d, "#hint-warn-dialog").get_attribute("open") is None
     d.execute_script("localStorage.removeItem('yahtzee-hint-nowarn')")
+
+
+def _play_out(server):
+    g = server.game()
+    while not g["over"]:
+        if g["cpu_turn"]:
+            g = _post(server, "/api/game/cpu", {})
+            continue
+        g = _post(server, "/api/game/roll", {})
+        g = _post(server, "/api/game/score", {"box": g["players"][0]["boxes"].index(None), "confirm": True})
+    return g
+
+
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
+    d = driver
+    size(d, which)
+    _post(server, "/api/game/new", {"opponent": "beginner", "seed": 8})
+    g = _play_out(server)
+    open_page(d, server)
+    wait(d, lambda: q(d, "#result").is_displayed())
+    link = q(d, "#review-link")
+    assert link.text == WEB_TEXT["en"]["review.link"]
+    link.click()
+    wait(d, lambda: qq(d, "#review-table tbody tr"), "no review")
+    want = server.api("/api/review?game=%d" % g["result"]["history_number"])
+    rows = qq(d, "#review-table tbody tr")
+    assert len(rows) == want["review"]["n_decisions"]
+    for row, dec in zip(rows, want["rows"]):
+        cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "td")]
+        assert cells[0] == str(dec["turn"]) and cells[3] == dec["choice"] and cells[4] == dec["best"]
+        assert cells[5] == ("0" if dec["loss"] == 0 else "−" + f"{dec['loss']:.2f}")
+    assert [p.text for p in qq(d, "#review-result .review-line")] == want["lines"]
+    fits(d)
+    shot(d, f"review-{which}")
+    q(d, "#nav-records").click()
+    wait(d, lambda: q(d, "#records-review").is_displayed())
+    q(d, "#records-review").click()
+    wait(d, lambda: qq(d, "#review-table tbody tr") and "/review" in d.current_url, "no review from the records page")

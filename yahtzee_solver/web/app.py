@@ -18,6 +18,8 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
+``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
+                            last), the numbers of ``yahtzee-solve review N --json``
 ==========================  =====================================================================
 
 Every endpoint takes ``?lang=en|zh|ja`` for its texts.  The game (``game``) carries its
@@ -56,7 +58,7 @@ from .. import __version__
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS
-from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, rules_pages, texts
+from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, review, rules_pages, texts
 
 __all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
@@ -71,7 +73,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
 NEW_GAME_DEFAULTS = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
-PAGES = ("/", "/advisor", "/rules", "/records")
+PAGES = ("/", "/advisor", "/rules", "/records", "/review")
 
 
 def _host_name(host: str) -> str:
@@ -305,6 +307,18 @@ def create_app(
     def api_records():
         _query(())
         return jsonify(records(tr().lang, service.records_file))
+
+    @app.get("/api/review")
+    def api_review():
+        q = _query(("game", "player"))
+        g = q.get("game")
+        if g is not None and not (g.isascii() and g.isdigit() and len(g) <= 6):
+            raise ApiError(400, f"invalid game {g[:20]!r}: want a number of the history")
+        p = q.get("player", "you")
+        if p not in ("you", "cpu"):
+            raise ApiError(400, f"invalid player {p[:20]!r}: want you or cpu")
+        return jsonify(review(service.advisors, tr().lang, service.history_file, None if g is None else int(g),
+                              1 if p == "cpu" else 0))
 
     @app.get("/api/advice")
     def api_advice():

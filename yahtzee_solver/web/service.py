@@ -38,7 +38,8 @@ from ..win_chances import warm as warm_win
 from . import store
 from .text import WEB_TEXT
 
-__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs"]
+__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs",
+           "records", "review"]
 
 #: Longest card text accepted by :func:`parse_card_pairs` (characters).
 MAX_CARD_TEXT = 400
@@ -285,6 +286,83 @@ def records(lang: str, records_file=None) -> dict:
     return {"records": rows, "problem": book.problem}
 
 
+def _review_choice(tr: Translator, rules: RuleSet, d, which: str) -> str:
+    # the words of `yahtzee-solve review` (i18n keys review.*)
+    x = d.choice if which == "choice" else d.best
+    if d.kind == "box":
+        return tr.box(rules, x)
+    if which == "choice" and x == d.dice and d.rolls_left:
+        return tr("review.stand")
+    return tr("review.keep", dice=_dice_text(x))
+
+
+def review(advisors, lang: str, history_file, number: int | None = None, player: int = 0) -> dict:
+    """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
+    (:func:`yahtzee_solver.review.review_log`): every decision, the best one and the expected loss.
+
+    Parameters
+    ----------
+    number : int, optional
+        The game's number in the history (1 = the oldest kept); default the last one.
+    player : int
+        0 the player's decisions, 1 the CPU's.
+
+    Returns
+    -------
+    dict
+        ``review`` (:meth:`GameReview.to_dict`: the numbers of the CLI's ``--json``), ``number``, ``rows``
+        (each decision's words), ``lines`` (score, totals, bands, costliest, as the CLI prints them),
+        ``games`` (the history, newest first: number, date, rules title, opponent, scores).
+
+    Raises
+    ------
+    ApiError
+        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire.
+    """
+    from ..history import History, HistoryEntry
+    from ..review import review_log
+
+    tr = WebTranslator(lang)
+    h = History.load(history_file)
+    games = [
+        {"number": i + 1, "date": e.date, "rules_title": tr.title(get_rules(e.rules)),
+         "opponent_name": tr.opponent("solo" if e.opponent == "none" else e.opponent), "scores": list(e.scores)}
+        for i, e in enumerate(h.entries) if isinstance(e, HistoryEntry)
+    ][::-1]
+    n = h.last_number() if number is None else number
+    if n is None or not 1 <= n <= len(h.entries) or not isinstance(h.entries[n - 1], HistoryEntry):
+        raise ApiError(404, tr("web.review.none"), "no_game", games=games)
+    e = h.entries[n - 1]
+    if player == 1 and e.players < 2:
+        raise ApiError(400, tr("web.review.no_cpu"), "no_cpu")
+    r = get_rules(e.rules)
+    meta = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
+            "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": e.seed,
+            "player": "cpu" if player else "you"}
+    try:
+        with advisors.using(r) as adv:
+            rev = review_log(e.log, r, player, advisor=adv, meta=meta)
+    except YahtzeeError as err:
+        raise ApiError(500, tr("review.unavailable", detail=_message(err)), "review_failed") from None
+    rows = [{"turn": d.turn, "dice": _dice_text(d.dice), "rolls_left": d.rolls_left if d.kind == "keep" else None,
+             "choice": _review_choice(tr, r, d, "choice"), "best": _review_choice(tr, r, d, "best"), "loss": d.loss}
+            for d in rev.decisions]
+    b = rev.bands
+    lines = [tr("review.header", what=tr("review.game", n=n, date=e.date), title=tr.title(r),
+                opponent=tr.opponent(meta["opponent"]), seed=e.seed).replace("\n", " · ")]
+    if player == 1:
+        lines.append(tr("review.cpu"))
+    if rev.decisions:
+        lines.append(tr("review.score" if rev.complete else "review.score_so_far", score=rev.final_score,
+                        expected=f"{rev.start_value:.2f}"))
+        lines.append(tr("review.total", total=f"{rev.total_loss:.2f}", n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"))
+        lines.append(tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]))
+    else:
+        lines.append(tr("review.none"))
+    return {"review": rev.to_dict(), "number": n, "rows": rows, "lines": lines, "games": games,
+            "costliest": [rev.decisions.index(d) for d in rev.costliest(3)]}
+
+
 # -- the game --------------------------------------------------------------------------------------
 class GameService:
     """The one game the server plays, under the terminal game's rules (:mod:`yahtzee_solver.session`).
@@ -325,6 +403,8 @@ class GameService:
     def __init__(self, game_file=None, records_file=None, *, jit: bool = False):
         self.game_file = Path(game_file) if game_file is not None else store.save_path()
         self.records_file = Path(records_file) if records_file is not None else store.records_path()
+        # the game history (for the review) beside the saved game: the terminal's own with the default files
+        self.history_file = self.game_file.with_name(store.history_path().name)
         self.store = store.GameStore(self.game_file)
         self.lock = threading.RLock()
         self.cpu_lock = threading.Lock()  # one CPU step at a time; a second one is refused, never queued
@@ -396,7 +476,7 @@ class GameService:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
         practice = bool(self.store.practice)
         try:
-            filed = store.file_finished(st, self.store, self.records_file)
+            filed = store.file_finished(st, self.store, self.records_file, self.history_file)
         except store.DataFileError as e:
             self.result = {"outcome": outcome, "recorded": False, "practice": practice, "problem": str(e)}
             return

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..errors import DataFileError
 from ..files import data_dir
+from ..history import history_path
 from ..lock import GameLock, GameRunningError
 from ..records import RecordBook, file_finished_game, records_path
 from ..savegame import GameStore, save_path
@@ -31,6 +32,7 @@ __all__ = [
     "data_dir",
     "file_finished_game",
     "file_finished",
+    "history_path",
     "make_game",
     "records_path",
     "save_path",

@@ -87,6 +87,10 @@ export function renderGame() {
   res.hidden = !g.over;
   if (g.over && g.result) {
     res.replaceChildren(el("h2", {text: t("end.title")}), ...g.result.lines.map((l) => el("p", {text: l})));
+    if (g.result.history_number) {  // the game is in the history: its review, as `yahtzee-solve review N`
+      res.append(el("p", {}, el("a", {id: "review-link", href: "/review?game=" + g.result.history_number, "data-nav": true,
+        text: t("web.review.link")})));
+    }
   }
   const key = S.focusBefore || (document.activeElement === document.body ? S.focusWant : null);
   S.focusBefore = null;

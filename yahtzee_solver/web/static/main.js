@@ -1,12 +1,13 @@
 // The page of yahtzee_solver: starts it, picks the language and shows one view at a time.
 // The parts: api.js (the API client), board.js (the scorecard and controls), dice.js, hint.js (the hint
-// panel), game.js (the game's actions and keys), advisor.js, rules.js, records.js; core.js is shared.
+// panel), game.js (the game's actions and keys), advisor.js, rules.js, records.js, review.js; core.js is shared.
 import {$, S, SERVER_LANG, VIEWS, el, showError, t, view} from "./core.js";
 import {api} from "./api.js";
 import {loadGame} from "./game.js";
 import {openAdvisor} from "./advisor.js";
 import {loadRules} from "./rules.js";
 import {loadRecords} from "./records.js";
+import {loadReview} from "./review.js";
 
 function fillSelect(sel, items) {
   const keep = sel.value;
@@ -45,6 +46,7 @@ function route() {
   else if (v === "advisor") openAdvisor();
   else if (v === "rules") loadRules();
   else if (v === "records") loadRecords();
+  else if (v === "review") loadReview();
 }
 
 document.addEventListener("click", (ev) => {
