@@ -941,3 +941,84 @@ def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
     wait(d, lambda: q(d, "#records-review").is_displayed())
     q(d, "#records-review").click()
     wait(d, lambda: qq(d, "#review-table tbody tr") and "/review" in d.current_url, "no review from the records page")
+
+
+# -- accessibility: axe-core on every page, in every language -------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _axe_source():
+    """axe-core's ``axe.min.js``: ``$AXE_CORE_JS``, else ``node_modules/axe-core`` of the repository
+    (``npm install axe-core`` there); ``None`` when absent."""
+    for path in (os.environ.get("AXE_CORE_JS"), ROOT / "node_modules" / "axe-core" / "axe.min.js"):
+        if path and Path(path).is_file():
+            return Path(path).read_text("utf-8")
+    return None
+
+
+def _axe(d):
+    """axe's violations on the page as shown now: ``[(rule, impact, [targets])]``."""
+    d.execute_script(AXE + "\n;return 1;")  # (a script run by the driver is not bound by the page's CSP)
+    d.set_script_timeout(60)
+    return d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then("
+        "  (r) => done(r.violations.map((v) => [v.id, v.impact, v.nodes.slice(0, 4).map((n) => n.target.join(' '))])),"
+        "  (e) => done([['axe-error', String(e), []]]));")
+
+
+AXE = _axe_source()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_axe_finds_no_violation_on_any_page(driver, tmp_path, lang):
+    if AXE is None:
+        why = ("axe-core not found: run `npm install axe-core` in the repository folder "
+               "(node_modules/axe-core/axe.min.js) or set AXE_CORE_JS")
+        if os.environ.get("YAHTZEE_REQUIRE_AXE"):
+            pytest.fail(why)
+        pytest.skip(why)
+    d = driver
+    s = Server(tmp_path, lang=lang)
+    found = {}
+    try:
+        open_page(d, s, "/rules")  # axe itself works: a picture with no text is found
+        d.execute_script("const i = document.createElement('img'); i.src = 'data:,'; i.id = 'no-alt';"
+                         "document.querySelector('main').append(i);")
+        assert any(v[0] == "image-alt" for v in _axe(d))
+        _post(s, "/api/game/new", {"opponent": "beginner", "seed": 8})
+        finished = _play_out(s)
+        for which in ("desktop", "phone"):
+            size(d, which)
+            for scheme in ("light", "dark"):
+                _media(d, prefers_color_scheme=scheme)
+                for path in ("/", "/review", "/records", "/rules", "/advisor?rules=yahtzee&card=sixes%3D18&dice=66655&r=0"):
+                    open_page(d, s, path)
+                    if path == "/review":
+                        wait(d, lambda: qq(d, "#review-table tbody tr"))
+                    found[(which, scheme, path, "finished" if finished else "")] = _axe(d)
+                # a game in progress with the hint open, and each dialog
+                _post(s, "/api/game/new", {"opponent": "expert", "abandon": True})
+                open_page(d, s)
+                click_roll(d, s)
+                d.execute_script("localStorage.setItem('yahtzee-hint-open', '1');"
+                                 "localStorage.removeItem('yahtzee-hint-nowarn')")
+                q(d, "#hint").click()
+                wait(d, lambda: q(d, "#hint-warn-dialog").get_attribute("open") is not None)
+                found[(which, scheme, "hint-warning")] = _axe(d)
+                q(d, "#hint-warn-ok").click()
+                wait(d, lambda: qq(d, "#hint-panel tr.best"))
+                found[(which, scheme, "game with hint")] = _axe(d)
+                g = s.game()
+                zero = next((c for c in range(13) if g["preview"]["zero"][c]), None)
+                if zero is not None:
+                    q(d, f'#card button[data-box="{zero}"]').click()
+                    wait(d, lambda: q(d, "#zero-dialog").get_attribute("open") is not None)
+                    found[(which, scheme, "zero dialog")] = _axe(d)
+                    q(d, "#zero-cancel").click()
+        _media(d)
+    finally:
+        _media(d)
+        s.stop()
+    bad = {k: v for k, v in found.items() if v}
+    assert not bad, json.dumps({" ".join(k): v for k, v in bad.items()}, ensure_ascii=False, indent=1)[:6000]
