@@ -740,7 +740,7 @@ def test_the_page_speaks_the_language_chosen(driver, tmp_path):
 def test_the_advisor_shows_the_bonus_and_joker_notes(driver, server):
     d = driver
     size(d, "desktop")
-    card = "aces=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50"
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50"
     open_page(d, server, f"/advisor?rules=yahtzee&card={card.replace('=', '%3D')}&dice=66666&r=0")
     wait(d, lambda: qq(d, "#adv-table tbody tr"))
     from yahtzee_solver.rules import get_rules
