@@ -1244,3 +1244,32 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     client.ok("post", "/api/game/new", {"rules": "yacht"})
     _play_out(client)
     assert_refused(client.get("/api/review?player=cpu"), 400)
+
+
+def test_the_advisor_page_does_not_wait_for_a_long_hint(files, monkeypatch):
+    import threading
+    import time
+
+    from yahtzee_solver.web.service import GameService
+
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"seed": 8})
+    c.ok("post", "/api/game/roll")
+    c.ok("get", "/api/advice?dice=22555")  # the advisor of these rules is made
+    slow, started = GameService._hint, threading.Event()
+
+    def slow_hint(self, *a, **kw):  # runs holding an advisor of the game's rules
+        started.set()
+        time.sleep(3)
+        return slow(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", slow_hint)
+    th = threading.Thread(target=lambda: Client(c.app).post("/api/game/hint"))
+    th.start()
+    assert started.wait(10)
+    t0 = time.perf_counter()
+    want = Advisor("yahtzee", jit=False).keep_options("sixes=18", "22555", 2)
+    r = c.ok("get", "/api/advice?dice=22555&card=sixes%3D18")
+    assert time.perf_counter() - t0 < 2.5  # not after the hint's 3 s
+    assert [o["keep"] for o in r["options"]] == [list(o.keep) for o in want]
+    th.join()

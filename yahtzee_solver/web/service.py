@@ -178,32 +178,57 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
 
 
 class _Advisors:
-    """One :class:`~yahtzee_solver.Advisor` per rule set, made on first use (tables load once).
+    """The :class:`~yahtzee_solver.Advisor` of each rule set, made on first use (tables load once).
 
     An ``Advisor`` reuses its work arrays from query to query, so one query at a
-    time runs on each: :meth:`using` holds its lock (the server is threaded).
+    time runs on each: :meth:`using` lends a free one for the query.  When every
+    advisor of the rule set is busy (a long hint, a review), another is made on
+    the same table, up to :attr:`MAX_PER_RULES`; only then does a query wait.
+
+    Attributes
+    ----------
+    MAX_PER_RULES : int
+        Most advisors kept per rule set (they share one read-only table).
     """
+
+    MAX_PER_RULES = 3
 
     def __init__(self, jit: bool):
         self.jit = jit
-        self._made: dict = {}
+        self._made: dict = {}  # rules name -> [(Advisor, Lock), ...]
         self._lock = threading.Lock()
 
     def __call__(self, rules: RuleSet):
-        """The advisor of ``rules`` and its query lock."""
+        """The first advisor of ``rules`` and its query lock."""
+        return self._pool(rules)[0]
+
+    def _pool(self, rules: RuleSet) -> list:
         with self._lock:
             if rules.name not in self._made:
                 from ..advisor import Advisor
 
-                self._made[rules.name] = (Advisor(rules, jit=self.jit), threading.Lock())
+                self._made[rules.name] = [(Advisor(rules, jit=self.jit), threading.Lock())]
             return self._made[rules.name]
 
     @contextmanager
     def using(self, rules: RuleSet):
-        """``with advisors.using(rules) as adv:`` -- the advisor of ``rules``, for this thread only."""
-        adv, lock = self(rules)
-        with lock:
+        """``with advisors.using(rules) as adv:`` -- an advisor of ``rules``, for this thread only."""
+        pool = self._pool(rules)
+        for adv, lock in list(pool):
+            if lock.acquire(blocking=False):
+                break
+        else:
+            with self._lock:
+                if len(pool) < self.MAX_PER_RULES:
+                    from ..advisor import Advisor
+
+                    pool.append((Advisor(rules, pool[0][0].table, jit=self.jit), threading.Lock()))
+                adv, lock = pool[-1]
+            lock.acquire()
+        try:
             yield adv
+        finally:
+            lock.release()
 
     def table(self, rules: RuleSet):
         """The value table of ``rules`` (read-only, shared)."""
