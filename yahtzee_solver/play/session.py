@@ -35,7 +35,7 @@ from ..rules import get_rules
 from .savegame import GameStore, Opened
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
-           "player_name", "dice_text", "cpu_steps"]
+           "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
 
 
 @dataclass(frozen=True)
@@ -274,3 +274,39 @@ def cpu_steps(state: GameState, strategy, act, tr: Translator):
         if ev.kind == "roll":
             lines.append(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
         yield ev, lines
+
+
+def can_undo(state: GameState, before: GameState | None) -> bool:
+    """Whether the player's last score can be taken back (the terminal's ``u``, the page's Undo).
+
+    Only in solitaire, with a score the last thing that happened (no roll
+    since) and the game before that score kept by the front end (``before``,
+    a :meth:`~yahtzee_solver.game.GameState.clone` made just before scoring:
+    a score draws no dice, so its generators are still current).
+    """
+    last = state.log[-1] if state.log else None
+    return (before is not None and state.config.n_players == 1 and last is not None and last.kind == "score"
+            and not state.rolls_used)
+
+
+def undo_score(store: GameStore, state: GameState, before: GameState):
+    """Take back the last score (:func:`can_undo` must hold): the game becomes practice (``"undo"``)
+    and ``before`` the saved game.
+
+    Returns
+    -------
+    (GameState, Event, bool)
+        The game to play on (``before``), the score taken back, and whether this undo is what made
+        the game practice (the front end says so once).
+
+    Raises
+    ------
+    DataFileError
+        When the save or the ledger cannot be written.
+    """
+    last = state.log[-1]
+    first = "undo" not in store.practice
+    if first:
+        store.update(practice="undo")
+    store.save(before)
+    return before, last, first

@@ -20,7 +20,7 @@ from ..game import CPU, HUMAN, MAX_ROLLS, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
 from ..play.records import DataFileError, records_path
 from ..play.savegame import GameStore
-from ..play.session import cpu_steps, file_finished
+from ..play.session import can_undo, cpu_steps, file_finished, undo_score
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -331,15 +331,13 @@ class Session:
     def undo(self) -> None:
         """Take back the last score (solo, before the next roll); the game becomes practice."""
         st, tr = self.state, self.tr
-        last = st.log[-1] if st.log else None
-        if (st.config.n_players != 1 or last is None or last.kind != "score" or st.rolls_used
-                or self._before_score is None):
+        if not can_undo(st, self._before_score):
             self.error(PromptError("err.no_undo"))
             return
-        self.state = self._before_score
+        self.state, last, first = undo_score(self.store, st, self._before_score)
         self._before_score = None
-        self.practice("undo")
-        self.store.save(self.state)
+        if first:
+            self.note(tr("practice.undo"), fg="yellow")
         self.dirty = True
         self.note(tr("ev.undone", box=tr.box(st.rules, last.category)), fg="yellow")
 

@@ -19,7 +19,7 @@ from ..play.history import history_path
 from ..play.lock import GameLock, GameRunningError
 from ..play.records import RecordBook, file_finished_game, records_path
 from ..play.savegame import GameStore, save_path
-from ..play.session import Settled, begin_game, file_finished, make_game, settle, settle_notes
+from ..play.session import Settled, begin_game, can_undo, file_finished, make_game, settle, settle_notes, undo_score
 
 __all__ = [
     "DataFileError",
@@ -29,6 +29,7 @@ __all__ = [
     "RecordBook",
     "Settled",
     "begin_game",
+    "can_undo",
     "data_dir",
     "file_finished_game",
     "file_finished",
@@ -38,4 +39,5 @@ __all__ = [
     "save_path",
     "settle",
     "settle_notes",
+    "undo_score",
 ]
