@@ -548,10 +548,10 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     size = N_ROLLS * C
     score = packed[8:8 + size].reshape((N_ROLLS, C))
     joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
-    points = np.empty(C, np.int64)
-    legal = np.empty(C, np.int8)
-    values = np.empty(C)
-    box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+    buf = np.empty(2 * C, np.int64)  # one allocation: points, then legal
+    points = buf[:C]
+    legal = buf[C:]
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
     n = 0
     for c in range(C):
         if legal[c]:
@@ -561,7 +561,7 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     n = 0
     for c in range(C):
         if legal[c]:
-            v = values[c]
+            v = bonus + after_box(mask, up, yb, c, points[c], V, params)  # box_values' sum, bit for bit
             j = n - 1
             while j >= 0 and vals[j] < v:  # insertion, descending, stable
                 vals[j + 1] = vals[j]

@@ -316,6 +316,7 @@ class Advisor:
         self._n_cat = C
         self._dice: dict = {}  # dice as given (str or tuple) -> roll index
         self._ranked_keeps = self._ranked_boxes = None  # kernels, bound on the first query
+        self._V = None  # the whole table, once in memory
 
     @property
     def kernels(self):
@@ -355,6 +356,15 @@ class Advisor:
     def _bind(self) -> None:
         k = self.kernels
         self._ranked_keeps, self._ranked_boxes = k.ranked_keeps, k.ranked_boxes
+
+    def _values(self, mask: int) -> np.ndarray:
+        """The values a turn from ``mask`` reads: the whole table once it is in memory, else its rows read so far."""
+        V = self._V
+        if V is None:
+            V = self.source.values_for(mask)
+            if self.table.is_loaded:
+                self._V = V
+        return V
 
     def _no_value(self, card: ScoreCard):
         """Raise the error of a card whose state has no value in the table (no game reaches it)."""
@@ -435,7 +445,7 @@ class Advisor:
             self._bind()
         mask, up, yb = card.key
         codes, vals = np.empty(32, np.int64), np.empty(32)
-        n = self._ranked_keeps(mask, up, yb, r, rl, self.source.values_for(mask), self._packed, codes, vals)
+        n = self._ranked_keeps(mask, up, yb, r, rl, self._values(mask), self._packed, codes, vals)
         if n <= 0:
             self._no_value(card)
         return _KeepOptions(self, card, r, n, codes, vals)
@@ -467,12 +477,12 @@ class Advisor:
         mask, up, yb = card.key
         n = self._n_cat - mask.bit_count()  # the open boxes: legal unless a Joker rule closes some
         codes, vals = np.empty(n, np.int64), np.empty(n)
-        m = self._ranked_boxes(mask, up, yb, r, self.source.values_for(mask), self._packed, codes, vals)
+        m = self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
         if m != n:
             if m < 0:
                 self._no_value(card)
             codes, vals = np.empty(m, np.int64), np.empty(m)  # a Joker rule closed some open boxes
-            self._ranked_boxes(mask, up, yb, r, self.source.values_for(mask), self._packed, codes, vals)
+            self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
             n = m
         return _BoxOptions(self, card, r, n, codes, vals)
 
