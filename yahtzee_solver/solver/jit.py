@@ -21,6 +21,19 @@ runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
 usual (numba's compiler refreshes the registries itself), and a load that
 fails the short way is retried numba's way.  The machine code run is the same.
 Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
+
+Threading layer and waiting
+---------------------------
+The ``prange`` kernels run on numba's threading layer: TBB if installed,
+else OpenMP, else numba's ``workqueue`` (numba's own order, kept).  OpenMP's
+threads spin between parallel regions by default, burning a core another
+process could use; on a shared, loaded machine the spinning thread and the
+worker it waits for then compete, and two threads end up slower than one.
+Before numba starts its OpenMP pool, :func:`compiled` therefore asks for
+passive waiting (``OMP_WAIT_POLICY=PASSIVE``: idle threads sleep) unless the
+environment already says otherwise.  The cost is a wake-up (tens of
+microseconds) per parallel region; the parallel kernels run for
+milliseconds or more, and small batches run on one thread.
 """
 
 from __future__ import annotations
@@ -65,6 +78,7 @@ def compiled() -> ModuleType:
     global _compiled
     with _lock:
         if _compiled is None:
+            _passive_wait()
             import numba
 
             spec = importlib.util.find_spec(_kernels.__name__)
@@ -75,6 +89,13 @@ def compiled() -> ModuleType:
                 setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL))
             _compiled = mod
         return _compiled
+
+
+def _passive_wait() -> None:
+    """Ask OpenMP for sleeping, not spinning, idle threads (module docstring), unless the environment chose."""
+    import os
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def _njit(fn, parallel: bool):
