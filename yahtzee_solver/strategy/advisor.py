@@ -413,7 +413,7 @@ class Advisor:
         out[ROLL_OFFSET:] = E[0, ROLL_OFFSET:]  # S_0(r): the best box of roll r
         return out
 
-    def keep_options(self, card, dice, rolls_left: int = 2) -> list[KeepOption]:
+    def keep_options(self, card, dice, rolls_left: int = 2) -> Sequence[KeepOption]:
         """Every distinct keep of ``dice``, best first.
 
         Parameters
@@ -427,8 +427,9 @@ class Advisor:
 
         Returns
         -------
-        list of KeepOption
-            Up to 32 options, ranked by expected final total (ties:
+        sequence of KeepOption
+            A read-only sequence (indexing, iteration, ``len``; equal to the list
+            of its elements, which are built when first read).  Up to 32 options, ranked by expected final total (ties:
             :mod:`~yahtzee_solver.strategy.policy`): every keep and reroll, and keeping
             all five, which stops to score now in the best box
             (:attr:`KeepOption.score`, valued as :meth:`box_options` values it).
@@ -460,10 +461,11 @@ class Advisor:
             "upper_bonus": gain[c], "expected": card.total + v, "loss": 0.0, "joker": joker,
         })
 
-    def box_options(self, card, dice) -> list[BoxOption]:
+    def box_options(self, card, dice) -> Sequence[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.
 
         Boxes that are filled, or closed by the forced-Joker rule, are left out.
+        Returns a read-only sequence of :class:`BoxOption` (as :meth:`keep_options`).
 
         Raises
         ------
