@@ -182,7 +182,10 @@ class ScoreCard:
         return _from_mapping(mapping, get_rules(rules))
 
     # -- derived ----------------------------------------------------------
-    @property
+    # The card is immutable, so each derived fact is computed once and kept in
+    # the instance dict (``cached_property``); :meth:`__getstate__` leaves
+    # those caches out, so a pickled card holds the three fields only.
+    @cached_property
     def filled(self) -> int:
         """Bit mask of filled boxes."""
         m = 0
@@ -191,30 +194,34 @@ class ScoreCard:
                 m |= 1 << c
         return m
 
-    @property
+    @cached_property
     def upper_subtotal(self) -> int:
         """Sum of the upper boxes (points, uncapped)."""
         return sum(v for v in self.boxes[:N_UPPER] if v is not None)
 
-    @property
+    @cached_property
     def upper_bonus(self) -> int:
         """Upper bonus earned so far (35 or 0 points)."""
         return self.rules.upper_bonus if self.upper_subtotal >= self.rules.upper_threshold else 0
 
-    @property
+    @cached_property
     def total(self) -> int:
         """Points on the card: boxes + upper bonus + Yahtzee bonuses."""
         return sum(v for v in self.boxes if v is not None) + self.upper_bonus + self.yahtzee_bonus
 
-    @property
+    @cached_property
     def is_full(self) -> bool:
         """True when every box is filled (game over)."""
-        return all(v is not None for v in self.boxes)
+        return None not in self.boxes
 
-    @property
+    @cached_property
     def open_categories(self) -> tuple[int, ...]:
         """Indices of the open boxes."""
         return tuple(c for c, v in enumerate(self.boxes) if v is None)
+
+    def __getstate__(self) -> dict:
+        """The fields only (``rules``, ``boxes``, ``yahtzee_bonus``): the caches of derived facts are not pickled."""
+        return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
 
     @cached_property
     def key(self) -> StateKey:

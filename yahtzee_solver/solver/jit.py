@@ -32,6 +32,7 @@ kernel of the compiled modules is therefore wrapped (:func:`_one_at_a_time`):
 until numba reports a thread-safe layer (:data:`THREAD_SAFE_LAYERS`) the calls
 take turns on one lock; with OpenMP or TBB they run concurrently.  The lock
 is internal: callers need not know of it.
+
 The shipped cache
 -----------------
 A wheel carries its kernels compiled for the machine that built it
@@ -43,6 +44,19 @@ signature of :data:`SIGNATURES_FILE`.  A dispatcher loads from there first
 keep; then from numba's own cache.  When the shipped copy does not fit (other
 CPU, numba or numpy), the first miss compiles the whole list once into numba's
 own cache, announced on stderr (:func:`_compile_shipped_list`).
+
+Threading layer and waiting
+---------------------------
+The ``prange`` kernels run on numba's threading layer: TBB if installed,
+else OpenMP, else numba's ``workqueue`` (numba's own order, kept).  OpenMP's
+threads spin between parallel regions by default, burning a core another
+process could use; on a shared, loaded machine the spinning thread and the
+worker it waits for then compete, and two threads end up slower than one.
+Before numba starts its OpenMP pool, :func:`compiled` therefore asks for
+passive waiting (``OMP_WAIT_POLICY=PASSIVE``: idle threads sleep) unless the
+environment already says otherwise.  The cost is a wake-up (tens of
+microseconds) per parallel region; the parallel kernels run for
+milliseconds or more, and small batches run on one thread.
 """
 
 from __future__ import annotations
@@ -100,6 +114,7 @@ def compiled() -> ModuleType:
     global _compiled
     with _lock:
         if _compiled is None:
+            _passive_wait()
             import numba
 
             spec = importlib.util.find_spec(_kernels.__name__)
@@ -110,6 +125,13 @@ def compiled() -> ModuleType:
                 setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL, _base_sources()))
             _compiled = mod
         return _compiled
+
+
+def _passive_wait() -> None:
+    """Ask OpenMP for sleeping, not spinning, idle threads (module docstring), unless the environment chose."""
+    import os
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def _one_at_a_time(dispatcher):

@@ -37,7 +37,7 @@ bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 
 import numpy as np
 
-from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
+from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, SUB
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -64,6 +64,7 @@ KERNELS = (
     "ranked_options",
     "state_has_value",
     "ranked_boxes",
+    "ranked_keeps",
     "batch_turn",
     "play_games",
     "play_slice",
@@ -547,10 +548,10 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     size = N_ROLLS * C
     score = packed[8:8 + size].reshape((N_ROLLS, C))
     joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
-    points = np.empty(C, np.int64)
-    legal = np.empty(C, np.int8)
-    values = np.empty(C)
-    box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+    buf = np.empty(2 * C, np.int64)  # one allocation: points, then legal
+    points = buf[:C]
+    legal = buf[C:]
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
     n = 0
     for c in range(C):
         if legal[c]:
@@ -560,7 +561,7 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     n = 0
     for c in range(C):
         if legal[c]:
-            v = values[c]
+            v = bonus + after_box(mask, up, yb, c, points[c], V, params)  # box_values' sum, bit for bit
             j = n - 1
             while j >= 0 and vals[j] < v:  # insertion, descending, stable
                 vals[j + 1] = vals[j]
@@ -569,6 +570,66 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
             vals[j + 1] = v
             codes[j + 1] = c
             n += 1
+    return n
+
+
+def ranked_keeps(mask, up, yb, r, rolls_left, V, packed, codes, vals):
+    """The moves after roll ``r`` with rerolls left, best first, from one :func:`turn` (the advisor's path).
+
+    The keeps of :func:`ranked_options` in the same order, with the values
+    :class:`~yahtzee_solver.strategy.policy.Policy` gives them: keep ``k`` is
+    worth ``E[rolls_left - 1, k]``, and keeping all five (no reroll: scoring
+    now, there is no pass) ``E[0, ROLL_OFFSET + r]``, the best box value
+    :math:`S_0(r)` (the sums of :func:`box_values`, bit for bit), so no second
+    kernel runs.  Four array arguments and the scratch allocated inside, as
+    :func:`ranked_boxes`: a single query from Python is cheap to dispatch.
+
+    Parameters
+    ----------
+    mask, up, yb, r : int
+        Turn-start state and roll index (0..251).
+    rolls_left : int
+        1 or 2 (not checked here).
+    V : (2**C, T+1, F) float64
+        Value table.
+    packed : (8 + 2 * 252 * C,) int64
+        ``RuleSet.arrays()["packed"]``.
+    codes : (m,) int64, out
+        Keep indices (:data:`yahtzee_solver.dice.KEEPS`), best first; ``m >= 32``.
+    vals : (m,) float64, out
+        Their expected points still to come, descending (a stable sort over
+        :data:`~yahtzee_solver.dice.ROLL_SUBKEEPS` order: the tie-break rule).
+
+    Returns
+    -------
+    int
+        The number of keeps written; -1 (nothing written) if the state has no value.
+    """
+    if not state_has_value(mask, up, yb, V):
+        return -1
+    params = packed[:8]
+    C = params[_NCAT]
+    size = N_ROLLS * C
+    score = packed[8:8 + size].reshape((N_ROLLS, C))
+    joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
+    E = np.empty((3, N_KEEPS))
+    B = np.empty(N_KEEPS)
+    turn(mask, up, yb, rolls_left, V, score, joker, params, E, B)
+    row = rolls_left - 1
+    n = 0
+    for j in range(ROLL_SUBKEEPS.shape[1]):
+        k = ROLL_SUBKEEPS[r, j]
+        if k < 0:
+            break
+        v = E[0, k] if k >= ROLL_OFFSET else E[row, k]
+        i = n - 1
+        while i >= 0 and vals[i] < v:  # insertion, descending, stable
+            vals[i + 1] = vals[i]
+            codes[i + 1] = codes[i]
+            i -= 1
+        vals[i + 1] = v
+        codes[i + 1] = k
+        n += 1
     return n
 
 

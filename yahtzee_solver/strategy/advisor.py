@@ -17,11 +17,12 @@ Example
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..dice import KEEPS, N_DICE, N_KEEPS, ROLL_OFFSET, format_dice, parse_dice, roll_index
+from ..dice import KEEPS, N_KEEPS, ROLL_OFFSET, ROLLS, format_dice, parse_dice, roll_index
 from ..errors import ScoreCardError
 from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
@@ -167,12 +168,137 @@ def _make(cls, fields: dict):
     return obj
 
 
-class _BoxScratch(threading.local):
+#: Per roll index: {keep index: the faces rerolled}, made on first use of each roll (multiset difference).
+_REROLLS: dict[int, dict[int, tuple[int, ...]]] = {}
+
+
+def _rerolls(r: int) -> dict[int, tuple[int, ...]]:
+    """The faces rerolled by each keep of roll ``r`` (sorted), for the keeps of the roll."""
+    out = _REROLLS.get(r)
+    if out is None:
+        from ..dice import ROLL_SUBKEEPS
+
+        faces = ROLLS[r]
+        out = {}
+        for k in ROLL_SUBKEEPS[r].tolist():
+            if k < 0:
+                break
+            rest = list(faces)
+            for d in KEEPS[k]:
+                rest.remove(d)
+            out[k] = tuple(rest)
+        _REROLLS[r] = out
+    return out
+
+
+class _Options(Sequence):
+    """A ranking returned by :class:`Advisor`: a read-only sequence of result objects, made on first look.
+
+    The kernel's ranking (codes and values) is kept as it comes; the
+    :class:`KeepOption` / :class:`BoxOption` objects are built when an element
+    is first read (indexing, iteration, ``len`` does not build them), so a
+    query whose answer is only partly read pays for the part read.  Compares
+    equal to the list of its elements; slicing gives a list; pickles as a list.
+    """
+
+    __slots__ = ("_adv", "_card", "_r", "_n", "_codes", "_vals", "_items")
+
+    def __init__(self, adv, card, r, n, codes, vals):
+        self._adv, self._card, self._r, self._n, self._codes, self._vals = adv, card, r, n, codes, vals
+        self._items = None
+
+    def _build(self) -> list:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _list(self) -> list:
+        items = self._items
+        if items is None:
+            items = self._items = self._build()
+        return items
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        return self._list()[i]
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __eq__(self, other):
+        if isinstance(other, _Options):
+            return self._list() == other._list()
+        if isinstance(other, list):
+            return self._list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other):
+        return self._list() + list(other)
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+    def __reduce__(self):
+        return (list, (self._list(),))
+
+
+class _KeepOptions(_Options):
+    """:meth:`Advisor.keep_options`: every keep and reroll, and stopping to score (keeping all five)."""
+
+    __slots__ = ()
+
+    def _build(self) -> list:
+        n = self._n
+        codes = self._codes[:n].tolist()
+        vals = self._vals[:n].tolist()
+        best = vals[0]
+        base = self._card.total
+        rerolls = _rerolls(self._r)
+        stop = ROLL_OFFSET + self._r
+        out = []
+        for k, v in zip(codes, vals):
+            if k == stop:  # no reroll: stop and score in the best box
+                score = self._adv._stop_box(self._card, self._r)
+                out.append(_make(KeepOption, {"keep": KEEPS[k], "reroll": (), "expected": base + v,
+                                              "loss": best - v, "score": score}))
+            else:
+                out.append(_make(KeepOption, {"keep": KEEPS[k], "reroll": rerolls[k], "expected": base + v,
+                                              "loss": best - v, "score": None}))
+        return out
+
+
+class _BoxOptions(_Options):
+    """:meth:`Advisor.box_options`: the legal boxes, best first."""
+
+    __slots__ = ()
+
+    def _build(self) -> list:
+        n = self._n
+        codes = self._codes[:n].tolist()
+        vals = self._vals[:n].tolist()
+        points, gain, bonus, joker = self._adv._scoring(self._card.key, self._r)
+        names = self._adv._names
+        best = vals[0]
+        total = self._card.total
+        return [_make(BoxOption, {
+            "category": c, "name": names[c], "points": points[c], "yahtzee_bonus": bonus,
+            "upper_bonus": gain[c], "expected": total + v, "loss": best - v, "joker": joker,
+        }) for c, v in zip(codes, vals)]
+
+
+class _Scratch(threading.local):
     """Per-thread outputs of ``kernels.box_scoring`` (the kernels release the GIL: threads must not share them)."""
 
     def __init__(self, n_categories: int):
         C = n_categories
         self.arrays = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
+        self.keep_out = np.empty(N_KEEPS)  # Advisor.keep_values' answer
+
+
+#: Largest number of dice spellings an advisor remembers (the valid ones: 7,776 orders as tuples, more as text).
+_MAX_DICE_MEMO = 1 << 14
 
 
 class Advisor:
@@ -239,10 +365,15 @@ class Advisor:
         self.source = ExpectedValueSource(self.rules, table, jit=jit)
         self.policy = Policy(self.source)
         C = self.rules.n_categories
-        self._params = self.rules.arrays()["params"]  # scoring uses the true rules
-        self._scratch = _BoxScratch(C)  # per thread
+        arrays = self.rules.arrays()
+        self._params = arrays["params"]  # scoring uses the true rules
+        self._packed = arrays["packed"]
+        self._scratch = _Scratch(C)  # per thread
         self._names = tuple(c.name for c in self.rules.categories)
-        self._keep_out = np.empty(N_KEEPS)
+        self._n_cat = C
+        self._dice: dict = {}  # dice as given (str or tuple) -> roll index
+        self._ranked_keeps = self._ranked_boxes = None  # kernels, bound on the first query
+        self._V = None  # the whole table, once in memory
 
     @property
     def kernels(self):
@@ -274,10 +405,47 @@ class Advisor:
         return ScoreCard.from_mapping(card, self.rules)
 
     def _open_card(self, card) -> ScoreCard:
-        card = self._card(card)
+        if type(card) is not ScoreCard or card.rules is not self.rules:  # the common case skips the checks
+            card = self._card(card)
         if card.is_full:
             raise ScoreCardError("the card is full: the game is over, there is no move to advise")
         return card
+
+    def _roll(self, dice) -> int:
+        """The roll index (0..251) of ``dice`` (as :func:`parse_dice` reads them), remembered by spelling."""
+        try:
+            return self._dice[dice]
+        except (KeyError, TypeError):  # new, or unhashable (a list)
+            pass
+        r = roll_index(parse_dice(dice))
+        if isinstance(dice, (str, tuple)) and len(self._dice) < _MAX_DICE_MEMO:
+            self._dice[dice] = r
+        return r
+
+    def _bind(self) -> None:
+        k = self.kernels
+        self._ranked_keeps, self._ranked_boxes = k.ranked_keeps, k.ranked_boxes
+
+    def _values(self, mask: int) -> np.ndarray:
+        """The values a turn from ``mask`` reads: the whole table once it is in memory, else its rows read so far."""
+        V = self._V
+        if V is None:
+            V = self.source.values_for(mask)
+            if self.table.is_loaded:
+                self._V = V
+        return V
+
+    def _no_value(self, card: ScoreCard):
+        """Raise the error of a card whose state has no value in the table (no game reaches it)."""
+        mask, up, yb = card.key
+        raise ScoreCardError(f"no game reaches this card: the table has no value for state "
+                             f"(mask={mask}, up={up}, yb={yb})")
+
+    def _scoring(self, key: StateKey, r: int) -> tuple[list, list, int, bool]:
+        """How roll ``r`` scores from state ``key``: points and upper bonus per box, Yahtzee bonus, Joker (kernel)."""
+        src, (points, legal, gain) = self.source, self._scratch.arrays
+        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
+        return points.tolist(), gain.tolist(), int(bonus), case != JOKER_NONE
 
     # -- queries -----------------------------------------------------------
     def expected_final(self, card=None) -> float:
@@ -309,12 +477,12 @@ class Advisor:
         if rl == 1:  # row 0: keeping all five with one reroll left already is scoring now
             return self.source.keep_values(state, 0, 1)
         E = self.source.turn_values(state, 2)
-        out = self._keep_out
+        out = self._scratch.keep_out
         out[:ROLL_OFFSET] = E[1, :ROLL_OFFSET]
         out[ROLL_OFFSET:] = E[0, ROLL_OFFSET:]  # S_0(r): the best box of roll r
         return out
 
-    def keep_options(self, card, dice, rolls_left: int = 2) -> list[KeepOption]:
+    def keep_options(self, card, dice, rolls_left: int = 2) -> Sequence[KeepOption]:
         """Every distinct keep of ``dice``, best first.
 
         Parameters
@@ -328,8 +496,9 @@ class Advisor:
 
         Returns
         -------
-        list of KeepOption
-            Up to 32 options, ranked by expected final total (ties:
+        sequence of KeepOption
+            A read-only sequence (indexing, iteration, ``len``; equal to the list
+            of its elements, which are built when first read).  Up to 32 options, ranked by expected final total (ties:
             :mod:`~yahtzee_solver.strategy.policy`): every keep and reroll, and keeping
             all five, which stops to score now in the best box
             (:attr:`KeepOption.score`, valued as :meth:`box_options` values it).
@@ -340,42 +509,32 @@ class Advisor:
             Bad dice, ``rolls_left`` not 1 or 2, a full card.
         """
         card = self._open_card(card)
-        faces = parse_dice(dice)
-        # values at total 0 (points to come): the loss is exact, the total added once
-        codes, values = self.policy.keep_ranking(card.key, 0, roll_index(faces), rolls_left)
-        vals = values.tolist()
-        best = vals[0]
-        base = card.total
-        out = []
-        for k, v in zip(codes.tolist(), vals):
-            keep = KEEPS[k]
-            if len(keep) == N_DICE:  # no reroll: stop and score in the best box
-                score = self._stop_box(card, roll_index(faces))
-                out.append(_make(KeepOption, {"keep": keep, "reroll": (), "expected": base + v, "loss": best - v,
-                                              "score": score}))
-                continue
-            rest = list(faces)
-            for d in keep:
-                rest.remove(d)
-            out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v,
-                                          "loss": best - v, "score": None}))
-        return out
+        r = self._roll(dice)
+        rl = check_rolls_left(rolls_left)
+        if self._ranked_keeps is None:
+            self._bind()
+        mask, up, yb = card.key
+        codes, vals = np.empty(32, np.int64), np.empty(32)
+        n = self._ranked_keeps(mask, up, yb, r, rl, self._values(mask), self._packed, codes, vals)
+        if n <= 0:
+            self._no_value(card)
+        return _KeepOptions(self, card, r, n, codes, vals)
 
     def _stop_box(self, card: ScoreCard, r: int) -> BoxOption:
         """The first of :meth:`box_options` for roll index ``r`` (an open card), built alone."""
         key = card.key
         c, v = self.policy.stop_option(key, 0, r)
-        src, (points, legal, gain) = self.source, self._scratch.arrays
-        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
+        points, gain, bonus, joker = self._scoring(key, r)
         return _make(BoxOption, {
-            "category": c, "name": self._names[c], "points": int(points[c]), "yahtzee_bonus": int(bonus),
-            "upper_bonus": int(gain[c]), "expected": card.total + v, "loss": 0.0, "joker": case != JOKER_NONE,
+            "category": c, "name": self._names[c], "points": points[c], "yahtzee_bonus": bonus,
+            "upper_bonus": gain[c], "expected": card.total + v, "loss": 0.0, "joker": joker,
         })
 
-    def box_options(self, card, dice) -> list[BoxOption]:
+    def box_options(self, card, dice) -> Sequence[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.
 
         Boxes that are filled, or closed by the forced-Joker rule, are left out.
+        Returns a read-only sequence of :class:`BoxOption` (as :meth:`keep_options`).
 
         Raises
         ------
@@ -383,26 +542,20 @@ class Advisor:
             Bad dice or a full card.
         """
         card = self._open_card(card)
-        r = roll_index(parse_dice(dice))
-        key = card.key
-        boxes, values = self.policy.box_ranking(key, 0, r)
-        # how the roll scores: the rules' kernel (Joker case, bonuses), as ScoreCard.scoring
-        src, (points, legal, gain) = self.source, self._scratch.arrays
-        bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
-        bonus, joker = int(bonus), case != JOKER_NONE
-        points, gain = points.tolist(), gain.tolist()
-        names = self._names
-        vals = values.tolist()
-        best = vals[0]
-        total = card.total
-        out = []
-        for c, v in zip(boxes.tolist(), vals):
-            out.append(_make(BoxOption, {
-                "category": c, "name": names[c], "points": points[c],
-                "yahtzee_bonus": bonus, "upper_bonus": gain[c],
-                "expected": total + v, "loss": best - v, "joker": joker,
-            }))
-        return out
+        r = self._roll(dice)
+        if self._ranked_boxes is None:
+            self._bind()
+        mask, up, yb = card.key
+        n = self._n_cat - mask.bit_count()  # the open boxes: legal unless a Joker rule closes some
+        codes, vals = np.empty(n, np.int64), np.empty(n)
+        m = self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
+        if m != n:
+            if m < 0:
+                self._no_value(card)
+            codes, vals = np.empty(m, np.int64), np.empty(m)  # a Joker rule closed some open boxes
+            self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
+            n = m
+        return _BoxOptions(self, card, r, n, codes, vals)
 
     def hint(self, card, dice, rolls_left: int):
         """Ranked keeps when ``rolls_left`` is 1 or 2, ranked boxes when it is 0.
@@ -412,6 +565,8 @@ class Advisor:
         UsageError
             If ``rolls_left`` is not 0, 1 or 2 (and as :meth:`keep_options` / :meth:`box_options`).
         """
+        if rolls_left == 0 and type(rolls_left) is int:
+            return self.box_options(card, dice)
         if check_rolls_left(rolls_left, (0, 1, 2)) == 0:
             return self.box_options(card, dice)
         return self.keep_options(card, dice, rolls_left)

@@ -479,19 +479,27 @@ def _option_values(adv: ArrayAdvisor, masks, ups, ybs, dice, rolls_left) -> Opti
         _state_error(rules, int(m[i]), int(u[i]), int(y[i]), f" at row {i}")
     keep_out = np.empty((n, MAX_KEEPS))
     box_out = np.empty((n, rules.n_categories))
-    # one turn per distinct state: group the positions by state
-    key = (m * (T + 1) + u) * F + y
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    starts = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1], [True]))) if n else np.zeros(1, np.int64)
+    boxes_only = n > 0 and not rl.any()  # no turn to share: one group per position, in order
+    if boxes_only:
+        order = np.arange(n)
+        starts = np.arange(n + 1)
+    else:
+        # one turn per distinct state: group the positions by state
+        key = (m * (T + 1) + u) * F + y
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        starts = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1], [True]))) if n else np.zeros(1, np.int64)
     k = adv.kernels
     args = (m, u, y, r, rl, order, starts.astype(np.int64), V, src.score, src.joker, src.params, ROLL_SUBKEEPS,
             keep_out, box_out)
     if src.jit:
         import numba  # already loaded by the compiled kernels
 
-        levels = np.maximum.reduceat(rl[order], starts[:-1]) if n else np.zeros(0, np.int64)
-        work = float(_SECONDS_PER_LEVELS[np.minimum(levels, 2)].sum()) + n * _SECONDS_PER_POSITION
+        if boxes_only:
+            work = n * _SECONDS_PER_POSITION
+        else:
+            levels = np.maximum.reduceat(rl[order], starts[:-1]) if n else np.zeros(0, np.int64)
+            work = float(_SECONDS_PER_LEVELS[np.minimum(levels, 2)].sum()) + n * _SECONDS_PER_POSITION
         threads = numba.get_num_threads()
         if work < _PARALLEL_MIN_SECONDS:
             numba.set_num_threads(1)  # thread-local; see _PARALLEL_MIN_SECONDS
@@ -504,6 +512,10 @@ def _option_values(adv: ArrayAdvisor, masks, ups, ybs, dice, rolls_left) -> Opti
     else:
         k.batch_turn(*args)
     keeps = ROLL_SUBKEEPS[r]
+    if boxes_only:  # no keeps: every keep value NaN, the best option is the best box
+        best_box = np.where(np.isnan(box_out), -np.inf, box_out).argmax(axis=1)
+        best_value = box_out[np.arange(n), best_box]
+        return OptionValues(r, keeps, keep_out, box_out, best_value, np.full(n, -1, np.int64), best_box)
     kv = np.where(np.isnan(keep_out), -np.inf, keep_out)
     bv = np.where(np.isnan(box_out), -np.inf, box_out)
     rows = np.arange(n)
