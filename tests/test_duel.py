@@ -1,0 +1,327 @@
+"""Exact two-player play (strategy/duel.py) against a brute-force expectiminimax, and its invariants.
+
+The brute force plays both players' turns on :class:`ScoreCard` objects: every
+first roll and reroll enumerated as multisets with multinomial
+probabilities, every keep tried, every legal box tried (``ScoreCard.box_points``,
+the rules' definition), the score difference read off the two cards' totals,
+the game's end scored 1 / 1/2 / 0.  The fixed-policy opponent is played by the
+CPU player object itself (``choose_keep`` / ``choose_box``).  It shares nothing
+with the duel solver but the scoring rules and, for a CPU opponent, the CPU.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from yahtzee_solver import parse_card
+from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, keep_index, roll_index
+from yahtzee_solver.errors import UsageError
+from yahtzee_solver.state import ScoreCard
+from yahtzee_solver.strategy.duel import DuelSolver, DuelSource
+from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+from yahtzee_solver.strategy.players import fixed_strategy
+
+R = "yahtzee"
+
+FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three-of-a-kind=20,four-of-a-kind=20,full-house=25,"
+        "small-straight=30,large-straight=40,yahtzee=50,chance=22")
+
+
+def card_without(*open_boxes, base=FULL, **changes):
+    """The full card ``base`` with ``open_boxes`` emptied and some boxes changed (slug=points)."""
+    parts = dict(p.split("=") for p in base.split(","))
+    for k, v in changes.items():
+        parts[k.replace("_", "-")] = str(v)
+    for b in open_boxes:
+        parts.pop(b)
+    return parse_card(",".join(f"{k}={v}" for k, v in parts.items()), R)
+
+
+# -- brute force -------------------------------------------------------------------------
+
+def _outcomes(m: int):
+    out = []
+    for combo in itertools.combinations_with_replacement(range(1, 7), m):
+        c = [combo.count(f) for f in range(1, 7)]
+        p = math.factorial(m) / math.prod(math.factorial(x) for x in c) / 6 ** m
+        out.append((combo, p))
+    return out
+
+
+OUT = {m: _outcomes(m) for m in range(6)}
+ROLLS5 = [r for r, _ in OUT[5]]
+
+
+def _keeps_in_order(roll):
+    """The distinct keeps of a roll in the policy's tie-break order (``ROLL_SUBKEEPS``)."""
+    row = ROLL_SUBKEEPS[roll_index(roll)]
+    return [KEEPS[k] for k in row if k >= 0]
+
+
+def brute_turn(terminal):
+    """(value, draw) of one turn from its start: ``terminal(roll)`` gives the best (value, draw) of scoring ``roll``."""
+    S = {r: terminal(r) for r in ROLLS5}
+    for _ in range(2):
+        E = {}
+        for size in range(6):
+            for keep in itertools.combinations_with_replacement(range(1, 7), size):
+                v = d = 0.0
+                for add, p in OUT[5 - size]:
+                    sv, sd = S[tuple(sorted(keep + add))]
+                    v += p * sv
+                    d += p * sd
+                E[keep] = (v, d)
+        S2 = {}
+        for r in ROLLS5:
+            best = (-1.0, 0.0)
+            for k in _keeps_in_order(r):
+                if E[k][0] > best[0]:
+                    best = E[k]
+            S2[r] = best
+        S = S2
+    v = d = 0.0
+    for r, p in OUT[5]:
+        v += p * S[r][0]
+        d += p * S[r][1]
+    return v, d
+
+
+def scores(card: ScoreCard, roll):
+    """(box, card after) for every legal box, lowest box first."""
+    pts, legal, bonus = card.box_points(roll)
+    return [(c, card.with_box(c, pts[c], bonus)) for c in range(len(pts)) if legal[c]]
+
+
+def best_score(card, roll, value_of):
+    best = (-1.0, 0.0)
+    for _, nxt in scores(card, roll):
+        v = value_of(nxt)
+        if v[0] > best[0]:
+            best = v
+    return best
+
+
+def end_value(d):
+    return (1.0, 0.0) if d > 0 else ((0.5, 1.0) if d == 0 else (0.0, 0.0))
+
+
+@lru_cache(maxsize=None)
+def brute_optimal(mover: ScoreCard, other: ScoreCard):
+    """(value, draw) of the mover at a turn start, both maximising their own winning chance."""
+    if mover.is_full and other.is_full:
+        return end_value(mover.total - other.total)
+
+    def after(nxt):
+        if other.is_full:
+            return brute_optimal(nxt, other)
+        v, d = brute_optimal(other, nxt)
+        return 1.0 - v, d
+
+    return brute_turn(lambda r: best_score(mover, r, after))
+
+
+def cpu_turn(cpu, card: ScoreCard):
+    """{card after: probability} of one turn of a deterministic CPU, enumerated exactly."""
+    out: dict = {}
+
+    def go(roll, rolls_left, p):
+        if rolls_left:
+            keep = tuple(sorted(cpu.choose_keep(card, roll, rolls_left)))
+            if len(keep) < 5:
+                for add, q in OUT[5 - len(keep)]:
+                    go(tuple(sorted(keep + add)), rolls_left - 1, p * q)
+                return
+        c = cpu.choose_box(card, roll)
+        pts, legal, bonus = card.box_points(roll)
+        assert legal[c]
+        nxt = card.with_box(c, pts[c], bonus)
+        out[nxt] = out.get(nxt, 0.0) + p
+
+    for r, p in OUT[5]:
+        go(r, 2, p)
+    return out
+
+
+def make_brute_fixed(cpu):
+    turns: dict = {}
+
+    @lru_cache(maxsize=None)
+    def mine(me: ScoreCard, opp: ScoreCard, my_turn: bool):
+        if me.is_full and opp.is_full:
+            return end_value(me.total - opp.total)
+        if my_turn:
+            return brute_turn(lambda r: best_score(me, r, lambda nxt: mine(nxt, opp, opp.is_full)))
+        if opp not in turns:
+            turns[opp] = cpu_turn(cpu, opp)
+        v = d = 0.0
+        for nxt, p in turns[opp].items():
+            a, b = mine(me, nxt, not me.is_full)
+            v += p * a
+            d += p * b
+        return v, d
+
+    return mine
+
+
+# -- positions -----------------------------------------------------------------------------
+
+POSITIONS = [
+    # (my card, opponent card): I move first (equal open boxes) or second (one more)
+    (card_without("yahtzee"), card_without("chance", chance=22)),
+    (card_without("chance", fives=10), card_without("large-straight", sixes=24)),
+    (card_without("fours", "full-house", fours=12, sixes=6), card_without("sixes", "yahtzee")),
+    (card_without("large-straight", "chance"), card_without("small-straight", small_straight=30)),
+    (card_without("sixes", "chance", fours=8), card_without("sixes", "small-straight", fives=20)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_optimal_matches_brute_force(i):
+    me, opp = POSITIONS[i]
+    src = DuelSource(R, opp, "optimal", jit=False)
+    for shift in (-20, 0, 7):  # other score differences: the opponent's chance box moved
+        o2 = opp if shift == 0 else _shift(opp, shift)
+        if o2 is None:
+            continue
+        src2 = DuelSource(R, o2, "optimal", solver=src.solver)
+        v, d = src2.state_outcomes(me.key, me.total)
+        bv, bd = brute_optimal(me, o2)
+        assert v == pytest.approx(bv, abs=1e-12)
+        assert d == pytest.approx(bd, abs=1e-12)
+        w, loss = v - d / 2, 1 - v - d / 2
+        assert w >= -1e-15 and loss >= -1e-15 and w + d + loss == pytest.approx(1.0, abs=1e-15)
+
+
+def _shift(card, shift):
+    """The card with its chance box (filled) moved by ``shift`` points, or None when impossible."""
+    c = card.rules.category_index("chance")
+    if card.boxes[c] is None or not 5 <= card.boxes[c] + shift <= 30:
+        return None
+    b = list(card.boxes)
+    b[c] += shift
+    return ScoreCard(card.rules, tuple(b), card.yahtzee_bonus)
+
+
+@pytest.mark.parametrize("level", ["expert", "normal"])
+@pytest.mark.parametrize("i", [0, 1, 2, 4])
+def test_fixed_policy_matches_brute_force(level, i):
+    me, opp = POSITIONS[i]
+    cpu = fixed_strategy(level, R)
+    brute = make_brute_fixed(cpu)
+    src = DuelSource(R, opp, level, jit=False)
+    v, d = src.state_outcomes(me.key, me.total)
+    bv, bd = brute(me, opp, True)
+    assert v == pytest.approx(bv, abs=1e-12)
+    assert d == pytest.approx(bd, abs=1e-12)
+
+
+def test_keep_and_box_values_match_brute_force():
+    me, opp = POSITIONS[2]
+    src = DuelSource(R, opp, "optimal", jit=False)
+
+    def after(nxt):
+        v, d = brute_optimal(opp, nxt)
+        return 1.0 - v, d
+
+    roll = (4, 4, 6, 6, 6)
+    r = roll_index(roll)
+    bv = src.box_values(me.key, me.total, r)
+    for c, nxt in scores(me, roll):
+        assert bv[c] == pytest.approx(after(nxt)[0], abs=1e-12)
+    assert np.isnan(bv[[c for c in range(13) if me.boxes[c] is not None]]).all()
+    # one reroll to go, keep 4-4: the mean over the three fresh dice of the best box
+    kv = src.keep_values(me.key, me.total, 1)
+    want = sum(p * best_score(me, tuple(sorted((4, 4) + add)), after)[0] for add, p in OUT[3])
+    assert kv[keep_index((4, 4))] == pytest.approx(want, abs=1e-12)
+
+
+def test_zero_sum_values_of_the_two_sides_sum_to_one():
+    """At the opponent's turn start, its value (its own solve) + mine (brute force, I minimise for it) = 1."""
+    me, opp = POSITIONS[2]
+    solver = DuelSolver(R, "optimal", jit=False)
+    # my turn: score sixes-less... take every card I can reach after one turn, opponent to move
+    src = DuelSource(R, opp, "optimal", solver=solver)
+    src.state_value(me.key, me.total)
+    seen = 0
+    for roll in [(6, 6, 6, 6, 1), (4, 4, 4, 2, 3), (2, 3, 3, 2, 2)]:
+        for _, nxt in scores(me, roll):
+            theirs = DuelSource(R, nxt, "optimal", solver=solver).state_value(opp.key, opp.total)
+            mine = _brute_min(me_card=nxt, opp_card=opp)
+            assert theirs + mine == pytest.approx(1.0, abs=1e-12)
+            seen += 1
+    assert seen >= 4
+
+
+def _brute_min(me_card, opp_card):
+    """My value at the opponent's turn start when it plays to minimise my value (brute force, my perspective)."""
+
+    @lru_cache(maxsize=None)
+    def mine(me, opp, my_turn):
+        if me.is_full and opp.is_full:
+            return end_value(me.total - opp.total)[0]
+        if my_turn:
+            return brute_turn(lambda r: (max(mine(n, opp, opp.is_full) for _, n in scores(me, r)), 0.0))[0]
+        # the opponent minimises my value: maximise 1 - mine
+        return 1.0 - brute_turn(lambda r: (max(1.0 - mine(me, n, not me.is_full) for _, n in scores(opp, r)),
+                                            0.0))[0]
+
+    return mine(me_card, opp_card, False)
+
+
+# -- invariants on random endgames (compiled) -----------------------------------------------
+
+def random_endgame(rng, n_me, n_opp):
+    """A card pair from a random finished game with ``n_me`` / ``n_opp`` boxes opened again."""
+    from yahtzee_solver.strategy.players import ExpertStrategy
+
+    cards = []
+    exp = ExpertStrategy(R)
+    for n in (n_me, n_opp):
+        card = ScoreCard.empty(R)
+        order = rng.permutation(13)[: 13 - n]
+        for _ in range(13 - n):
+            dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+            legal_boxes = [c for c, _ in scores(card, dice)]
+            allowed = [c for c in legal_boxes if c in order]
+            c = allowed[0] if allowed else exp.choose_box(card, dice)
+            pts, legal, bonus = card.box_points(dice)
+            card = card.with_box(c, pts[c], bonus)
+        cards.append(card)
+    return cards
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_invariants_on_random_endgames(seed):
+    rng = np.random.default_rng(seed)
+    me, opp = random_endgame(rng, 2, 2)
+    opt = DuelSource(R, opp, "optimal")
+    v, d = opt.state_outcomes(me.key, me.total)
+    w, loss = v - d / 2, 1 - v - d / 2
+    assert min(w, d, loss) >= -1e-15 and w + d + loss == pytest.approx(1, abs=1e-15)
+    for level in ("expert", "beginner"):
+        fx = DuelSource(R, opp, level)
+        pmf = opponent_pmf(R, opp, level)
+        best_response = WinSource(R, pmf).probability(me)
+        assert fx.state_value(me.key, me.total) >= best_response - 1e-12
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_opponent_finished_equals_the_target_dp(seed):
+    rng = np.random.default_rng(10 + seed)
+    me, opp = random_endgame(rng, 3, 0)
+    pmf = np.zeros(opp.total + 1)
+    pmf[opp.total] = 1.0
+    want = WinSource(R, pmf).probability(me)
+    for model in ("optimal", "expert"):
+        got = DuelSource(R, opp, model).state_value(me.key, me.total)
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_unknown_model_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown opponent model 'genius'"):
+        DuelSolver(R, "genius")
