@@ -78,11 +78,7 @@ def brute_turn(terminal):
                 E[keep] = (v, d)
         S2 = {}
         for r in ROLLS5:
-            best = (-1.0, 0.0)
-            for k in _keeps_in_order(r):
-                if E[k][0] > best[0]:
-                    best = E[k]
-            S2[r] = best
+            S2[r] = first_best([E[k] for k in _keeps_in_order(r)])
         S = S2
     v = d = 0.0
     for r, p in OUT[5]:
@@ -97,13 +93,14 @@ def scores(card: ScoreCard, roll):
     return [(c, card.with_box(c, pts[c], bonus)) for c in range(len(pts)) if legal[c]]
 
 
+def first_best(options):
+    """The best value, with the draw chance of the first option within 1e-12 of it (the solver's tie rule)."""
+    top = max(v for v, _ in options)
+    return top, next(d for v, d in options if v >= top - 1e-12)
+
+
 def best_score(card, roll, value_of):
-    best = (-1.0, 0.0)
-    for _, nxt in scores(card, roll):
-        v = value_of(nxt)
-        if v[0] > best[0]:
-            best = v
-    return best
+    return first_best([value_of(nxt) for _, nxt in scores(card, roll)])
 
 
 def end_value(d):
@@ -325,3 +322,71 @@ def test_opponent_finished_equals_the_target_dp(seed):
 def test_unknown_model_is_a_usage_error():
     with pytest.raises(UsageError, match="unknown opponent model 'genius'"):
         DuelSolver(R, "genius")
+
+
+# -- the win command ---------------------------------------------------------------------------
+
+def _slugs(card: ScoreCard) -> str:
+    return ",".join(f"{card.rules.categories[c].slug}={v}" for c, v in enumerate(card.boxes) if v is not None)
+
+
+def test_win_command_ranks_keeps_by_the_exact_chance():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run_json
+
+    me, opp = POSITIONS[1]
+    out = run_json("win", "55123", "-r", "1", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert out["exact"] is True and out["move"] == "first" and out["opponent_plays"] == "optimal"
+    src = DuelSource(R, opp, "optimal", jit=False)
+    v, d = src.keep_outcomes(me.key, me.total, 1)
+    for o in out["options"]:
+        k = keep_index(parse_dice_str(o["keep"]))
+        assert o["probability"] == v[k]
+        assert o["draw"] == d[k]
+        assert o["win"] + o["draw"] + o["loss"] == pytest.approx(1.0, abs=1e-15)
+    probs = [o["probability"] for o in out["options"]]
+    assert probs == sorted(probs, reverse=True)
+    # no dice: the chance from the turn start
+    out = run_json("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--opponent-plays", "expert")
+    assert out["probability"] == DuelSource(R, opp, "expert").state_value(me.key, me.total)
+
+
+def parse_dice_str(text):
+    return tuple(int(ch) for ch in text if ch.isdigit())
+
+
+def test_win_command_boxes_and_move_second():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run_json
+
+    me, opp = card_without("sixes", "chance"), card_without("yahtzee")
+    out = run_json("win", "66663", "-r", "0", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert out["move"] == "second" and out["kind"] == "box"
+    bv = DuelSource(R, opp, "optimal").box_values(me.key, me.total, roll_index((3, 6, 6, 6, 6)))
+    assert {o["box"]: o["probability"] for o in out["options"]} == {
+        "sixes": bv[5], "chance": bv[12]}
+
+
+def test_win_command_out_of_turn_and_beyond_k():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import assert_clean_error, run, run_json
+
+    me = card_without("sixes", "chance", "fours")
+    opp = card_without("yahtzee")
+    r = run("win", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert_clean_error(r, 2, "3 open boxes", "opponent 1")
+    r = run("win", "--card", FULL, "--opponent", _slugs(opp))
+    assert_clean_error(r, 2, "my card is full")
+    # beyond --max-open: labelled best response, never silently approximate
+    me = card_without("sixes", "chance")
+    opp = card_without("yahtzee", "fours")
+    out = run_json("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3",
+                   "--opponent-plays", "expert")
+    assert out["exact"] is False and "best response" in out["method"] and out["draw"] is None
+    pmf = opponent_pmf(R, opp, "expert")
+    assert out["probability"] == WinSource(R, pmf).probability(me)
+    text = run("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3").output
+    assert "NOT exact" in text and "best response" in text

@@ -16,11 +16,12 @@ follows, read at offset :math:`j + g(r, c)`:
 
 The value is P(win) + P(draw) / 2.  Alongside it this kernel carries the draw
 probability of the same play, :math:`D`: the option chosen at each decision
-(the first of the best in the policy layer's order -- boxes by increasing
-index, keeps in :data:`yahtzee_solver.dice.ROLL_SUBKEEPS` order) passes on its
-own draw probability, and the means over rerolls average it.  The values are
-the same as :func:`utility_kernels.vec_turn`'s (the maxima of the same numbers);
-``D`` depends on the tie-break, the value does not.
+-- the first whose value is within :data:`TIE` of the best, in the policy
+layer's order (boxes by increasing index, keeps in
+:data:`yahtzee_solver.dice.ROLL_SUBKEEPS` order) -- passes on its own draw
+probability, and the means over rerolls average it.  The values are the
+maxima of the same numbers as :func:`utility_kernels.vec_turn`'s; ``D``
+depends on the tie-break, the value does not.
 
 Like :mod:`kernels`, this is plain Python in the subset numba compiles
 (:func:`yahtzee_solver.solver.jit.compiled_module`), and it runs interpreted too.
@@ -38,6 +39,12 @@ PARALLEL = ()
 IMPORTS = ()
 
 _SUBKEEPS = np.ascontiguousarray(ROLL_SUBKEEPS, dtype=np.int64)
+
+#: Options whose values are within this of the best count as tied for the draw chance: the first of them
+#: in the policy layer's order is played (the ``master`` CPU's tolerance, :data:`strategy.master.TIE`).
+#: Exact ties computed by different sums differ by a few units in the last place; the tolerance makes the
+#: choice among them, and so the draw chance, independent of rounding.
+TIE = 1e-12
 
 
 def duel_final_rolls(a, b, Wv, Wd, nopt, orow, ogain, V, D):
@@ -61,18 +68,28 @@ def duel_final_rolls(a, b, Wv, Wd, nopt, orow, ogain, V, D):
         d = D[ROLL_OFFSET + r]
         for t in range(n):
             v[t] = -np.inf
-            d[t] = 0.0
-        for o in range(nopt[r]):
+            d[t] = np.nan
+        for o in range(nopt[r]):  # the best value
             g = ogain[r, o]
             wv = Wv[orow[r, o]]
-            wd = Wd[orow[r, o]]
             for t in range(n):
                 j = a + t + g
                 if j > J:
                     j = J
                 x = wv[j]
-                if x > v[t]:  # strict: the first best box (lowest index) is kept
-                    v[t] = x
+                y = v[t]
+                v[t] = x if x > y else y
+        for o in range(nopt[r]):  # the draw chance of the first box within TIE of it
+            g = ogain[r, o]
+            wv = Wv[orow[r, o]]
+            wd = Wd[orow[r, o]]
+            for t in range(n):
+                if d[t] == d[t]:
+                    continue
+                j = a + t + g
+                if j > J:
+                    j = J
+                if wv[j] >= v[t] - TIE:
                     d[t] = wd[j]
 
 
@@ -98,17 +115,24 @@ def duel_best_keeps(V, D, Vn, Dn, n):
         do = Dn[ROLL_OFFSET + r]
         for t in range(n):
             vo[t] = -np.inf
-            do[t] = 0.0
-        for s in range(_SUBKEEPS.shape[1]):
+            do[t] = np.nan
+        for s in range(_SUBKEEPS.shape[1]):  # the best value
+            k = _SUBKEEPS[r, s]
+            if k < 0:
+                break
+            vk = V[k]
+            for t in range(n):
+                x = vk[t]
+                y = vo[t]
+                vo[t] = x if x > y else y
+        for s in range(_SUBKEEPS.shape[1]):  # the draw chance of the first keep within TIE of it
             k = _SUBKEEPS[r, s]
             if k < 0:
                 break
             vk = V[k]
             dk = D[k]
             for t in range(n):
-                x = vk[t]
-                if x > vo[t]:
-                    vo[t] = x
+                if do[t] != do[t] and vk[t] >= vo[t] - TIE:
                     do[t] = dk[t]
 
 

@@ -69,7 +69,7 @@ MODELS = ("optimal", "expert", "normal", "beginner")
 
 #: Exact scope: both players together have at most this many open boxes (chosen by
 #: ``benchmarks/bench_duel.py``; see the README, "Exact two-player endgame").
-DEFAULT_MAX_OPEN = 6
+DEFAULT_MAX_OPEN = 7
 
 _TERMINAL = (np.array([0.5]), np.array([1.0]))
 _TERMINAL[0].setflags(write=False)
