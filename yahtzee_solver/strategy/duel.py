@@ -480,5 +480,14 @@ class DuelSource:
         """My value at the start of my turn."""
         return self.state_outcomes(state, total)[0]
 
+    def probability(self, card: ScoreCard) -> float:
+        """My P(win) + P(draw) / 2 from the start of my turn with ``card`` (a full card: the final result)."""
+        if card.is_full:
+            d = card.total - self.opponent.total
+            if not self.solver.is_full(self._other):
+                raise UsageError("my card is full but the opponent's is not: its chance is not a turn of mine")
+            return 1.0 if d > 0 else (0.5 if d == 0 else 0.0)
+        return self.state_value(card.key, card.total)
+
     def __repr__(self) -> str:
         return f"DuelSource({self.rules.name!r}, model={self.model!r})"

@@ -12,14 +12,21 @@ opponent, a draw counting half, instead of its expected score:
   remaining turns (:class:`~yahtzee_solver.strategy.objectives.WinSource`, ranked by
   :class:`~yahtzee_solver.strategy.policy.Policy`), solved again at every turn, so what
   the opponent scores in between is used;
+* while both cards together have at most ``duel_max_open`` open boxes
+  (:data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`) and the cards are in
+  turn, master plays the exact zero-sum strategy of the two-player game
+  (:class:`~yahtzee_solver.strategy.duel.DuelSource`, model ``optimal``): it plans
+  to react to every later turn of the opponent, whatever the opponent's level
+  (the solved nodes are kept from one turn to the next);
 * while more than ``max_open`` of its own boxes are open, master plays the
   expert's move (the win DP from an early card takes minutes); among options
   whose winning chances tie within ``TIE`` (a decided game), it takes the one
   of highest expected final total (the policy's tie-break source), the
   expert's choice whenever that is among them.
 
-Before the opponent has finished, this is the exact best response to the
-opponent's final-score distribution *seen from the current turn*, without
+Outside the exact scope and before the opponent has finished, this is the
+exact best response to the opponent's final-score distribution *seen from the
+current turn*, without
 planning to react to the opponent's later turns (it reacts when it re-solves
 at its next turn).  Its value is therefore a lower bound on the best possible
 winning chance, and the quoted probability is exact for "play this plan to the
@@ -67,7 +74,7 @@ class MasterStrategy:
     level = "master"
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
-                 jit: bool = True):
+                 duel_max_open: int | None = None, jit: bool = True):
         self.rules = get_rules(rules)
         self.table = resolve_table(self.rules, table)
         self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
@@ -80,6 +87,12 @@ class MasterStrategy:
         self._source: WinSource | None = None
         self._win_policy: Policy | None = None
         self._policy_of: WinSource | None = None
+        from .duel import DEFAULT_MAX_OPEN
+
+        self.duel_max_open = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
+        self._duel_solver = None
+        self._duel_key = None
+        self._duel_policy: Policy | None = None
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
@@ -111,13 +124,43 @@ class MasterStrategy:
         return self._source
 
     def win_probability(self, card: ScoreCard) -> float | None:
-        """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays)."""
+        """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays).
+
+        Exact (the two-player value, both playing to win) within the exact scope (:meth:`is_duel`).
+        """
+        if self.is_duel(card):
+            return self._duel(card).source.probability(card)
         src = self._win_source(card)
         return None if src is None else src.probability(card)
 
+    def is_duel(self, card: ScoreCard) -> bool:
+        """Whether master plays the exact two-player strategy with ``card`` (both cards within scope, in turn)."""
+        opp = self._opp_card
+        if opp is None:
+            return False
+        n_me, n_opp = len(card.open_categories), len(opp.open_categories)
+        return n_me + n_opp <= self.duel_max_open and n_me - n_opp in (0, 1)
+
+    def _duel(self, card: ScoreCard) -> Policy:
+        from .duel import DuelSolver, DuelSource
+
+        opp = self._opp_card
+        key = (opp.boxes, opp.yahtzee_bonus)
+        if key != self._duel_key:
+            s = self._duel_solver
+            if s is None or len(s._memo) > 40_000:  # bounded memory: about 200 MB at most
+                s = self._duel_solver = DuelSolver(self.rules, "optimal", self.table, jit=self.jit)
+            self._duel_policy = Policy(DuelSource(self.rules, opp, "optimal", solver=s), tiebreak=self.expert.source,
+                                       tie_tolerance=TIE)
+            self._duel_key = key
+        return self._duel_policy
+
     # -- decisions -------------------------------------------------------------------
     def _policy(self, card: ScoreCard) -> Policy:
-        """The win policy (tie-break: the expected final total), or the expert's while it plays."""
+        """The exact two-player policy within scope, else the win policy (tie-break: the expected final total),
+        or the expert's while it plays."""
+        if self.is_duel(card):
+            return self._duel(card)
         src = self._win_source(card)
         if src is None:
             return self.expert.policy
