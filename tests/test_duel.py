@@ -205,7 +205,7 @@ def _shift(card, shift):
 
 
 @pytest.mark.parametrize("level", ["expert", "normal"])
-@pytest.mark.parametrize("i", [0, 1, 2, 4])
+@pytest.mark.parametrize("i", [0, 1, 3, pytest.param(2, marks=pytest.mark.slow)])
 def test_fixed_policy_matches_brute_force(level, i):
     me, opp = POSITIONS[i]
     cpu = fixed_strategy(level, R)
@@ -239,13 +239,13 @@ def test_keep_and_box_values_match_brute_force():
 
 def test_zero_sum_values_of_the_two_sides_sum_to_one():
     """At the opponent's turn start, its value (its own solve) + mine (brute force, I minimise for it) = 1."""
-    me, opp = POSITIONS[2]
+    me, opp = POSITIONS[3]
     solver = DuelSolver(R, "optimal", jit=False)
-    # my turn: score sixes-less... take every card I can reach after one turn, opponent to move
+    # every card I reach after one turn on these rolls, the opponent to move
     src = DuelSource(R, opp, "optimal", solver=solver)
     src.state_value(me.key, me.total)
     seen = 0
-    for roll in [(6, 6, 6, 6, 1), (4, 4, 4, 2, 3), (2, 3, 3, 2, 2)]:
+    for roll in [(6, 6, 6, 6, 1), (2, 3, 4, 5, 6), (2, 3, 3, 2, 2)]:
         for _, nxt in scores(me, roll):
             theirs = DuelSource(R, nxt, "optimal", solver=solver).state_value(opp.key, opp.total)
             mine = _brute_min(me_card=nxt, opp_card=opp)
