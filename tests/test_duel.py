@@ -390,3 +390,29 @@ def test_win_command_out_of_turn_and_beyond_k():
     assert out["probability"] == WinSource(R, pmf).probability(me)
     text = run("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3").output
     assert "NOT exact" in text and "best response" in text
+
+
+def test_master_plays_the_exact_zero_sum_strategy_within_scope():
+    from yahtzee_solver.dice import KEEPS
+    from yahtzee_solver.strategy.master import TIE, MasterStrategy
+    from yahtzee_solver.strategy.policy import Policy
+
+    me, opp = POSITIONS[2]
+    master = MasterStrategy(R)
+    master.observe(opp, "expert")
+    assert master.is_duel(me)
+    src = DuelSource(R, opp, "optimal")
+    assert master.win_probability(me) == src.probability(me)
+    pol = Policy(src, tiebreak=master.expert.source, tie_tolerance=TIE)
+    for dice in [(4, 4, 6, 6, 6), (1, 2, 3, 4, 6), (6, 6, 6, 6, 6)]:
+        r = roll_index(dice)
+        assert master.choose_keep(me, dice, 2) == KEEPS[pol.choose_keep(me.key, me.total, r, 2)]
+        assert master.choose_box(me, dice) == pol.choose_box(me.key, me.total, r)
+    # out of scope (or out of turn): today's best response
+    master.observe(card_without("yahtzee", "chance", "ones", "twos"), "expert")
+    assert not master.is_duel(me)
+    small = MasterStrategy(R, duel_max_open=3)
+    small.observe(opp, "expert")
+    # its best response to the expert's distribution: at most the exact value against the expert
+    assert not small.is_duel(me)
+    assert small.win_probability(me) <= DuelSource(R, opp, "expert").probability(me) + 1e-12

@@ -283,7 +283,8 @@ def win_note(tr, wc: WinChances) -> str:
 
 
 def warm(rules, level: str, table=None) -> None:
-    """Load the compiled kernels of the chances (the CPU's distribution, the win DP) ahead of a hint.
+    """Load the compiled kernels of the chances (the CPU's distribution, the win DP, the two-player solve)
+    ahead of a hint.
 
     Solves the smallest case (one open box on the CPU's and the player's
     card); the first real hint then pays only for its own DP.  Safe to run in
@@ -305,3 +306,8 @@ def warm(rules, level: str, table=None) -> None:
     card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},
                                   rules)
     WinSource(rules, opponent_pmf(rules, card, level, table)).probability(card)
+    from .duel import DuelSource
+
+    # and the exact two-player kernels (one open box each)
+    model = level if level in ("beginner", "normal", "expert") else "optimal"
+    DuelSource(rules, card, model, table=table).probability(card)
