@@ -72,8 +72,6 @@ def main() -> None:
                 t0, c0 = time.perf_counter(), time.process_time()
                 src = DuelSource(a.rules, opp, m)
                 src.state_value(me.key, me.total)
-                dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
-                from yahtzee_solver.dice import roll_index
                 src.keep_values(me.key, me.total, 2)  # the first decision of the turn
                 walls.append(time.perf_counter() - t0)
                 cpus.append(time.process_time() - c0)
@@ -83,7 +81,6 @@ def main() -> None:
                 mb.append(st.bytes / 1e6)
                 for n, c in st.nodes.items():
                     layers[n] = max(layers.get(n, 0), c)
-                del dice
             per = " ".join(f"{n}:{c}" for n, c in sorted(layers.items(), reverse=True))
             print(f"{k:>2} {m:8} {statistics.median(walls):9.3f} {max(walls):8.3f} {statistics.median(cpus):10.3f} "
                   f"{max(cpus):9.3f} {max(nodes):8d} {max(diffs):10d} {max(mb):7.1f}  {per} (max over positions)",

@@ -29,7 +29,7 @@ Like :mod:`kernels`, this is plain Python in the subset numba compiles
 
 import numpy as np
 
-from ..dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
+from ..dice import CHILD, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
 
 prange = range
 

@@ -222,14 +222,13 @@ class DuelSolver:
         """
         t = self._trans.get(key)
         if t is None:
-            from ..solver import kernels as _kern
             from .distribution import _max_gain, _max_outcomes, _policy
 
             r = self.rules
             if self._pol is None:
                 self._pol = _policy(self.model, r, self._table, self.jit)
             pol = self._pol
-            k = _jit.backend(self.jit) if self.jit else _kern
+            k = _jit.backend(self.jit)
             a = r.arrays()
             gmax = _max_gain(r)
             cap = min(_max_outcomes(r), r.n_categories * (gmax + 1))
@@ -280,8 +279,12 @@ class DuelSolver:
         self.seconds += time.perf_counter() - t0
         return out
 
-    def _next(self, a2, b, mine: bool):
-        """Value and draw vectors of the node after the mover (card ``a2`` now) ends a turn, with its range."""
+    def _next(self, a2, b):
+        """How to read the node after the mover (card ``a2`` now) ends its turn, and its value and draw vectors.
+
+        ``"same"``: the vectors are still the mover's, over its difference; ``"swap"``: the opponent's,
+        over the opponent's difference.
+        """
         if self.model == "optimal":
             if self.is_full(b):
                 return "same", self.node(a2, b)
@@ -302,7 +305,7 @@ class DuelSolver:
         Wv = np.empty((len(succ), J + 1))
         Wd = np.empty((len(succ), J + 1))
         for r, A2 in enumerate(succ):
-            how, (v, d) = self._next(A2, B, True)
+            how, (v, d) = self._next(A2, B)
             M2 = self.bound(A2)
             if how == "same":  # the value is still the mover's, over x = -M2 .. MB
                 Wv[r] = _read(v, -M2, x, 0.0, 1.0)
@@ -327,11 +330,9 @@ class DuelSolver:
         D = np.zeros(dd.size)
         for B2, g, p in self.transitions(B):
             nv, nd = self.node(A, B2, not self.is_full(A))
-            M2 = self.bound(B2)
-            # next node's range: d' = -MA .. M2 (my difference after its turn is d - g)
+            # the next node's vectors run over d' = -MA .. M(B2); my difference after its turn is d - g
             V += p * _read(nv, -MA, dd - g, 0.0, 1.0)
             D += p * _read(nd, -MA, dd - g, 0.0, 0.0)
-            del M2
         return V, D
 
     # -- statistics --------------------------------------------------------------------
