@@ -26,7 +26,7 @@ def _play_until(st, open_boxes):
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_win_hint_lines(lang):
-    st = _play_until(new_game("yahtzee", opponent="expert", seed=4), 3)
+    st = _play_until(new_game("yahtzee", opponent="expert", seed=4), 5)  # 9 or 10 open in all: best response
     tr = Translator(lang)
     table = load_table("yahtzee")
     st.apply_action(Roll())
@@ -43,7 +43,7 @@ def test_win_hint_lines(lang):
     assert lines[-1] == "  " + tr("hint.win_note")  # the CPU plays on: a best response as seen now
     rows = lines[1:-1]
     # the keeps are in the player's language, and the columns line up in terminal cells
-    assert all(("keep " in row) == (lang == "en") for row in rows if "%" in row and ":" not in row)
+    assert all(("keep " in row or "reroll all" in row) == (lang == "en") for row in rows if "%" in row and ":" not in row)
     from yahtzee_solver.i18n import display_width
 
     assert len({display_width(row) for row in rows}) == 1
@@ -51,7 +51,7 @@ def test_win_hint_lines(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_win_hint_before_the_first_roll(lang):
-    st = _play_until(new_game("yahtzee", opponent="normal", seed=8), 4)
+    st = _play_until(new_game("yahtzee", opponent="normal", seed=8), 5)
     tr = Translator(lang)
     table = load_table("yahtzee")
     wc = WinHints()(st, Advisor("yahtzee", table, jit=False))
@@ -71,7 +71,7 @@ def _ranked_like_policy(options):
 
 
 def test_win_chances_are_the_win_dp_for_every_option():
-    st = _play_until(new_game("yahtzee", opponent="expert", seed=11), 4)
+    st = _play_until(new_game("yahtzee", opponent="expert", seed=11), 5)
     table = load_table("yahtzee")
     adv = Advisor("yahtzee", table, jit=False)
     hints = WinHints()
@@ -80,7 +80,7 @@ def test_win_chances_are_the_win_dp_for_every_option():
     st.apply_action(Roll())
     r = roll_index(st.sorted_dice)
     wc = hints(st, adv)
-    assert wc.kind == "keep" and wc.shown and not wc.exact and wc.level == "expert" and wc.open_boxes == 4
+    assert wc.kind == "keep" and wc.shown and not wc.exact and wc.level == "expert" and wc.open_boxes == 5
     E = src.keep_values(me.key, me.total, st.rerolls_left)
     subkeeps = [int(k) for k in ROLL_SUBKEEPS[r] if k >= 0]
     assert sorted(o.keep for o in wc.options) == sorted(KEEPS[k] for k in subkeeps)
@@ -118,7 +118,7 @@ def test_win_hints_solve_once_per_cpu_card(monkeypatch):
     calls = []
     real = objectives.opponent_pmf
     monkeypatch.setattr(objectives, "opponent_pmf", lambda *a, **k: calls.append(a[1].key) or real(*a, **k))
-    st = _play_until(new_game("yahtzee", opponent="expert", seed=3), 3)
+    st = _play_until(new_game("yahtzee", opponent="expert", seed=3), 5)
     adv = Advisor("yahtzee", jit=False)
     hints = WinHints()
     first = hints(st, adv)
@@ -137,6 +137,42 @@ def test_win_hints_solve_once_per_cpu_card(monkeypatch):
         for action in cpu_actions(st, expert):
             st.apply_action(action)
     assert hints(st, adv).start != first.start and len(calls) == 2
+
+
+@pytest.mark.parametrize("level,model", [("expert", "expert"), ("master", "optimal")])
+def test_win_chances_are_the_exact_two_player_value_within_scope(level, model):
+    """Both cards within the exact scope: every option's chance is the duel solve's, the note says exact."""
+    from yahtzee_solver.strategy.duel import DEFAULT_MAX_OPEN, DuelSource
+
+    st = _play_until(new_game("yahtzee", opponent=level, seed=11), 3)
+    me, cpu = st.cards[HUMAN], st.cards[CPU]
+    assert len(me.open_categories) + len(cpu.open_categories) <= DEFAULT_MAX_OPEN
+    table = load_table("yahtzee")
+    adv = Advisor("yahtzee", table, jit=False)
+    hints = WinHints()
+    src = DuelSource("yahtzee", cpu, model, table=table)
+    wc = hints(st, adv)
+    assert wc.kind == "roll" and wc.exact and wc.duel and wc.start == src.probability(me)
+    st.apply_action(Roll())
+    wc = hints(st, adv)
+    E = src.keep_values(me.key, me.total, st.rerolls_left)
+    assert wc.exact and wc.duel
+    from yahtzee_solver.dice import roll_index
+    from yahtzee_solver.strategy.policy import Policy
+
+    stop = Policy(src).stop_option(me.key, me.total, roll_index(st.dice))[1]
+    for o in wc.options:
+        # keeping all five is no reroll: it scores now, at the best box's chance (there is no pass)
+        assert o.win == (stop if len(o.keep) == 5 else E[KEEPS.index(o.keep)])
+    assert _ranked_like_policy(wc.options)
+    tr = Translator("en")
+    assert win_hint_lines(st, tr, wc)[-1] == "  " + tr("hint.win_exact_duel", n=wc.n_open)
+    assert "exact" in tr("hint.win_exact_duel", n=wc.n_open)
+    # the exact chance is at least the best response to the CPU's distribution (expert: a fixed policy)
+    if model == "expert":
+        best_response = WinSource("yahtzee", opponent_pmf("yahtzee", cpu, "expert", table)).keep_values(
+            me.key, me.total, st.rerolls_left)
+        assert max(o.win for o in wc.options) >= max(best_response[KEEPS.index(o.keep)] for o in wc.options) - 1e-12
 
 
 def test_no_win_chances_in_solitaire():

@@ -156,8 +156,8 @@ class ScoreCard:
         return f"ScoreCard.from_mapping({filled!r}, {rules})"
 
     def __getstate__(self) -> dict:
-        # Only the card's own fields: the cached state key and the scoring memo
-        # (which grows with every roll asked about) are rebuilt on demand.
+        """The fields only (``rules``, ``boxes``, ``yahtzee_bonus``): the caches of derived facts (the state
+        key, the totals, the scoring memo, which grows with every roll asked about) are not pickled."""
         return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
 
     # -- construction ------------------------------------------------------
@@ -218,10 +218,6 @@ class ScoreCard:
     def open_categories(self) -> tuple[int, ...]:
         """Indices of the open boxes."""
         return tuple(c for c, v in enumerate(self.boxes) if v is None)
-
-    def __getstate__(self) -> dict:
-        """The fields only (``rules``, ``boxes``, ``yahtzee_bonus``): the caches of derived facts are not pickled."""
-        return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
 
     @cached_property
     def key(self) -> StateKey:

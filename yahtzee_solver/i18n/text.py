@@ -171,6 +171,7 @@ EN = {
     "hint.win_start": "Chance of beating the {level} CPU from here (a draw counts half): {p}",
     "hint.win_note": "(until the CPU has finished, this is your best response to the distribution of its final score as it stands now: a lower bound of your best chance)",
     "hint.win_exact": "(the CPU has finished with {score}: these chances are exact)",
+    "hint.win_exact_duel": "(exact: {n} open boxes on both cards together, every turn the CPU has left played as it plays)",
     # -- rules and help --------------------------------------------------------------------------------
     "rules.pager": "-- page {page}/{pages} -- Enter: next page, q: back to the game ",
     "help": (
@@ -385,6 +386,7 @@ ZH = {
     "hint.win_start": "从此处战胜电脑（{level}）的概率（平局算一半）：{p}",
     "hint.win_note": "（电脑结束游戏之前，这是针对其当前最终得分分布的最佳应对：是你最佳胜率的下限）",
     "hint.win_exact": "（电脑已结束，得分 {score}：这些概率是精确的）",
+    "hint.win_exact_duel": "（精确：双方共剩 {n} 个空格，电脑剩下的每一回合都按它的打法计入）",
     "rules.pager": "-- 第 {page}/{pages} 页 -- 回车：下一页，q：返回游戏 ",
     "help": (
         "命令（在 > 提示符后输入）：\n"
@@ -589,6 +591,7 @@ JA = {
     "hint.win_start": "ここから CPU（{level}）に勝つ確率（引き分けは半分）：{p}",
     "hint.win_note": "（CPU が終わるまでは、現時点の CPU の最終得点の分布に対する最善の応手です：最善の勝率の下限）",
     "hint.win_exact": "（CPU は {score} 点で終了しました：これらの確率は厳密です）",
+    "hint.win_exact_duel": "（厳密：両者の空き欄は合わせて {n} 個、CPU の残りの手番もその打ち方どおりに計算しています）",
     "rules.pager": "-- {page}/{pages} ページ -- Enter：次のページ、q：ゲームに戻る ",
     "help": (
         "コマンド（> のあとに入力）：\n"

@@ -12,14 +12,21 @@ opponent, a draw counting half, instead of its expected score:
   remaining turns (:class:`~yahtzee_solver.strategy.objectives.WinSource`, ranked by
   :class:`~yahtzee_solver.strategy.policy.Policy`), solved again at every turn, so what
   the opponent scores in between is used;
+* while both cards together have at most ``duel_max_open`` open boxes
+  (:data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`) and the cards are in
+  turn, master plays the exact zero-sum strategy of the two-player game
+  (:class:`~yahtzee_solver.strategy.duel.DuelSource`, model ``optimal``): it plans
+  to react to every later turn of the opponent, whatever the opponent's level
+  (the solved nodes are kept from one turn to the next);
 * while more than ``max_open`` of its own boxes are open, master plays the
   expert's move (the win DP from an early card takes minutes); among options
   whose winning chances tie within ``TIE`` (a decided game), it takes the one
   of highest expected final total (the policy's tie-break source), the
   expert's choice whenever that is among them.
 
-Before the opponent has finished, this is the exact best response to the
-opponent's final-score distribution *seen from the current turn*, without
+Outside the exact scope and before the opponent has finished, this is the
+exact best response to the opponent's final-score distribution *seen from the
+current turn*, without
 planning to react to the opponent's later turns (it reacts when it re-solves
 at its next turn).  Its value is therefore a lower bound on the best possible
 winning chance, and the quoted probability is exact for "play this plan to the
@@ -59,6 +66,10 @@ class MasterStrategy:
     max_open : int
         Play the win DP once at most this many of master's own boxes are open
         (the expert's move before).
+    duel_max_open : int, optional
+        Play the exact two-player strategy while both cards together have at
+        most this many open boxes (default
+        :data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`).
     jit : bool
         Compiled kernels (default).
 
@@ -73,7 +84,7 @@ class MasterStrategy:
     level = "master"
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
-                 jit: bool = True):
+                 duel_max_open: int | None = None, jit: bool = True):
         self.rules = get_rules(rules)
         self.table = resolve_table(self.rules, table)
         self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
@@ -83,6 +94,11 @@ class MasterStrategy:
         # (opponent key, its pmf, the win source, the win policy): one tuple, replaced whole, so
         # threads sharing this player never see a pmf with another opponent's source
         self._model: tuple | None = None
+        from .duel import DEFAULT_MAX_OPEN
+
+        self.duel_max_open = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
+        # (opponent key, the exact solver, its policy): one tuple, replaced whole, as the win model
+        self._duel_model: tuple | None = None
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
@@ -120,13 +136,46 @@ class MasterStrategy:
         return None if m is None else m[2]
 
     def win_probability(self, card: ScoreCard) -> float | None:
-        """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays)."""
+        """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays).
+
+        Exact (the two-player value, both playing to win) within the exact scope (:meth:`is_duel`).
+        """
+        if self.is_duel(card):
+            return self._duel(card).source.probability(card)
         src = self._win_source(card)
         return None if src is None else src.probability(card)
 
+    def is_duel(self, card: ScoreCard) -> bool:
+        """Whether master plays the exact two-player strategy with ``card`` (both cards within scope, in turn)."""
+        opp = self._opponent
+        if opp is None:
+            return False
+        n_me, n_opp = len(card.open_categories), len(opp[0].open_categories)
+        return n_me + n_opp <= self.duel_max_open and n_me - n_opp in (0, 1)
+
+    def _duel(self, card: ScoreCard) -> Policy:
+        """The exact two-player policy against the observed opponent (:class:`~yahtzee_solver.strategy.duel.DuelSource`)."""
+        from .duel import DuelSolver, DuelSource
+
+        opp = self._opponent
+        assert opp is not None
+        key = (opp[0].boxes, opp[0].yahtzee_bonus)
+        m = self._duel_model
+        if m is None or m[0] != key:
+            s = None if m is None else m[1]
+            if s is None or len(s._memo) > 40_000:  # bounded memory: about 200 MB at most
+                s = DuelSolver(self.rules, "optimal", self.table, jit=self.jit)
+            m = (key, s, Policy(DuelSource(self.rules, opp[0], "optimal", solver=s), tiebreak=self.expert.source,
+                                tie_tolerance=TIE))
+            self._duel_model = m
+        return m[2]
+
     # -- decisions -------------------------------------------------------------------
     def _policy(self, card: ScoreCard) -> Policy:
-        """The win policy (tie-break: the expected final total), or the expert's while it plays."""
+        """The exact two-player policy within scope, else the win policy (tie-break: the expected final
+        total), or the expert's while it plays."""
+        if self.is_duel(card):
+            return self._duel(card)
         m = self._win_model(card)
         return self.expert.policy if m is None else m[3]
 

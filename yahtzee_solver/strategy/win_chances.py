@@ -11,12 +11,17 @@ by the expert's policy).  Options are ranked by
 :class:`~yahtzee_solver.strategy.policy.Policy` with the expected total as its tie-break
 source (equal chances: the higher expected total first).
 
-Before the CPU has finished its game, the figure is the exact best response
-to the CPU's final-score distribution as seen now: the DP does not plan to
-react to what the CPU scores on its later turns, so it is a lower bound of the
-best winning chance (see :mod:`yahtzee_solver.strategy.master` and the README, "Win
-probability in a game against the CPU").  Once the CPU has finished, the
-distribution is its actual total and the figure is exact.
+While both cards together have at most
+:data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN` open boxes, the figure is
+the exact two-player value (:class:`~yahtzee_solver.strategy.duel.DuelSource`):
+the CPU's later turns are played as it plays them (its fixed policy; a
+``master`` CPU plays the zero-sum game there, so the model is ``optimal``), and
+my play reacts to each of them.  Before that, the figure is the exact best
+response to the CPU's final-score distribution as seen now: the DP does not
+plan to react to what the CPU scores on its later turns, so it is a lower bound
+of the best winning chance (see :mod:`yahtzee_solver.strategy.master` and the
+README, "Win probability in a game against the CPU").  Once the CPU has
+finished, both are exact.
 
 The DP is solved only once at most :data:`WIN_HINT_MAX_OPEN` of the player's
 boxes are open, so that a hint stays quick; :class:`WinHints` keeps the last
@@ -80,7 +85,7 @@ class WinChances:
         Whether the DP was solved (at most :data:`WIN_HINT_MAX_OPEN` open boxes);
         otherwise ``start`` is ``None`` and ``options`` is empty.
     exact : bool
-        The CPU has finished its game: the chances are exact, not a lower bound.
+        The chances are exact, not a lower bound: the CPU has finished its game, or ``duel``.
     cpu_total : int
         The CPU's total so far (its final score when ``exact``).
     start : float or None
@@ -89,6 +94,10 @@ class WinChances:
         ``roll`` (before the first roll), ``keep`` (rerolls left) or ``box`` (after the last roll).
     options : tuple of WinOption
         Every keep or every legal box, best chance first (equal chances: the higher expected total).
+    duel : bool
+        The exact two-player value (both cards together within the exact scope).
+    n_open : int
+        Open boxes of both cards together.
     """
 
     level: str
@@ -99,6 +108,8 @@ class WinChances:
     start: float | None
     kind: str
     options: tuple[WinOption, ...]
+    duel: bool = False
+    n_open: int = 0
 
     @property
     def best(self) -> WinOption | None:
@@ -147,18 +158,39 @@ class WinHints:
 
     def __init__(self):
         self._kept: tuple | None = None  # (key, policy)
+        self._solvers: dict = {}  # (rules, model, table) -> DuelSolver, its solved nodes kept across turns
+
+    @staticmethod
+    def is_duel(st: GameState) -> bool:
+        """Whether the exact two-player value answers at ``st`` (both cards within the exact scope, in turn)."""
+        from .duel import DEFAULT_MAX_OPEN
+
+        me, cpu = st.cards[HUMAN], st.cards[CPU]
+        n_me, n_cpu = len(me.open_categories), len(cpu.open_categories)
+        return n_me + n_cpu <= DEFAULT_MAX_OPEN and n_me - n_cpu in (0, 1)
 
     def _policy_for(self, st: GameState, advisor):
         from .objectives import WinSource, opponent_pmf
         from .policy import Policy
 
         cpu = st.cards[CPU]
-        key = (st.rules.name, st.config.opponent, cpu.key, cpu.total, id(advisor.table))
+        duel = self.is_duel(st)
+        key = (st.rules.name, st.config.opponent, cpu.key, cpu.total, id(advisor.table), duel)
         kept = self._kept
         if kept is None or kept[0] != key:
-            pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
-            # equal chances: the higher expected total
-            kept = (key, Policy(WinSource(st.rules, pmf), tiebreak=advisor.source))
+            if duel:
+                from .duel import DuelSolver, DuelSource
+
+                model = st.config.opponent if st.config.opponent in ("beginner", "normal", "expert") else "optimal"
+                skey = (st.rules.name, model, id(advisor.table))
+                solver = self._solvers.get(skey)
+                if solver is None:
+                    solver = self._solvers.setdefault(skey, DuelSolver(st.rules, model, advisor.table))
+                kept = (key, Policy(DuelSource(st.rules, cpu, model, solver=solver), tiebreak=advisor.source))
+            else:
+                pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
+                # equal chances: the higher expected total
+                kept = (key, Policy(WinSource(st.rules, pmf), tiebreak=advisor.source))
             self._kept = kept
         return kept[1]
 
@@ -198,9 +230,12 @@ class WinHints:
         me, cpu = st.cards[HUMAN], st.cards[CPU]
         kind = "roll" if st.dice is None else ("keep" if st.rolls_used < MAX_ROLLS else "box")
 
+        duel = shown and self.is_duel(st)
+
         def chances(start=None, options=()):
-            return WinChances(st.config.opponent, len(me.open_categories), shown, cpu.is_full, cpu.total, start,
-                              kind, tuple(options))
+            return WinChances(st.config.opponent, len(me.open_categories), shown, cpu.is_full or duel, cpu.total,
+                              start, kind, tuple(options), duel,
+                              len(me.open_categories) + len(cpu.open_categories))
 
         if not shown:
             return chances()
@@ -254,12 +289,16 @@ class WinHints:
 
 
 def win_note(tr, wc: WinChances) -> str:
-    """What the chances are, in ``tr``'s language: exact (the CPU has finished) or a best response as seen now."""
+    """What the chances are, in ``tr``'s language: exact (two-player solve, or the CPU has finished) or a best
+    response as seen now."""
+    if wc.duel and wc.n_open > wc.open_boxes:  # the CPU still has boxes open
+        return tr("hint.win_exact_duel", n=wc.n_open)
     return tr("hint.win_exact", score=wc.cpu_total) if wc.exact else tr("hint.win_note")
 
 
 def warm(rules, level: str, table=None) -> None:
-    """Load the compiled kernels of the chances (the CPU's distribution, the win DP) ahead of a hint.
+    """Load the compiled kernels of the chances (the CPU's distribution, the win DP, the two-player solve)
+    ahead of a hint.
 
     Solves the smallest case (one open box on the CPU's and the player's
     card); the first real hint then pays only for its own DP.  Safe to run in
@@ -281,3 +320,8 @@ def warm(rules, level: str, table=None) -> None:
     card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},
                                   rules)
     WinSource(rules, opponent_pmf(rules, card, level, table)).probability(card)
+    from .duel import DuelSource
+
+    # and the exact two-player kernels (one open box each)
+    model = level if level in ("beginner", "normal", "expert") else "optimal"
+    DuelSource(rules, card, model, table=table).probability(card)

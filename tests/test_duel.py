@@ -1,0 +1,418 @@
+"""Exact two-player play (strategy/duel.py) against a brute-force expectiminimax, and its invariants.
+
+The brute force plays both players' turns on :class:`ScoreCard` objects: every
+first roll and reroll enumerated as multisets with multinomial
+probabilities, every keep tried, every legal box tried (``ScoreCard.box_points``,
+the rules' definition), the score difference read off the two cards' totals,
+the game's end scored 1 / 1/2 / 0.  The fixed-policy opponent is played by the
+CPU player object itself (``choose_keep`` / ``choose_box``).  It shares nothing
+with the duel solver but the scoring rules and, for a CPU opponent, the CPU.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from yahtzee_solver import parse_card
+from yahtzee_solver.dice import KEEPS, ROLL_SUBKEEPS, keep_index, roll_index
+from yahtzee_solver.errors import UsageError
+from yahtzee_solver.state import ScoreCard
+from yahtzee_solver.strategy.duel import DuelSolver, DuelSource
+from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
+from yahtzee_solver.strategy.players import fixed_strategy
+
+R = "yahtzee"
+
+FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three-of-a-kind=20,four-of-a-kind=20,full-house=25,"
+        "small-straight=30,large-straight=40,yahtzee=50,chance=22")
+
+
+def card_without(*open_boxes, base=FULL, **changes):
+    """The full card ``base`` with ``open_boxes`` emptied and some boxes changed (slug=points)."""
+    parts = dict(p.split("=") for p in base.split(","))
+    for k, v in changes.items():
+        parts[k.replace("_", "-")] = str(v)
+    for b in open_boxes:
+        parts.pop(b)
+    return parse_card(",".join(f"{k}={v}" for k, v in parts.items()), R)
+
+
+# -- brute force -------------------------------------------------------------------------
+
+def _outcomes(m: int):
+    out = []
+    for combo in itertools.combinations_with_replacement(range(1, 7), m):
+        c = [combo.count(f) for f in range(1, 7)]
+        p = math.factorial(m) / math.prod(math.factorial(x) for x in c) / 6 ** m
+        out.append((combo, p))
+    return out
+
+
+OUT = {m: _outcomes(m) for m in range(6)}
+ROLLS5 = [r for r, _ in OUT[5]]
+
+
+def _keeps_in_order(roll):
+    """The distinct keeps of a roll in the policy's tie-break order (``ROLL_SUBKEEPS``)."""
+    row = ROLL_SUBKEEPS[roll_index(roll)]
+    return [KEEPS[k] for k in row if k >= 0]
+
+
+def brute_turn(terminal):
+    """(value, draw) of one turn from its start: ``terminal(roll)`` gives the best (value, draw) of scoring ``roll``."""
+    S = {r: terminal(r) for r in ROLLS5}
+    for _ in range(2):
+        E = {}
+        for size in range(6):
+            for keep in itertools.combinations_with_replacement(range(1, 7), size):
+                v = d = 0.0
+                for add, p in OUT[5 - size]:
+                    sv, sd = S[tuple(sorted(keep + add))]
+                    v += p * sv
+                    d += p * sd
+                E[keep] = (v, d)
+        S2 = {}
+        for r in ROLLS5:
+            S2[r] = first_best([E[k] for k in _keeps_in_order(r)])
+        S = S2
+    v = d = 0.0
+    for r, p in OUT[5]:
+        v += p * S[r][0]
+        d += p * S[r][1]
+    return v, d
+
+
+def scores(card: ScoreCard, roll):
+    """(box, card after) for every legal box, lowest box first."""
+    pts, legal, bonus = card.box_points(roll)
+    return [(c, card.with_box(c, pts[c], bonus)) for c in range(len(pts)) if legal[c]]
+
+
+def first_best(options):
+    """The best value, with the draw chance of the first option within 1e-12 of it (the solver's tie rule)."""
+    top = max(v for v, _ in options)
+    return top, next(d for v, d in options if v >= top - 1e-12)
+
+
+def best_score(card, roll, value_of):
+    return first_best([value_of(nxt) for _, nxt in scores(card, roll)])
+
+
+def end_value(d):
+    return (1.0, 0.0) if d > 0 else ((0.5, 1.0) if d == 0 else (0.0, 0.0))
+
+
+@lru_cache(maxsize=None)
+def brute_optimal(mover: ScoreCard, other: ScoreCard):
+    """(value, draw) of the mover at a turn start, both maximising their own winning chance."""
+    if mover.is_full and other.is_full:
+        return end_value(mover.total - other.total)
+
+    def after(nxt):
+        if other.is_full:
+            return brute_optimal(nxt, other)
+        v, d = brute_optimal(other, nxt)
+        return 1.0 - v, d
+
+    return brute_turn(lambda r: best_score(mover, r, after))
+
+
+def cpu_turn(cpu, card: ScoreCard):
+    """{card after: probability} of one turn of a deterministic CPU, enumerated exactly."""
+    out: dict = {}
+
+    def go(roll, rolls_left, p):
+        if rolls_left:
+            keep = tuple(sorted(cpu.choose_keep(card, roll, rolls_left)))
+            if len(keep) < 5:
+                for add, q in OUT[5 - len(keep)]:
+                    go(tuple(sorted(keep + add)), rolls_left - 1, p * q)
+                return
+        c = cpu.choose_box(card, roll)
+        pts, legal, bonus = card.box_points(roll)
+        assert legal[c]
+        nxt = card.with_box(c, pts[c], bonus)
+        out[nxt] = out.get(nxt, 0.0) + p
+
+    for r, p in OUT[5]:
+        go(r, 2, p)
+    return out
+
+
+def make_brute_fixed(cpu):
+    turns: dict = {}
+
+    @lru_cache(maxsize=None)
+    def mine(me: ScoreCard, opp: ScoreCard, my_turn: bool):
+        if me.is_full and opp.is_full:
+            return end_value(me.total - opp.total)
+        if my_turn:
+            return brute_turn(lambda r: best_score(me, r, lambda nxt: mine(nxt, opp, opp.is_full)))
+        if opp not in turns:
+            turns[opp] = cpu_turn(cpu, opp)
+        v = d = 0.0
+        for nxt, p in turns[opp].items():
+            a, b = mine(me, nxt, not me.is_full)
+            v += p * a
+            d += p * b
+        return v, d
+
+    return mine
+
+
+# -- positions -----------------------------------------------------------------------------
+
+POSITIONS = [
+    # (my card, opponent card): I move first (equal open boxes) or second (one more)
+    (card_without("yahtzee"), card_without("chance", chance=22)),
+    (card_without("chance", fives=10), card_without("large-straight", sixes=24)),
+    (card_without("fours", "full-house", fours=12, sixes=6), card_without("sixes", "yahtzee")),
+    (card_without("large-straight", "chance"), card_without("small-straight", small_straight=30)),
+    (card_without("sixes", "chance", fours=8), card_without("sixes", "small-straight", fives=20)),
+]
+
+
+@pytest.mark.parametrize("i", [0, 1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])  # 4: over a minute
+def test_optimal_matches_brute_force(i):
+    me, opp = POSITIONS[i]
+    src = DuelSource(R, opp, "optimal", jit=False)
+    for shift in (-20, 0, 7):  # other score differences: the opponent's chance box moved
+        o2 = opp if shift == 0 else _shift(opp, shift)
+        if o2 is None:
+            continue
+        src2 = DuelSource(R, o2, "optimal", solver=src.solver)
+        v, d = src2.state_outcomes(me.key, me.total)
+        bv, bd = brute_optimal(me, o2)
+        assert v == pytest.approx(bv, abs=1e-12)
+        assert d == pytest.approx(bd, abs=1e-12)
+        w, loss = v - d / 2, 1 - v - d / 2
+        assert w >= -1e-15 and loss >= -1e-15 and w + d + loss == pytest.approx(1.0, abs=1e-15)
+
+
+def _shift(card, shift):
+    """The card with its chance box (filled) moved by ``shift`` points, or None when impossible."""
+    c = card.rules.category_index("chance")
+    if card.boxes[c] is None or not 5 <= card.boxes[c] + shift <= 30:
+        return None
+    b = list(card.boxes)
+    b[c] += shift
+    return ScoreCard(card.rules, tuple(b), card.yahtzee_bonus)
+
+
+@pytest.mark.parametrize("level", ["expert", "normal"])
+@pytest.mark.parametrize("i", [0, 1, 3, pytest.param(2, marks=pytest.mark.slow)])
+def test_fixed_policy_matches_brute_force(level, i):
+    me, opp = POSITIONS[i]
+    cpu = fixed_strategy(level, R)
+    brute = make_brute_fixed(cpu)
+    src = DuelSource(R, opp, level, jit=False)
+    v, d = src.state_outcomes(me.key, me.total)
+    bv, bd = brute(me, opp, True)
+    assert v == pytest.approx(bv, abs=1e-12)
+    assert d == pytest.approx(bd, abs=1e-12)
+
+
+def test_keep_and_box_values_match_brute_force():
+    me, opp = POSITIONS[2]
+    src = DuelSource(R, opp, "optimal", jit=False)
+
+    def after(nxt):
+        v, d = brute_optimal(opp, nxt)
+        return 1.0 - v, d
+
+    roll = (4, 4, 6, 6, 6)
+    r = roll_index(roll)
+    bv = src.box_values(me.key, me.total, r)
+    for c, nxt in scores(me, roll):
+        assert bv[c] == pytest.approx(after(nxt)[0], abs=1e-12)
+    assert np.isnan(bv[[c for c in range(13) if me.boxes[c] is not None]]).all()
+    # one reroll to go, keep 4-4: the mean over the three fresh dice of the best box
+    kv = src.keep_values(me.key, me.total, 1)
+    want = sum(p * best_score(me, tuple(sorted((4, 4) + add)), after)[0] for add, p in OUT[3])
+    assert kv[keep_index((4, 4))] == pytest.approx(want, abs=1e-12)
+
+
+def test_zero_sum_values_of_the_two_sides_sum_to_one():
+    """At the opponent's turn start, its value (its own solve) + mine (brute force, I minimise for it) = 1."""
+    me, opp = POSITIONS[3]
+    solver = DuelSolver(R, "optimal", jit=False)
+    # every card I reach after one turn on these rolls, the opponent to move
+    src = DuelSource(R, opp, "optimal", solver=solver)
+    src.state_value(me.key, me.total)
+    seen = 0
+    for roll in [(6, 6, 6, 6, 1), (2, 3, 4, 5, 6), (2, 3, 3, 2, 2)]:
+        for _, nxt in scores(me, roll):
+            theirs = DuelSource(R, nxt, "optimal", solver=solver).state_value(opp.key, opp.total)
+            mine = _brute_min(me_card=nxt, opp_card=opp)
+            assert theirs + mine == pytest.approx(1.0, abs=1e-12)
+            seen += 1
+    assert seen >= 4
+
+
+def _brute_min(me_card, opp_card):
+    """My value at the opponent's turn start when it plays to minimise my value (brute force, my perspective)."""
+
+    @lru_cache(maxsize=None)
+    def mine(me, opp, my_turn):
+        if me.is_full and opp.is_full:
+            return end_value(me.total - opp.total)[0]
+        if my_turn:
+            return brute_turn(lambda r: (max(mine(n, opp, opp.is_full) for _, n in scores(me, r)), 0.0))[0]
+        # the opponent minimises my value: maximise 1 - mine
+        return 1.0 - brute_turn(lambda r: (max(1.0 - mine(me, n, not me.is_full) for _, n in scores(opp, r)),
+                                            0.0))[0]
+
+    return mine(me_card, opp_card, False)
+
+
+# -- invariants on random endgames (compiled) -----------------------------------------------
+
+def random_endgame(rng, n_me, n_opp):
+    """A card pair from a random finished game with ``n_me`` / ``n_opp`` boxes opened again."""
+    from yahtzee_solver.strategy.players import ExpertStrategy
+
+    cards = []
+    exp = ExpertStrategy(R)
+    for n in (n_me, n_opp):
+        card = ScoreCard.empty(R)
+        order = rng.permutation(13)[: 13 - n]
+        for _ in range(13 - n):
+            dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+            legal_boxes = [c for c, _ in scores(card, dice)]
+            allowed = [c for c in legal_boxes if c in order]
+            c = allowed[0] if allowed else exp.choose_box(card, dice)
+            pts, legal, bonus = card.box_points(dice)
+            card = card.with_box(c, pts[c], bonus)
+        cards.append(card)
+    return cards
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_invariants_on_random_endgames(seed):
+    rng = np.random.default_rng(seed)
+    me, opp = random_endgame(rng, 2, 2)
+    opt = DuelSource(R, opp, "optimal")
+    v, d = opt.state_outcomes(me.key, me.total)
+    w, loss = v - d / 2, 1 - v - d / 2
+    assert min(w, d, loss) >= -1e-15 and w + d + loss == pytest.approx(1, abs=1e-15)
+    for level in ("expert", "beginner"):
+        fx = DuelSource(R, opp, level)
+        pmf = opponent_pmf(R, opp, level)
+        best_response = WinSource(R, pmf).probability(me)
+        assert fx.state_value(me.key, me.total) >= best_response - 1e-12
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_opponent_finished_equals_the_target_dp(seed):
+    rng = np.random.default_rng(10 + seed)
+    me, opp = random_endgame(rng, 3, 0)
+    pmf = np.zeros(opp.total + 1)
+    pmf[opp.total] = 1.0
+    want = WinSource(R, pmf).probability(me)
+    for model in ("optimal", "expert"):
+        got = DuelSource(R, opp, model).state_value(me.key, me.total)
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_unknown_model_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown opponent model 'genius'"):
+        DuelSolver(R, "genius")
+
+
+# -- the win command ---------------------------------------------------------------------------
+
+def _slugs(card: ScoreCard) -> str:
+    return ",".join(f"{card.rules.categories[c].slug}={v}" for c, v in enumerate(card.boxes) if v is not None)
+
+
+def test_win_command_ranks_keeps_by_the_exact_chance():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run_json
+
+    me, opp = POSITIONS[1]
+    out = run_json("win", "55123", "-r", "1", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert out["exact"] is True and out["move"] == "first" and out["opponent_plays"] == "optimal"
+    src = DuelSource(R, opp, "optimal", jit=False)
+    v, d = src.keep_outcomes(me.key, me.total, 1)
+    for o in out["options"]:
+        k = keep_index(parse_dice_str(o["keep"]))
+        assert o["probability"] == v[k]
+        assert o["draw"] == d[k]
+        assert o["win"] + o["draw"] + o["loss"] == pytest.approx(1.0, abs=1e-15)
+    probs = [o["probability"] for o in out["options"]]
+    assert probs == sorted(probs, reverse=True)
+    # no dice: the chance from the turn start
+    out = run_json("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--opponent-plays", "expert")
+    assert out["probability"] == DuelSource(R, opp, "expert").state_value(me.key, me.total)
+
+
+def parse_dice_str(text):
+    return tuple(int(ch) for ch in text if ch.isdigit())
+
+
+def test_win_command_boxes_and_move_second():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run_json
+
+    me, opp = card_without("sixes", "chance"), card_without("yahtzee")
+    out = run_json("win", "66663", "-r", "0", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert out["move"] == "second" and out["kind"] == "box"
+    bv = DuelSource(R, opp, "optimal").box_values(me.key, me.total, roll_index((3, 6, 6, 6, 6)))
+    assert {o["box"]: o["probability"] for o in out["options"]} == {
+        "sixes": bv[5], "chance": bv[12]}
+
+
+def test_win_command_out_of_turn_and_beyond_k():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import assert_clean_error, run, run_json
+
+    me = card_without("sixes", "chance", "fours")
+    opp = card_without("yahtzee")
+    r = run("win", "--card", _slugs(me), "--opponent", _slugs(opp))
+    assert_clean_error(r, 2, "3 open boxes", "opponent 1")
+    r = run("win", "--card", FULL, "--opponent", _slugs(opp))
+    assert_clean_error(r, 2, "my card is full")
+    # beyond --max-open: labelled best response, never silently approximate
+    me = card_without("sixes", "chance")
+    opp = card_without("yahtzee", "fours")
+    out = run_json("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3",
+                   "--opponent-plays", "expert")
+    assert out["exact"] is False and "best response" in out["method"] and out["draw"] is None
+    pmf = opponent_pmf(R, opp, "expert")
+    assert out["probability"] == WinSource(R, pmf).probability(me)
+    text = run("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3").output
+    assert "NOT exact" in text and "best response" in text
+
+
+def test_master_plays_the_exact_zero_sum_strategy_within_scope():
+    from yahtzee_solver.dice import KEEPS
+    from yahtzee_solver.strategy.master import TIE, MasterStrategy
+    from yahtzee_solver.strategy.policy import Policy
+
+    me, opp = POSITIONS[2]
+    master = MasterStrategy(R)
+    master.observe(opp, "expert")
+    assert master.is_duel(me)
+    src = DuelSource(R, opp, "optimal")
+    assert master.win_probability(me) == src.probability(me)
+    pol = Policy(src, tiebreak=master.expert.source, tie_tolerance=TIE)
+    for dice in [(4, 4, 6, 6, 6), (1, 2, 3, 4, 6), (6, 6, 6, 6, 6)]:
+        r = roll_index(dice)
+        assert master.choose_keep(me, dice, 2) == KEEPS[pol.choose_keep(me.key, me.total, r, 2)]
+        assert master.choose_box(me, dice) == pol.choose_box(me.key, me.total, r)
+    # out of scope (or out of turn): today's best response
+    master.observe(card_without("yahtzee", "chance", "ones", "twos"), "expert")
+    assert not master.is_duel(me)
+    small = MasterStrategy(R, duel_max_open=3)
+    small.observe(opp, "expert")
+    # its best response to the expert's distribution: at most the exact value against the expert
+    assert not small.is_duel(me)
+    assert small.win_probability(me) <= DuelSource(R, opp, "expert").probability(me) + 1e-12

@@ -1,0 +1,206 @@
+"""The ``win`` command: my options ranked by the exact chance of beating one opponent.
+
+It is my turn, with my card (``--card``) and the opponent's (``--opponent``).
+Whether I move first or second this round follows from the open boxes: as
+many as the opponent's, I move first; one more, the opponent has already
+played this round.  The answer is the exact two-player value
+(:class:`~yahtzee_solver.strategy.duel.DuelSource`) while both cards together
+have at most ``--max-open`` open boxes; beyond, it says so and gives the best
+response to the opponent's final-score distribution
+(:class:`~yahtzee_solver.strategy.objectives.WinSource`), labelled as such.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..dice import KEEPS, format_dice, parse_dice, roll_index
+from ..errors import UsageError
+from ..i18n import format_probability
+from ..state import ScoreCard, parse_card
+from ..solver.table import open_table
+from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .render import _render, _state_dict, describe_card
+
+__all__ = ["win", "move_order"]
+
+#: Keeps listed by default in text output.
+DEFAULT_KEEP_TOP = 10
+
+
+def move_order(mine: ScoreCard, opponent: ScoreCard) -> str:
+    """``"first"`` or ``"second"``: my place in this round, from the open boxes (it is my turn).
+
+    Raises
+    ------
+    UsageError
+        If my card is full, or the open boxes do not fit my turn (as many as the opponent's, or one more).
+    """
+    n_me, n_opp = len(mine.open_categories), len(opponent.open_categories)
+    if n_me == 0:
+        raise UsageError("my card is full: the game is over for me, there is no turn to play")
+    if n_me == n_opp:
+        return "first"
+    if n_me == n_opp + 1:
+        return "second"
+    raise UsageError(
+        f"the cards do not fit my turn: I have {n_me} open boxes and the opponent {n_opp}; on my turn I have "
+        f"as many as the opponent (I move first this round) or one more (the opponent has played this round)")
+
+
+def _sources(rules, mine, opponent, plays, max_open, table):
+    """(source, exact, reason): the exact duel source within ``max_open``, else the best response."""
+    from ..strategy.duel import DuelSource
+    from ..strategy.objectives import WinSource, opponent_pmf
+
+    n = len(mine.open_categories) + len(opponent.open_categories)
+    if n <= max_open:
+        return DuelSource(rules, opponent, plays, table=table, jit=n > 2), True, ""
+    level = "expert" if plays == "optimal" else plays
+    pmf = opponent_pmf(rules, opponent, level, table)
+    reason = (f"{n} open boxes in all, more than the exact two-player solve takes (--max-open {max_open}): "
+              f"best response to the {level} opponent's final-score distribution as seen now, "
+              f"not reacting to its later turns (a lower bound of the best winning chance)")
+    return WinSource(rules, pmf), False, reason
+
+
+def _outcome(p, d):
+    if d is None:
+        return {"probability": p, "win": None, "draw": None, "loss": None}
+    return {"probability": p, "win": p - d / 2, "draw": d, "loss": 1.0 - p - d / 2}
+
+
+@click.command()
+@click.argument("dice", nargs=-1, required=False, metavar="[DICE]")
+@click.option("--rolls-left", "-r", type=click.IntRange(0, 2), default=2, show_default=True,
+              help="Rerolls still allowed this turn: 2 after the first roll, 1 after the second, 0 to choose a box.")
+@card_option
+@click.option("--opponent", "-o", "opponent_text", metavar="CARD", required=True,
+              help="The opponent's scorecard, in the same form as --card.")
+@click.option("--opponent-plays", "plays", type=click.Choice(["optimal", "expert", "normal", "beginner"],
+              case_sensitive=False), default="optimal", show_default=True,
+              help="optimal: the opponent plays to win as well (the zero-sum game); a CPU level: it plays that "
+                   "level's fixed policy.")
+@click.option("--max-open", "max_open", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Solve exactly when both cards together have at most K open boxes (default: the measured "
+                   "limit); beyond, the best response to the opponent's distribution, labelled as such.")
+@table_rules_option
+@table_option
+@click.option("--top", "-n", "top", type=click.IntRange(min=0), default=None, metavar="N",
+              help=f"List only the N best options; 0 lists all (default: {DEFAULT_KEEP_TOP} keeps, every box; "
+                   "everything with --json).")
+@json_option
+def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, table_path, top, as_json):
+    """My keeps or boxes ranked by the exact chance of beating the opponent (a draw counts half).
+
+    \b
+    It is my turn.  As many open boxes as the opponent: I move first this round;
+    one more: the opponent has played this round.  Without DICE: the chance from
+    the start of my turn.  Both players play to the end: the opponent to win as
+    well (--opponent-plays optimal) or as a CPU level.
+
+    \b
+    Examples:
+      yahtzee-solve win 66612 --card @mine.json --opponent @theirs.json
+      yahtzee-solve win 22345 -r 0 --card ... --opponent ... --opponent-plays expert --json
+    """
+    from ..strategy.duel import DEFAULT_MAX_OPEN
+
+    rules = resolve_rules(rules, table_path)
+    mine = parse_card(card_text, rules)
+    opponent = parse_card(opponent_text, rules)
+    faces = parse_dice(" ".join(dice)) if dice else None
+    order = move_order(mine, opponent)
+    plays = plays.lower()
+    k = DEFAULT_MAX_OPEN if max_open is None else max_open
+    table = open_table(rules, table_path)
+    src, exact, reason = _sources(rules, mine, opponent, plays, k, table)
+    n_open = len(mine.open_categories) + len(opponent.open_categories)
+    head = {
+        "mine": _state_dict(mine),
+        "opponent": _state_dict(opponent),
+        "opponent_plays": plays,
+        "move": order,
+        "open_boxes": n_open,
+        "max_open": k,
+        "exact": exact,
+        "method": "exact two-player" if exact else "best response to the opponent's final-score distribution",
+    }
+    if not exact:
+        head["note"] = reason
+    title = (f"exact two-player play, opponent plays {plays}; I move {order} this round ({n_open} open boxes in all)"
+             if exact else f"NOT exact: {reason}")
+    if faces is None:
+        if exact:
+            p, d = src.state_outcomes(mine.key, mine.total)
+        else:
+            p, d = src.probability(mine), None
+        out = _outcome(p, d)
+        if as_json:
+            echo_json({**head, **out})
+            return
+        click.echo(f"me:       {describe_card(mine)}")
+        click.echo(f"opponent: {describe_card(opponent)}")
+        click.echo(title)
+        extra = "" if d is None else (f" (win {format_probability(out['win'])}, draw {format_probability(d)}, "
+                                      f"loss {format_probability(out['loss'])})")
+        click.echo(f"P(win) + P(draw)/2 from the start of my turn = {format_probability(p)} ({p:.12f}){extra}")
+        return
+    from ..strategy.policy import ExpectedValueSource, Policy
+
+    policy = Policy(src, tiebreak=ExpectedValueSource(rules, table, jit=False))
+    r = roll_index(faces)
+    state, total = mine.key, mine.total
+    options = []
+    if rolls_left > 0:
+        codes, values = policy.keep_ranking(state, total, r, rolls_left)
+        draws = src.keep_outcomes(state, total, rolls_left)[1] if exact else None
+        for c, v in zip(codes.tolist(), values.tolist()):
+            kept = KEEPS[c]
+            rest = list(faces)
+            for f in kept:
+                rest.remove(f)
+            options.append({"keep": format_dice(kept), "reroll": format_dice(rest),
+                            **_outcome(v, None if draws is None else float(draws[c]))})
+    else:
+        boxes, values = policy.box_ranking(state, total, r)
+        draws = src.box_outcomes(state, total, r)[1] if exact else None
+        pts, _, bonus = mine.box_points(faces)
+        for c, v in zip(boxes.tolist(), values.tolist()):
+            options.append({"box": rules.categories[c].slug, "name": rules.categories[c].name, "points": pts[c],
+                            "yahtzee_bonus": bonus, **_outcome(v, None if draws is None else float(draws[c]))})
+    is_keep = rolls_left > 0
+    n = top if top is not None else (None if as_json else (DEFAULT_KEEP_TOP if is_keep else None))
+    shown = options if not n else options[:n]
+    if as_json:
+        echo_json({**head, "dice": format_dice(faces), "rolls_left": rolls_left, "kind": "keep" if is_keep else "box",
+                   "n_options": len(options), "options": shown})
+        return
+    click.echo(f"me:       {describe_card(mine)}")
+    click.echo(f"opponent: {describe_card(opponent)}")
+    click.echo(title)
+
+    def cells(o):
+        if o["draw"] is None:
+            return [format_probability(o["probability"]), "", "", ""]
+        return [format_probability(o[x]) for x in ("probability", "win", "draw", "loss")]
+
+    heads = ["P(win)+draw/2", "win", "draw", "loss"]
+    if is_keep:
+        s = "s" if rolls_left > 1 else ""
+        click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to win?")
+        rows = [["*" if i == 0 else "", o["keep"], o["reroll"], *cells(o)] for i, o in enumerate(shown)]
+        lines = _render(["", "keep", "reroll", *heads], rows, {3, 4, 5, 6})
+        b = options[0]
+        best = f"best: keep {b['keep']}, reroll {b['reroll']}"
+    else:
+        click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box to win?")
+        rows = [["*" if i == 0 else "", o["name"], str(o["points"]), *cells(o)] for i, o in enumerate(shown)]
+        lines = _render(["", "box", "points", *heads], rows, {2, 3, 4, 5, 6})
+        b = options[0]
+        best = f"best: score {b['points']} in {b['name']}"
+    if len(shown) < len(options):
+        lines.append(f"({len(shown)} of {len(options)} {'keeps' if is_keep else 'boxes'} shown; --top 0 lists all)")
+    lines.append(f"{best} -> P(win) + P(draw)/2 = {format_probability(b['probability'])}"
+                 + ("" if exact else " (best response, not exact)"))
+    click.echo("\n".join(lines))

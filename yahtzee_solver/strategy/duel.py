@@ -1,0 +1,494 @@
+r"""Exact two-player play: the probability of winning, solved over both cards and the score difference.
+
+A position of a two-player game is both scorecards (boxes, upper subtotal,
+Yahtzee-bonus flag), the score difference and whose turn it is (and, inside
+the turn, the dice and rerolls left of the player to move).  Its value is the
+mover's P(win) + P(draw) / 2, under one of two opponent models
+(:data:`MODELS`):
+
+``optimal``
+    Both players maximise their own winning chance: the zero-sum game value
+    (expectiminimax over turns; perfect information makes it well defined).
+    The value of the mover at a turn start with cards ``A`` (mover), ``B`` and
+    difference ``d`` (mover minus opponent) is
+
+    .. math:: V(A, B, d) = \mathbb{E}_{\text{turn}}\,\max\;\big[1 - V(B, A', -(d + g))\big]
+
+    where the turn is the within-turn DP of
+    :mod:`yahtzee_solver.solver.utility_kernels` (keeps, rerolls, boxes with the
+    Joker and both bonuses) and ``A'``, ``g`` are the card after the score and
+    the points it brought.  Once the opponent has finished, the mover plays on
+    alone (the opponent's value term becomes the mover's own next turn).
+``expert``, ``normal``, ``beginner``
+    The opponent plays that CPU level's fixed policy (:mod:`.players`; the
+    beginner's random blunders as their exact mixture), which does not look at
+    my card: my best play is an MDP.  At the opponent's turn start my value is
+    the mean over the exact outcomes ``(B', g)`` of its turn
+    (:func:`yahtzee_solver.solver.kernels.dist_outcomes`, the engine of
+    :mod:`.distribution`).
+
+Reductions (exact): only the score difference matters, and a card's upper
+subtotal only while it can still change the upper bonus (a subtotal that
+reached the threshold, a finished upper section, or one that can no longer
+reach the threshold are each one class).  Each turn-start node ``(A, B)`` holds
+its value as a vector over every difference that can still matter,
+``d = -M_A .. M_B`` (``M`` the most points a card can still make,
+:func:`objectives.max_points_to_come`, tightened when the upper bonus is out of
+reach): above, the mover has won; below, lost.  Nodes are solved by recursion
+on the number of open boxes (it falls by one each turn), each memoised.
+
+Alongside the value every node carries the draw probability of the same play
+(ties between equal options: the policy layer's order, see
+:mod:`yahtzee_solver.solver.duel_kernels`), so P(win) = value - draw / 2 and
+P(loss) = 1 - value - draw / 2.
+
+:class:`DuelSource` is the value-source contract of :mod:`.policy` for one
+opponent card: ranking and play go through :class:`~.policy.Policy`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
+from ..errors import UsageError
+from ..rules import N_UPPER, RuleSet, get_rules
+from ..solver import duel_kernels as _dk
+from ..solver import jit as _jit
+from ..solver import utility_kernels as _uk
+from ..state import ScoreCard, StateKey
+from .objectives import _zeros, max_points_to_come
+
+__all__ = ["MODELS", "DEFAULT_MAX_OPEN", "DuelSolver", "DuelSource", "DuelStats"]
+
+#: Opponent models: both maximise their winning chance, or the opponent plays a CPU level's fixed policy.
+MODELS = ("optimal", "expert", "normal", "beginner")
+
+#: Exact scope: both players together have at most this many open boxes (chosen by
+#: ``benchmarks/bench_duel.py``; see the README, "Exact two-player endgame").
+DEFAULT_MAX_OPEN = 7
+
+_TERMINAL = (np.array([0.5]), np.array([1.0]))
+_TERMINAL[0].setflags(write=False)
+_TERMINAL[1].setflags(write=False)
+
+
+def _read(vec: np.ndarray, lo: int, xs: np.ndarray, below: float, above: float) -> np.ndarray:
+    """``vec`` (defined on ``lo .. lo + len - 1``) at the integers ``xs``; ``below``/``above`` outside."""
+    i = xs - lo
+    out = vec[np.clip(i, 0, vec.size - 1)]
+    return np.where(i < 0, below, np.where(i >= vec.size, above, out))
+
+
+@dataclass
+class DuelStats:
+    """What a solver holds: nodes and stored differences per layer (open boxes of both cards together).
+
+    Attributes
+    ----------
+    nodes : dict of int to int
+        Turn-start nodes ``(cards, whose turn)`` solved, by open boxes in total.
+    diffs : dict of int to int
+        Score differences stored over those nodes (the length of their vectors).
+    bytes : int
+        Memory of the stored vectors (value and draw chance, float64).
+    """
+
+    nodes: dict
+    diffs: dict
+    bytes: int
+
+
+class DuelSolver:
+    """Memoised exact two-player values from turn-start nodes.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    model : str
+        One of :data:`MODELS`: the opponent maximises its own winning chance (``optimal``)
+        or plays that CPU level's fixed policy.
+    table : ValueTable, optional
+        The value table (the ``expert`` opponent's policy); default: shipped.
+    jit : bool
+        Compiled kernels (default) or interpreted (a few open boxes only).
+
+    Raises
+    ------
+    UsageError
+        For an unknown model.
+    """
+
+    def __init__(self, rules: str | RuleSet = "yahtzee", model: str = "optimal", table=None, *, jit: bool = True):
+        self.rules = get_rules(rules)
+        m = str(model).strip().lower()
+        if m not in MODELS:
+            raise UsageError(f"unknown opponent model {model!r} (choose from {', '.join(MODELS)})")
+        self.model = m
+        self.jit = jit
+        self._dk = _jit.module_backend(_dk, jit)
+        self._uk = _jit.module_backend(_uk, jit)
+        r = self.rules
+        C, T, F = r.n_categories, r.upper_threshold, r.n_flags
+        self._code = np.arange((1 << C) * (T + 1) * F, dtype=np.int32).reshape(1 << C, T + 1, F)
+        self._shape = (1 << C, T + 1, F)
+        self._memo: dict = {}
+        self._opts: dict = {}
+        self._bounds: dict = {}
+        self._trans: dict = {}
+        self._table = table
+        self._pol = None
+        self.seconds = 0.0
+
+    # -- card classes ------------------------------------------------------------------
+    def _upper_open_max(self, mask: int) -> int:
+        return sum(5 * (c + 1) for c in range(N_UPPER) if not (mask >> c) & 1)
+
+    def canon(self, key) -> tuple[int, int, int]:
+        """The class of a turn-start state: the upper subtotal replaced by 0 where it can no longer matter."""
+        mask, up, yb = (int(x) for x in key)
+        thr = self.rules.upper_threshold
+        if up < thr:
+            room = self._upper_open_max(mask)
+            if room == 0 or up + room < thr:
+                up = 0
+        elif self._upper_open_max(mask) == 0:
+            up = 0
+        return (mask, up, yb)
+
+    def bound(self, key) -> int:
+        """The most points a (class of) card can still make: :func:`max_points_to_come`, without an unreachable upper bonus."""
+        b = self._bounds.get(key)
+        if b is None:
+            mask, up, yb = key
+            r = self.rules
+            b = int(max_points_to_come(r, [mask], [up], [yb])[0])
+            room = self._upper_open_max(mask)
+            if room and up < r.upper_threshold and up + room < r.upper_threshold:
+                b -= r.upper_bonus
+            self._bounds[key] = b
+        return b
+
+    def n_open(self, key) -> int:
+        return self.rules.n_categories - bin(int(key[0])).count("1")
+
+    def is_full(self, key) -> bool:
+        return int(key[0]) == self.rules.full_mask
+
+    # -- one turn of a card --------------------------------------------------------------
+    def options(self, key):
+        """The legal scores of each final roll from card class ``key``.
+
+        Returns
+        -------
+        nopt : (252,) int64
+        orow : (252, C) int64
+            Row into ``succ`` of the card after each legal score (increasing box order).
+        ogain : (252, C) int64
+            Points the score brings now (box, Joker, Yahtzee bonus, upper bonus).
+        succ : list of (mask, up, yb)
+            The card classes after the turn.
+        """
+        o = self._opts.get(key)
+        if o is None:
+            r = self.rules
+            a = r.arrays()
+            C = r.n_categories
+            nopt = np.empty(N_ROLLS, np.int64)
+            orow = np.zeros((N_ROLLS, C), np.int64)
+            ogain = np.zeros((N_ROLLS, C), np.int64)
+            self._uk.vec_options(key[0], key[1], key[2], self._code, a["score"], a["joker"], a["params"], _zeros(r),
+                                 np.empty(C, np.int64), np.empty(C, np.int8), nopt, orow, ogain)
+            used = np.arange(C)[None, :] < nopt[:, None]
+            codes = np.unique(orow[used])
+            keys = [self.canon(k) for k in zip(*(x.tolist() for x in np.unravel_index(codes, self._shape)))]
+            succ = sorted(set(keys))
+            row_of = {k: i for i, k in enumerate(succ)}
+            remap = np.array([row_of[k] for k in keys], np.int64)
+            orow = np.where(used, remap[np.searchsorted(codes, orow)], 0)
+            o = (nopt, orow.astype(np.int64), ogain, succ)
+            self._opts[key] = o
+        return o
+
+    def transitions(self, key):
+        """The exact outcomes of one turn of the fixed-policy opponent from its state ``key``.
+
+        Returns
+        -------
+        list of ((mask, up, yb), gain, probability)
+        """
+        t = self._trans.get(key)
+        if t is None:
+            from .distribution import _max_gain, _max_outcomes, _policy
+
+            r = self.rules
+            if self._pol is None:
+                self._pol = _policy(self.model, r, self._table, self.jit)
+            pol = self._pol
+            k = _jit.backend(self.jit)
+            a = r.arrays()
+            gmax = _max_gain(r)
+            cap = min(_max_outcomes(r), r.n_categories * (gmax + 1))
+            oi = np.empty((1, cap), np.int64)
+            og = np.empty((1, cap), np.int64)
+            op = np.empty((1, cap), np.float64)
+            counts, lo, hi = (np.empty(1, np.int64) for _ in range(3))
+            n = self._code.size
+            if not hasattr(self, "_zero_support"):
+                self._zero_support = np.zeros(n, np.int64)
+                self._code64 = self._code.astype(np.int64)
+            m = [np.array([int(x)], np.int64) for x in key]
+            k.dist_outcomes(m[0], m[1], m[2], -1, 2, -1, pol.kind, pol.V, a["score"], a["joker"], pol.policy,
+                            a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps, self._code64,
+                            self._zero_support, self._zero_support, gmax, oi, og, op, counts, lo, hi)
+            c = int(counts[0])
+            nxt = zip(*(x.tolist() for x in np.unravel_index(oi[0, :c], self._shape)))
+            t = [(tuple(s), int(g), float(p)) for s, g, p in zip(nxt, og[0, :c].tolist(), op[0, :c].tolist())]
+            self._trans[key] = t
+        return t
+
+    # -- node values -------------------------------------------------------------------
+    def node(self, mover, other, my_turn: bool = True):
+        """``(V, D)`` over ``d = -M_mover .. M_other``: the mover's value and the draw chance at a turn start.
+
+        ``optimal``: ``mover`` moves; both keys are card classes (:meth:`canon`).
+        Fixed policy: ``mover`` is always *my* card class and ``other`` the
+        opponent's exact state; ``my_turn`` says who moves, and the value is mine.
+        """
+        if self.model == "optimal":
+            key = ("O", mover, other)
+        else:
+            key = ("M" if my_turn else "P", mover, other)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[0], hit[1]
+        full_a, full_b = self.is_full(mover), self.is_full(other)
+        if full_a and full_b:
+            return _TERMINAL
+        t0 = time.perf_counter()
+        if self.model != "optimal" and not my_turn:
+            out = self._opponent_turn(mover, other)
+        else:
+            Wv, Wd, o = self._after_turn(mover, other)
+            out = self._turn(Wv, Wd, o, 0, Wv.shape[1] - 1, 3)
+            out = (out[0][2][0].copy(), out[1][2][0].copy())
+        self._memo[key] = out
+        self.seconds += time.perf_counter() - t0
+        return out
+
+    def _next(self, a2, b):
+        """How to read the node after the mover (card ``a2`` now) ends its turn, and its value and draw vectors.
+
+        ``"same"``: the vectors are still the mover's, over its difference; ``"swap"``: the opponent's,
+        over the opponent's difference.
+        """
+        if self.model == "optimal":
+            if self.is_full(b):
+                return "same", self.node(a2, b)
+            return "swap", self.node(b, a2)
+        # fixed policy: a2 is mine after my turn
+        if self.is_full(b):
+            return "same", self.node(a2, b, True)
+        return "same", self.node(a2, b, False)
+
+    def _after_turn(self, A, B):
+        """``Wv``, ``Wd`` (n_succ, J+1): value and draw chance of each card after the mover's turn, by offset."""
+        MA, MB = self.bound(A), self.bound(B)
+        o = self.options(A)
+        succ = o[3]
+        J = MA + MB + 1
+        cols = np.arange(J + 1)
+        x = cols - MA  # the mover's difference after the turn
+        Wv = np.empty((len(succ), J + 1))
+        Wd = np.empty((len(succ), J + 1))
+        for r, A2 in enumerate(succ):
+            how, (v, d) = self._next(A2, B)
+            M2 = self.bound(A2)
+            if how == "same":  # the value is still the mover's, over x = -M2 .. MB
+                Wv[r] = _read(v, -M2, x, 0.0, 1.0)
+                Wd[r] = _read(d, -M2, x, 0.0, 0.0)
+            else:  # the opponent's value over y = -x = -MB .. M2
+                Wv[r] = 1.0 - _read(v, -MB, -x, 0.0, 1.0)
+                Wd[r] = _read(d, -MB, -x, 0.0, 0.0)
+        return Wv, Wd, o
+
+    def _turn(self, Wv, Wd, o, a, b, levels):
+        n = max(b - a, 1)
+        V = np.empty((3, N_KEEPS, n))
+        D = np.empty((3, N_KEEPS, n))
+        self._dk.duel_turn(a, b, levels, Wv, Wd, o[0], o[1], o[2], V, D)
+        return V, D
+
+    def _opponent_turn(self, A, B):
+        """My value and the draw chance at the fixed-policy opponent's turn start (cards: mine ``A``, its ``B``)."""
+        MA, MB = self.bound(A), self.bound(B)
+        dd = np.arange(-MA, MB + 1)
+        V = np.zeros(dd.size)
+        D = np.zeros(dd.size)
+        for B2, g, p in self.transitions(B):
+            nv, nd = self.node(A, B2, not self.is_full(A))
+            # the next node's vectors run over d' = -MA .. M(B2); my difference after its turn is d - g
+            V += p * _read(nv, -MA, dd - g, 0.0, 1.0)
+            D += p * _read(nd, -MA, dd - g, 0.0, 0.0)
+        return V, D
+
+    # -- statistics --------------------------------------------------------------------
+    def stats(self) -> DuelStats:
+        nodes: dict = {}
+        diffs: dict = {}
+        nbytes = 0
+        for (_, a, b), (v, d) in self._memo.items():
+            n = self.n_open(a) + self.n_open(b)
+            nodes[n] = nodes.get(n, 0) + 1
+            diffs[n] = diffs.get(n, 0) + v.size
+            nbytes += v.nbytes + d.nbytes
+        return DuelStats(dict(sorted(nodes.items())), dict(sorted(diffs.items())), nbytes)
+
+    def clear(self) -> None:
+        """Forget the solved nodes (keeps the per-card options and transitions)."""
+        self._memo.clear()
+
+
+class DuelSource:
+    """Value source (:class:`~.policy.ValueSource`) of the exact two-player game against one opponent card.
+
+    It is my turn.  Values are my P(win) + P(draw) / 2 (probability units)
+    with both players playing to the end as the model says; :meth:`keep_outcomes`
+    and :meth:`box_outcomes` give the draw chance of the same play.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    opponent : ScoreCard
+        The opponent's card (its total fixes the score difference).
+    model : str
+        :data:`MODELS`.
+    solver : DuelSolver, optional
+        A solver to share (same rules and model): its solved nodes are reused.
+    table, jit
+        As :class:`DuelSolver`.
+
+    Raises
+    ------
+    UsageError
+        For an unknown model, or a solver of other rules or model.
+    """
+
+    units = "probability"
+
+    def __init__(self, rules, opponent: ScoreCard, model: str = "optimal", *, solver: DuelSolver | None = None,
+                 table=None, jit: bool = True):
+        self.rules = get_rules(rules)
+        if solver is None:
+            solver = DuelSolver(self.rules, model, table, jit=jit)
+        elif solver.rules != self.rules or solver.model != str(model).strip().lower():
+            raise UsageError("the shared duel solver has other rules or another opponent model")
+        self.solver = solver
+        self.model = solver.model
+        self.opponent = opponent
+        self._other = solver.canon(opponent.key) if solver.model == "optimal" else tuple(int(x) for x in opponent.key)
+        self._last = None
+
+    def n_open(self, state) -> int:
+        """Open boxes of both cards together with my state ``state``."""
+        return self.solver.n_open(state) + self.solver.n_open(self._other)
+
+    def _node(self, state):
+        s = self.solver
+        A = s.canon(state)
+        if s.is_full(A):
+            raise UsageError("my card is full: no turn to play")
+        if self._last is None or self._last[0] != A:
+            Wv, Wd, o = s._after_turn(A, self._other)
+            self._last = (A, Wv, Wd, o)
+        return self._last
+
+    def _offset(self, A, total: int):
+        d = int(total) - int(self.opponent.total)
+        MA, MB = self.solver.bound(A), self.solver.bound(self._other)
+        return d, d + MA, MA + MB + 1
+
+    def _keep_vd(self, state, total, rolls_left):
+        A, Wv, Wd, o = self._node(state)
+        d, j, J = self._offset(A, total)
+        if j < 0 or j >= J:  # decided: every option is worth the same
+            val = 0.0 if j < 0 else 1.0
+            return np.full(N_KEEPS, val), np.zeros(N_KEEPS)
+        V, D = self.solver._turn(Wv, Wd, o, j, j + 1, rolls_left)
+        return V[rolls_left - 1, :, 0].copy(), D[rolls_left - 1, :, 0].copy()
+
+    def keep_values(self, state: StateKey, total: int, rolls_left: int) -> np.ndarray:
+        """(462,) float64: my value of each keep index (``dice.KEEPS``) with ``rolls_left`` (1|2) rerolls to go."""
+        if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
+            raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
+        return self._keep_vd(state, total, rolls_left)[0]
+
+    def keep_outcomes(self, state, total, rolls_left):
+        """``(value, draw)`` (462,) float64 each, for every keep with ``rolls_left`` rerolls to go."""
+        return self._keep_vd(state, total, rolls_left)
+
+    def box_outcomes(self, state, total: int, roll: int):
+        """``(value, draw)`` (C,) float64 each of scoring roll ``roll`` in each box; NaN where illegal."""
+        A, Wv, Wd, o = self._node(state)
+        d, j, J = self._offset(A, total)
+        nopt, orow, ogain, _ = o
+        C = self.rules.n_categories
+        v = np.full(C, np.nan)
+        dr = np.full(C, np.nan)
+        legal = self._legal(state, roll)
+        for i, c in enumerate(legal):
+            jj = j + int(ogain[roll, i])
+            row = int(orow[roll, i])
+            if jj < 0:
+                v[c], dr[c] = 0.0, 0.0
+            else:
+                jj = min(jj, Wv.shape[1] - 1)
+                v[c], dr[c] = Wv[row, jj], Wd[row, jj]
+        return v, dr
+
+    def _legal(self, state, roll):
+        from ..solver import kernels as _kern
+
+        a = self.rules.arrays()
+        C = self.rules.n_categories
+        pts = np.empty(C, np.int64)
+        legal = np.empty(C, np.int8)
+        A = self.solver.canon(state)
+        _kern.box_points(A[0], A[1], A[2], int(roll), a["score"], a["joker"], a["params"], pts, legal)
+        return [c for c in range(C) if legal[c]]
+
+    def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
+        """(C,) float64: my value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
+        return self.box_outcomes(state, total, roll)[0]
+
+    def state_outcomes(self, state, total: int):
+        """``(value, draw)`` at the start of my turn."""
+        s = self.solver
+        A = s.canon(state)
+        d = int(total) - int(self.opponent.total)
+        MA, MB = s.bound(A), s.bound(self._other)
+        v, dr = s.node(A, self._other) if s.model == "optimal" else s.node(A, self._other, True)
+        if d > MB:
+            return 1.0, 0.0
+        if d < -MA:
+            return 0.0, 0.0
+        return float(v[d + MA]), float(dr[d + MA])
+
+    def state_value(self, state, total: int) -> float:
+        """My value at the start of my turn."""
+        return self.state_outcomes(state, total)[0]
+
+    def probability(self, card: ScoreCard) -> float:
+        """My P(win) + P(draw) / 2 from the start of my turn with ``card`` (a full card: the final result)."""
+        if card.is_full:
+            d = card.total - self.opponent.total
+            if not self.solver.is_full(self._other):
+                raise UsageError("my card is full but the opponent's is not: its chance is not a turn of mine")
+            return 1.0 if d > 0 else (0.5 if d == 0 else 0.0)
+        return self.state_value(card.key, card.total)
+
+    def __repr__(self) -> str:
+        return f"DuelSource({self.rules.name!r}, model={self.model!r})"
