@@ -189,3 +189,75 @@ def test_bad_options_and_full_card_are_refused():
     with pytest.raises(ScoreCardError):
         option_reasons(full, "22555", 2)
     assert issubclass(UsageError, YahtzeeError)
+
+
+MID = "sixes=18,fours=12,chance=22,yahtzee=50,ones=3,small-straight=30"
+
+
+def test_hint_why_json_carries_the_exact_figures_and_a_sentence():
+    card = parse_card(MID, "yahtzee")
+    out = run_json("hint", "25556", "--why", "--card", MID)
+    want = option_reasons(card, "25556", 2)
+    assert out["why_start"]["p_upper_bonus"] == pytest.approx(want.start.p_upper_bonus, abs=1e-12)
+    explained = [o for o in out["options"] if o["why"] is not None]
+    assert len(explained) == 3 and explained == out["options"][:3]  # the best three
+    for o in explained:
+        keep = tuple(int(x) for x in o["keep"]) if o["keep"] != "-" else ()
+        r = want.options[keep]
+        w = o["why"]
+        assert w["p_upper_bonus"] == pytest.approx(r.p_upper_bonus, abs=1e-12)
+        assert w["p_yahtzee"] == pytest.approx(r.p_yahtzee, abs=1e-12)
+        assert w["turn_points"] == pytest.approx(r.turn_points, abs=1e-12)
+        assert w["likely_box"] == card.rules.categories[r.box].slug
+        assert f"{round(100 * r.p_upper_bonus)}" in w["sentence"] and w["sentence"].endswith(".")
+    boxes = run_json("hint", "22555", "-r", "0", "--why", "--card", MID, "--top", "2")
+    assert [o["why"]["kind"] for o in boxes["options"]] == ["box", "box"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_hint_why_text_in_every_language(lang):
+    from yahtzee_solver.i18n import NBSP, display_width
+    from yahtzee_solver.tui.why import percent, sentence
+
+    card = parse_card(MID, "yahtzee")
+    res = run("hint", "25556", "--why", "--card", MID, "--lang", lang, "--top", "2")
+    assert res.exit_code == 0, res.output
+    tr = Translator(lang)
+    want = option_reasons(card, "25556", 2, [(5, 5, 5)])
+    s = sentence(tr, card.rules, want.options[(5, 5, 5)], want.start)
+    flat = " ".join(line.strip() for line in res.output.splitlines())
+    assert s.replace(NBSP, " ")[:12] in flat
+    for p in (want.start.p_upper_bonus, want.options[(5, 5, 5)].p_upper_bonus, want.start.p_yahtzee):
+        assert percent(p).replace(NBSP, " ") in res.output
+    assert tr("why.head", figures="").split(":")[0][:6] in res.output
+    block = res.output.split("\n\n")[-1].splitlines()  # the reasons (the state line above is the hint's own)
+    assert len(block) >= 5 and all(display_width(line) <= 80 for line in block), block
+
+
+def test_the_sentence_follows_the_numbers():
+    from yahtzee_solver.strategy.reasons import Reason
+    from yahtzee_solver.tui.why import sentence
+
+    rules = parse_card("", "yahtzee").rules
+    start = Reason(None, "start", 0.64, 0.34, 0.04, 20.0, 4, 0.1)
+    up = Reason((5, 5, 5), "keep", 0.71, 0.41, 0.09, 22.0, 4, 0.8)
+    down = Reason((5, 5, 5), "keep", 0.50, 0.30, 0.01, 22.0, 4, 0.8)
+    tr = Translator("en")
+    assert sentence(tr, rules, up, start) == ("Keeping 5 5 5 goes for Fives and a Yahtzee: your bonus chance rises "
+                                              "from 64\u00a0% to 71\u00a0%, a Yahtzee this game from 34\u00a0% to "
+                                              "41\u00a0%.")
+    text = sentence(tr, rules, down, start)
+    assert "falls from 64\u00a0% to 50\u00a0%" in text and "Yahtzee chance this game falls" in text
+    assert "and a Yahtzee" not in text  # 1 % this turn: not what the keep goes for
+    for lang in ("zh", "ja"):
+        t = sentence(Translator(lang), rules, up, start)
+        assert "64\u00a0%" in t and "71\u00a0%" in t and "41\u00a0%" in t
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--why", "--target", "250"], "--why and --target"),
+    (["--why", "--dist"], "--why and --dist"),
+    (["--why", "--lang", "fr"], "fr"),
+])
+def test_hint_why_bad_input(args, needle):
+    assert_clean_error(run("hint", "22555", *args), 2, needle)

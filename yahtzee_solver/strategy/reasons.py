@@ -97,8 +97,12 @@ class Reason:
     def to_dict(self, rules: RuleSet | None = None) -> dict:
         from ..dice import format_dice
 
-        opt = format_dice(self.option) if isinstance(self.option, tuple) else (
-            rules.categories[self.option].slug if rules is not None else self.option)
+        if self.option is None or not isinstance(self.option, tuple) and rules is None:
+            opt = self.option
+        elif isinstance(self.option, tuple):
+            opt = format_dice(self.option)
+        else:
+            opt = rules.categories[self.option].slug
         return {
             "option": opt, "kind": self.kind, "p_upper_bonus": self.p_upper_bonus, "p_yahtzee": self.p_yahtzee,
             "p_yahtzee_turn": self.p_yahtzee_turn, "turn_points": self.turn_points,
