@@ -261,3 +261,13 @@ def test_the_sentence_follows_the_numbers():
 ])
 def test_hint_why_bad_input(args, needle):
     assert_clean_error(run("hint", "22555", *args), 2, needle)
+
+
+def test_play_why_explains_the_best_options(tmp_path, monkeypatch):
+    """``why`` at the terminal game's prompt: the same figures and sentences as the library's."""
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(tmp_path))
+    res = run("play", "--seed", "3", "--lang", "en", input="r\nwhy\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "Why (exact, optimal play afterwards)" in res.output
+    assert res.output.count("  Keeping ") + res.output.count("  Rerolling ") + res.output.count("  Scoring ") == 2
+    assert "counts as practice" in res.output  # a why shows the best options, like a hint
