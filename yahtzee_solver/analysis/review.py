@@ -14,6 +14,23 @@ Because the optimal values form a martingale under optimal play, the expected
 final score of any policy is the optimal value of the start minus its expected
 total loss (:func:`policy_losses` measures the CPU levels in these units).
 
+**Luck and skill.**  Along one game, let ``V`` be the expected final total
+under optimal play from each point of the game (points on the card included).
+At a *decision* the player moves from ``V(best option)`` to ``V(chosen
+option)``: the **skill loss** is the difference (the decision's loss above).
+At a *chance node* -- the first roll of a turn, from the turn's start, or a
+reroll after a keep -- the dice move the game from ``V(before the roll)``, the
+expected value of the chance node, to ``V(after the roll)``, the value of the
+dice showing with best play from there: the **luck** of the roll is
+``V(after) - V(before)`` (positive: the dice helped).  Every step of the game
+is one or the other, so the sum telescopes from the empty card's value to the
+final score, and exactly::
+
+    final score = value of the empty card - skill loss + luck
+
+(an unfinished game ends at its expected final total under optimal play from
+its last card).  Under optimal play the expected luck of every roll is 0.
+
 Sources: the move log of a game (:class:`yahtzee_solver.game.GameState`, also
 kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
 (:class:`TurnPlay`).
@@ -37,6 +54,7 @@ __all__ = [
     "ZERO",
     "TurnPlay",
     "Decision",
+    "Roll",
     "GameReview",
     "review_turns",
     "turns_from_log",
@@ -122,6 +140,46 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """One chance node of a game: a roll of the dice, and the luck it brought.
+
+    Attributes
+    ----------
+    turn : int
+        Turn number (1-based).
+    roll : int
+        1 for the first roll of the turn, 2 or 3 for a reroll after a keep.
+    kept : tuple of int
+        The dice kept before the roll (sorted; empty for a first roll).
+    dice : tuple of int
+        The five dice the roll showed (sorted).
+    before : float
+        Expected final total (points) before the roll: the value of the turn's
+        start, or of the keep just chosen (the expected value over the roll),
+        optimal play afterwards.
+    after : float
+        Expected final total (points) with these dice showing, best play from there.
+    luck : float
+        ``after - before`` (points; positive when the dice helped).
+    """
+
+    turn: int
+    roll: int
+    kept: tuple
+    dice: tuple
+    before: float
+    after: float
+
+    @property
+    def luck(self) -> float:
+        return float(self.after - self.before)
+
+    def to_dict(self) -> dict:
+        return {"turn": self.turn, "roll": self.roll, "kept": format_dice(self.kept), "dice": format_dice(self.dice),
+                "before": self.before, "after": self.after, "luck": self.luck}
+
+
+@dataclass(frozen=True)
 class GameReview:
     """The review of one player's game.
 
@@ -138,6 +196,12 @@ class GameReview:
         True when every turn of the game was played.
     meta : dict
         Where the game came from (date, opponent, seed, result...), passed through.
+    rolls : tuple of Roll
+        Every chance node of the reviewed turns, in the order played (the luck of each roll).
+    end_value : float or None
+        Expected final total (points) under optimal play from the card after the
+        reviewed turns: the final score for a finished game.  ``None``: as
+        ``final_score``.
     """
 
     rules: RuleSet
@@ -146,6 +210,29 @@ class GameReview:
     start_value: float
     complete: bool = True
     meta: dict = field(default_factory=dict, compare=False)
+    rolls: tuple = ()
+    end_value: float | None = None
+
+    @property
+    def skill_loss(self) -> float:
+        """Expected points lost by the player's decisions (points, >= 0): :attr:`total_loss`."""
+        return self.total_loss
+
+    @property
+    def luck(self) -> float:
+        """Sum of the luck of every roll (points): the change in expected final total the dice made."""
+        return float(sum(r.luck for r in self.rolls))
+
+    @property
+    def expected_end(self) -> float:
+        """:attr:`end_value`, or the final score when it is not set (points)."""
+        return float(self.final_score if self.end_value is None else self.end_value)
+
+    @property
+    def identity_gap(self) -> float:
+        """``expected_end - (start_value - skill_loss + luck)`` (points): 0 up to float rounding
+        (and the losses under :data:`ZERO` counted as 0)."""
+        return self.expected_end - (self.start_value - self.skill_loss + self.luck)
 
     @property
     def total_loss(self) -> float:
@@ -181,6 +268,10 @@ class GameReview:
             "start_value": self.start_value,
             "decisions": [d.to_dict(self.rules) for d in self.decisions],
             "total_loss": self.total_loss,
+            "skill_loss": self.skill_loss,
+            "luck": self.luck,
+            "expected_end": self.expected_end,
+            "rolls": [r.to_dict() for r in self.rolls],
             "mean_loss": self.mean_loss,
             "n_decisions": len(self.decisions),
             "bands": self.bands,
@@ -225,29 +316,40 @@ def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
     replay(turns, rules)  # a legal game, or SavedGameError before any value is computed
     card = ScoreCard.empty(rules)
     out: list[Decision] = []
+    chance: list[Roll] = []
+    before = adv.expected_final(card)  # the value of the first chance node: the empty card
     for t, tp in enumerate(turns, start=1):
         rolls = [tuple(sorted(r)) for r in tp.rolls]
         keeps = [tuple(sorted(k)) for k in tp.keeps]
+        kept: tuple = ()
         for j, keep in enumerate(keeps):
             dice, rl = rolls[j], 2 - j
             opts = adv.keep_options(card, dice, rl)
+            chance.append(Roll(t, j + 1, kept, dice, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == keep)
             out.append(Decision(t, "keep", dice, rl, keep, opts[0].keep, chosen.expected, opts[0].expected,
                                 _clean(chosen.loss), card.total))
+            before, kept = chosen.expected, keep
         final = rolls[-1]
         boxes = adv.box_options(card, final)
         if len(rolls) < 3:  # scored with rerolls left: a stand, the hint's keep-all (score now) row
             rl = 3 - len(rolls)
             opts = adv.keep_options(card, final, rl)
+            chance.append(Roll(t, len(rolls), kept, final, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == final)
             out.append(Decision(t, "keep", final, rl, final, opts[0].keep, chosen.expected, opts[0].expected,
                                 _clean(chosen.loss), card.total))
+        else:
+            chance.append(Roll(t, 3, kept, final, before, boxes[0].expected))
         chosen = next(o for o in boxes if o.category == tp.box)
         out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, chosen.expected, boxes[0].expected,
                             _clean(chosen.loss), card.total))
         points, _, bonus = card.box_points(final)
         card = card.with_box(tp.box, points[tp.box], bonus)
-    return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}))
+        # the next turn's start, valued from its card (equal to chosen.expected up to rounding)
+        before = adv.expected_final(card)
+    return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}),
+                      tuple(chance), before)
 
 
 def replay(turns, rules: str | RuleSet) -> ScoreCard:

@@ -117,14 +117,62 @@ def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=No
 # -- output (text or JSON) ----------------------------------------------------------------
 
 
-def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshold=None) -> None:
+#: Options ``hint --why`` explains (the best ones, at most as many as are shown).
+WHY_TOP = 3
+
+
+def _why_lines(why, tr, shown, is_keep) -> list[str]:
+    """``hint --why`` text: the turn start's figures, then each explained option's figures and sentence."""
+    from ..i18n import wrap
+    from ..tui.why import figures, sentence
+
+    rules = why.rules
+    lines = ["", wrap(tr("why.head", figures=figures(tr, rules, why.start)), 80)]
+    for o in shown:
+        key = o.keep if is_keep else o.category
+        r = why.options.get(key)
+        if r is None:
+            continue
+        label = format_dice(o.keep) if is_keep else tr.box(rules, o.category)
+        lines.append(wrap(f"{label}: {figures(tr, rules, r)}", 80))
+        lines.append(wrap("  " + sentence(tr, rules, r, why.start), 80))
+    return lines
+
+
+def _why_dict(why, tr, key) -> dict | None:
+    from ..tui.why import sentence
+
+    r = why.options.get(key)
+    if r is None:
+        return None
+    return {**r.to_dict(why.rules), "sentence": sentence(tr, why.rules, r, why.start)}
+
+
+def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshold=None, why=None,
+            tr=None) -> None:
     """Print ranked keep (``rolls_left`` 1, 2) or box (0) options.
 
     ``dists`` (``hint --dist``): the final-score distribution after each option,
     by keep faces or box index; adds its SD and P(final >= ``threshold``).
+    ``why`` (``hint --why``): the :class:`~yahtzee_solver.strategy.reasons.Reasons` of the
+    best options, worded by ``tr``.
     """
     is_keep = rolls_left > 0
     shown = limit_options(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
+    if why is not None:
+        if as_json:
+            def with_why(o):
+                return {**o.to_dict(), "why": _why_dict(why, tr, o.keep if is_keep else o.category)}
+
+            echo_json({
+                **_state_dict(card), "dice": format_dice(faces), "rolls_left": rolls_left,
+                "kind": "keep" if is_keep else "box", "n_options": len(options),
+                "why_start": why.start.to_dict(why.rules), "options": [with_why(o) for o in shown],
+            })
+            return
+        _report(card, faces, rolls_left, options, top, False, dists, threshold)
+        click.echo("\n".join(_why_lines(why, tr, shown, is_keep)))
+        return
     if as_json and dists:
         def with_dist(o):
             d = dists[o.keep if is_keep else o.category]
@@ -200,9 +248,16 @@ DIST_THRESHOLD = 300
                    "play afterwards (exact distributions; takes longer on an emptier card).")
 @click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=None,
               metavar="T", help="The T of P(final >= T) for --dist (points; default 300; implies --dist).")
+@click.option("--why", "with_why", is_flag=True,
+              help=f"Also the reasons of the {WHY_TOP} best options: with optimal play afterwards, the exact chance "
+                   "of the upper bonus and of a (further) Yahtzee by the end of the game, the expected points of "
+                   "this turn, the box a keep most likely ends in, and one plain sentence.")
+@click.option("--lang", type=click.Choice(("en", "zh", "ja"), case_sensitive=False), default=None,
+              help="Language of the --why sentences.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
 @target_option
 @json_option
-def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, target, as_json):
+def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, with_why, lang, target,
+         as_json):
     """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
 
     \b
@@ -217,6 +272,7 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
       yahtzee-solve hint 13456 -r 1 --card sixes=18,fours=12,chance=22,yahtzee=50
       yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
       yahtzee-solve hint 11112 -r 0 --target 273 --card @card.json
+      yahtzee-solve hint 25556 --why --card sixes=18,fours=12
     """
     q = QueryTable(rules, table_path)
     rules = q.rules
@@ -228,7 +284,11 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
     if target is not None:
         if with_dist:
             raise UsageError("--dist and --target answer different questions: give one of them")
+        if with_why:
+            raise UsageError("--why and --target answer different questions: give one of them")
         return _target(card, faces, rolls_left, q, target, top, as_json)
+    if with_why and with_dist:
+        raise UsageError("--why and --dist: give one of them")
     adv = _advisor(q)
     options = adv.hint(card, faces, rolls_left)
     dists = None
@@ -236,7 +296,16 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
         from ..strategy.distribution import option_distributions
 
         dists = option_distributions(card, faces, rolls_left, table=adv.table)
-    _report(card, faces, rolls_left, options, top, as_json, dists, dist_threshold)
+    why = tr = None
+    if with_why:
+        from ..i18n import Translator, locale_lang
+        from ..strategy.reasons import option_reasons
+
+        tr = Translator(lang.lower() if lang else locale_lang())
+        n = WHY_TOP if top in (None, 0) else min(WHY_TOP, top)
+        best = [o.keep if rolls_left else o.category for o in options[:n]]
+        why = option_reasons(card, faces, rolls_left, best, table=adv.table)
+    _report(card, faces, rolls_left, options, top, as_json, dists, dist_threshold, why, tr)
 
 
 @click.command()

@@ -182,6 +182,7 @@ EN = {
         "  k -            release all dice\n"
         "  s <box>        score in a box: a number (1-{n}) or a name, e.g. {examples}\n"
         "  h              hint: the best keep or box with its expected final score\n"
+        "  why            the reasons of the best options: bonus and Yahtzee chances, points this turn\n"
         "  u              undo your last score (solo, before the next roll; the game then counts as practice)\n"
         "  history        the turns played so far, the CPU's included\n"
         "  ?              the rules, page by page\n"
@@ -396,6 +397,7 @@ ZH = {
         "  k -            全部放回\n"
         "  s <项目>       记分：编号（1-{n}）或名称，例如 {examples}\n"
         "  h              提示：最佳保留或记分项目及期望最终得分\n"
+        "  why            最佳选项的理由：上区奖励和快艇的机会、本轮得分\n"
         "  u              撤销上一次记分（单人游戏，下一次掷骰前；本局随即算作练习）\n"
         "  history        已进行的各轮（包括电脑的）\n"
         "  ?              分页查看规则\n"
@@ -601,6 +603,7 @@ JA = {
         "  k -            すべて解除\n"
         "  s <役>         役に記入：番号（1-{n}）または名前（例：{examples}）\n"
         "  h              ヒント：最善のキープまたは役と最終得点の期待値\n"
+        "  why            最善手の理由：ボーナスとヤッツィーの見込み、このターンの得点\n"
         "  u              直前の記入を取り消す（ひとり用、次に振る前まで。取り消すと練習扱い）\n"
         "  history        これまでのターン（CPU の分も）\n"
         "  ?              ルールをページごとに表示\n"
@@ -730,6 +733,8 @@ REVIEW = {
         "review.perfect": "No decision lost points: every choice was optimal.",
         "review.summary": "Your play this game: expected loss {total} points, {mean} a decision (good players stay under 0.2).",
         "review.none": "No decisions to review yet.",
+        "review.luck_skill": "Skill and luck (final score = value of the empty card − skill loss + luck):\n  {score} = {start} − {skill} + ({luck}). Your decisions cost {skill} points in expectation; the dice moved your expected score by {luck}.",
+        "review.luck_skill_so_far": "Skill and luck (expected final total now = value of the empty card − skill loss + luck):\n  {end} = {start} − {skill} + ({luck}). Your decisions cost {skill} points in expectation; the dice moved your expected score by {luck}.",
         "review.history_saved": "Game saved to the history as number {n} (yahtzee-solve review {n}).",
         "review.history_problem": "Warning: the game history could not take this game ({detail}); it is recorded all the same.",
         "review.unavailable": "No review of this game: {detail}",
@@ -761,6 +766,8 @@ REVIEW = {
         "review.perfect": "没有任何决策损失分数：每一步都是最优的。",
         "review.summary": "本局表现：期望损失 {total} 分，平均每个决策 {mean} 分（高手通常低于 0.2）。",
         "review.none": "还没有可以复盘的决策。",
+        "review.luck_skill": "技术与运气（最终得分 = 空白记分卡的期望得分 − 技术损失 + 运气）：\n  {score} = {start} − {skill} + ({luck})。你的决策让期望得分少了 {skill} 分，骰子让期望得分变动了 {luck} 分。",
+        "review.luck_skill_so_far": "技术与运气（现在的期望最终得分 = 空白记分卡的期望得分 − 技术损失 + 运气）：\n  {end} = {start} − {skill} + ({luck})。你的决策让期望得分少了 {skill} 分，骰子让期望得分变动了 {luck} 分。",
         "review.history_saved": "本局已存入历史记录，编号 {n}（yahtzee-solve review {n}）。",
         "review.history_problem": "警告：历史记录无法保存本局（{detail}）；战绩照常记录。",
         "review.unavailable": "无法复盘本局：{detail}",
@@ -792,6 +799,8 @@ REVIEW = {
         "review.perfect": "点を失った判断はありません。すべて最善手でした。",
         "review.summary": "このゲームのプレー：期待損失 {total} 点、1 回あたり {mean} 点（上級者は 0.2 未満）。",
         "review.none": "振り返る判断がまだありません。",
+        "review.luck_skill": "腕と運（最終得点 ＝ 白紙のスコアカードの期待得点 − 判断による損失 ＋ 運）：\n  {score} = {start} − {skill} + ({luck})。判断で期待得点を {skill} 点失い、サイコロの運で期待得点が {luck} 点動きました。",
+        "review.luck_skill_so_far": "腕と運（現時点の期待最終得点 ＝ 白紙のスコアカードの期待得点 − 判断による損失 ＋ 運）：\n  {end} = {start} − {skill} + ({luck})。判断で期待得点を {skill} 点失い、サイコロの運で期待得点が {luck} 点動きました。",
         "review.history_saved": "このゲームを履歴の {n} 番に保存しました（yahtzee-solve review {n}）。",
         "review.history_problem": "警告：このゲームを履歴に保存できませんでした（{detail}）。記録には残ります。",
         "review.unavailable": "このゲームは振り返れません：{detail}",
@@ -801,4 +810,80 @@ REVIEW = {
     },
 }
 for _lang, _messages in REVIEW.items():
+    MESSAGES[_lang].update(_messages)
+
+# The reasons of a hint's options (``hint --why``; :mod:`yahtzee_solver.tui.why`).  Each
+# language builds its own sentence from the same figures, not a word-for-word copy.
+WHY = {
+    "en": {
+        "why.head": "Why (exact, optimal play afterwards).  At the start of this turn: {figures}.",
+        "why.fig_bonus": "upper bonus {p}",
+        "why.fig_yahtzee": "a Yahtzee this game {p}",
+        "why.fig_turn": "{points} points this turn",
+        "why.fig_box": "ends in {box} {p}",
+        "why.keep": "Keeping {dice} goes for {aim}: {effects}.",
+        "why.reroll_all": "Rerolling all five goes for {aim}: {effects}.",
+        "why.stop": "Scoring {dice} now in {box} takes {points} points: {effects}.",
+        "why.box": "Scoring in {box} takes {points} points now: {effects}.",
+        "why.aim_yahtzee": "{box} and a {ybox}",
+        "why.bonus_up": "your bonus chance rises from {a} to {b}",
+        "why.bonus_down": "your bonus chance falls from {a} to {b}",
+        "why.bonus_same": "your bonus chance stays at {a}",
+        "why.bonus_made": "the upper bonus is already yours",
+        "why.y_up": "your {ybox} chance this game rises from {a} to {b}",
+        "why.y_same_way": "a {ybox} this game from {a} to {b}",
+        "why.y_down": "your {ybox} chance this game falls from {a} to {b}",
+        "why.y_same": "your {ybox} chance this game stays at {a}",
+        "why.none": "it changes neither chance",
+        "why.join": ", ",
+        "why.sep": ", ",
+    },
+    "zh": {
+        "why.head": "理由（精确计算，之后按最优策略）。本轮开始时：{figures}。",
+        "why.fig_bonus": "上区奖励 {p}",
+        "why.fig_yahtzee": "本局再出快艇 {p}",
+        "why.fig_turn": "本轮 {points} 分",
+        "why.fig_box": "最后记入{box} {p}",
+        "why.keep": "保留 {dice}，是冲着{aim}去的：{effects}。",
+        "why.reroll_all": "五颗全部重掷，是冲着{aim}去的：{effects}。",
+        "why.stop": "现在就把 {dice} 记入{box}，得 {points} 分：{effects}。",
+        "why.box": "记入{box}，本轮得 {points} 分：{effects}。",
+        "why.aim_yahtzee": "{box}和{ybox}",
+        "why.bonus_up": "拿到上区奖励的机会从 {a} 升到 {b}",
+        "why.bonus_down": "拿到上区奖励的机会从 {a} 降到 {b}",
+        "why.bonus_same": "拿到上区奖励的机会仍是 {a}",
+        "why.bonus_made": "上区奖励已经到手",
+        "why.y_up": "本局再出{ybox}的机会从 {a} 升到 {b}",
+        "why.y_down": "本局再出{ybox}的机会从 {a} 降到 {b}",
+        "why.y_same": "本局再出{ybox}的机会仍是 {a}",
+        "why.y_same_way": "本局再出{ybox}的机会从 {a} 升到 {b}",
+        "why.none": "两项机会都不变",
+        "why.join": "，",
+        "why.sep": "，",
+    },
+    "ja": {
+        "why.head": "理由（厳密計算、以後は最適戦略）。このターンの開始時：{figures}。",
+        "why.fig_bonus": "上段ボーナス {p}",
+        "why.fig_yahtzee": "このゲームのヤッツィー {p}",
+        "why.fig_turn": "このターン {points} 点",
+        "why.fig_box": "{box}に記入 {p}",
+        "why.keep": "{dice} を残すのは{aim}狙いです。{effects}。",
+        "why.reroll_all": "5 個とも振り直すのは{aim}狙いです。{effects}。",
+        "why.stop": "{dice} を今{box}に記入すると {points} 点です。{effects}。",
+        "why.box": "{box}に記入すると、このターンは {points} 点です。{effects}。",
+        "why.aim_yahtzee": "{box}と{ybox}",
+        "why.bonus_up": "ボーナスが取れる見込みは {a} から {b} に上がります",
+        "why.bonus_down": "ボーナスが取れる見込みは {a} から {b} に下がります",
+        "why.bonus_same": "ボーナスが取れる見込みは {a} のままです",
+        "why.bonus_made": "上段ボーナスはもう確定しています",
+        "why.y_up": "このゲームでまた{ybox}が出る見込みは {a} から {b} に上がります",
+        "why.y_down": "このゲームでまた{ybox}が出る見込みは {a} から {b} に下がります",
+        "why.y_same": "このゲームでまた{ybox}が出る見込みは {a} のままです",
+        "why.y_same_way": "このゲームでまた{ybox}が出る見込みも {a} から {b} に上がります",
+        "why.none": "どちらの見込みも変わりません",
+        "why.join": "。",
+        "why.sep": "、",
+    },
+}
+for _lang, _messages in WHY.items():
     MESSAGES[_lang].update(_messages)

@@ -54,7 +54,7 @@ def _clip_echo(text: str) -> str:
 
 @dataclass(frozen=True)
 class Command:
-    """A parsed prompt command: ``verb`` (roll, hold, score, hint, rules, quit, help, redraw) and its argument."""
+    """A parsed prompt command: ``verb`` (roll, hold, score, hint, why, rules, quit, help, redraw) and its argument."""
 
     verb: str
     arg: object = None
@@ -65,13 +65,14 @@ _VERBS = {
     "k": "hold", "keep": "hold",
     "s": "score", "score": "score",
     "h": "hint", "hint": "hint",
+    "why": "why",
     "?": "rules", "rules": "rules",
     "q": "quit", "quit": "quit",
     "u": "undo", "undo": "undo",
     "history": "history",
     "help": "help",
 }
-_NO_ARGS = {"roll", "hint", "rules", "quit", "help", "undo", "history"}
+_NO_ARGS = {"roll", "hint", "why", "rules", "quit", "help", "undo", "history"}
 
 
 def normalize(text: str) -> str:

@@ -11,7 +11,7 @@ import click
 from ..dice import format_dice
 from ..i18n import Translator, display_width, pad, wrap
 
-__all__ = ["review_lines", "summary_lines"]
+__all__ = ["review_lines", "summary_lines", "luck_skill_lines"]
 
 
 def _num(x: float) -> str:
@@ -44,10 +44,26 @@ def _table(tr: Translator, rev) -> list[str]:
     return out
 
 
+def luck_skill_lines(tr: Translator, rev) -> list[str]:
+    """The luck and skill split of a review, stated as its identity with the three numbers.
+
+    ``final score = value of the empty card - skill loss + luck`` (an unfinished
+    game: its expected final total now); the numbers are
+    :attr:`~yahtzee_solver.analysis.review.GameReview.skill_loss` and
+    :attr:`~yahtzee_solver.analysis.review.GameReview.luck` (points, 2 decimals;
+    the luck signed).
+    """
+    key = "review.luck_skill" if rev.complete else "review.luck_skill_so_far"
+    text = tr(key, score=rev.final_score, end=_num(rev.expected_end), start=_num(rev.start_value),
+              skill=_num(rev.skill_loss), luck=f"{rev.luck:+.2f}")
+    return text.split("\n")
+
+
 def _tail(tr: Translator, rev) -> list[str]:
     b = rev.bands
     lines = [
         tr("review.total", total=_num(rev.total_loss), n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"),
+        *luck_skill_lines(tr, rev),
         tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]),
     ]
     worst = rev.costliest(3)

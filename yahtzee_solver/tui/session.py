@@ -247,7 +247,7 @@ class Session:
         except PromptError as e:
             self.error(e)
             return True
-        if cmd.verb in ("roll", "hold", "score", "hint", "help", "undo", "history"):
+        if cmd.verb in ("roll", "hold", "score", "hint", "why", "help", "undo", "history"):
             self.messages.clear()
             self.pinned = []
         if cmd.verb == "quit":
@@ -263,6 +263,9 @@ class Session:
         elif cmd.verb == "hint":
             self.practice("hint")
             self.hint()
+        elif cmd.verb == "why":
+            self.practice("hint")
+            self.why()
         elif cmd.verb == "roll":
             if self.loss_confirmed_keep():
                 self.act(Roll())
@@ -443,6 +446,28 @@ class Session:
             tag = tr("hint.best") if best else f"-{loss:.2f}"
             lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
         self.note("\n".join(lines + self.win_lines()), fg="cyan")
+
+    def why(self, top: int = 2) -> None:
+        """The reasons of the ``top`` best options at the dice showing (:mod:`yahtzee_solver.strategy.reasons`)."""
+        from ..strategy.reasons import option_reasons
+        from .why import figures, sentence
+
+        st, tr, rules = self.state, self.tr, self.state.rules
+        if st.dice is None:
+            self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
+            return
+        dice = st.sorted_dice
+        rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
+        options = self.advisor.hint(st.card, dice, rl)[:top]
+        keys = [o.keep if rl else o.category for o in options]
+        why = option_reasons(st.card, dice, rl, keys, table=self.advisor.table)
+        lines = [tr("why.head", figures=figures(tr, rules, why.start))]
+        for o, key in zip(options, keys):
+            r = why.options[key]
+            label = dice_text(o.keep) if rl else tr.box(rules, o.category)
+            lines.append(f"{label}: {figures(tr, rules, r)}")
+            lines.append("  " + sentence(tr, rules, r, why.start))
+        self.note("\n".join(lines), fg="cyan")
 
     def win_lines(self) -> list[str]:
         """The hint's chances of winning against the CPU (none in solitaire)."""

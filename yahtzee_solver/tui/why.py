@@ -1,0 +1,80 @@
+"""The text of a hint's reasons: one line of figures and one plain sentence per option.
+
+The figures come from :func:`yahtzee_solver.strategy.reasons.option_reasons`
+(exact, optimal play afterwards); this module only words them, in the player's
+language (:class:`~yahtzee_solver.i18n.Translator`).  Each sentence compares
+the option's chances with those at the start of the turn.
+"""
+
+from __future__ import annotations
+
+from ..i18n import NBSP, Translator, format_probability
+
+__all__ = ["percent", "figures", "sentence"]
+
+
+def percent(p: float) -> str:
+    """A chance for a sentence: whole percents (``'64 %'``), the exact format near 0 and 1."""
+    if 0.005 <= p <= 0.995:
+        return f"{round(100 * p)}{NBSP}%"
+    return format_probability(p).replace(" ", NBSP)  # never wrapped between the number and its sign
+
+
+def figures(tr: Translator, rules, reason) -> str:
+    """The figures of one option (or of the turn's start), as ``upper bonus 71 %, ...``."""
+    parts = []
+    if reason.p_upper_bonus is not None:
+        parts.append(tr("why.fig_bonus", p=percent(reason.p_upper_bonus)))
+    if rules.yahtzee_category >= 0:
+        parts.append(tr("why.fig_yahtzee", p=percent(reason.p_yahtzee)))
+    parts.append(tr("why.fig_turn", points=f"{reason.turn_points:.1f}"))
+    if reason.kind == "keep":
+        parts.append(tr("why.fig_box", box=tr.box(rules, reason.box), p=percent(reason.p_box)))
+    return tr("why.sep").join(parts)
+
+
+def _move(tr, key, a: float, b: float, **kw) -> str:
+    pa, pb = percent(a), percent(b)
+    if pa == pb:
+        return tr(f"{key}_same", a=pa, **kw)
+    return tr(f"{key}_up" if b > a else f"{key}_down", a=pa, b=pb, **kw)
+
+
+def sentence(tr: Translator, rules, reason, start) -> str:
+    """One plain sentence: what the option aims at and how it moves the bonus and Yahtzee chances.
+
+    Parameters
+    ----------
+    reason, start : Reason
+        The option's figures and the turn start's (:class:`yahtzee_solver.strategy.reasons.Reasons`).
+    """
+    ycat = rules.yahtzee_category
+    ybox = tr.box(rules, ycat) if ycat >= 0 else ""
+    effects = []
+    if reason.p_upper_bonus is not None:
+        if start.p_upper_bonus == 1.0:
+            effects.append(tr("why.bonus_made"))
+        else:
+            effects.append(_move(tr, "why.bonus", start.p_upper_bonus, reason.p_upper_bonus))
+    if ycat >= 0 and (start.p_yahtzee > 0 or reason.p_yahtzee > 0):
+        y = _move(tr, "why.y", start.p_yahtzee, reason.p_yahtzee, ybox=ybox)
+        if effects and reason.p_upper_bonus is not None and start.p_upper_bonus < 1.0 and \
+                percent(reason.p_upper_bonus) != percent(start.p_upper_bonus) and \
+                (reason.p_upper_bonus > start.p_upper_bonus) == (reason.p_yahtzee > start.p_yahtzee) and \
+                percent(reason.p_yahtzee) != percent(start.p_yahtzee):
+            # the same direction as the bonus clause: the verb is not repeated (where the language allows)
+            y = tr("why.y_same_way", a=percent(start.p_yahtzee), b=percent(reason.p_yahtzee), ybox=ybox) \
+                if reason.p_yahtzee > start.p_yahtzee else y
+        effects.append(y)
+    text = tr("why.join").join(effects) if effects else tr("why.none")
+    box = tr.box(rules, reason.box)
+    if reason.kind == "box":
+        return tr("why.box", box=box, points=f"{reason.turn_points:g}", effects=text)
+    if reason.kind == "stop":
+        return tr("why.stop", dice=" ".join(str(d) for d in reason.option), box=box, points=f"{reason.turn_points:g}",
+                  effects=text)
+    aim = box
+    if ycat >= 0 and reason.box != ycat and reason.p_yahtzee_turn >= 0.05:
+        aim = tr("why.aim_yahtzee", box=box, ybox=ybox)
+    key = "why.keep" if reason.option else "why.reroll_all"
+    return tr(key, dice=" ".join(str(d) for d in reason.option), aim=aim, effects=text)
