@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "serve": "serve:serve",
     "target-curve": "target_curve:target_curve_command",
     "match": "match:match",
+    "train": "train:train",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group
