@@ -170,7 +170,8 @@ def _yahtzee_scores(rules: RuleSet, card: ScoreCard) -> bool:
 
 
 def _straight_draw(keep) -> bool:
-    return len(keep) >= 3 and len(set(keep)) == len(keep) and max(keep) - min(keep) <= 4
+    # three or more distinct faces with at most one face missing between them (1-2-4, 2-3-4-6)
+    return len(keep) >= 3 and len(set(keep)) == len(keep) and max(keep) - min(keep) <= len(keep)
 
 
 def _has_pair(keep) -> bool:

@@ -165,7 +165,8 @@ def run_training(positions, advisor, tr, *, reason=no_reason, read=ask, echo=cli
             try:
                 answer = _answer(line, state, tr)
             except PromptError as e:
-                echo(click.style(_error_text(e, tr, pos.card.rules), fg="red"))
+                text = _error_text(e, tr, pos.card.rules)
+                echo(text if e.key in ("train.help", "train.ask") else click.style(text, fg="red"))
                 continue
             break
         if answer is None:
