@@ -239,3 +239,24 @@ def test_trend_bars_scale_to_the_largest():
     bars = trend_bars([1.0, 0.5, 0.0, 0.0625], width=8)
     assert bars[0] == "█" * 8 and bars[1] == "█" * 4 and bars[2] == "" and bars[3] == "▌"
     assert STRONG == 0.2
+
+
+def test_the_ranking_is_plays_hint_for_the_same_position(advisor, tmp_path, capsys):
+    """The rows shown after an answer are the rows ``play``'s hint (``h``) prints at that position."""
+    import click
+
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.tui.session import Session
+    from yahtzee_solver.tui.train import position_state, ranking_lines
+
+    tr = Translator("en")
+    positions = draw_positions(advisor, np.random.default_rng(6), 6)
+    assert {p.rolls_left for p in positions} & {1, 2}
+    for pos in positions:
+        session = Session(position_state(pos), tr, game_file=tmp_path / "game.json", tty=False)
+        capsys.readouterr()
+        session.hint()
+        hint = [click.unstyle(x) for x in capsys.readouterr().out.splitlines()]
+        g = grade(advisor, pos, pos.best)
+        shown = [click.unstyle(x) for x in ranking_lines(advisor, g, tr)]
+        assert shown[: len(hint)] == hint
