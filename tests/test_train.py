@@ -68,6 +68,7 @@ def test_expert_answers_score_zero_from_an_empty_history(advisor, expert):
     assert res.exit_code == 0, res.output
     assert "best options are close" in res.output
     assert res.output.count("is the best: it cost nothing") == 4
+    assert "Seed 5 (the same positions again: --seed 5)." in res.output
     (s,) = sessions()
     assert s["positions"] == 4 and s["source"] == "sampled" and s["seed"] == 5
     assert s["proficiency"] == 0 and s["total_loss"] == 0
@@ -192,6 +193,11 @@ def test_stats_with_no_sessions_says_so():
     res = run(["--stats"])
     assert res.exit_code == 0, res.output
     assert res.output.strip() == "No training sessions yet: yahtzee-solve train starts one."
+    from yahtzee_solver.i18n import Translator
+
+    for lang in ("zh", "ja"):
+        res = run(["--stats", "--lang", lang])
+        assert res.exit_code == 0 and res.output.strip() == Translator(lang)("stats.none")
 
 
 def test_stats_shows_a_table_and_a_chart_of_the_saved_sessions():

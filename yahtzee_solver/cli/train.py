@@ -94,3 +94,4 @@ def train(ctx, rules, from_history, count, seed, lang, stats):
             click.echo(click.style(st.problem, fg="yellow"), err=True)
         st.add(record)
         click.echo(tr("train.saved"))
+    click.echo(tr("train.seed", seed=seed))
