@@ -214,6 +214,7 @@ def test_stats_shows_a_table_and_a_chart_of_the_saved_sessions():
     assert "0.400" in rows[0] and "█" * 24 in rows[0]
     assert " * " in rows[1] and " * " in rows[2] and " * " not in rows[0]  # under 0.2: strong
     assert "Mean of the last 3: 0.183" in res.output
+    assert "By kind of decision (points lost per decision, positions): which dice to keep 0.183 (30)." in res.output
 
 
 def test_stats_refuses_other_options():

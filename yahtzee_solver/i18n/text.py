@@ -836,6 +836,8 @@ TRAIN = {
         "stats.col_score": "proficiency",
         "stats.trend": "Mean of the last {k}: {recent}; of all {n} sessions: {all}; best: {best}.",
         "stats.legend": "Shorter bars are better; under {strong} points per decision is strong play (Verhoeff's proficiency test).",
+        "stats.by_kind": "By kind of decision (points lost per decision, positions): {kinds}.",
+        "stats.kind_item": "{kind} {mean} ({n})",
     },
     "zh": {
         "train.header": "第 {i}/{n} 题（{kind}）",
@@ -870,6 +872,8 @@ TRAIN = {
         "stats.col_score": "熟练度",
         "stats.trend": "最近 {k} 次平均 {recent}；全部 {n} 次平均 {all}；最好 {best}。",
         "stats.legend": "条越短越好；每个决策损失低于 {strong} 分即高手水平（Verhoeff 熟练度测试）。",
+        "stats.by_kind": "按决策类型（每个决策的损失分数，题数）：{kinds}。",
+        "stats.kind_item": "{kind} {mean}（{n}）",
     },
     "ja": {
         "train.header": "問題 {i}/{n}（{kind}）",
@@ -904,6 +908,8 @@ TRAIN = {
         "stats.col_score": "習熟度",
         "stats.trend": "直近 {k} 回の平均 {recent}、全 {n} 回の平均 {all}、最高 {best}。",
         "stats.legend": "棒が短いほど良い成績です。判断 1 回あたり {strong} 点未満が上級者（Verhoeff の習熟度テスト）。",
+        "stats.by_kind": "判断の種類別（1 回あたりの損失、問題数）：{kinds}。",
+        "stats.kind_item": "{kind} {mean}（{n}）",
     },
 }
 for _lang, _messages in TRAIN.items():

@@ -210,4 +210,13 @@ def stats_lines(stats: TrainingStats, tr, last: int = 20) -> list[str]:
     lines.append(tr("stats.trend", k=k, recent=f"{sum(allp[-k:]) / k:.3f}", n=len(allp),
                     all=f"{sum(allp) / len(allp):.3f}", best=f"{min(allp):.3f}"))
     lines.append(tr("stats.legend", strong=STRONG))
+    kinds: dict = {}
+    for s in stats.sessions:
+        for k, (n, lost) in s.kinds.items():
+            m, t = kinds.get(k, (0, 0.0))
+            kinds[k] = (m + n, t + lost)
+    if kinds:
+        ranked = sorted(kinds.items(), key=lambda kv: -kv[1][1] / kv[1][0])
+        lines.append(tr("stats.by_kind", kinds=tr.join(
+            tr("stats.kind_item", kind=tr(f"train.kind.{k}"), mean=f"{t / n:.3f}", n=n) for k, (n, t) in ranked)))
     return lines
