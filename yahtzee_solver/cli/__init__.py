@@ -54,6 +54,7 @@ COMMANDS: dict[str, str] = {
     "target-curve": "target_curve:target_curve_command",
     "match": "match:match",
     "win": "win:win",
+    "train": "train:train",
 }
 
 # click >= 8.2 raises this (a UsageError whose message is the whole help) for a bare group

@@ -1,0 +1,97 @@
+"""``yahtzee-solve train``: answer positions, see what each answer cost, and follow a proficiency score.
+
+The positions and the grading are :mod:`yahtzee_solver.analysis.training`, the loop
+:mod:`yahtzee_solver.tui.train`; this command reads the game history for
+``--from-history`` and saves each session in ``training.json``.  The advisor runs
+the interpreted turn kernel (no numba start-up): a position is graded in about a millisecond.
+"""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from ..i18n import LANGS, Translator, locale_lang
+from .options import no_color, rules_option
+
+__all__ = ["train"]
+
+
+@click.command()
+@rules_option
+@click.option("--from-history", "from_history", is_flag=True,
+              help="Positions like your costliest past decisions in the game history (the same kind of "
+                   "decision, at other dice and cards).")
+@click.option("--count", type=click.IntRange(1, 200), default=10, show_default=True, help="Positions to answer.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the positions (same seed, same positions); default: fresh entropy.")
+@click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
+              help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
+@click.option("--stats", is_flag=True, help="Show the saved sessions' proficiency scores and their trend instead.")
+@click.pass_context
+def train(ctx, rules, from_history, count, seed, lang, stats):
+    """Train on positions: answer with a keep or a box, then see the ranking and what your answer cost.
+
+    Answer as in play: k 225 keeps a 2, a 2 and a 5; k a c keeps the dice at
+    positions a and c; k - rerolls all five; s <box> scores now (with rolls
+    left too); q ends the session.  The proficiency score of a session is the
+    mean expected loss per decision (points), as in Verhoeff's proficiency
+    test: under 0.2 is strong play.  Sessions are saved in training.json in
+    the data folder ($YAHTZEE_SOLVER_HOME, else the platform's app folder).
+
+    \b
+    Examples:
+      yahtzee-solve train --count 5
+      yahtzee-solve train --from-history --lang ja
+      yahtzee-solve train --stats
+    """
+    from ..analysis.training import SessionRecord, TrainingStats, draw_positions, history_mistakes
+    from ..errors import UsageError
+    from ..strategy.advisor import Advisor
+    from ..tui.train import run_training, stats_lines, summary_lines
+
+    no_color(ctx)
+    tr = Translator(lang.lower() if lang else locale_lang())
+    src = ctx.get_parameter_source
+    if stats:
+        given = [n for n in ("from_history", "count", "seed") if src(n) is click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise UsageError(f"--stats shows the saved sessions: drop --{given[0].replace('_', '-')}")
+        st = TrainingStats.load()
+        if st.problem:
+            click.echo(click.style(st.problem, fg="yellow"), err=True)
+        click.echo("\n".join(stats_lines(st, tr)))
+        return
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**63)
+    advisor = Advisor(rules, jit=False)
+    mistakes = []
+    if from_history:
+        from ..play.history import History, HistoryEntry
+
+        h = History.load()
+        if h.problem:
+            click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
+        logs = [(e.log, 0) for e in h.entries if isinstance(e, HistoryEntry) and e.rules == rules.name]
+        mistakes = history_mistakes(logs, rules, advisor)
+    positions = draw_positions(advisor, np.random.default_rng(seed), count, mistakes)
+    if mistakes:
+        kinds = sorted({m.kind for m in mistakes}, key=lambda k: -sum(m.loss for m in mistakes if m.kind == k))
+        click.echo(tr("train.from_history", kinds=tr.join(tr(f"train.kind.{k}") for k in kinds[:3])))
+    elif from_history:
+        click.echo(tr("train.no_mistakes", rules=tr.title(rules)))
+    else:
+        click.echo(tr("train.sampled"))
+    graded = run_training(positions, advisor, tr)
+    record = None
+    if graded:
+        record = SessionRecord.of(graded, rules.name, "history" if mistakes else "sampled", seed)
+    click.echo("")
+    click.echo("\n".join(summary_lines(record, tr)))
+    if record is not None:
+        st = TrainingStats.load()
+        if st.problem:
+            click.echo(click.style(st.problem, fg="yellow"), err=True)
+        st.add(record)
+        click.echo(tr("train.saved"))
+    click.echo(tr("train.seed", seed=seed))

@@ -1,0 +1,222 @@
+"""The trainer in the terminal: one position at a time, the answer graded against the ranking.
+
+The positions, the grading and the sessions file are :mod:`yahtzee_solver.analysis.training`;
+the answer is read with the prompt of ``play`` (:func:`~yahtzee_solver.tui.prompt.parse_command`),
+so ``k 225``, ``k a c``, ``k -`` and ``s fh`` mean what they mean in a game.  A bad answer gets a
+one-line error and the same position is asked again; nothing answered before is lost.
+"""
+
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from ..analysis.training import STRONG, Answer, SessionRecord, TrainingStats, grade, no_reason, trend_bars
+from ..game import MAX_ROLLS, GameConfig, GameState
+from ..i18n import display_width, pad
+from .board import render_board, render_dice
+from .prompt import PromptError, ask, dice_text, keep_command, parse_command
+
+__all__ = ["position_state", "ranking_rows", "ranking_lines", "run_training", "stats_lines"]
+
+
+def position_state(position) -> GameState:
+    """A solitaire game standing at ``position`` (its dice in sorted order, none held), for the prompt and board."""
+    rules = position.card.rules
+    state = GameState(GameConfig(rules), np.random.default_rng(0), cards=[position.card])
+    state.dice = tuple(position.dice)
+    state.rolls_used = MAX_ROLLS - position.rolls_left
+    state.round = rules.n_categories - len(position.card.open_categories) + 1
+    return state
+
+
+def ranking_rows(advisor, position, tr, n: int = 4) -> list:
+    """The play hint's rows for the position: ``(command, label, expected, loss)``, best first, the first ``n``.
+
+    Keeps with rerolls left (keeping all five is scoring now in the best box: no pass), boxes with none;
+    the values are the advisor's, as ``play``'s hint shows them.
+    """
+    rules, card, dice = position.card.rules, position.card, position.dice
+    rows = []
+    if position.rolls_left > 0:
+        for o in advisor.keep_options(card, dice, position.rolls_left):
+            if o.score is not None:
+                b = o.score
+                rows.append((f"s {b.category + 1}", tr("hint.stop", box=tr.box(rules, b.category), points=b.points),
+                             o.expected, o.loss))
+            elif not o.keep:
+                rows.append((keep_command(()), tr("hint.reroll_all"), o.expected, o.loss))
+            else:
+                rows.append((keep_command(o.keep), tr("hint.keep", keep=dice_text(o.keep), reroll=dice_text(o.reroll)),
+                             o.expected, o.loss))
+    else:
+        for o in advisor.box_options(card, dice):
+            rows.append((f"s {o.category + 1}", tr("hint.box", box=tr.box(rules, o.category), points=o.points),
+                         o.expected, o.loss))
+    return rows[:n]
+
+
+def _answer_row(advisor, graded, tr):
+    """The row of the answer itself when it is not among the rows shown."""
+    pos, a = graded.position, graded.answer
+    rules = pos.card.rules
+    if a.box is not None:
+        pts = pos.card.box_points(pos.dice)[0][a.box]
+        key = "hint.stop" if pos.rolls_left else "hint.box"
+        label = tr(key, box=tr.box(rules, a.box), points=pts)
+        return (a.command(), label, graded.expected, graded.cost)
+    if len(a.keep) == len(pos.dice):  # no pass: keeping all five scores now in the best box
+        b = advisor.box_options(pos.card, pos.dice)[0]
+        label = tr("hint.stop", box=tr.box(rules, b.category), points=b.points)
+        return (a.command(), label, graded.expected, graded.cost)
+    rest = list(pos.dice)
+    for d in a.keep:
+        rest.remove(d)
+    label = tr("hint.reroll_all") if not a.keep else tr("hint.keep", keep=dice_text(a.keep), reroll=dice_text(rest))
+    return (keep_command(a.keep), label, graded.expected, graded.cost)
+
+
+def ranking_lines(advisor, graded, tr) -> list[str]:
+    """The ranking after an answer: the hint's rows (and the answer's, if lower), what it cost, the reason."""
+    rows = ranking_rows(advisor, graded.position, tr)
+    mine = _answer_row(advisor, graded, tr)
+    shown = any(abs(r[2] - graded.expected) < 1e-9 and _same(r[0], mine[0], graded) for r in rows)
+    table = rows + ([None, mine] if not shown else [])
+    real = [r for r in table if r is not None]
+    wc = max(display_width(r[0]) for r in real)
+    wl = max(display_width(r[1]) for r in real)
+    lines = [tr("hint.title")]
+    for i, r in enumerate(table):
+        if r is None:
+            lines.append("  ...")
+            continue
+        cmd, label, ev, loss = r
+        tag = tr("hint.best") if i == 0 else f"-{loss:.2f}"
+        lines.append(f"  {pad(cmd, wc)}  {pad(label, wl)} {ev:8.2f}   {tag}")
+    if graded.cost == 0:
+        lines.append(click.style(tr("train.yours_best", cmd=graded.answer.command()), fg="green"))
+    else:
+        lines.append(click.style(tr("train.yours", cmd=graded.answer.command(), ev=f"{graded.expected:.2f}",
+                                    cost=f"{graded.cost:.2f}"), fg="yellow"))
+    if graded.reason:
+        lines.append(tr("train.reason", reason=graded.reason))
+    return lines
+
+
+def _same(cmd: str, mine: str, graded) -> bool:
+    """Whether a ranking row is the answer's (a keep of all five is the row that scores in the best box)."""
+    a = graded.answer
+    if cmd == mine:
+        return True
+    return a.box is None and len(a.keep) == 5 and cmd.startswith("s ")
+
+
+def _answer(line: str, state, tr):
+    """The Answer typed, or None for q; raises PromptError for anything else."""
+    cmd = parse_command(line, state, tr)
+    if cmd.verb == "quit":
+        return None
+    if cmd.verb == "hold":
+        return Answer(keep=tuple(sorted(d for d, h in zip(state.dice, cmd.arg) if h)))
+    if cmd.verb == "score":
+        return Answer(box=int(cmd.arg))
+    if cmd.verb == "help":
+        raise PromptError("train.help")
+    if cmd.verb == "redraw":
+        raise PromptError("train.ask")
+    raise PromptError("train.answer_what", cmd=line.strip())
+
+
+def _error_text(e: PromptError, tr, rules) -> str:
+    p = dict(e.params)
+    if e.key.startswith("problem."):
+        return tr.problem(e.key[len("problem."):], p, rules)
+    return tr(e.key, **p)
+
+
+def run_training(positions, advisor, tr, *, reason=no_reason, read=ask, echo=click.echo) -> list:
+    """Ask ``positions`` one at a time; return the graded answers (fewer if the player quits with q or end of input).
+
+    Parameters
+    ----------
+    positions : sequence of Position
+    advisor : Advisor
+        Of the positions' rules.
+    tr : Translator
+    reason : callable
+        The reason hook (:func:`~yahtzee_solver.analysis.training.no_reason`).
+    read, echo : callable
+        One line from the player (the prompt text in), a line out (injected for tests).
+    """
+    out = []
+    n = len(positions)
+    for i, pos in enumerate(positions, start=1):
+        state = position_state(pos)
+        echo("")
+        echo(click.style(tr("train.header", i=i, n=n, kind=tr(f"train.kind.{pos.kind}")), bold=True))
+        echo("\n".join(render_board(state, tr)))
+        echo("\n".join(render_dice(state, tr)))
+        echo(tr("train.ask"))
+        while True:
+            try:
+                line = read(tr("prompt"))
+            except (click.Abort, EOFError):
+                return out
+            try:
+                answer = _answer(line, state, tr)
+            except PromptError as e:
+                text = _error_text(e, tr, pos.card.rules)
+                echo(text if e.key in ("train.help", "train.ask") else click.style(text, fg="red"))
+                continue
+            break
+        if answer is None:
+            return out
+        g = grade(advisor, pos, answer, reason=reason, lang=tr.lang)
+        out.append(g)
+        echo("\n".join(ranking_lines(advisor, g, tr)))
+    return out
+
+
+def summary_lines(record: SessionRecord | None, tr) -> list[str]:
+    """The end of a session: positions, points lost, the proficiency score and its verdict."""
+    if record is None:
+        return [tr("train.none_answered")]
+    verdict = tr("train.strong") if record.proficiency < STRONG else tr("train.weak")
+    return [tr("train.done", n=record.positions, loss=f"{record.total_loss:.2f}",
+               score=f"{record.proficiency:.3f}", verdict=verdict)]
+
+
+def stats_lines(stats: TrainingStats, tr, last: int = 20) -> list[str]:
+    """``train --stats``: a table of the last ``last`` sessions with a bar of each proficiency, and the trend."""
+    if not stats.sessions:
+        return [tr("stats.none")]
+    shown = stats.sessions[-last:]
+    first = len(stats.sessions) - len(shown) + 1
+    bars = trend_bars([s.proficiency for s in shown], width=24)
+    head = [tr("stats.col_n"), tr("stats.col_date"), tr("stats.col_rules"), tr("stats.col_positions"),
+            tr("stats.col_score")]
+    body = [[str(first + j), s.date[:16].replace("T", " "), s.rules, str(s.positions), f"{s.proficiency:.3f}"]
+            for j, s in enumerate(shown)]
+    widths = [max(display_width(r[k]) for r in [head] + body) for k in range(len(head))]
+    lines = [tr("stats.title", strong=STRONG), ""]
+    align = ["<", "<", "<", ">", ">"]
+    lines.append("  ".join(pad(h, w, a) for h, w, a in zip(head, widths, align)))
+    for row, bar, s in zip(body, bars, shown):
+        mark = "*" if s.proficiency < STRONG else " "
+        lines.append("  ".join(pad(c, w, a) for c, w, a in zip(row, widths, align)) + f" {mark} {bar}")
+    allp = [s.proficiency for s in stats.sessions]
+    k = min(5, len(allp))
+    lines.append("")
+    lines.append(tr("stats.trend", k=k, recent=f"{sum(allp[-k:]) / k:.3f}", n=len(allp),
+                    all=f"{sum(allp) / len(allp):.3f}", best=f"{min(allp):.3f}"))
+    lines.append(tr("stats.legend", strong=STRONG))
+    kinds: dict = {}
+    for s in stats.sessions:
+        for k, (n, lost) in s.kinds.items():
+            m, t = kinds.get(k, (0, 0.0))
+            kinds[k] = (m + n, t + lost)
+    if kinds:
+        ranked = sorted(kinds.items(), key=lambda kv: -kv[1][1] / kv[1][0])
+        lines.append(tr("stats.by_kind", kinds=tr.join(
+            tr("stats.kind_item", kind=tr(f"train.kind.{k}"), mean=f"{t / n:.3f}", n=n) for k, (n, t) in ranked)))
+    return lines
