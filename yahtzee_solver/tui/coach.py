@@ -23,7 +23,7 @@ from .prompt import PromptError, ask, dice_text, keep_command, normalize, parse_
 
 __all__ = ["CoachSession"]
 
-_DICE = re.compile(r"[1-6][1-6\s,]*")
+_DICE = re.compile(r"[0-9][0-9\s,]*")
 
 
 class CoachSession:
