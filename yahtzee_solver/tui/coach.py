@@ -88,8 +88,8 @@ class CoachSession:
         if st.dice is None:
             return tr("coach.prompt_roll", player=who, round=g.round)
         if st.rolls_used < MAX_ROLLS:
-            return tr("coach.prompt_keep", player=who, dice=dice_text(st.dice), n=st.rolls_used, max=MAX_ROLLS)
-        return tr("coach.prompt_box", player=who, dice=dice_text(st.dice))
+            return tr("coach.prompt_keep", player=who, dice=dice_text(sorted(st.dice)), n=st.rolls_used, max=MAX_ROLLS)
+        return tr("coach.prompt_box", player=who, dice=dice_text(sorted(st.dice)))
 
     def handle(self, line: str) -> str | None:
         """Carry out one typed line; a refused line prints one error and changes nothing."""
