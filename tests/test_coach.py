@@ -111,6 +111,9 @@ def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
     h = History.load()
     assert [e.scores for e in h.entries] == [(a,), (b,)]
     assert not coach_path().exists()  # a finished game leaves no save
+    for n in (1, 2):  # review reads each player's game
+        r = run("review", str(n))
+        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
 
 
 def test_quiet_flags_nothing():
