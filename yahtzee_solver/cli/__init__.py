@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "build": "tables:build",
     "info": "tables:info",
     "play": "play:play",
+    "coach": "coach:coach",
     "records": "records:records",
     "simulate": "simulate:simulate",
     "dist": "dist:dist",

@@ -57,6 +57,8 @@ __all__ = [
     "target_curve",
     "opponent_pmf",
     "survival",
+    "first_place_utility",
+    "first_place_chances",
 ]
 
 
@@ -668,4 +670,99 @@ def survival(pmf, max_target: int) -> np.ndarray:
     out = np.zeros(int(max_target) + 1)
     n = min(out.size, tail.size)
     out[:n] = tail[:n]
+    return out
+
+
+# -- several opponents: the chance of finishing first, a tie sharing the place ------------------------
+
+
+def _first_share(pmfs, t: np.ndarray) -> np.ndarray:
+    """E[my share of first place | my final total = t] against independent opponents (vectorised over ``t``).
+
+    With opponents' totals ``X_1..X_k`` independent, finishing with ``t`` wins
+    outright when every ``X_j < t``; when exactly ``m`` of them equal ``t`` and
+    the rest are below, ``m + 1`` players tie for first and share it, ``1/(m+1)``
+    each.  The probability that exactly ``m`` opponents are at ``t`` and the rest
+    below is the coefficient of ``x**m`` in ``prod_j (P(X_j < t) + P(X_j = t) x)``,
+    built one opponent at a time.
+    """
+    t = np.asarray(t, np.int64)
+    coef = np.zeros((len(pmfs) + 1, t.size))
+    coef[0] = 1.0
+    for j, p in enumerate(pmfs):
+        p = np.asarray(p, np.float64)
+        cdf = np.concatenate(([0.0], np.cumsum(p)))  # cdf[t] = P(X < t)
+        below = np.where(t < p.size, cdf[np.minimum(t, p.size)], 1.0)
+        at = np.where(t < p.size, p[np.minimum(t, p.size - 1)], 0.0)
+        new = coef * below
+        new[1:] += coef[:-1] * at
+        coef = new
+    return np.minimum(coef.T @ (1.0 / np.arange(1, len(pmfs) + 2)), 1.0)
+
+
+def _check_pmf(p) -> np.ndarray:
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 1 or p.size == 0 or not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > 1e-9:
+        raise UsageError("invalid opponent distribution: want non-negative probabilities per final total, summing to 1")
+    return p
+
+
+def first_place_utility(opponent_pmfs, total: int) -> Utility:
+    """``u(t)`` = my expected share of first place with final total ``t`` against several independent opponents.
+
+    ``u(t) = sum_m P(exactly m opponents finish with t, the others below t) / (m + 1)``:
+    a ``k``-way tie for first counts ``1/k`` for each of the tied players
+    (:func:`_first_share`).  With one opponent this is :func:`win_utility`
+    (a draw counts half).
+
+    Parameters
+    ----------
+    opponent_pmfs : sequence of (n_j,) arrays of float
+        ``opponent_pmfs[j][s]`` = P(opponent ``j`` finishes with ``s`` points);
+        independent of each other and of my play.
+    total : int
+        Points already on the root card (mine).
+
+    Raises
+    ------
+    UsageError
+        If no distribution is given, or one is empty, negative or does not sum to 1 (within 1e-9).
+    """
+    pmfs = [_check_pmf(p) for p in opponent_pmfs]
+    if not pmfs:
+        raise UsageError("invalid opponents: want at least one final-score distribution")
+    hi = max(int(np.flatnonzero(p > 0)[-1]) for p in pmfs)
+    total = int(total)
+    J = max(hi + 1 - total, 0)
+    values = _first_share(pmfs, total + np.arange(J + 1))
+    values[total + np.arange(J + 1) > hi] = 1.0
+    values.setflags(write=False)
+    return Utility(values, _flat_prefix(values))
+
+
+def first_place_chances(pmfs) -> np.ndarray:
+    """Every player's chance of finishing first, a ``k``-way tie for first counting ``1/k``.
+
+    Parameters
+    ----------
+    pmfs : sequence of (n_i,) arrays of float
+        ``pmfs[i][s]`` = P(player ``i`` finishes with ``s`` points); the players independent.
+
+    Returns
+    -------
+    (len(pmfs),) float64
+        Probabilities; they add up to 1 (up to float rounding, about 1e-15).
+
+    Raises
+    ------
+    UsageError
+        If a distribution is invalid (as :func:`first_place_utility`).
+    """
+    pmfs = [_check_pmf(p) for p in pmfs]
+    if len(pmfs) == 1:
+        return np.ones(1)
+    out = np.empty(len(pmfs))
+    for i, p in enumerate(pmfs):
+        others = pmfs[:i] + pmfs[i + 1:]
+        out[i] = float(p @ _first_share(others, np.arange(p.size)))
     return out

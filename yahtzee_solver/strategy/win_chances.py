@@ -30,13 +30,15 @@ solution, so further hints before the CPU's card changes cost a look-up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..dice import KEEPS, roll_index
 from ..errors import IllegalMoveError, OptionError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
 
-__all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
+__all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm", "TableChances", "TableOdds"]
 
 #: The winning chances are computed once the player has at most this many open boxes
 #: (the DP from an earlier card takes minutes).
@@ -325,3 +327,120 @@ def warm(rules, level: str, table=None) -> None:
     # and the exact two-player kernels (one open box each)
     model = level if level in ("beginner", "normal", "expert") else "optimal"
     DuelSource(rules, card, model, table=table).probability(card)
+
+
+# -- every player at a table: the chance of finishing first (the coach) -------------------------------
+
+
+@dataclass(frozen=True)
+class TableChances:
+    """The chances of finishing first of every player at a table, at one decision of the player to move.
+
+    The model: every player plays ``expert`` (the optimal policy for points,
+    the value table's) from their current card -- the player to move from the
+    position with the dice showing, the others from the start of their next
+    turn -- and the final totals are independent; a ``k``-way tie for first
+    counts ``1/k`` for each (:func:`~yahtzee_solver.strategy.objectives.first_place_chances`).
+    So the chances of all players add up to 1.
+
+    Attributes
+    ----------
+    shown : bool
+        Whether the chances were computed (every card has at most
+        :data:`WIN_HINT_MAX_OPEN` open boxes, and there are two or more players).
+    players : tuple of float
+        Each player's chance (probability), in seating order; empty when not shown.
+    options : dict
+        The player to move's chance after each option, then ``expert`` play:
+        ``{keep faces (sorted tuple): p}`` with rerolls left (all five: scoring
+        now in the expert's box), ``{box index: p}`` for the boxes (after the
+        last roll, or asked for with ``boxes=True``); empty before the first roll.
+    """
+
+    shown: bool
+    players: tuple = ()
+    options: dict = field(default_factory=dict)
+
+
+class TableOdds:
+    """Computes :class:`TableChances` for the positions of one game, keeping what it solved.
+
+    The final-score distributions (:func:`~yahtzee_solver.strategy.objectives.opponent_pmf`,
+    :func:`~yahtzee_solver.strategy.distribution.option_distributions`) are kept per card
+    and position, so asking again at the same decision costs a look-up.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    table : ValueTable, optional
+        The value table of ``rules`` (default: shipped).
+    max_open : int
+        The chances are computed once every card has at most this many open boxes.
+    """
+
+    def __init__(self, rules, table=None, max_open: int = WIN_HINT_MAX_OPEN):
+        from ..rules import get_rules
+
+        self.rules = get_rules(rules)
+        self.table = table
+        self.max_open = int(max_open)
+        self._start: dict = {}
+        self._position: dict = {}
+
+    def start_pmf(self, card):
+        """P(final total = s) of ``expert`` play from the start of a turn with ``card`` (a full card: its total)."""
+        from .objectives import opponent_pmf
+
+        key = (card.key, card.total)
+        if key not in self._start:
+            if card.is_full:
+                p = np.zeros(card.total + 1)
+                p[card.total] = 1.0
+            else:
+                p = opponent_pmf(self.rules, card, "expert", self.table)
+            self._start[key] = p
+        return self._start[key]
+
+    def _mover(self, card, dice, rolls_left: int, boxes: bool):
+        from .distribution import option_distributions, score_distribution
+
+        key = (card.key, card.total, tuple(sorted(dice)), rolls_left, boxes)
+        if key not in self._position:
+            here = score_distribution(card, dice=dice, rolls_left=rolls_left, table=self.table).pmf
+            opts = option_distributions(card, dice, 0 if boxes else rolls_left, table=self.table)
+            self._position[key] = (here, {k: d.pmf for k, d in opts.items()})
+        return self._position[key]
+
+    def __call__(self, cards, mover: int, dice=None, rolls_left: int = 2, *, boxes: bool = False) -> TableChances:
+        """The chances at a decision of player ``mover``.
+
+        Parameters
+        ----------
+        cards : sequence of ScoreCard
+            Every player's card, in seating order.
+        mover : int
+            The player to move (index into ``cards``).
+        dice : sequence of int or None
+            The five dice showing; ``None`` before the turn's first roll.
+        rolls_left : int
+            Rerolls left with ``dice`` (0..2).
+        boxes : bool
+            The options are the boxes even with rerolls left (scoring now).
+        """
+        from .objectives import _first_share, first_place_chances
+
+        if len(cards) < 2 or any(len(c.open_categories) > self.max_open for c in cards):
+            return TableChances(False)
+        others = [self.start_pmf(c) for i, c in enumerate(cards) if i != mover]
+        if dice is None:
+            here, opts = self.start_pmf(cards[mover]), {}
+        else:
+            here, opts = self._mover(cards[mover], dice, rolls_left, boxes or rolls_left == 0)
+        pmfs = others[:mover] + [here] + others[mover:]
+        players = tuple(float(x) for x in first_place_chances(pmfs))
+        options = {}
+        if opts:
+            top = max(p.size for p in opts.values())
+            share = _first_share(others, np.arange(top))
+            options = {k: float(p @ share[: p.size]) for k, p in opts.items()}
+        return TableChances(True, players, options)

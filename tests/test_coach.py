@@ -1,0 +1,208 @@
+"""The coach (issue 18.1): a game played with real dice, scripted on stdin; the chance of finishing first."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from clihelpers import assert_clean_error, run
+from yahtzee_solver.dice import KEEPS
+from yahtzee_solver.files import data_dir
+from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking
+from yahtzee_solver.play.history import History
+from yahtzee_solver.strategy.advisor import Advisor
+from yahtzee_solver.strategy.objectives import first_place_chances, first_place_utility, win_utility
+from yahtzee_solver.strategy.win_chances import TableOdds
+
+
+# -- the chance of finishing first ------------------------------------------------------------------------
+def _brute_first(pmfs):
+    """Every player's expected share of first place by enumerating all joint outcomes (ties share: 1/k)."""
+    out = np.zeros(len(pmfs))
+    for combo in itertools.product(*[range(len(p)) for p in pmfs]):
+        pr = np.prod([p[t] for p, t in zip(pmfs, combo)])
+        top = max(combo)
+        winners = [i for i, t in enumerate(combo) if t == top]
+        for i in winners:
+            out[i] += pr / len(winners)
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_first_place_chances_match_brute_force_with_ties(n):
+    rng = np.random.default_rng(n)
+    pmfs = []
+    for i in range(n):
+        p = rng.random(rng.integers(3, 7))
+        p[rng.integers(0, p.size)] = 0.0
+        pmfs.append(p / p.sum())
+    got = first_place_chances(pmfs)
+    assert np.allclose(got, _brute_first(pmfs), atol=1e-12, rtol=0)
+    assert abs(got.sum() - 1.0) < 1e-12
+    # the utility seen by player 0 at each of its totals, against the others
+    u = first_place_utility(pmfs[1:], 0).values  # constant from its last entry on
+    u = u[np.minimum(np.arange(pmfs[0].size), u.size - 1)]
+    assert abs(float(pmfs[0] @ u) - got[0]) < 1e-12
+
+
+def test_first_place_utility_with_one_opponent_is_the_win_utility():
+    p = np.array([0.1, 0.0, 0.3, 0.6])
+    for total in (0, 1, 3):
+        assert np.allclose(first_place_utility([p], total).values, win_utility(p, total).values, atol=1e-15)
+
+
+# -- a scripted game ----------------------------------------------------------------------------------------
+def _script(seed=5, players=("Ann", "Bob"), mistakes=True):
+    """Lines that play a whole game with dice from a seeded generator, best moves except a few mistakes.
+
+    Returns the lines, the CoachGame the lines lead to, and the turns (player, round) with a mistake.
+    """
+    rng = np.random.default_rng(seed)
+    adv = Advisor("yahtzee")
+    g = CoachGame("yahtzee", players)
+    lines = []
+    while not g.is_over():
+        dice = "".join(map(str, rng.integers(1, 7, 5)))
+        lines.append(dice)
+        g.roll(dice)
+        while True:
+            st = g.state
+            rl = st.rerolls_left if st.rolls_used < 3 else 0
+            opts = ranking(st.cards[0], st.dice, rl, adv)
+            best = opts[0]
+            if rl and best.score is None:
+                keep = best.keep
+                if mistakes and g.round == 2 and len(opts) > 1 and opts[1].score is None:
+                    keep = opts[1].keep  # a mistake, flagged
+                lines.append("k " + ("".join(map(str, keep)) or "-"))
+                g.keep(tuple(k in () for k in range(5)) if not keep else _held(st.dice, keep))
+                new = rng.integers(1, 7, 5 - len(keep))
+                typed = "".join(map(str, new))
+                if len(typed) < 5 and rng.random() < 0.5:  # or all five dice showing
+                    typed = "".join(map(str, sorted(list(keep) + list(new))))
+                lines.append(typed)
+                g.roll(typed)
+                continue
+            box = best.score.category if rl else best.category
+            lines.append(f"s {box + 1}")
+            g.score(box)
+            break
+    return lines, g
+
+
+def _held(dice, keep):
+    from yahtzee_solver.game import positions_of
+
+    return positions_of(dice, keep)
+
+
+def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
+    lines, expected = _script()
+    result = run("coach", "--players", "Ann,Bob", input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Traceback" not in result.output
+    assert "Game over." in result.output
+    assert "that cost" in result.output  # the round-2 mistakes are flagged
+    a, b = expected.totals()
+    assert f"Ann: {a}" in result.output and f"Bob: {b}" in result.output
+    h = History.load()
+    assert [e.scores for e in h.entries] == [(a,), (b,)]
+    assert not coach_path().exists()  # a finished game leaves no save
+    for n in (1, 2):  # review reads each player's game
+        r = run("review", str(n))
+        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+
+
+def test_quiet_flags_nothing():
+    lines, _ = _script(seed=8)
+    result = run("coach", "--players", "Ann,Bob", "--quiet", input="\n".join(lines) + "\n")
+    assert result.exit_code == 0 and "Game over." in result.output
+    assert "that cost" not in result.output
+
+
+def test_chances_of_all_players_add_up_to_one_at_every_decision():
+    """Replay a game: at every decision where the chances are shown, they add up to 1 (1e-9)."""
+    _, g = _script(seed=3, players=("Ann", "Bob", "Chen"), mistakes=False)
+    odds = TableOdds("yahtzee")
+    replay = CoachGame("yahtzee", g.players)
+    checked = 0
+    for a in g.actions:
+        st = replay.state
+        if st.dice is None:
+            wc = odds(replay.cards, replay.current)
+        else:
+            rl = st.rerolls_left if st.rolls_used < 3 else 0
+            wc = odds(replay.cards, replay.current, st.dice, rl)
+        if wc.shown:
+            assert abs(sum(wc.players) - 1.0) < 1e-9
+            assert all(-1e-12 <= p <= 1 + 1e-12 for p in wc.players)
+            checked += 1
+            if st.dice is not None and wc.options:  # the expert's option is the position's chance
+                best = max(wc.options.values())
+                assert best >= wc.players[replay.current] - 1e-9
+        replay._do(a)
+    assert checked > 20
+
+
+def test_undo_what_if_and_resume():
+    result = run("coach", "--players", "Ann,Bob", input="12555\nk 555\n34\nq\n")
+    assert result.exit_code == 0 and "Saved" in result.output
+    game, lang = load()
+    assert game.state.dice is not None and sorted(game.state.dice) == [3, 4, 5, 5, 5]
+    result = run("coach", "--resume", input="what-if 66666\nu\nu\ncard\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "What if the dice were 6 6 6 6 6" in result.output
+    assert "undone: Ann's roll 3 4" in result.output and "undone: Ann's keep 5 5 5" in result.output
+    game, _ = load()
+    assert game.actions == [{"player": 0, "roll": [1, 2, 5, 5, 5]}]  # what-if changed nothing
+
+
+def test_a_damaged_save_is_refused_on_resume():
+    run("coach", "--players", "Ann,Bob", input="12555\nq\n")
+    data = json.loads(coach_path().read_text())
+    data["actions"].append({"player": 0, "roll": [7, 7]})
+    coach_path().write_text(json.dumps(data))
+    assert_clean_error(run("coach", "--resume"), 1, "damaged")
+
+
+@pytest.mark.parametrize("line,needle", [
+    ("1255", "the first roll of a turn is five dice"),
+    ("12375", "invalid"),
+    ("s zz", "unknown box"),
+    ("card Zed", "unknown player 'Zed'"),
+    ("k 12345", None),
+])
+def test_bad_input_is_one_line_and_nothing_is_lost(line, needle):
+    first = "" if line in ("1255", "card Zed") else "12345\n"
+    result = run("coach", "--players", "Ann,Bob", input=f"{first}{line}\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    game, _ = load()
+    assert len(game.actions) == (1 if first else 0)  # the bad line changed nothing
+    if needle:
+        assert needle in result.output
+
+
+def test_a_roll_that_contradicts_the_keep_is_refused_with_the_reason():
+    result = run("coach", "--players", "Ann,Bob", input="12555\nk 555\n12346\n1\n34\nq\n")
+    assert "the roll 12346 does not contain the kept dice 5 5 5" in result.output
+    assert "type the 5 dice showing or the 2 rerolled dice" in result.output
+    game, _ = load()
+    assert sorted(game.state.dice) == [3, 4, 5, 5, 5]
+
+
+def test_bad_players_are_usage_errors():
+    assert_clean_error(run("coach", "--players", "Ann,ann"), 2, "named twice")
+    assert_clean_error(run("coach", "--players", "Ann,,Bob"), 2, "invalid players")
+
+
+def test_the_cost_of_a_keep_is_the_advisors_loss():
+    adv = Advisor("yahtzee")
+    g = CoachGame("yahtzee", ("Ann",))
+    g.roll("12555")
+    loss, best, chosen = judge(g, adv, keep=(5, 5))
+    opts = {o.keep: o for o in adv.keep_options(None, "12555", 2)}
+    assert best.keep == max(opts.values(), key=lambda o: o.expected).keep
+    assert loss == pytest.approx(opts[(5, 5, 5)].expected - opts[(5, 5)].expected, abs=1e-12)

@@ -1,0 +1,426 @@
+"""The coach's game: score keeping for a game played with real dice, every player at the table (no I/O).
+
+Each player's card is a solitaire :class:`~yahtzee_solver.game.GameState` of the
+one game engine, whose dice source is what the player types
+(:class:`TypedDice`) instead of a random generator: the engine checks every
+roll, keep and score as in ``play``.  Players take turns in the order given.
+
+The game is its list of actions (who rolled which dice, kept which faces,
+scored which box); undo drops the last one and replays the rest, and the saved
+file (:func:`save`, :func:`load`) is that list, replayed and so validated on
+load.  There are no records: the dice are the players' own.  Finished games
+go to the game history (:func:`file_finished`), one solitaire game per player,
+so that ``review`` reads them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..dice import parse_dice
+from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
+from ..files import data_dir, read_json, write_json_atomic
+from ..game import N_DICE, GameConfig, GameState, Hold, Roll, Score, positions_of
+from ..rules import RuleSet, get_rules
+
+__all__ = ["RollError", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
+           "save", "load", "file_finished"]
+
+COACH_FORMAT = "yahtzee_solver coach game"
+COACH_VERSION = 1
+#: Most players at one table.
+MAX_PLAYERS = 8
+#: Longest player name (characters).
+MAX_NAME = 20
+
+
+def coach_path() -> Path:
+    """``coach.json`` in the data folder: the coach's game in progress."""
+    return data_dir() / "coach.json"
+
+
+class RollError(DiceError):
+    """A typed roll the coach refuses: a message key of :mod:`yahtzee_solver.i18n.text` (``coach.err.*``) and its fields."""
+
+    def __init__(self, key: str, message: str, **params):
+        super().__init__(message)
+        self.key, self.params = key, params
+
+
+class TypedDice:
+    """The dice source of a coached card: hands the engine the faces the player typed for the next roll."""
+
+    def __init__(self):
+        self.pending: tuple[int, ...] = ()
+
+    def integers(self, low, high, size):
+        faces, self.pending = self.pending, ()
+        if len(faces) != size:  # the coach always sets exactly the dice to roll
+            raise IllegalMoveError(f"want {size} dice for this roll, got {len(faces)}")
+        return np.array(faces, dtype=np.int64)
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """Player names from ``"Ann,Bob,Chen"`` (commas; surrounding spaces dropped).
+
+    Raises
+    ------
+    UsageError
+        For no name, an empty or over-long name, a name given twice (ignoring
+        case) or more than :data:`MAX_PLAYERS` players.
+    """
+    names = tuple(n.strip() for n in str(text).split(","))
+    if not names or any(not n for n in names):
+        raise UsageError(f"invalid players {text!r}: want names separated by commas, such as Ann,Bob")
+    for n in names:
+        if len(n) > MAX_NAME or not n.isprintable():
+            raise UsageError(f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} printable characters")
+    low = [n.casefold() for n in names]
+    for n in names:
+        if low.count(n.casefold()) > 1:
+            raise UsageError(f"player {n!r} is named twice")
+    if len(names) > MAX_PLAYERS:
+        raise UsageError(f"{len(names)} players: at most {MAX_PLAYERS} at one table")
+    return names
+
+
+class CoachGame:
+    """A game at a table of players with real dice: their cards, whose turn it is, and every action so far.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    players : sequence of str
+        The names, in turn order (see :func:`parse_players`).
+
+    Attributes
+    ----------
+    rules : RuleSet
+    players : tuple of str
+    states : list of GameState
+        One solitaire engine per player (its ``log`` is that player's game).
+    actions : list of dict
+        ``{"player": i, "roll": [faces rolled]}``, ``{"player": i, "keep": [faces]}``
+        or ``{"player": i, "score": box index}``, in the order played.
+    """
+
+    def __init__(self, rules: str | RuleSet, players):
+        self.rules = get_rules(rules)
+        self.players = tuple(players)
+        if not 1 <= len(self.players) <= MAX_PLAYERS:
+            raise UsageError(f"invalid number of players {len(self.players)}: want 1-{MAX_PLAYERS}")
+        self.states = [GameState(GameConfig(self.rules), TypedDice()) for _ in self.players]
+        self.actions: list[dict] = []
+        self._scores = 0
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def current(self) -> int:
+        """The player to move (index); players score once each per round, in order."""
+        return self._scores % len(self.players)
+
+    @property
+    def state(self) -> GameState:
+        """The engine of the player to move."""
+        return self.states[self.current]
+
+    @property
+    def cards(self) -> list:
+        return [s.cards[0] for s in self.states]
+
+    @property
+    def round(self) -> int:
+        """Round number, 1..boxes."""
+        return min(self._scores // len(self.players) + 1, self.rules.n_categories)
+
+    def is_over(self) -> bool:
+        return all(s.is_terminal() for s in self.states)
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(c.total for c in self.cards)
+
+    def kept(self) -> tuple[int, ...]:
+        """The faces the player to move keeps for the next reroll (sorted; empty before the first roll)."""
+        st = self.state
+        if st.dice is None:
+            return ()
+        return tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
+
+    def player_index(self, name: str) -> int:
+        """The index of the player called ``name`` (ignoring case).
+
+        Raises
+        ------
+        UsageError
+            For a name not at the table.
+        """
+        for i, n in enumerate(self.players):
+            if n.casefold() == str(name).strip().casefold():
+                return i
+        raise UsageError(f"unknown player {name!r}: the players are {', '.join(self.players)}")
+
+    # -- reading a roll ------------------------------------------------------------------
+    def rerolled(self, text) -> tuple[int, ...]:
+        """The faces the next roll brings, from what the player typed.
+
+        The first roll of a turn is five dice.  A reroll is typed as the five
+        dice now showing (they must contain the kept dice) or as the rerolled
+        dice only.
+
+        Raises
+        ------
+        DiceError
+            Bad dice, the wrong number of them, or five dice that do not contain the kept ones.
+        IllegalMoveError
+            When the game is over, or no roll is left, or every die is kept.
+        """
+        st = self.state
+        why = st.problem(Roll())
+        if why is not None:
+            from ..game import PROBLEMS
+
+            raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
+        faces = parse_dice(text, n=None)
+        if st.rolls_used == 0:
+            if len(faces) != N_DICE:
+                raise RollError("coach.err.first", f"invalid roll {_faces(faces)!r}: the first roll of a turn is five dice",
+                                roll=_faces(faces))
+            return faces
+        kept = self.kept()
+        free = N_DICE - len(kept)
+        if len(faces) == free:
+            return faces
+        if len(faces) == N_DICE:
+            rest = list(faces)
+            for d in kept:
+                if d not in rest:
+                    k = " ".join(map(str, kept))
+                    raise RollError("coach.err.contains", f"the roll {_faces(faces)} does not contain the kept dice {k}",
+                                    roll=_faces(faces), kept=k)
+                rest.remove(d)
+            return tuple(rest)
+        raise RollError("coach.err.count", f"invalid roll {_faces(faces)!r}: type the 5 dice showing or the {free} "
+                        "rerolled dice", roll=_faces(faces), n=free)
+
+    # -- acting ------------------------------------------------------------------------
+    def roll(self, text) -> tuple[int, ...]:
+        """Roll: the dice typed (see :meth:`rerolled`).  Returns the five dice showing (position order)."""
+        faces = self.rerolled(text)
+        self._do({"player": self.current, "roll": list(faces)})
+        return self.state.dice
+
+    def keep(self, held: tuple[bool, ...]) -> tuple[int, ...]:
+        """Keep the dice at the positions ``held`` (the rest to be rerolled).  Returns the kept faces.
+
+        Raises
+        ------
+        IllegalMoveError
+            Before the first roll, after the third, or for all five dice (no
+            reroll is no pass: keeping all five is scoring now).
+        """
+        st = self.state
+        _check(st, Hold(tuple(held)))
+        if all(held):
+            raise IllegalMoveError("keeping all five dice is scoring them: name the box")
+        faces = sorted(d for d, h in zip(st.dice, held) if h)
+        self._do({"player": self.current, "keep": faces})
+        return tuple(faces)
+
+    def score(self, box: int):
+        """Score the dice in box ``box`` (index).  Returns the engine's event."""
+        _check(self.state, Score(box))
+        return self._do({"player": self.current, "score": int(box)})
+
+    def undo(self) -> dict:
+        """Take back the last action of the game (anyone's); returns it.
+
+        Raises
+        ------
+        IllegalMoveError
+            If nothing has been played.
+        """
+        if not self.actions:
+            raise IllegalMoveError("nothing to undo")
+        last = self.actions[-1]
+        again = CoachGame(self.rules, self.players)
+        for a in self.actions[:-1]:
+            again._do(a)
+        self.states, self.actions, self._scores = again.states, again.actions, again._scores
+        return last
+
+    def _do(self, a: dict):
+        p = a["player"]
+        if p != self.current:
+            raise IllegalMoveError(f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
+        st = self.state
+        if "roll" in a:
+            st.rng.pending = tuple(a["roll"])
+            ev = st.apply_action(Roll())
+        elif "keep" in a:
+            ev = st.apply_action(Hold(positions_of(st.dice, a["keep"], st.held)))
+        else:
+            ev = st.apply_action(Score(a["score"]))
+            self._scores += 1
+        self.actions.append(a)
+        return ev
+
+    # -- saving ---------------------------------------------------------------------------
+    def to_dict(self, lang: str = "en") -> dict:
+        return {"format": COACH_FORMAT, "version": COACH_VERSION, "rules": self.rules.name,
+                "players": list(self.players), "lang": lang, "actions": [dict(a) for a in self.actions]}
+
+    @classmethod
+    def from_dict(cls, data) -> CoachGame:
+        """The game :meth:`to_dict` wrote, every action replayed through the engine.
+
+        Raises
+        ------
+        SavedGameError
+            If the data is not a coach game of this version, or an action is malformed or illegal.
+        """
+        if not isinstance(data, dict) or data.get("format") != COACH_FORMAT:
+            raise SavedGameError("not a coach game")
+        if data.get("version") != COACH_VERSION:
+            raise SavedGameError(f"coach game version {data.get('version')!r} is not {COACH_VERSION}")
+        try:
+            game = cls(data["rules"], parse_players(",".join(data["players"])))
+            for a in data["actions"]:
+                game._do(_action(a, len(game.players)))
+        except SavedGameError:
+            raise
+        except (YahtzeeError, KeyError, TypeError, ValueError, AttributeError) as e:
+            raise SavedGameError(f"the saved coach game does not replay ({e})") from None
+        return game
+
+
+def _faces(faces) -> str:
+    return "".join(map(str, faces)) or "-"
+
+
+def _check(st: GameState, action) -> None:
+    why = st.problem(action)
+    if why is not None:
+        from ..game import PROBLEMS
+
+        raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
+
+
+def _whole(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{v!r} is not a whole number")
+    return v
+
+
+def _action(a, n_players: int) -> dict:
+    """One saved action, checked for shape (the engine checks that it is legal)."""
+    if not isinstance(a, dict) or len(a) != 2 or "player" not in a:
+        raise ValueError("malformed action")
+    p = _whole(a["player"])
+    if not 0 <= p < n_players:
+        raise ValueError(f"no player {p}")
+    if "roll" in a or "keep" in a:
+        kind = "roll" if "roll" in a else "keep"
+        faces = [_whole(x) for x in a[kind]]
+        if any(not 1 <= x <= 6 for x in faces) or len(faces) > N_DICE:
+            raise ValueError(f"bad dice {faces!r}")
+        return {"player": p, kind: faces}
+    if "score" in a:
+        return {"player": p, "score": _whole(a["score"])}
+    raise ValueError("malformed action")
+
+
+def save(game: CoachGame, path=None, lang: str = "en") -> Path:
+    """Write the game atomically (:func:`~yahtzee_solver.files.write_json_atomic`) to ``path`` (default :func:`coach_path`).
+
+    Raises
+    ------
+    DataFileError
+        If it cannot be written (the file is then unchanged).
+    """
+    return write_json_atomic(Path(path) if path is not None else coach_path(), game.to_dict(lang))
+
+
+def load(path=None) -> tuple[CoachGame, str]:
+    """The saved game and its language.
+
+    Raises
+    ------
+    DataFileError
+        If there is no saved game, or it is unreadable or does not replay.
+    """
+    path = Path(path) if path is not None else coach_path()
+    if not path.exists():
+        raise DataFileError(f"no coach game to resume in {str(path)!r}: start one with yahtzee-solve coach")
+    try:
+        data = read_json(path)
+    except (OSError, ValueError, YahtzeeError) as e:
+        raise DataFileError(f"coach game {str(path)!r} is unreadable ({e})") from None
+    try:
+        game = CoachGame.from_dict(data)
+    except SavedGameError as e:
+        raise DataFileError(f"coach game {str(path)!r} is damaged: {e}") from None
+    lang = data.get("lang", "en")
+    return game, lang if lang in ("en", "zh", "ja") else "en"
+
+
+def file_finished(game: CoachGame, path=None, history_file=None) -> tuple[list, str | None]:
+    """File a finished game into the game history, one solitaire game per player, and delete the save.
+
+    Returns
+    -------
+    (list of int or None, str or None)
+        Each player's number in the history (``None`` if it could not be
+        filed), and the history's problem, if any.
+    """
+    from .history import add_finished_game
+
+    numbers, problem = [], None
+    for st in game.states:
+        try:
+            n, pr = add_finished_game(st, history_file)
+        except DataFileError as e:
+            n, pr = None, str(e)
+        numbers.append(n)
+        problem = problem or pr
+    p = Path(path) if path is not None else coach_path()
+    try:
+        os.unlink(p)
+    except FileNotFoundError:
+        pass
+    return numbers, problem
+
+
+# -- advice and the cost of a move (the same ranking as play's hint) ---------------------------------------
+def ranking(card, dice, rolls_left: int, advisor):
+    """The ranked options at a position: keeps (:class:`~yahtzee_solver.strategy.advisor.KeepOption`,
+    keeping all five = scoring now) while rerolls are left, else boxes
+    (:class:`~yahtzee_solver.strategy.advisor.BoxOption`); as ``play``'s hint."""
+    return advisor.hint(card, tuple(sorted(dice)), rolls_left)
+
+
+def judge(game: CoachGame, advisor, *, keep=None, box=None):
+    """What a keep (faces) or a box the player to move is about to choose costs, before it is played.
+
+    Returns
+    -------
+    (float, object, object)
+        The loss (expected points against the best move the position allows:
+        with rerolls left a box is compared with every keep, rolling on
+        included), the best option and the chosen one (advisor results).
+    """
+    st = game.state
+    card, dice = st.cards[0], tuple(sorted(st.dice))
+    rl = st.rerolls_left if st.rolls_used < 3 else 0
+    opts = ranking(card, dice, rl, advisor)
+    best = opts[0]
+    if keep is not None:
+        chosen = next(o for o in opts if o.keep == tuple(sorted(keep)))
+        return chosen.loss, best, chosen
+    if rl == 0:
+        chosen = next(o for o in opts if o.category == box)
+        return chosen.loss, best, chosen
+    chosen = next(o for o in advisor.box_options(card, dice) if o.category == box)
+    return max(best.expected - chosen.expected, 0.0), best, chosen

@@ -1,0 +1,319 @@
+"""The coach in the terminal: a line-by-line prompt for a game played with real dice.
+
+The game logic is :mod:`yahtzee_solver.play.coach` (no I/O); the ranking is
+``play``'s hint (:class:`~yahtzee_solver.strategy.advisor.Advisor`), the chances of
+finishing first :class:`~yahtzee_solver.strategy.win_chances.TableOdds`.  What a
+player types is parsed as at ``play``'s prompt (:mod:`yahtzee_solver.tui.prompt`),
+plus a roll typed as its dice (``12555``), ``what-if DICE`` and ``card [NAME]``.
+A refused line is one error line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from ..errors import DataFileError, YahtzeeError
+from ..game import MAX_ROLLS
+from ..i18n import Translator, display_width, format_probability, pad
+from ..play import coach as engine
+from ..play.coach import CoachGame, RollError
+from .prompt import PromptError, ask, dice_text, keep_command, normalize, parse_command
+
+__all__ = ["CoachSession"]
+
+_DICE = re.compile(r"[0-9][0-9\s,]*")
+
+
+class CoachSession:
+    """One coached game at the terminal.
+
+    Parameters
+    ----------
+    game : CoachGame
+    tr : Translator
+    advisor : Advisor
+        Of ``game.rules``.
+    auto : bool
+        Show the advice after every roll.
+    quiet : bool
+        Do not flag mistakes.
+    path : path, optional
+        The save file (default :func:`~yahtzee_solver.play.coach.coach_path`).
+    history_file : path, optional
+        The game history (default: the data folder's).
+    """
+
+    def __init__(self, game: CoachGame, tr: Translator, advisor, *, auto=False, quiet=False, path=None,
+                 history_file=None, odds=None):
+        from ..strategy.win_chances import TableOdds
+
+        self.game, self.tr, self.advisor = game, tr, advisor
+        self.auto, self.quiet, self.path, self.history_file = auto, quiet, path, history_file
+        self.odds = odds if odds is not None else TableOdds(game.rules, advisor.table)
+
+    # -- output ----------------------------------------------------------------------------
+    def say(self, text: str, **style) -> None:
+        click.echo(click.style(text, **style) if style else text)
+
+    def error(self, text: str) -> None:
+        self.say(text.splitlines()[0] if text else text, fg="red")
+
+    def save(self) -> None:
+        engine.save(self.game, self.path, self.tr.lang)
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game is over (0) or the player quits (0, saved)."""
+        g, tr = self.game, self.tr
+        self.say(tr("coach.title", rules=tr.title(g.rules), players=", ".join(g.players)))
+        while not g.is_over():
+            try:
+                line = ask(self.prompt())
+            except click.Abort:
+                self.save()
+                click.echo()
+                self.say(tr("coach.saved"))
+                return 0
+            if self.handle(line) == "quit":
+                self.save()
+                self.say(tr("coach.saved"))
+                return 0
+        return self.finish()
+
+    def prompt(self) -> str:
+        g, tr = self.game, self.tr
+        st, who = g.state, g.players[g.current]
+        if st.dice is None:
+            return tr("coach.prompt_roll", player=who, round=g.round)
+        if st.rolls_used < MAX_ROLLS:
+            return tr("coach.prompt_keep", player=who, dice=dice_text(sorted(st.dice)), n=st.rolls_used, max=MAX_ROLLS)
+        return tr("coach.prompt_box", player=who, dice=dice_text(sorted(st.dice)))
+
+    def handle(self, line: str) -> str | None:
+        """Carry out one typed line; a refused line prints one error and changes nothing."""
+        g, tr = self.game, self.tr
+        text = normalize(line).strip()
+        low = text.lower()
+        try:
+            if not text:
+                return None
+            if _DICE.fullmatch(text) or re.fullmatch(r"(r|roll)\s+\S.*", low):
+                self.roll(text if _DICE.fullmatch(text) else text.split(None, 1)[1])
+                return None
+            word, _, rest = low.partition(" ")
+            if word in ("what-if", "whatif", "w"):
+                self.what_if(rest.strip())
+                return None
+            if word in ("card", "cards"):
+                self.cards(text.partition(" ")[2].strip())
+                return None
+            cmd = parse_command(text, g.state, tr)
+            if cmd.verb == "hold":
+                self.keep(cmd.arg)
+            elif cmd.verb == "score":
+                self.score(cmd.arg)
+            elif cmd.verb == "hint":
+                self.hint()
+            elif cmd.verb == "undo":
+                self.undo()
+            elif cmd.verb == "quit":
+                return "quit"
+            elif cmd.verb == "roll":
+                self.error(tr("coach.prompt_roll", player=g.players[g.current], round=g.round).rstrip(": "))
+            else:
+                self.say(tr("coach.help"))
+        except PromptError as e:
+            self.error(tr(e.key, **e.params))
+        except RollError as e:
+            self.error(tr(e.key, **e.params))
+        except YahtzeeError as e:
+            self.error(str(e))
+        return None
+
+    # -- actions -----------------------------------------------------------------------------------
+    def _position(self):
+        st = self.game.state
+        rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
+        return st.cards[0], tuple(sorted(st.dice)), rl
+
+    def roll(self, text: str) -> None:
+        g = self.game
+        g.roll(text)
+        self.save()
+        if self.auto:
+            self.hint()
+
+    def keep(self, held) -> None:
+        g, tr = self.game, self.tr
+        if all(held):
+            raise PromptError("coach.err.keep_all")
+        faces = tuple(sorted(d for d, h in zip(g.state.dice, held) if h))
+        flag = None if self.quiet else self._cost(keep=faces)
+        g.keep(held)
+        self.save()
+        self.say(tr("coach.kept", player=g.players[g.current], keep=dice_text(faces) or "-", n=5 - len(faces)))
+        if flag:
+            self.say(flag, fg="yellow")
+
+    def score(self, c: int) -> None:
+        g, tr = self.game, self.tr
+        who, p = g.current, g.players[g.current]
+        flag = None if self.quiet else self._cost(box=c)
+        ev = g.score(c)
+        self.save()
+        self.say(tr("coach.scored", player=p, points=ev.points + ev.yahtzee_bonus, box=tr.box(g.rules, c),
+                    total=g.cards[who].total))
+        if flag:
+            self.say(flag, fg="yellow")
+
+    def _best_text(self, best) -> str:
+        tr, rules = self.tr, self.game.rules
+        if hasattr(best, "keep"):
+            if best.score is not None:
+                return tr("coach.best_stop", box=tr.box(rules, best.score.category))
+            if not best.keep:
+                return tr("coach.best_reroll_all")
+            return tr("coach.best_keep", keep=dice_text(best.keep))
+        return tr.box(rules, best.category)
+
+    def _cost(self, *, keep=None, box=None) -> str | None:
+        """The mistake note for a keep or box about to be played (``None`` for a best move, no chance change)."""
+        g, tr = self.game, self.tr
+        loss, best, _ = engine.judge(g, self.advisor, keep=keep, box=box)
+        card, dice, rl = self._position()
+        before = after = None
+        wc = self.odds(g.cards, g.current, dice, rl, boxes=box is not None)
+        if wc.shown:
+            before = wc.players[g.current]
+            after = wc.options.get(tuple(keep) if keep is not None else box)
+        if loss <= 1e-9 and (after is None or abs(after - before) < 5e-5):
+            return None
+        if before is not None and after is not None:
+            return tr("coach.cost_win", loss=f"{loss:.2f}", best=self._best_text(best),
+                      before=format_probability(before), after=format_probability(after))
+        return tr("coach.cost", loss=f"{loss:.2f}", best=self._best_text(best))
+
+    def undo(self) -> None:
+        g, tr = self.game, self.tr
+        try:
+            a = g.undo()
+        except YahtzeeError:
+            raise PromptError("coach.err.no_undo") from None
+        self.save()
+        p = g.players[a["player"]]
+        if "roll" in a:
+            what = tr("coach.what_roll", player=p, dice=dice_text(a["roll"]))
+        elif "keep" in a:
+            what = tr("coach.what_keep", player=p, keep=dice_text(a["keep"]) or "-")
+        else:
+            what = tr("coach.what_score", player=p, box=tr.box(g.rules, a["score"]))
+        self.say(tr("coach.undone", what=what))
+
+    # -- advice ---------------------------------------------------------------------------------------
+    def hint(self, dice=None, rolls_left=None) -> None:
+        """``play``'s ranking for the mover's position (or for ``dice``), with each option's chance of finishing first."""
+        g, tr, rules = self.game, self.tr, self.game.rules
+        st = g.state
+        card = st.cards[0]
+        if dice is None and st.dice is None:
+            self.say(tr("hint.roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
+            self.say_chances(self.odds(g.cards, g.current))
+            return
+        if dice is None:
+            card, dice, rolls_left = self._position()
+        opts = engine.ranking(card, dice, rolls_left, self.advisor)[:5]
+        wc = self.odds(g.cards, g.current, dice, rolls_left)
+        rows = []
+        for i, o in enumerate(opts):
+            if hasattr(o, "keep"):
+                if o.score is not None:
+                    cmd, label = f"s {o.score.category + 1}", tr("hint.stop", box=tr.box(rules, o.score.category),
+                                                                   points=o.score.points)
+                elif not o.keep:
+                    cmd, label = keep_command(()), tr("hint.reroll_all")
+                else:
+                    cmd, label = keep_command(o.keep), tr("hint.keep", keep=dice_text(o.keep),
+                                                          reroll=dice_text(o.reroll))
+                p = wc.options.get(o.keep) if wc.shown else None
+            else:
+                cmd, label = f"s {o.category + 1}", tr("hint.box", box=tr.box(rules, o.category), points=o.points)
+                p = wc.options.get(o.category) if wc.shown else None
+            tag = tr("hint.best") if i == 0 else f"-{o.loss:.2f}"
+            win = "" if p is None else "   " + tr("coach.option_win", p=format_probability(p))
+            rows.append((cmd, label, o.expected, tag, win))
+        wc_ = max(display_width(r[0]) for r in rows)
+        wl = max(display_width(r[1]) for r in rows)
+        lines = [tr("hint.title")]
+        lines += [f"  {pad(c, wc_)}  {pad(lab, wl)} {ev:8.2f}   {tag}{win}" for c, lab, ev, tag, win in rows]
+        self.say("\n".join(lines), fg="cyan")
+        self.say_chances(wc)
+
+    def say_chances(self, wc) -> None:
+        g, tr = self.game, self.tr
+        if len(g.players) < 2:
+            return
+        if not wc.shown:
+            self.say(tr("coach.chances_far", n=self.odds.max_open), dim=True)
+            return
+        lines = [tr("coach.chances_title")]
+        lines += [tr("coach.chance_row", player=n, p=format_probability(p)) for n, p in zip(g.players, wc.players)]
+        self.say("\n".join(lines), fg="cyan")
+
+    def what_if(self, text: str) -> None:
+        from ..dice import parse_dice
+
+        g, tr = self.game, self.tr
+        if not text:
+            raise PromptError("coach.err.whatif")
+        parts = text.split()
+        dice = parse_dice(parts[0])
+        st = g.state
+        rl = 2 if st.dice is None else (st.rerolls_left if st.rolls_used < MAX_ROLLS else 0)
+        self.say(tr("coach.whatif", dice=dice_text(dice), n=rl))
+        self.hint(dice, rl)
+
+    def cards(self, name: str) -> None:
+        g, tr = self.game, self.tr
+        if name:
+            try:
+                who = [g.player_index(name)]
+            except YahtzeeError:
+                raise PromptError("coach.err.player", name=name, players=", ".join(g.players)) from None
+        else:
+            who = list(range(len(g.players)))
+        rules = g.rules
+        names = [tr.box(rules, c) for c in range(rules.n_categories)]
+        w = max(display_width(n) for n in names)
+        cols = [max(6, display_width(g.players[i])) for i in who]
+        lines = [tr("coach.card_title"), "  " + pad("", w) + "".join(f"  {pad(g.players[i], c)}" for i, c in zip(who, cols))]
+        for c, n in enumerate(names):
+            cells = []
+            for i, cw in zip(who, cols):
+                v = g.cards[i].boxes[c]
+                cells.append(f"  {pad('' if v is None else str(v), cw)}")
+            lines.append("  " + pad(n, w) + "".join(cells))
+        lines.append("  " + pad("Σ", w) + "".join(f"  {pad(str(g.cards[i].total), c)}" for i, c in zip(who, cols)))
+        self.say("\n".join(lines))
+
+    # -- the end -----------------------------------------------------------------------------------------
+    def finish(self) -> int:
+        g, tr = self.game, self.tr
+        self.say(tr("coach.over"))
+        totals = g.totals()
+        order = sorted(range(len(g.players)), key=lambda i: -totals[i])
+        for i in order:
+            place = 1 + sum(t > totals[i] for t in totals)
+            self.say(tr("coach.final_row", place=place, player=g.players[i], total=totals[i]))
+        try:
+            numbers, problem = engine.file_finished(g, self.path, self.history_file)
+        except DataFileError as e:
+            self.error(str(e))
+            return 1
+        if problem:
+            self.error(tr("review.history_problem", detail=problem))
+        got = [str(n) for n in numbers if n is not None]
+        if got:
+            self.say(tr("coach.filed", numbers=", ".join(got)))
+        return 0
