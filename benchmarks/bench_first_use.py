@@ -81,7 +81,7 @@ while True:
     post("/api/game/roll")
     while True:
         t = time.perf_counter()
-        hint = get("/api/game/hint")
+        hint = post("/api/game/hint")
         dt = time.perf_counter() - t
         if hint["win"] and hint["win"]["shown"]:
             print(f"RESULT {dt:.6f}")

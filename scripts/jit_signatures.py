@@ -53,7 +53,7 @@ def _web(home: Path) -> None:
             continue
         c.post("/api/game/roll", json={}, headers=hdr)
         while True:
-            hint = c.get("/api/game/hint").get_json()
+            hint = c.post("/api/game/hint", json={}, headers=hdr).get_json()
             best = hint["options"][0]
             if hint["kind"] == "keep" and len(best["keep"]) < 5:
                 c.post("/api/game/hold", json={"held": best["held"]}, headers=hdr)
