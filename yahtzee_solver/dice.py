@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import DiceError
 
@@ -62,7 +63,11 @@ N_ROLLS = len(ROLLS)  # 252
 _KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEPS)}
 
 
-def _build_tables():
+_I64 = npt.NDArray[np.int64]
+_I32 = npt.NDArray[np.int32]
+
+
+def _build_tables() -> tuple[_I64, _I64, _I32, _I32, npt.NDArray[np.float64], _I64, _I32]:
     # Each keep as its count vector, then whole-array numpy work: a cold shell
     # builds these tables on every start (element-wise loops cost milliseconds).
     size = np.array([len(keep) for keep in KEEPS], dtype=np.int64)
@@ -179,7 +184,7 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     if isinstance(text, str):
         s = ascii_width(text).strip()  # full-width ２２５５５ as typed with an IME
         if s == "-":  # no dice, as format_dice writes an empty keep
-            parts = []
+            parts: list[str] = []
         else:
             parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
         faces = []

@@ -23,7 +23,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -104,7 +106,7 @@ class CategorySpec:
         return re.sub(r"\s+", "-", self.name.lower())
 
 
-def score_roll(dice, spec: CategorySpec) -> int:
+def score_roll(dice: Sequence[int], spec: CategorySpec) -> int:
     """Points of five dice in one box under the ordinary rules (no Joker, no bonus).
 
     Parameters
@@ -124,7 +126,7 @@ def score_roll(dice, spec: CategorySpec) -> int:
     return _score_counts(counts, sum(dice), spec)
 
 
-def _score_counts(counts: list, total: int, spec: CategorySpec) -> int:
+def _score_counts(counts: list[int], total: int, spec: CategorySpec) -> int:
     """:func:`score_roll` from ``counts[f]`` (dice showing face f, index 0 unused) and the dice total."""
     kind = spec.kind
     if kind == "upper":
@@ -228,7 +230,7 @@ class RuleSet:
     upper_bonus: int = 35
     reference_value: float | None = field(default=None, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.joker not in _JOKER_NAMES:
             raise ValueError(f"unknown joker convention {self.joker!r}")
         for i, c in enumerate(self.categories):
@@ -313,7 +315,7 @@ class RuleSet:
     def _kernel_arrays(self) -> dict[str, np.ndarray]:
         return _arrays(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Full definition as plain data (stored in table files)."""
         d = asdict(self)
         d["categories"] = [asdict(c) for c in self.categories]

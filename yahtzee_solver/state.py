@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from types import ModuleType
+from typing import Any, NamedTuple
 
 from .dice import ascii_width
 from .errors import CardRulesError, CategoryError, DataFileError, ScoreCardError
@@ -105,7 +106,7 @@ class ScoreCard:
     boxes: tuple[int | None, ...]
     yahtzee_bonus: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         r = self.rules
         if len(self.boxes) != r.n_categories:
             raise ScoreCardError(f"a {r.name} card has {r.n_categories} boxes, got {len(self.boxes)}")
@@ -144,7 +145,7 @@ class ScoreCard:
         return _empty(get_rules(rules))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+    def from_mapping(cls, mapping: Mapping[str, Any], rules: str | RuleSet = "yahtzee") -> ScoreCard:
         """A card from ``{box name: points}`` (names or aliases; ``None`` = open).
 
         The key ``yahtzee-bonus`` (or ``bonus``) gives the Yahtzee bonus points.
@@ -209,7 +210,7 @@ class ScoreCard:
         boxes[category] = int(points)
         return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
 
-    def scoring(self, dice, *, kernels=None) -> BoxScoring:
+    def scoring(self, dice: str | Sequence[int], *, kernels: ModuleType | None = None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
 
         Uses the rules' single definition (:func:`yahtzee_solver.solver.kernels.box_scoring`):
@@ -242,7 +243,9 @@ class ScoreCard:
             from .dice import parse_dice, roll_index
 
             if kernels is None:
-                from .solver import kernels
+                from .solver import kernels as interpreted
+
+                kernels = interpreted
 
             r = roll_index(parse_dice(dice))
             mask, up, yb = self.key
@@ -258,7 +261,7 @@ class ScoreCard:
                 memo[dice] = s
         return s
 
-    def box_points(self, dice) -> tuple[list[int], list[bool], int]:
+    def box_points(self, dice: str | Sequence[int]) -> tuple[list[int], list[bool], int]:
         """How five final ``dice`` would score in each box of this card (see :meth:`scoring`).
 
         Returns
@@ -278,7 +281,7 @@ class ScoreCard:
         s = self.scoring(dice)
         return list(s.points), list(s.legal), s.yahtzee_bonus
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{box key: points or None, ..., "yahtzee-bonus": points}`` (round-trips through :meth:`from_mapping`)."""
         d = {c.slug: v for c, v in zip(self.rules.categories, self.boxes)}
         if self.rules.yahtzee_bonus:
@@ -297,9 +300,9 @@ def _empty(rules: RuleSet) -> ScoreCard:
     return ScoreCard(rules, (None,) * rules.n_categories, 0)
 
 
-def _from_mapping(mapping: Mapping, rules: RuleSet) -> ScoreCard:
+def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
     """:meth:`ScoreCard.from_mapping` on a resolved rule set."""
-    boxes: list = [None] * rules.n_categories
+    boxes: list[int | None] = [None] * rules.n_categories
     seen: dict[int, str] = {}
     bonus = 0
     bonus_seen = False
@@ -334,7 +337,7 @@ def _runs(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _as_points(value, name) -> int:
+def _as_points(value: object, name: object) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
     if isinstance(value, int):
@@ -377,7 +380,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return _card_file(Path(text[1:]), rules)
     if text.startswith("{"):
         return _card_json(text.encode("utf-8"), "the card", rules)
-    pairs: dict = {}
+    pairs: dict[str, str | None] = {}
     # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
     for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", text)):
         if not item:
@@ -417,8 +420,8 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
 def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
 
-    def no_repeats(pairs):
-        seen = {}
+    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
         for k, v in pairs:
             if k in seen:
                 raise ScoreCardError(f"{what} repeats the key {k!r}")
