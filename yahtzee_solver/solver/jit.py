@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from . import kernels as _kernels
 
@@ -68,16 +70,17 @@ def compiled() -> ModuleType:
             import numba
 
             spec = importlib.util.find_spec(_kernels.__name__)
+            assert spec is not None and spec.loader is not None  # the kernels module is on disk
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            mod.prange = numba.prange
+            mod.__dict__["prange"] = numba.prange
             for name in mod.KERNELS:
                 setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL))
             _compiled = mod
         return _compiled
 
 
-def _njit(fn, parallel: bool):
+def _njit(fn: Callable[..., Any], parallel: bool) -> Any:
     """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh."""
     import numba
 
@@ -86,7 +89,7 @@ def _njit(fn, parallel: bool):
     return dispatcher
 
 
-def _load_without_refresh(dispatcher) -> bool:
+def _load_without_refresh(dispatcher: Any) -> bool:
     """Make ``dispatcher`` load its cached machine code without refreshing numba's registries.
 
     ``Cache.load_overload`` refreshes the target context (imports and installs
@@ -104,14 +107,14 @@ def _load_without_refresh(dispatcher) -> bool:
         dispatcher as this was written for (``NUMBA_DISABLE_JIT``), or numba's
         version is outside :data:`SHORT_LOAD_NUMBA`.
     """
-    cache = getattr(dispatcher, "_cache", None)
+    cache: Any = getattr(dispatcher, "_cache", None)
     load_overload = getattr(cache, "load_overload", None)
     rebuild = getattr(cache, "_load_overload", None)
     if load_overload is None or rebuild is None or not _short_load_checked():
         return False
     from numba.core.runtime import rtsys
 
-    def load(sig, target_context):
+    def load(sig: Any, target_context: Any) -> Any:
         try:
             rtsys.initialize(target_context)
             return rebuild(sig, target_context)
@@ -196,9 +199,10 @@ def compiled_module(module: ModuleType) -> ModuleType:
             import numba
 
             spec = importlib.util.find_spec(module.__name__)
+            assert spec is not None and spec.loader is not None  # a kernel module on disk
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            mod.prange = numba.prange
+            mod.__dict__["prange"] = numba.prange
             for name in getattr(mod, "IMPORTS", ()):
                 setattr(mod, name, getattr(base, name))
             parallel = set(getattr(mod, "PARALLEL", ()))
