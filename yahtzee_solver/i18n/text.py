@@ -17,7 +17,7 @@ from __future__ import annotations
 
 #: Box names by category key; ``(lang, rules name)`` entries override ``lang``.
 #: English uses the rule set's canonical names (``CategorySpec.name``).
-BOX_NAMES: dict = {
+BOX_NAMES: dict[str | tuple[str, str], dict[str, str]] = {
     "zh": {
         "ones": "一点", "twos": "二点", "threes": "三点", "fours": "四点", "fives": "五点",
         "sixes": "六点", "three-of-a-kind": "三条", "four-of-a-kind": "四条",
