@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import copy
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -170,7 +170,7 @@ class Event:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Event:
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
         """The event :meth:`to_dict` wrote.
 
         Raises
