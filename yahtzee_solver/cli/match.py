@@ -5,10 +5,15 @@ Thin: parses, calls :func:`yahtzee_solver.analysis.match.play_match`, prints.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..errors import UsageError
 from .options import echo_json, json_option, rules_option
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
 
 __all__ = ["match"]
 
@@ -31,7 +36,8 @@ MAX_GAMES = 100_000_000
               help="master plays the win DP once at most K of its boxes are open (the expert's move before).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def match(a, b, games, rules, seed, max_open, no_progress, as_json):
+def match(a: str, b: str, games: int, rules: RuleSet, seed: int | None, max_open: int, no_progress: bool,
+          as_json: bool) -> None:
     """Play CPU level A against CPU level B (beginner, normal, expert, master), alternating who starts.
 
     \b

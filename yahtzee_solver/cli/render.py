@@ -7,7 +7,14 @@ write their answers with these, so one position reads the same in each.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..state import ScoreCard
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+    from ..strategy.advisor import BoxOption
+    from ..strategy.target import TargetBoxOption
 
 __all__ = ["describe_card", "box_note", "box_best"]
 
@@ -36,14 +43,14 @@ def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[
     """Align ``rows`` under ``headers``; columns in ``right`` are right-aligned."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
 
-    def line(cells):
+    def line(cells: list[str]) -> str:
         out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "  ".join(out).rstrip()
 
     return [line(headers)] + [line(row) for row in rows]
 
 
-def box_note(o, rules) -> str:
+def box_note(o: BoxOption | TargetBoxOption, rules: RuleSet) -> str:
     """The note column of a box option: the bonuses it earns now and the Joker, e.g. ``'+100 Yahtzee bonus, Joker'``.
 
     ``o`` is any option with ``yahtzee_bonus``, ``upper_bonus`` (points) and ``joker``
@@ -59,13 +66,13 @@ def box_note(o, rules) -> str:
     return ", ".join(notes)
 
 
-def box_best(o, rules) -> str:
+def box_best(o: BoxOption | TargetBoxOption, rules: RuleSet) -> str:
     """The start of a ``best:`` line for box option ``o``: ``'score 30 in Chance (+100 Yahtzee bonus, Joker)'``."""
     note = box_note(o, rules)
     return f"score {o.points} in {o.name}{f' ({note})' if note else ''}"
 
 
-def _state_dict(card: ScoreCard) -> dict:
+def _state_dict(card: ScoreCard) -> dict[str, Any]:
     k = card.key
     return {
         "rules": card.rules.name,

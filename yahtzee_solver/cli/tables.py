@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,6 +26,9 @@ from ..errors import TableError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
 from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
@@ -78,7 +82,7 @@ def check_writable(path: Path, *, hint: str = "") -> None:
         raise fail(f"folder {str(ancestor)!r} is not writable")
 
 
-def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | None]:
+def compare_reference(rules: RuleSet, empty_value: float) -> tuple[float | None, bool | None]:
     """The reference value of ``rules`` (quoted in RULES.md) and whether ``empty_value`` matches it.
 
     Returns
@@ -95,7 +99,7 @@ def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | N
     return ref, abs(empty_value - ref) <= REFERENCE_TOLERANCE
 
 
-def _reference_text(rules, ref, ok, empty_value) -> str:
+def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_value: float) -> str:
     if ref is None:
         return f"no published optimal value to compare for {rules.name}"
     verdict = "matches" if ok else "DIFFERS from"
@@ -116,7 +120,7 @@ def _reference_text(rules, ref, ok, empty_value) -> str:
     ),
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
-def build(rules, out, progress):
+def build(rules: RuleSet, out: str | None, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
 
     Uses the numba-compiled kernels on every core: a few seconds, plus the
@@ -156,7 +160,7 @@ def build(rules, out, progress):
 @table_rules_option
 @table_option
 @json_option
-def info(rules, table_path, as_json):
+def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     """Metadata of a value table, with a full checksum verification.
 
     Shows the file, format version, rule set, the package version that built
@@ -176,10 +180,11 @@ def info(rules, table_path, as_json):
     ok_sum = checksum(table.values) == stored
     empty = table.empty_value
     ref, ok_ref = compare_reference(rs, empty)
+    assert table.path is not None  # loaded from a file
     size = table.path.stat().st_size
     from .._version import __version__
 
-    data = {
+    data: dict[str, Any] = {
         "path": str(table.path.resolve()),
         "size_bytes": size,
         "format_version": int(meta.get("format_version", FORMAT_VERSION)),

@@ -11,6 +11,9 @@ when the solve is long.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import click
 
 from ..dice import format_dice
@@ -19,12 +22,20 @@ from ..state import ScoreCard
 from ..solver.table import open_table
 from .options import echo_json
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from ..rules import RuleSet
+    from ..strategy.target import TargetAdvisor
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 __all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
 
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
 
-def _target_option(help_text: str):
+def _target_option(help_text: str) -> Callable[[_F], _F]:
     return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
                         help=help_text)
 
@@ -39,14 +50,14 @@ value_target_option = _target_option(
     "(the expected final total with expected-score play is shown beside).")
 
 
-def progress_bar(desc: str):
+def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer.
 
     The bar is drawn only when stderr is a terminal (tqdm's ``disable=None``).
     """
-    state = {"bar": None}
+    state: dict[str, tqdm[Any] | None] = {"bar": None}
 
-    def update(done, total):
+    def update(done: int, total: int) -> None:
         bar = state["bar"]
         if bar is None:
             if total < 2000:  # a few thousand states solve in well under a second
@@ -59,14 +70,16 @@ def progress_bar(desc: str):
         bar.n = done
         bar.refresh()
 
-    def close():
-        if state["bar"] is not None:
-            state["bar"].close()
+    def close() -> None:
+        bar = state["bar"]
+        if bar is not None:
+            bar.close()
 
     return update, close
 
 
-def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard):
+def _target_advisor(rules: RuleSet, table_path: str | None, target: int,
+                    card: ScoreCard) -> tuple[TargetAdvisor, Callable[[], None]]:
     from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
@@ -75,15 +88,18 @@ def _target_advisor(rules, table_path: str | None, target: int, card: ScoreCard)
     return adv, close
 
 
-def _unreachable_note(adv, card) -> str:
+def _unreachable_note(adv: TargetAdvisor, card: ScoreCard) -> str:
     return (f"target {adv.target} cannot be reached from this card (at most {adv.max_final(card)} points): "
             f"P(final >= {adv.target}) = 0")
 
 
-def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, target: int, top, as_json: bool,
-                  state_dict, describe_card, limit, default_top: int) -> None:
+def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rules: RuleSet, table_path: str | None,
+                  target: int, top: int | None, as_json: bool, state_dict: Callable[[ScoreCard], dict[str, Any]],
+                  describe_card: Callable[[ScoreCard], str], limit: Callable[..., list[Any]],
+                  default_top: int) -> None:
     """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
     adv, close = _target_advisor(rules, table_path, target, card)
+    options: list[Any]
     try:
         if rolls_left > 0:
             options = adv.keep_options(card, faces, rolls_left)
@@ -130,7 +146,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     what = "keeps" if is_keep else "boxes"
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} {what} shown; --top 0 lists all)")
-    b = options[0]
+    b: Any = options[0]
     if is_keep:
         lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
@@ -140,8 +156,9 @@ def report_target(card: ScoreCard, faces, rolls_left: int, rules, table_path, ta
     click.echo("\n".join(lines))
 
 
-def report_target_value(card: ScoreCard, rules, table_path, target: int, as_json: bool, state_dict,
-                        describe_card) -> None:
+def report_target_value(card: ScoreCard, rules: RuleSet, table_path: str | None, target: int, as_json: bool,
+                        state_dict: Callable[[ScoreCard], dict[str, Any]],
+                        describe_card: Callable[[ScoreCard], str]) -> None:
     """Print the best P(final >= target) of a turn-start card beside its expected final total."""
     adv, close = _target_advisor(rules, table_path, target, card)
     try:

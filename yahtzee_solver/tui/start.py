@@ -20,6 +20,7 @@ import shutil
 import click
 
 from ..errors import DataFileError, UsageError
+from ..rules import RuleSet
 from ..game import CPU, HUMAN
 from ..i18n import LANGS, Translator, display_width, locale_lang, wrap
 from ..play.lock import GameLock
@@ -157,7 +158,7 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
     return state
 
 
-def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
+def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent: str, first: str, seed: int | None,
               fast: bool = False, confirm_loss: float | None = None) -> int:
     """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
     or the finished game could not be recorded).
