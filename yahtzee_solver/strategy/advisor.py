@@ -16,7 +16,10 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -27,6 +30,12 @@ from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard, StateKey, parse_card
 from ..solver.table import ValueTable, resolve_table
+
+_R = TypeVar("_R")
+
+#: A scorecard as the queries take it: a ScoreCard, a card string (``parse_card``), a
+#: ``{box: points}`` mapping, or ``None`` for the empty card.
+CardLike = ScoreCard | str | Mapping[str, Any] | None
 
 __all__ = ["Advisor", "KeepOption", "BoxOption"]
 
@@ -52,7 +61,7 @@ class KeepOption:
     expected: float
     loss: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "keep": format_dice(self.keep),
             "reroll": format_dice(self.reroll),
@@ -99,7 +108,7 @@ class BoxOption:
         """Points scored now: box + Yahtzee bonus + upper bonus."""
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "category": self.name,
             "points": self.points,
@@ -111,7 +120,7 @@ class BoxOption:
         }
 
 
-def _make(cls, fields: dict):
+def _make(cls: type[_R], fields: dict[str, Any]) -> _R:
     """A frozen result dataclass from trusted ``fields`` (every field, by name), without ``__init__``.
 
     The generated ``__init__`` of a frozen dataclass sets each field through
@@ -161,12 +170,12 @@ class Advisor:
         self._names = tuple(c.name for c in self.rules.categories)
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted)."""
         return self.source.kernels
 
     # -- helpers ---------------------------------------------------------
-    def _card(self, card) -> ScoreCard:
+    def _card(self, card: CardLike) -> ScoreCard:
         if card is None:
             return ScoreCard.empty(self.rules)
         if isinstance(card, ScoreCard):
@@ -177,14 +186,14 @@ class Advisor:
             return parse_card(card, self.rules)
         return ScoreCard.from_mapping(card, self.rules)
 
-    def _open_card(self, card) -> ScoreCard:
-        card = self._card(card)
-        if card.is_full:
+    def _open_card(self, card: CardLike) -> ScoreCard:
+        sc = self._card(card)
+        if sc.is_full:
             raise ScoreCardError("the card is full: the game is over, there is no move to advise")
-        return card
+        return sc
 
     # -- queries -----------------------------------------------------------
-    def expected_final(self, card=None) -> float:
+    def expected_final(self, card: CardLike = None) -> float:
         """Expected final total (points) from the start of a turn with ``card``, under optimal play.
 
         ``card`` may be a :class:`ScoreCard`, a CLI card string or a mapping;
@@ -208,7 +217,7 @@ class Advisor:
         """
         return self.source.keep_values(state, 0, check_rolls_left(rolls_left))
 
-    def keep_options(self, card, dice, rolls_left: int = 2) -> list[KeepOption]:
+    def keep_options(self, card: CardLike, dice: str | Sequence[int], rolls_left: int = 2) -> list[KeepOption]:
         """Every distinct keep of ``dice``, best first.
 
         Parameters
@@ -247,7 +256,7 @@ class Advisor:
             out.append(_make(KeepOption, {"keep": keep, "reroll": tuple(rest), "expected": base + v, "loss": best - v}))
         return out
 
-    def box_options(self, card, dice) -> list[BoxOption]:
+    def box_options(self, card: CardLike, dice: str | Sequence[int]) -> list[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.
 
         Boxes that are filled, or closed by the forced-Joker rule, are left out.
@@ -265,7 +274,7 @@ class Advisor:
         src, (points, legal, gain) = self.source, self._scratch
         bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
         bonus, joker = int(bonus), case != JOKER_NONE
-        points, gain = points.tolist(), gain.tolist()
+        point_list, gain_list = points.tolist(), gain.tolist()
         names = self._names
         vals = values.tolist()
         best = vals[0]
@@ -273,13 +282,13 @@ class Advisor:
         out = []
         for c, v in zip(boxes.tolist(), vals):
             out.append(_make(BoxOption, {
-                "category": c, "name": names[c], "points": points[c],
-                "yahtzee_bonus": bonus, "upper_bonus": gain[c],
+                "category": c, "name": names[c], "points": point_list[c],
+                "yahtzee_bonus": bonus, "upper_bonus": gain_list[c],
                 "expected": total + v, "loss": best - v, "joker": joker,
             }))
         return out
 
-    def hint(self, card, dice, rolls_left: int):
+    def hint(self, card: CardLike, dice: str | Sequence[int], rolls_left: int) -> list[KeepOption] | list[BoxOption]:
         """Ranked keeps when ``rolls_left`` is 1 or 2, ranked boxes when it is 0.
 
         Raises

@@ -38,7 +38,9 @@ Example
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -46,6 +48,7 @@ from ..solver import jit as _jit
 from ..dice import KEEPS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
 from .policy import (
+    KernelSource,
     ExpectedValueSource,
     Policy,
     TurnOnlySource,
@@ -136,28 +139,33 @@ class PolicyStrategy:
             self.level = level
 
     @property
-    def kernels(self):
+    def _kernel_source(self) -> KernelSource:
+        """The source as a kernel source (expert, normal); another source has none of the attributes below."""
+        return cast(KernelSource, self.source)
+
+    @property
+    def kernels(self) -> ModuleType:
         """The kernel module of the source (compiled or interpreted)."""
-        return self.source.kernels
+        return self._kernel_source.kernels
 
     @property
     def values(self) -> np.ndarray:
         """The value array the decisions look ahead with (``source.values``; kernel sources)."""
-        return self.source.values
+        return self._kernel_source.values
 
     @property
     def params(self) -> np.ndarray:
         """The rule parameters the decisions use (``source.params``; kernel sources)."""
-        return self.source.params
+        return self._kernel_source.params
 
     def keep_values(self, state: StateKey) -> np.ndarray:
         """Points still to come of every keep at 1 and 2 rerolls left, (3, 462) float64 (row ``rolls_left - 1``).
 
         For a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`; reused by the next call.
         """
-        return self.source.turn_values(state, 2)
+        return self._kernel_source.turn_values(state, 2)
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """The keep of highest value (:meth:`Policy.choose_keep <yahtzee_solver.strategy.policy.Policy.choose_keep>`).
 
         Raises
@@ -170,7 +178,7 @@ class PolicyStrategy:
         r = roll_index(parse_dice(dice))
         return KEEPS[self.policy.choose_keep(card.key, card.total, r, rl)]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box of highest value (:meth:`Policy.choose_box <yahtzee_solver.strategy.policy.Policy.choose_box>`).
 
         Raises
@@ -268,7 +276,7 @@ class BeginnerStrategy:
             m |= 1 << c
         return m
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """Stand on a made pattern, else keep the most common face; sometimes a random keep.
 
         Draws one uniform number per call (two when it blunders) from ``rng``.
@@ -295,7 +303,7 @@ class BeginnerStrategy:
         )
         return KEEPS[k]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box with the most points now (ties: the lowest box index).
 
         :func:`yahtzee_solver.solver.kernels.beginner_box`.

@@ -49,7 +49,9 @@ value array ``values`` with decision parameters ``params``.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -62,6 +64,7 @@ from ..solver.table import ValueTable
 
 __all__ = [
     "ValueSource",
+    "KernelSource",
     "KernelValueSource",
     "ExpectedValueSource",
     "TurnOnlySource",
@@ -72,7 +75,7 @@ __all__ = [
 ]
 
 
-def check_rolls_left(rolls_left, allowed: tuple[int, ...] = (1, 2)) -> int:
+def check_rolls_left(rolls_left: object, allowed: tuple[int, ...] = (1, 2)) -> int:
     """``rolls_left`` as an int if it is one of ``allowed``, the one check of the package.
 
     Raises
@@ -107,6 +110,44 @@ class ValueSource(Protocol):
 
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
         """(C,) float64: value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
+        ...
+
+
+class KernelSource(ValueSource, Protocol):
+    """A :class:`ValueSource` whose policy the game kernel can play (:class:`KernelValueSource`).
+
+    What :class:`~yahtzee_solver.strategy.players.PolicyStrategy`, the advisor and the
+    batch and simulation kernels read of it.
+
+    Attributes
+    ----------
+    params : (n,) int64
+        The rule parameters the decisions use (``rules.arrays()["params"]`` or
+        :func:`turn_only_params`).
+    score, joker : int64 arrays
+        ``rules.arrays()["score"]`` and ``["joker"]``.
+    """
+
+    params: np.ndarray
+    score: np.ndarray
+    joker: np.ndarray
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value array (2**C, T+1, F) float64 the decisions look ahead with."""
+        ...
+
+    @property
+    def kernels(self) -> ModuleType:
+        """The kernel module in use (compiled or interpreted)."""
+        ...
+
+    def values_for(self, mask: int) -> np.ndarray:
+        """The value array good for a turn from a card with the boxes ``mask`` filled."""
+        ...
+
+    def turn_values(self, state: StateKey, levels: int = 2) -> np.ndarray:
+        """Points still to come of every keep, (3, 462) float64; row ``rolls_left - 1``."""
         ...
 
 
@@ -189,12 +230,12 @@ class KernelValueSource:
     def __init__(self, rules: RuleSet, values: np.ndarray | None, params: np.ndarray, *, jit: bool = True):
         self.rules = rules
         if values is not None:
-            self.values = values
+            self._values = values
         self.params = params
         a = rules.arrays()
         self.score, self.joker = a["score"], a["joker"]
         self.jit = jit
-        self._k = None
+        self._k: ModuleType | None = None
         C = rules.n_categories
         self._E = np.empty((3, N_KEEPS))
         self._B = np.empty(N_KEEPS)
@@ -203,12 +244,17 @@ class KernelValueSource:
         self._box = np.empty(C)
         self._cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in _E
 
+    @property
+    def values(self) -> np.ndarray:
+        """The value array (2**C, T+1, F) float64 the decisions look ahead with (as given)."""
+        return self._values
+
     def values_for(self, mask: int) -> np.ndarray:
         """The value array good for a turn from a card with the boxes ``mask`` filled (here: :attr:`values`)."""
         return self.values
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted), loaded on first use."""
         if self._k is None:
             self._k = _jit.backend(self.jit)
@@ -234,7 +280,7 @@ class KernelValueSource:
 
         At ``total == 0`` the array is a view reused by the next call.
         """
-        E = self.turn_values(state, rolls_left)[rolls_left - 1]
+        E: np.ndarray = self.turn_values(state, rolls_left)[rolls_left - 1]
         return E if total == 0 else total + E
 
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
@@ -302,7 +348,7 @@ class TurnOnlySource(KernelValueSource):
 _SUBKEEPS = tuple(np.ascontiguousarray(row[row >= 0], dtype=np.int64) for row in ROLL_SUBKEEPS)
 
 
-def _check_roll(roll) -> int:
+def _check_roll(roll: object) -> int:
     if isinstance(roll, bool) or not isinstance(roll, (int, np.integer)) or not 0 <= roll < N_ROLLS:
         raise DiceError(f"invalid roll index {roll!r}: want 0..{N_ROLLS - 1}")
     return int(roll)
@@ -340,18 +386,19 @@ class Policy:
         self.tiebreak = tiebreak
         self.tie_tolerance = float(tie_tolerance)
 
-    def _key(self, values):
+    def _key(self, values: Any) -> np.ndarray:
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
         return np.round(np.asarray(values) / self.tie_tolerance) if self.tie_tolerance else np.asarray(values)
 
-    def _order(self, values: np.ndarray, tie) -> np.ndarray:
+    def _order(self, values: np.ndarray, tie: Callable[[], np.ndarray] | None) -> np.ndarray:
         """Indices of ``values`` best first: descending value, then ``tie()`` (descending), then position."""
         key = self._key(values)
-        if self.tiebreak is None or np.unique(key).size == key.size:
+        if self.tiebreak is None or tie is None or np.unique(key).size == key.size:
             return np.argsort(-key, kind="stable")
         return np.lexsort((np.arange(key.size), -tie(), -key))
 
-    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int, tie=None) -> tuple[np.ndarray, np.ndarray]:
+    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int,
+                tie: Callable[[], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         order = self._order(values, tie)
         v = values[order]
         if self._additive and total:
@@ -380,7 +427,9 @@ class Policy:
         r = _check_roll(roll)
         E = self.source.keep_values(state, 0 if self._additive else total, rl)
         ks = _SUBKEEPS[r]
-        return self._ranked(E[ks], ks, total, lambda: self.tiebreak.keep_values(state, total, rl)[ks])
+        tiebreak = self.tiebreak
+        return self._ranked(E[ks], ks, total,
+                            None if tiebreak is None else lambda: tiebreak.keep_values(state, total, rl)[ks])
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
         """The legal boxes for final roll ``roll``, best first.
