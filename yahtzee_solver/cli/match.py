@@ -76,7 +76,7 @@ def match(a: str, b: str, games: int, rules: RuleSet, seed: int | None, max_open
                f"({res.seconds:.1f} s, {d['games_per_second'] or 0:.1f} games/s)")
     for name, key in (("wins", "win_rate"), ("draws", "draw_rate"), ("losses", "loss_rate")):
         k = getattr(res, name)
-        l, h = d[key + "_ci95"]
-        click.echo(f"  {name:<7}{k:>8,}  {_pct(d[key]):>8}  (95 % CI {_pct(l)} .. {_pct(h)})")
+        low, high = d[key + "_ci95"]
+        click.echo(f"  {name:<7}{k:>8,}  {_pct(d[key]):>8}  (95 % CI {_pct(low)} .. {_pct(high)})")
     click.echo(f"  {res.a} wins {_pct(res.share)} of the decided games (95 % CI {_pct(lo)} .. {_pct(hi)})")
     click.echo(f"  mean score: {res.a} {d['mean_a']:.2f}, {res.b} {d['mean_b']:.2f}")

@@ -30,10 +30,11 @@ CPU-vs-CPU matches live in :mod:`yahtzee_solver.analysis.match`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..dice import KEEPS, parse_dice, roll_index
-from ..errors import UsageError
 from .objectives import DISTRIBUTION_LEVELS, WinSource, opponent_pmf
 from .players import ExpertStrategy, _check_card
 from .policy import Policy, check_rolls_left
@@ -75,7 +76,7 @@ class MasterStrategy:
         self.jit = jit
         self._opp_card: ScoreCard | None = None
         self._opp_level = "expert"
-        self._pmf_key = None
+        self._pmf_key: tuple[tuple[int | None, ...], int, str] | None = None
         self._pmf: np.ndarray | None = None
         self._source: WinSource | None = None
         self._win_policy: Policy | None = None
@@ -124,16 +125,17 @@ class MasterStrategy:
         if self._policy_of is not src:
             self._win_policy = Policy(src, tiebreak=self.expert.source, tie_tolerance=TIE)
             self._policy_of = src
+        assert self._win_policy is not None
         return self._win_policy
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """The keep of highest winning chance; ties (within :data:`TIE`): highest expected total, then the smaller keep."""
         card = _check_card(card, self.rules)
         rl = check_rolls_left(rolls_left)
         r = roll_index(parse_dice(dice))
         return KEEPS[self._policy(card).choose_keep(card.key, card.total, r, rl)]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box of highest winning chance; ties (within :data:`TIE`): highest expected total, then the lower box."""
         card = _check_card(card, self.rules)
         r = roll_index(parse_dice(dice))

@@ -25,10 +25,20 @@ solution, so further hints before the CPU's card changes cost a look-up.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from ..dice import KEEPS, roll_index
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..rules import RuleSet
+    from ..solver.table import ValueTable
+    from .advisor import Advisor
+    from .objectives import WinSource
+    from .policy import Policy
 
 __all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm"]
 
@@ -101,7 +111,7 @@ class WinChances:
         """The option of highest chance (``None`` before the first roll or when not shown)."""
         return self.options[0] if self.options else None
 
-    def of_keep(self, keep) -> WinOption:
+    def of_keep(self, keep: Iterable[int]) -> WinOption:
         """The option keeping faces ``keep`` (any order).
 
         Raises
@@ -140,11 +150,11 @@ class WinHints:
     time (the web service holds its game lock).
     """
 
-    def __init__(self):
-        self._key = None
-        self._policy = None
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._policy: Policy | None = None
 
-    def _policy_for(self, st: GameState, advisor):
+    def _policy_for(self, st: GameState, advisor: Advisor) -> Policy:
         from .objectives import WinSource, opponent_pmf
         from .policy import Policy
 
@@ -154,6 +164,7 @@ class WinHints:
             pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
             # equal chances: the higher expected total
             self._policy, self._key = Policy(WinSource(st.rules, pmf), tiebreak=advisor.source), key
+        assert self._policy is not None
         return self._policy
 
     def _check(self, st: GameState) -> bool:
@@ -164,7 +175,7 @@ class WinHints:
             raise ValueError("the chances of winning are for the player's turn of a game in progress")
         return len(st.cards[HUMAN].open_categories) <= WIN_HINT_MAX_OPEN
 
-    def __call__(self, state: GameState, advisor) -> WinChances | None:
+    def __call__(self, state: GameState, advisor: Advisor) -> WinChances | None:
         """The chances of winning at the player's position in ``state``.
 
         Parameters
@@ -192,7 +203,7 @@ class WinHints:
         me, cpu = st.cards[HUMAN], st.cards[CPU]
         kind = "roll" if st.dice is None else ("keep" if st.rolls_used < MAX_ROLLS else "box")
 
-        def chances(start=None, options=()):
+        def chances(start: float | None = None, options: Iterable[WinOption] = ()) -> WinChances:
             return WinChances(st.config.opponent, len(me.open_categories), shown, cpu.is_full, cpu.total, start,
                               kind, tuple(options))
 
@@ -200,22 +211,24 @@ class WinHints:
             return chances()
         policy = self._policy_for(st, advisor)
         if kind == "roll":
-            return chances(start=policy.source.probability(me))
+            return chances(start=cast("WinSource", policy.source).probability(me))
         if kind == "box":
             return chances(options=self._boxes(st, advisor))
         dice = st.sorted_dice
+        assert dice is not None  # kind is keep: rolled
         codes, P = policy.keep_ranking(me.key, me.total, roll_index(dice), st.rerolls_left)
         ev = {o.keep: o.expected for o in advisor.keep_options(me, dice, st.rerolls_left)}
         return chances(options=(WinOption(KEEPS[k], None, None, p, ev[KEEPS[k]])
                                 for k, p in zip(codes.tolist(), P.tolist())))
 
-    def _boxes(self, st: GameState, advisor) -> tuple[WinOption, ...]:
+    def _boxes(self, st: GameState, advisor: Advisor) -> tuple[WinOption, ...]:
         me, dice = st.cards[HUMAN], st.sorted_dice
+        assert dice is not None  # rolled
         boxes, P = self._policy_for(st, advisor).box_ranking(me.key, me.total, roll_index(dice))
         ev = {o.category: o for o in advisor.box_options(me, dice)}
         return tuple(WinOption(None, c, ev[c].points, p, ev[c].expected) for c, p in zip(boxes.tolist(), P.tolist()))
 
-    def boxes(self, state: GameState, advisor) -> tuple[WinOption, ...] | None:
+    def boxes(self, state: GameState, advisor: Advisor) -> tuple[WinOption, ...] | None:
         """The legal boxes for the dice as they are, best chance first (what keeping all five leads to).
 
         The same values as the options of :meth:`__call__` after the last roll;
@@ -237,12 +250,12 @@ class WinHints:
         return self._boxes(state, advisor)
 
 
-def win_note(tr, wc: WinChances) -> str:
+def win_note(tr: Translator, wc: WinChances) -> str:
     """What the chances are, in ``tr``'s language: exact (the CPU has finished) or a best response as seen now."""
     return tr("hint.win_exact", score=wc.cpu_total) if wc.exact else tr("hint.win_note")
 
 
-def warm(rules, level: str, table=None) -> None:
+def warm(rules: str | RuleSet, level: str, table: ValueTable | None = None) -> None:
     """Load the compiled kernels of the chances (the CPU's distribution, the win DP) ahead of a hint.
 
     Solves the smallest case (one open box on the CPU's and the player's
