@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 from pathlib import Path
+from types import FrameType
 
 from ..errors import DataFileError
 from ..files import data_dir, ensure_folder
@@ -97,7 +98,7 @@ class GameLock:
     left-over lock must be deleted by hand; the error names the file.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = Path(path) if path is not None else lock_path()
         self.held = False
 
@@ -172,13 +173,13 @@ class GameLock:
                 self._old_handlers[sig] = signal.signal(sig, _end)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for sig, handler in self._old_handlers.items():
             signal.signal(sig, handler)
         self._old_handlers = {}
         self.release()
 
 
-def _end(signum, frame):
+def _end(signum: int, frame: FrameType | None) -> None:
     """Stop the game: unwinds to :meth:`GameLock.__exit__`, which removes the lock."""
     raise SystemExit(128 + signum)
