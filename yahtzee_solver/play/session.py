@@ -34,7 +34,7 @@ from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, ne
 from .history import add_finished_game
 from ..i18n import Translator
 from .records import RecordUpdate, file_finished_game, file_unfinished_game
-from ..rules import get_rules
+from ..rules import RuleSet, get_rules
 from .savegame import GameStore, Opened
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def fresh_seed() -> int:
     return secrets.randbits(64)
 
 
-def make_game(rules: str, opponent: str, first: str, seed: int | None) -> tuple[GameState, tuple[str, ...]]:
+def make_game(rules: str | RuleSet, opponent: str, first: str, seed: int | None) -> tuple[GameState, tuple[str, ...]]:
     """A new game's position, and why it is practice (``("seed",)`` when ``seed`` is chosen, else empty).
 
     Nothing is written: call :func:`begin_game` to start it.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -25,6 +27,16 @@ from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
 from .review import summary_lines
+
+if TYPE_CHECKING:
+    import os
+
+    from ..game import Action, Event, GameState
+    from ..i18n import Translator
+    from ..solver.table import ValueTable
+    from ..strategy.advisor import Advisor, BoxOption
+    from ..strategy.players import Strategy
+    from ..strategy.win_chances import WinHints
 
 __all__ = ["Session", "CPU_PAUSE", "on_terminal"]
 
@@ -60,11 +72,14 @@ class Session:
         Redraw the whole screen for every prompt (default: stdout is a terminal).
     """
 
-    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, store=None, notices=(),
-                 confirm_loss=None, sleep=time.sleep, tty=None):
+    def __init__(self, state: GameState, tr: Translator, *, fast: bool = False,
+                 game_file: str | os.PathLike[str] | None = None, records_file: str | os.PathLike[str] | None = None,
+                 store: GameStore | None = None, notices: Iterable[tuple[str, dict[str, Any]]] = (),
+                 confirm_loss: float | None = None, sleep: Callable[[float], object] = time.sleep,
+                 tty: bool | None = None) -> None:
         self.state = state
         self.confirm_loss = confirm_loss
-        self._before_score = None  # the game before the player's last score, for an undo
+        self._before_score: GameState | None = None  # the game before the player's last score, for an undo
         self.tr = tr
         self.fast = fast
         if store is None:
@@ -82,10 +97,10 @@ class Session:
         self.messages = []
         self.transient: list[str] = []  # shown once (terminal only)
         self.dirty = True
-        self._table = None
-        self._advisor = None
-        self._strategy = None
-        self._win_hints = None  # the chances of winning, the last DP kept
+        self._table: ValueTable | None = None
+        self._advisor: Advisor | None = None
+        self._strategy: Strategy | None = None
+        self._win_hints: WinHints | None = None  # the chances of winning, the last DP kept
 
     # -- output ----------------------------------------------------------------------------
     @property
@@ -97,7 +112,7 @@ class Session:
         """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
         return wrap(text, self.width)
 
-    def note(self, text: str, **style) -> None:
+    def note(self, text: str, **style: Any) -> None:
         """Show a message: kept under the board on a terminal, printed at once otherwise."""
         text = self.wrap(text)
         text = click.style(text, **style) if style else text
@@ -134,14 +149,14 @@ class Session:
         self.transient.clear()
         self.dirty = False
 
-    def _show(self, screen: list[str], messages: list[str], pinned: list[str] = ()) -> None:
+    def _show(self, screen: list[str], messages: list[str], pinned: Sequence[str] = ()) -> None:
         """Print ``screen``, ``pinned`` then ``messages``; on a terminal, the oldest ``messages`` that
         would push the title off the screen (with the prompt line) are left out."""
         screen = [*screen, *pinned]
         if self.tty:
             rows = shutil.get_terminal_size((80, 24)).lines
             used = sum(s.count("\n") + 1 for s in screen) + 1  # + the prompt line
-            kept = []
+            kept: list[str] = []
             for m in reversed(messages):
                 n = m.count("\n") + 1
                 if kept and used + n > rows:
@@ -160,7 +175,7 @@ class Session:
 
     # -- helpers ------------------------------------------------------------------------------
     @property
-    def table(self):
+    def table(self) -> ValueTable:
         if self._table is None:
             from ..solver.table import load_table
 
@@ -168,7 +183,7 @@ class Session:
         return self._table
 
     @property
-    def advisor(self):
+    def advisor(self) -> Advisor:
         if self._advisor is None:
             from ..strategy.advisor import Advisor
 
@@ -176,7 +191,7 @@ class Session:
         return self._advisor
 
     @property
-    def strategy(self):
+    def strategy(self) -> Strategy:
         if self._strategy is None:
             from ..strategy.levels import make_strategy
 
@@ -187,13 +202,13 @@ class Session:
                                            jit=level == "master")
         return self._strategy
 
-    def act(self, action):
+    def act(self, action: Action) -> Event:
         ev = self.state.apply_action(action)
         self.store.save(self.state)
         self.dirty = True
         return ev
 
-    def scored(self, ev) -> None:
+    def scored(self, ev: Event) -> None:
         tr, rules = self.tr, self.state.rules
         who = player_name(self.state, ev.player, tr)
         text = tr("ev.scored", player=who, points=ev.points, box=tr.box(rules, ev.category),
@@ -272,15 +287,16 @@ class Session:
             self.history()
         elif cmd.verb == "hold":
             if cmd.arg != st.held:
-                self.act(Hold(cmd.arg))
+                self.act(Hold(cast("tuple[bool, ...]", cmd.arg)))  # parse_command gives hold flags
             self.say_kept()
         elif cmd.verb == "score":
-            self.score(cmd.arg)
+            self.score(cast(int, cmd.arg))  # parse_command gives a box index
         return True
 
     def say_kept(self) -> None:
         """Say in words which dice are kept and which the next roll rerolls."""
         st, tr = self.state, self.tr
+        assert st.dice is not None  # rolled
         kept = sorted(d for d, h in zip(st.dice, st.held) if h)
         rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
         if not kept:
@@ -314,6 +330,7 @@ class Session:
         st = self.state
         if self.confirm_loss is None or st.rolls_used == 0 or all(st.held):
             return True
+        assert st.dice is not None and st.sorted_dice is not None  # rolled
         kept = tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
         options = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)
         mine = next(o for o in options if tuple(o.keep) == kept)
@@ -338,7 +355,9 @@ class Session:
     def history(self) -> None:
         """The turns scored so far, the CPU's included: each roll's dice, then the box and points."""
         st, tr, rules = self.state, self.tr, self.state.rules
-        lines, rolls, turn = [], [], {}
+        lines: list[str] = []
+        rolls: list[str] = []
+        turn: dict[int, int] = {}
         for ev in st.log:
             if ev.kind == "roll":
                 rolls.append(dice_text(ev.dice).replace(" ", ""))
@@ -361,7 +380,9 @@ class Session:
         ``confirm_loss``) about a costly box; either answered no leaves the dice unscored."""
         st, tr, rules = self.state, self.tr, self.state.rules
         if st.zero_warning(c):
-            pts, legal, _ = st.preview()
+            preview = st.preview()
+            assert preview is not None  # a zero warning needs dice
+            pts, legal, _ = preview
             best = max((p, -i) for i, p in enumerate(pts) if legal[i])
             other = -best[1]
             q = tr("confirm.zero", box=tr.box(rules, c), other=tr.box(rules, other), points=best[0])
@@ -371,10 +392,11 @@ class Session:
                 self.note(tr("confirm.cancelled"))
                 return
         if self.confirm_loss is not None:
+            assert st.sorted_dice is not None  # rolled
             options = self.advisor.box_options(st.card, st.sorted_dice)
             mine = next(o for o in options if o.category == c)
-            best = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
-            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best):
+            best_text = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best_text):
                 return
         self._score(c)
 
@@ -398,15 +420,16 @@ class Session:
             self.note("\n".join(lines + self.win_lines()), fg="cyan")
             return
         dice = st.sorted_dice
-        rows = []  # (command, label, expected, loss, best) or a bare text line
+        assert dice is not None  # rolled
+        rows: list[tuple[str, str, float, float, bool] | str] = []  # (command, label, expected, loss, best) or a bare text line
 
-        def box_row(o, best):
+        def box_row(o: BoxOption, best: bool) -> tuple[str, str, float, float, bool]:
             label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
             return (f"s {o.category + 1}", label, o.expected, o.loss, best)
 
         if st.rolls_used < MAX_ROLLS:
             keeps = self.advisor.keep_options(st.card, dice, st.rerolls_left)
-            best_box = None
+            best_box: BoxOption | None = None
             for i, o in enumerate(keeps[:4]):
                 if len(o.keep) == N_DICE:
                     best_box = self.advisor.box_options(st.card, dice)[0]
@@ -419,6 +442,7 @@ class Session:
                 rows.append((cmd, label, o.expected, o.loss, i == 0))
             if len(keeps[0].keep) == N_DICE:
                 rows.append(tr("hint.then"))
+                assert best_box is not None  # keeping all five is listed first
                 rows.append(box_row(best_box, True))
         else:
             boxes = self.advisor.box_options(st.card, dice)[:4]
