@@ -254,7 +254,7 @@ def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponen
                 for i in range(5):
                     if want[i] != g["held"][i]:
                         q(d, f'#dice .die[data-i="{i}"]').click()
-                        wait(d, lambda: server.game()["held"][i] == want[i])
+                        wait(d, lambda i=i, want=want: server.game()["held"][i] == want[i])
                         g = idle(d, server)
                 # the page holds exactly what the advisor says is best
                 keep = sorted(x for x, h in zip(g["dice"], g["held"]) if h)

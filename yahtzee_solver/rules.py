@@ -333,7 +333,7 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     score_rows, joker_rows = [], []
     specs = rules.categories
     joker_points = [s.joker_points if rules.joker != "none" else None for s in specs]
-    for r, roll in enumerate(ROLLS):
+    for roll in ROLLS:
         counts = [0] * 7
         for d in roll:
             counts[d] += 1

@@ -18,6 +18,8 @@ Flask is the optional extra ``[web]``; importing :mod:`yahtzee_solver` never
 imports it.
 """
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:

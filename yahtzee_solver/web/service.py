@@ -19,9 +19,12 @@ lock around the game).
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
@@ -31,10 +34,19 @@ from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
 from ..state import ScoreCard
-from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
+from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
 from .text import WEB_TEXT
+
+if TYPE_CHECKING:
+    from ..game import Action, Event
+    from ..play.session import Settled
+    from ..solver.table import ValueTable
+    from ..strategy.advisor import Advisor
+    from ..strategy.players import Strategy
+
+_Path = str | os.PathLike[str] | None
 
 __all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs"]
 
@@ -66,7 +78,7 @@ def _message(e: Exception) -> str:
     return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
 
 
-def _dice_text(dice) -> str:
+def _dice_text(dice: Iterable[int]) -> str:
     return " ".join(str(d) for d in dice)
 
 
@@ -74,7 +86,7 @@ def _dice_text(dice) -> str:
 class WebTranslator(Translator):
     """:class:`~yahtzee_solver.i18n.Translator` that also knows the page's own words (keys ``web.*``)."""
 
-    def __call__(self, key: str, **params) -> str:
+    def __call__(self, key: str, **params: object) -> str:
         if key.startswith("web."):
             k = key[4:]
             text = WEB_TEXT[self.lang].get(k, WEB_TEXT["en"][k])
@@ -82,7 +94,7 @@ class WebTranslator(Translator):
         return super().__call__(key, **params)
 
 
-def _rules_info(rules: RuleSet, tr: Translator) -> dict:
+def _rules_info(rules: RuleSet, tr: Translator) -> dict[str, Any]:
     return {
         "name": rules.name,
         "title": tr.title(rules),
@@ -96,7 +108,7 @@ def _rules_info(rules: RuleSet, tr: Translator) -> dict:
     }
 
 
-def texts(lang: str) -> dict:
+def texts(lang: str) -> dict[str, Any]:
     """Every word the page shows in ``lang``: the game's messages (:mod:`yahtzee_solver.i18n.text`),
     the page's own (:mod:`yahtzee_solver.web.text`, keys ``web.*``), box names and titles of each rule set.
     """
@@ -114,7 +126,7 @@ def texts(lang: str) -> dict:
     }
 
 
-def rules_pages(rules: str, lang: str) -> dict:
+def rules_pages(rules: str, lang: str) -> dict[str, Any]:
     """The rules of ``rules`` as the terminal game shows them, page by page (:meth:`Translator.rules_pages`)."""
     r = get_rules(rules)
     tr = WebTranslator(lang)
@@ -135,7 +147,7 @@ def parse_card_pairs(text: str, rules: RuleSet) -> ScoreCard:
     """
     if len(text) > MAX_CARD_TEXT:
         raise ApiError(400, f"card text longer than {MAX_CARD_TEXT} characters")
-    pairs: dict = {}
+    pairs: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         name, value = name.strip(), value.strip()
@@ -159,10 +171,10 @@ class _Advisors:
 
     def __init__(self, jit: bool):
         self.jit = jit
-        self._made: dict = {}
+        self._made: dict[str, tuple[Advisor, threading.Lock]] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, rules: RuleSet):
+    def __call__(self, rules: RuleSet) -> tuple[Advisor, threading.Lock]:
         """The advisor of ``rules`` and its query lock."""
         with self._lock:
             if rules.name not in self._made:
@@ -172,18 +184,19 @@ class _Advisors:
             return self._made[rules.name]
 
     @contextmanager
-    def using(self, rules: RuleSet):
+    def using(self, rules: RuleSet) -> Iterator[Advisor]:
         """``with advisors.using(rules) as adv:`` -- the advisor of ``rules``, for this thread only."""
         adv, lock = self(rules)
         with lock:
             yield adv
 
-    def table(self, rules: RuleSet):
+    def table(self, rules: RuleSet) -> ValueTable:
         """The value table of ``rules`` (read-only, shared)."""
         return self(rules)[0].table
 
 
-def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held=None, position_dice=None) -> list:
+def _keep_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], rolls_left: int, tr: Translator,
+               held: Sequence[bool] | None = None, position_dice: Sequence[int] | None = None) -> list[dict[str, Any]]:
     rows = []
     for o in adv.keep_options(card, dice, rolls_left):
         if len(o.keep) == N_DICE:
@@ -199,7 +212,7 @@ def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held
     return rows
 
 
-def _box_rows(adv, card: ScoreCard, dice, tr: Translator) -> list:
+def _box_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], tr: Translator) -> list[dict[str, Any]]:
     rules = card.rules
     return [
         {"box": o.category, "name": tr.box(rules, o.category), "points": o.points, "expected": o.expected,
@@ -209,7 +222,8 @@ def _box_rows(adv, card: ScoreCard, dice, tr: Translator) -> list:
     ]
 
 
-def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int, lang: str) -> dict:
+def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, rolls_left: int,
+           lang: str) -> dict[str, Any]:
     """The advisor page's answer: ranked keeps (``rolls_left`` 1 or 2) or ranked boxes (0).
 
     Raises
@@ -246,7 +260,7 @@ def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int
     return out
 
 
-def records(lang: str, records_file=None) -> dict:
+def records(lang: str, records_file: _Path = None) -> dict[str, Any]:
     """The records book as rows with localized rule-set and opponent names (an unreadable file is moved aside)."""
     tr = WebTranslator(lang)
     try:
@@ -296,7 +310,7 @@ class GameService:
         A records file that was unreadable when the last game was counted.
     """
 
-    def __init__(self, game_file=None, records_file=None, *, jit: bool = False):
+    def __init__(self, game_file: _Path = None, records_file: _Path = None, *, jit: bool = False) -> None:
         self.game_file = Path(game_file) if game_file is not None else store.save_path()
         self.records_file = Path(records_file) if records_file is not None else store.records_path()
         self.store = store.GameStore(self.game_file)
@@ -304,11 +318,11 @@ class GameService:
         self.advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
-        self.result: dict | None = None
-        self.settled = None
+        self.result: dict[str, Any] | None = None
+        self.settled: Settled | None = None
         self.problem: str | None = None
         self.notice: str | None = None
-        self._strategy = None
+        self._strategy: Strategy | None = None
         self.win_hints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
         self.load()
 
@@ -337,13 +351,13 @@ class GameService:
 
     def _save(self) -> None:
         try:
-            self.store.save(self.state)
+            self.store.save(self._game)
         except store.DataFileError as e:
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
         """Record the finished game (its save and ledger entry are deleted once recorded)."""
-        st = self.state
+        st = self._game
         outcome = None
         if st.config.n_players == 2:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
@@ -361,6 +375,12 @@ class GameService:
         }
 
     # -- helpers ------------------------------------------------------------------------------
+    @property
+    def _game(self) -> GameState:
+        """The game in progress, where the caller has made sure there is one."""
+        assert self.state is not None, "no game"
+        return self.state
+
     def _need_game(self, tr: Translator) -> GameState:
         if self.state is None:
             raise ApiError(409, "there is no game: start one", "no_game")
@@ -374,18 +394,18 @@ class GameService:
             raise ApiError(409, tr("hint.cpu_turn"), "cpu_turn")
         return st
 
-    def _check(self, st: GameState, action, tr: Translator) -> None:
+    def _check(self, st: GameState, action: Action, tr: Translator) -> None:
         why = st.problem(action)
         if why is not None:
             status = 400 if why[0] in ("bad_box", "bad_hold") else 409
             raise ApiError(status, tr.problem(why[0], why[1], st.rules), "illegal")
 
     @property
-    def strategy(self):
+    def strategy(self) -> Strategy:
         if self._strategy is None:
             from ..strategy.levels import make_strategy
 
-            st = self.state
+            st = self._game
             level = st.config.opponent
             table = self.advisors.table(st.rules) if level in ("expert", "master") else None
             # master solves a DP at each of its late turns: compiled kernels, as in the terminal game
@@ -394,17 +414,17 @@ class GameService:
         return self._strategy
 
     def _player(self, p: int, tr: Translator) -> str:
-        return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self.state.config.opponent))
+        return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self._game.config.opponent))
 
-    def _act(self, action):
-        ev = self.state.apply_action(action)
+    def _act(self, action: Action) -> Event:
+        ev = self._game.apply_action(action)
         self._save()
-        if self.state.is_terminal():
+        if self._game.is_terminal():
             self._file()
         return ev
 
-    def _scored_lines(self, ev, tr: Translator) -> list[str]:
-        rules = self.state.rules
+    def _scored_lines(self, ev: Event, tr: Translator) -> list[str]:
+        rules = self._game.rules
         lines = [tr("ev.scored", player=self._player(ev.player, tr), points=ev.points,
                     box=tr.box(rules, ev.category), joker=tr("ev.joker") if ev.joker else "")]
         if ev.yahtzee_bonus:
@@ -413,11 +433,11 @@ class GameService:
             lines.append(tr("ev.upper_bonus", points=ev.upper_bonus))
         return lines
 
-    def _reply(self, tr: Translator, events: list[str]) -> dict:
+    def _reply(self, tr: Translator, events: list[str]) -> dict[str, Any]:
         return {"game": self.view(tr), "events": events}
 
     # -- the view --------------------------------------------------------------------------------
-    def view(self, tr: Translator) -> dict | None:
+    def view(self, tr: Translator) -> dict[str, Any] | None:
         """The game as the page draws it (``None`` when there is no game)."""
         st = self.state
         if st is None:
@@ -435,9 +455,9 @@ class GameService:
         over = st.is_terminal()
         preview = None
         joker = bonus_now = None
-        p = st.preview()
-        if p is not None:
-            points, legal, ybonus = p
+        scored = st.preview()
+        if scored is not None:
+            points, legal, ybonus = scored
             preview = {"points": list(points), "legal": list(legal), "yahtzee_bonus": ybonus,
                        "zero": [st.zero_warning(c) and legal[c] for c in range(rules.n_categories)]}
             j = st.joker()
@@ -476,8 +496,8 @@ class GameService:
             return bool(self.store.practice)
         return bool((self.result or {}).get("practice"))
 
-    def _result_view(self, tr: Translator) -> dict:
-        st, res = self.state, self.result or {}
+    def _result_view(self, tr: Translator) -> dict[str, Any]:
+        st, res = self._game, self.result or {}
         me = st.cards[HUMAN].total
         lines = []
         if st.config.n_players == 1:
@@ -522,7 +542,7 @@ class GameService:
             pass
 
     # -- actions -----------------------------------------------------------------------------------
-    def get(self, tr: Translator) -> dict:
+    def get(self, tr: Translator) -> dict[str, Any]:
         """``{"game": view or None, "notice": text or None, "notices": [text, ...]}``.
 
         ``notices`` says what the start found (a game resumed, filed, or
@@ -533,7 +553,7 @@ class GameService:
             notes = self.notices(tr)
             return {"game": self.view(tr), "notice": " ".join(notes) or None, "notices": notes}
 
-    def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict:
+    def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict[str, Any]:
         """Start a new game (:func:`store.make_game`, :func:`store.begin_game`).
 
         A chosen ``seed`` makes it practice; ``None`` draws a secret one.  An
@@ -558,6 +578,7 @@ class GameService:
             old = self.state
             if old is not None and old.is_terminal() and self.store.entry is not None:
                 self._file()  # a finished game the records could not take: file it first, or keep it
+                assert self.result is not None  # _file sets it
                 if not self.result["recorded"]:
                     raise ApiError(500, f"the records could not be updated: {self.result['problem']}",
                                    "records_failed")
@@ -574,6 +595,7 @@ class GameService:
             self.notice = counted[1] if counted is not None else None
             events = []
             if counted is not None:
+                assert old is not None  # the game counted is the one replaced
                 events.append(tr(f"web.counted.{counted[0]}", rules=tr.title(old.rules),
                                  opponent=tr.opponent(old.config.opponent_key)))
             if practice:
@@ -583,7 +605,7 @@ class GameService:
                 events.append(tr(key, player=self._player(CPU, tr)))
             return self._reply(tr, events)
 
-    def roll(self, tr: Translator) -> dict:
+    def roll(self, tr: Translator) -> dict[str, Any]:
         """The human rolls (all five first, then the dice not held)."""
         with self.lock:
             st = self._human_turn(tr)
@@ -591,7 +613,7 @@ class GameService:
             self._act(Roll())
             return self._reply(tr, [])
 
-    def hold(self, tr: Translator, held: list) -> dict:
+    def hold(self, tr: Translator, held: list[Any]) -> dict[str, Any]:
         """The human holds exactly the dice at the positions where ``held`` is true."""
         with self.lock:
             st = self._human_turn(tr)
@@ -601,7 +623,7 @@ class GameService:
                 self._act(action)
             return self._reply(tr, [])
 
-    def score(self, tr: Translator, box: int, confirm: bool) -> dict:
+    def score(self, tr: Translator, box: int, confirm: bool) -> dict[str, Any]:
         """The human scores in ``box``; a would-be 0 while another box scores needs ``confirm``.
 
         Raises
@@ -615,14 +637,16 @@ class GameService:
             self._check(st, action, tr)
             rules = st.rules
             if st.zero_warning(box) and not confirm:
-                pts, legal, _ = st.preview()
+                preview = st.preview()
+                assert preview is not None  # a zero warning needs dice
+                pts, legal, _ = preview
                 best = max((pt, -i) for i, pt in enumerate(pts) if legal[i])
                 q = tr("confirm.zero", box=tr.box(rules, box), other=tr.box(rules, -best[1]), points=best[0])
                 raise ApiError(409, q, "confirm_zero")
             ev = self._act(action)
             return self._reply(tr, self._scored_lines(ev, tr))
 
-    def cpu(self, tr: Translator) -> dict:
+    def cpu(self, tr: Translator) -> dict[str, Any]:
         """One step of the CPU's turn: its first roll, a keep and reroll, or its score."""
         with self.lock:
             st = self._need_game(tr)
@@ -633,7 +657,7 @@ class GameService:
                 events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
             return self._reply(tr, events)
 
-    def hint(self, tr: Translator) -> dict:
+    def hint(self, tr: Translator) -> dict[str, Any]:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
 
         Against the CPU, also each option's chance of winning, as the
@@ -661,8 +685,8 @@ class GameService:
                 out["practice"] = tr("practice.hint")
             return out
 
-    def _hint(self, adv, tr: Translator) -> dict:
-        st = self.state
+    def _hint(self, adv: Advisor, tr: Translator) -> dict[str, Any]:
+        st = self._game
         card = st.card
         wc = self.win_hints(st, adv)  # None in solitaire
         if st.dice is None:
@@ -670,6 +694,7 @@ class GameService:
             out = {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
         else:
             dice = st.sorted_dice
+            assert dice is not None  # st.dice is not None
             if st.rolls_used < MAX_ROLLS:
                 rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
                 out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
@@ -681,7 +706,8 @@ class GameService:
         out["win"] = self._win(wc, out, adv, tr)
         return out
 
-    def _win(self, wc: WinChances | None, out: dict, adv, tr: Translator) -> dict | None:
+    def _win(self, wc: WinChances | None, out: dict[str, Any], adv: Advisor,
+             tr: Translator) -> dict[str, Any] | None:
         """Put the chances of winning ``wc`` into the hint ``out``; return the hint's ``win`` summary.
 
         Each option (and ``then``) gets ``win`` (probability) and ``win_text``
@@ -701,13 +727,15 @@ class GameService:
         level = tr.level(wc.level)
         view["note"] = win_note(tr, wc)
         if wc.kind == "roll":
+            assert wc.start is not None  # shown at the start of a turn
             view["text"] = tr("hint.win_start", level=level, p=format_probability(wc.start))
             return view
         view["caption"] = tr("web.hint.win_caption", level=level)
-        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(self.state, adv)
+        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(self._game, adv)
+        assert ranked_boxes is not None  # shown: the DP is solved
         boxes = {o.box: o for o in ranked_boxes}
 
-        def put(row, o):
+        def put(row: dict[str, Any], o: WinOption) -> None:
             row["win"], row["win_text"] = o.win, format_probability(o.win)
 
         for i, row in enumerate(out["options"]):
@@ -717,16 +745,20 @@ class GameService:
                 view["best"] = i
         if "then" in out:
             put(out["then"], boxes[out["then"]["box"]])
-        if wc.kind == "keep" and len(wc.best.keep) == N_DICE:  # the best chance stops rolling: in which box
+        best = wc.best
+        if wc.kind == "keep" and best is not None and best.keep is not None and len(best.keep) == N_DICE:
+            # the best chance stops rolling: in which box
             best_box = ranked_boxes[0]
-            row = next(r for r in _box_rows(adv, self.state.card, self.state.sorted_dice, tr) if r["box"] == best_box.box)
+            dice = self._game.sorted_dice
+            assert dice is not None  # a keep is asked for after a roll
+            row = next(r for r in _box_rows(adv, self._game.card, dice, tr) if r["box"] == best_box.box)
             put(row, best_box)
             out["win_then"] = row
         return view
 
 
-def check_lang(lang) -> str:
+def check_lang(lang: object) -> str:
     """``lang`` if it is one of :data:`yahtzee_solver.i18n.LANGS`, else :class:`ApiError` 400."""
     if lang not in LANGS:
         raise ApiError(400, f"unknown language {str(lang)[:20]!r} (choose from {', '.join(LANGS)})")
-    return lang
+    return str(lang)
