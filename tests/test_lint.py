@@ -58,9 +58,11 @@ def test_public_api_is_typed():
     _needs("pyright")
     if shutil.which("node") is None:
         pytest.skip("pyright needs node, which is not installed")
-    # pyright finds the installed package through the active environment
+    # pyright reads the search paths of the active environment; an editable install's import hook
+    # is invisible to it, so the checkout itself is put on the path
     env = dict(os.environ, VIRTUAL_ENV=sys.prefix,
-               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
     r = _run("pyright", "--verifytypes", "yahtzee_solver", "--ignoreexternal", "--outputjson", env=env)
     try:
         report = json.loads(r.stdout)

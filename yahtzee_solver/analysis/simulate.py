@@ -323,11 +323,11 @@ class EngineGame:
     """
 
     def __init__(self, strategy: Strategy, dice: Any, rules: str | RuleSet | None = None) -> None:
-        self.rules = get_rules(rules if rules is not None else strategy.rules)
+        self.rules: RuleSet = get_rules(rules if rules is not None else strategy.rules)
         self._deal = _PredrawnDice(_check_dice(dice, 3, self.rules.n_categories))
         # the strategy draws from its own generator; the state's CPU generator is never used here
-        self.state = GameState(GameConfig(self.rules), cast(np.random.Generator, self._deal), _UNUSED_RNG)  # deals like one
-        self.player = _Checked(strategy, self.rules.n_categories)
+        self.state: GameState = GameState(GameConfig(self.rules), cast(np.random.Generator, self._deal), _UNUSED_RNG)  # deals like one
+        self.player: _Checked = _Checked(strategy, self.rules.n_categories)
 
     @property
     def card(self) -> ScoreCard:

@@ -217,7 +217,7 @@ class Ledger:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
-        self.path = Path(path) if path is not None else ledger_path()
+        self.path: Path = Path(path) if path is not None else ledger_path()
         self.problem: str | None = None
 
     def read(self) -> LedgerEntry | None:

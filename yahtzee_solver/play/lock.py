@@ -99,8 +99,8 @@ class GameLock:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
-        self.path = Path(path) if path is not None else lock_path()
-        self.held = False
+        self.path: Path = Path(path) if path is not None else lock_path()
+        self.held: bool = False
 
     def _owner(self) -> int | None:
         """Pid in the lock file; ``None`` if it is gone; -1 if unreadable."""

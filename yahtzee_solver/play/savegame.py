@@ -378,8 +378,8 @@ class GameStore:
     """
 
     def __init__(self, game_file: str | os.PathLike[str] | None = None, ledger_file: str | os.PathLike[str] | None = None):
-        self.game_file = Path(game_file) if game_file is not None else save_path()
-        self.ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
+        self.game_file: Path = Path(game_file) if game_file is not None else save_path()
+        self.ledger: Ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
         self.entry: LedgerEntry | None = None
 
     @property

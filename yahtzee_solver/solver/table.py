@@ -158,9 +158,9 @@ class ValueTable:
                  meta: dict[str, Any] | None = None, *, _reader: _ChunkReader | None = None) -> None:
         self.rules = rules
         self.path = path
-        self.meta = {} if meta is None else meta
+        self.meta: dict[str, Any] = {} if meta is None else meta
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.shape = (1 << C, T + 1, F)
+        self.shape: tuple[int, int, int] = (1 << C, T + 1, F)
         if values is None and _reader is None:
             raise TypeError("ValueTable needs values or a reader")
         if values is not None and (values.shape != self.shape or values.dtype != np.float64):
@@ -294,13 +294,13 @@ class _ChunkReader:
     is read (HDF5 checks the Fletcher-32 of the stored bytes as well).
     """
 
-    def __init__(self, path: Path, rules_name: str, checksum_attr: object, chunk_rows: int, digests: np.ndarray):
-        self.path = path
-        self.rules_name = rules_name
-        self.checksum = checksum_attr
-        self.chunk_rows = chunk_rows
-        self.digests = digests
-        self.loaded = np.zeros(len(digests), dtype=bool)
+    def __init__(self, path: Path, rules_name: str, checksum_attr: object, chunk_rows: int, digests: np.ndarray) -> None:
+        self.path: Path = path
+        self.rules_name: str = rules_name
+        self.checksum: object = checksum_attr
+        self.chunk_rows: int = chunk_rows
+        self.digests: np.ndarray = digests
+        self.loaded: np.ndarray = np.zeros(len(digests), dtype=bool)
 
     def _fail(self, e: Exception) -> TableError:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__

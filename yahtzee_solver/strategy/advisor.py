@@ -160,10 +160,10 @@ class Advisor:
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = table = resolve_table(self.rules, table)
-        self.source = ExpectedValueSource(self.rules, table, jit=jit)
-        self.policy = Policy(self.source)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.source: ExpectedValueSource = ExpectedValueSource(self.rules, self.table, jit=jit)
+        self.policy: Policy = Policy(self.source)
         C = self.rules.n_categories
         self._params = self.rules.arrays()["params"]  # scoring uses the true rules
         self._scratch = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))

@@ -226,10 +226,11 @@ class ArrayAdvisor:
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = table = resolve_table(self.rules, table)
-        self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
-        self.policy = Policy(source)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.source: ExpectedValueSource = ExpectedValueSource(self.rules, self.table, jit=jit)
+        source = self.source
+        self.policy: Policy = Policy(source)
         C = self.rules.n_categories
         # arguments of kernels.ranked_options after the position, up to its outputs (scratch); its
         # ranking applies the policy's tie-break rule

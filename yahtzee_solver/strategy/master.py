@@ -69,10 +69,10 @@ class MasterStrategy:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
                  jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = resolve_table(self.rules, table)
-        self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
-        self.max_open = int(max_open)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.expert: ExpertStrategy = ExpertStrategy(self.rules, self.table, jit=jit)
+        self.max_open: int = int(max_open)
         self.jit = jit
         self._opp_card: ScoreCard | None = None
         self._opp_level = "expert"

@@ -449,7 +449,7 @@ class _UtilitySource:
     units = "probability"
 
     def __init__(self, rules: str | RuleSet, *, jit: bool = True, progress: Progress | None = None) -> None:
-        self.rules = get_rules(rules)
+        self.rules: RuleSet = get_rules(rules)
         self.jit = jit
         self.progress = progress
         self._solution: UtilitySolution | None = None
@@ -507,7 +507,7 @@ class TargetSource(_UtilitySource):
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target < 0:
             raise UsageError(f"invalid target {target!r}: want a whole number of points >= 0")
         super().__init__(rules, jit=jit, progress=progress)
-        self.target = int(target)
+        self.target: int = int(target)
 
     def _utility(self, total: int) -> Utility:
         return target_utility(self.target, total)
@@ -536,7 +536,7 @@ class WinSource(_UtilitySource):
     def __init__(self, rules: str | RuleSet, opponent_pmf: np.ndarray, *, jit: bool = True,
                  progress: Progress | None = None) -> None:
         super().__init__(rules, jit=jit, progress=progress)
-        self.opponent_pmf = np.asarray(opponent_pmf, dtype=np.float64)
+        self.opponent_pmf: np.ndarray = np.asarray(opponent_pmf, dtype=np.float64)
         win_utility(self.opponent_pmf, 0)  # validate now
 
     def _utility(self, total: int) -> Utility:

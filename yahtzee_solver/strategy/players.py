@@ -129,12 +129,12 @@ class PolicyStrategy:
         The name reported (default: the class's ``level``).
     """
 
-    level = ""
+    level: str = ""
 
     def __init__(self, source: ValueSource, level: str = ""):
-        self.source = source
-        self.policy = Policy(source)
-        self.rules = source.rules
+        self.source: ValueSource = source
+        self.policy: Policy = Policy(source)
+        self.rules: RuleSet = source.rules
         if level:
             self.level = level
 
@@ -217,7 +217,7 @@ class ExpertStrategy(PolicyStrategy):
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         rules = get_rules(rules)
-        self.table = resolve_table(rules, table)
+        self.table: ValueTable = resolve_table(rules, table)
         super().__init__(ExpectedValueSource(rules, self.table, jit=jit))
 
 
@@ -257,11 +257,11 @@ class BeginnerStrategy:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", *, rng: np.random.Generator | None = None,
                  blunder: float = 0.2):
-        self.rules = get_rules(rules)
+        self.rules: RuleSet = get_rules(rules)
         if not 0.0 <= blunder <= 1.0:
             raise UsageError(f"invalid blunder probability {blunder!r}: want 0 to 1")
-        self.blunder = float(blunder)
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.blunder: float = float(blunder)
+        self.rng: np.random.Generator = rng if rng is not None else np.random.default_rng()
         # boxes for a pattern a casual player stands on: Full House, straights, five alike
         self._made = tuple(
             c for c, spec in enumerate(self.rules.categories)

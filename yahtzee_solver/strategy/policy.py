@@ -228,12 +228,13 @@ class KernelValueSource:
     additive = True
 
     def __init__(self, rules: RuleSet, values: np.ndarray | None, params: np.ndarray, *, jit: bool = True):
-        self.rules = rules
+        self.rules: RuleSet = rules
         if values is not None:
             self._values = values
-        self.params = params
+        self.params: np.ndarray = params
         a = rules.arrays()
-        self.score, self.joker = a["score"], a["joker"]
+        self.score: np.ndarray = a["score"]
+        self.joker: np.ndarray = a["joker"]
         self.jit = jit
         self._k: ModuleType | None = None
         C = rules.n_categories
@@ -320,7 +321,7 @@ class ExpectedValueSource(KernelValueSource):
     def __init__(self, rules: RuleSet, table: ValueTable, *, jit: bool = True):
         if table.rules != rules:
             raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
-        self.table = table
+        self.table: ValueTable = table
         super().__init__(rules, None, rules.arrays()["params"], jit=jit)
 
     @property
@@ -376,15 +377,15 @@ class Policy:
     """
 
     def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):
-        self.source = source
-        self.rules = source.rules
+        self.source: ValueSource = source
+        self.rules: RuleSet = source.rules
         self._additive = bool(getattr(source, "additive", False))
         if tiebreak is not None and tiebreak.rules != self.rules:
             raise UsageError(f"tie-break source is for rules {tiebreak.rules.name!r}, not {self.rules.name!r}")
         if not tie_tolerance >= 0:
             raise UsageError(f"invalid tie tolerance {tie_tolerance!r}: want a number >= 0")
-        self.tiebreak = tiebreak
-        self.tie_tolerance = float(tie_tolerance)
+        self.tiebreak: ValueSource | None = tiebreak
+        self.tie_tolerance: float = float(tie_tolerance)
 
     def _key(self, values: Any) -> np.ndarray:
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""

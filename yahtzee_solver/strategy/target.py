@@ -130,11 +130,11 @@ class TargetAdvisor:
 
     def __init__(self, rules: str | RuleSet, target: int, table: ValueTable | None = None, *, jit: bool = True,
                  progress: Callable[[int, int], object] | None = None) -> None:
-        self.rules = get_rules(rules)
-        self.source = TargetSource(self.rules, target, jit=jit, progress=progress)
-        self.target = self.source.target
-        self.advisor = Advisor(self.rules, resolve_table(self.rules, table), jit=False)
-        self.policy = Policy(self.source, tiebreak=self.advisor.source)
+        self.rules: RuleSet = get_rules(rules)
+        self.source: TargetSource = TargetSource(self.rules, target, jit=jit, progress=progress)
+        self.target: int = self.source.target
+        self.advisor: Advisor = Advisor(self.rules, resolve_table(self.rules, table), jit=False)
+        self.policy: Policy = Policy(self.source, tiebreak=self.advisor.source)
 
     def max_final(self, card: ScoreCard) -> int:
         """An upper bound on the final total from ``card`` (points): the most its open boxes can add."""

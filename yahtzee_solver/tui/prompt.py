@@ -42,7 +42,7 @@ class PromptError(Exception):
         super().__init__(key)
         self.key = key
         # What the player typed is echoed in the message: at most ECHO_LIMIT characters of it.
-        self.params = {k: _clip_echo(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params: dict[str, object] = {k: _clip_echo(v) if isinstance(v, str) else v for k, v in params.items()}
 
 
 #: Longest piece of the player's input echoed back in an error message (characters).

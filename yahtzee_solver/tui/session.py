@@ -30,6 +30,7 @@ from .review import summary_lines
 
 if TYPE_CHECKING:
     import os
+    from pathlib import Path
 
     from ..game import Action, Event, GameState
     from ..i18n import Translator
@@ -77,7 +78,7 @@ class Session:
                  store: GameStore | None = None, notices: Iterable[tuple[str, dict[str, Any]]] = (),
                  confirm_loss: float | None = None, sleep: Callable[[float], object] = time.sleep,
                  tty: bool | None = None) -> None:
-        self.state = state
+        self.state: GameState = state
         self.confirm_loss = confirm_loss
         self._before_score: GameState | None = None  # the game before the player's last score, for an undo
         self.tr = tr
@@ -85,18 +86,18 @@ class Session:
         if store is None:
             store = GameStore(game_file)
             store.begin(state, lang=tr.lang)
-        self.store = store
-        self.game_file = store.game_file
-        self.records_file = records_file if records_file is not None else records_path()
+        self.store: GameStore = store
+        self.game_file: Path = store.game_file
+        self.records_file: str | os.PathLike[str] = records_file if records_file is not None else records_path()
         self.sleep = sleep
-        self.tty = on_terminal() if tty is None else tty
+        self.tty: bool = on_terminal() if tty is None else tty
         self.messages: list[str] = []  # kept until the player's next move (terminal only)
         for text, style in notices:
             self.note(text, **style)
-        self.pinned = self.messages  # start-up messages: never left out to fit the screen
+        self.pinned: list[str] = self.messages  # start-up messages: never left out to fit the screen
         self.messages = []
         self.transient: list[str] = []  # shown once (terminal only)
-        self.dirty = True
+        self.dirty: bool = True
         self._table: ValueTable | None = None
         self._advisor: Advisor | None = None
         self._strategy: Strategy | None = None

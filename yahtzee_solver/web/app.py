@@ -64,7 +64,7 @@ TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
-NEW_GAME_DEFAULTS = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
+NEW_GAME_DEFAULTS: dict[str, object] = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
 PAGES = ("/", "/advisor", "/rules", "/records")
 

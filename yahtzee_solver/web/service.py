@@ -69,7 +69,7 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, code: str = "bad_request"):
         super().__init__(message)
         self.status = status
-        self.message = " ".join(str(message).split())
+        self.message: str = " ".join(str(message).split())
         self.code = code
 
 
@@ -311,11 +311,11 @@ class GameService:
     """
 
     def __init__(self, game_file: _Path = None, records_file: _Path = None, *, jit: bool = False) -> None:
-        self.game_file = Path(game_file) if game_file is not None else store.save_path()
-        self.records_file = Path(records_file) if records_file is not None else store.records_path()
-        self.store = store.GameStore(self.game_file)
-        self.lock = threading.RLock()
-        self.advisors = _Advisors(jit)
+        self.game_file: Path = Path(game_file) if game_file is not None else store.save_path()
+        self.records_file: Path = Path(records_file) if records_file is not None else store.records_path()
+        self.store: store.GameStore = store.GameStore(self.game_file)
+        self.lock: threading.RLock = threading.RLock()
+        self.advisors: _Advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
         self.result: dict[str, Any] | None = None
@@ -323,7 +323,7 @@ class GameService:
         self.problem: str | None = None
         self.notice: str | None = None
         self._strategy: Strategy | None = None
-        self.win_hints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
+        self.win_hints: WinHints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
         self.load()
 
     # -- files ------------------------------------------------------------------------------
