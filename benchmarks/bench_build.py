@@ -10,7 +10,7 @@ Each build runs in a fresh child process, so the peak resident memory is that
 of a real ``build`` run (interpreter, numpy, numba and the table included).
 Rounds alternate between the default thread count and one thread; the
 baseline of the ratio is the one-thread build of the same run.  Every build is
-checked against the shipped table (same values to 1e-12) and RULES.md's
+checked against the shipped table (same values to 1e-12) and docs/rules.md's
 reference value.
 
 Usage::
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     print(f"states solved                         {d[0]['states']}   "
           f"({d[0]['states'] / wall:,.0f} states/s)")
     if bad:
-        print(f"ERROR: {bad} build(s) differ from the shipped table or RULES.md")
+        print(f"ERROR: {bad} build(s) differ from the shipped table or docs/rules.md")
         return 1
     return 0
 

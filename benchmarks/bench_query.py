@@ -3,7 +3,11 @@
 
 Goals (issue 2): ranked keeps for one position < 200 us median, ranked boxes
 < 20 us (``Advisor`` with ``jit=True``, warm).  Issue 4 compares the raw
-single call and the batch with the peer (``compare_peer.py``).
+single call and the batch with the peer (``compare_peer.py``).  Issue 22,
+goal 3: ``Advisor.hint`` and ``keep_options``/``box_options`` at most 1.5x
+the kernel of the same query (the object layer: card, dice, ranking, result
+objects; the results are built on first look, so a second column reads them
+all).
 
 The positions are met in seeded random games (``common.positions``: rerolls
 left 2/1/0 x early/middle/late game).  Every single call is timed ``--repeat``
@@ -55,6 +59,7 @@ def main(argv=None) -> int:
 
     score, joker, params = a["score"], a["joker"], a["params"]
     turn, ranked, hint = k.turn, aa.ranked, adv.hint
+    keep_options, box_options = adv.keep_options, adv.box_options
 
     points, legal, values = np.empty(aa.rules.n_categories, np.int64), np.empty(aa.rules.n_categories, np.int8), \
         np.empty(aa.rules.n_categories)
@@ -70,6 +75,9 @@ def main(argv=None) -> int:
         "kernel only": kernel,
         "ArrayAdvisor.ranked": lambda m, u, y, dice, rl, card: ranked(m, u, y, dice, rl),
         "Advisor.hint": lambda m, u, y, dice, rl, card: hint(card, dice, rl),
+        "keep/box_options": lambda m, u, y, dice, rl, card: (keep_options(card, dice, rl) if rl
+                                                             else box_options(card, dice)),
+        "hint, all read": lambda m, u, y, dice, rl, card: list(hint(card, dice, rl)),
     }
     args = [(*p.key, p.dice, p.rolls_left, p.card) for p in pos]
     kargs = [(*p.key, roll_index(p.dice), p.rolls_left, p.card) for p in pos]
@@ -80,26 +88,38 @@ def main(argv=None) -> int:
     clock = time.perf_counter_ns
     gc.disable()
     try:
+        items = list(calls.items())
         for j in range(opts.repeat):
+            order = items[j % len(items):] + items[:j % len(items)]  # rotate: no call always follows the same one
             for i, x in enumerate(args):
-                for name, f in calls.items():
+                for name, f in order:
                     xx = kargs[i] if f is kernel else x
                     t = clock()
                     f(*xx)
                     times[name][i, j] = clock() - t
     finally:
         gc.enable()
-    rls = np.array([p.rolls_left for p in pos])
+    rls = rls_ = np.array([p.rolls_left for p in pos])
     phases = np.array([p.phase for p in pos])
     med = {name: np.median(t, axis=1) / 1000 for name, t in times.items()}
     print("\nsingle position, median us (per-position median of repeats, then median over positions)")
-    print(f"  {'subset':16s}" + "".join(f"{name:>22s}" for name in calls) + "   Advisor / kernel")
+    print(f"  {'subset':16s}" + "".join(f"{name:>20s}" for name in calls)
+          + "   hint/kernel  options/kernel  all read/kernel")
     rows = [("all", np.ones(len(pos), bool))]
     rows += [(f"rerolls left {r}", rls == r) for r in (2, 1, 0)]
     rows += [(f"{ph} game", phases == ph) for ph in common.PHASES]
     for label, sel in rows:
         vals = [float(np.median(med[name][sel])) for name in calls]
-        print(f"  {label:16s}" + "".join(f"{v:22.2f}" for v in vals) + f"   {common.ratio(vals[2], vals[0]):>8}")
+        print(f"  {label:16s}" + "".join(f"{v:20.2f}" for v in vals) + f"   {common.ratio(vals[2], vals[0]):>11}"
+              f"  {common.ratio(vals[3], vals[0]):>14}  {common.ratio(vals[4], vals[0]):>15}")
+    print("  goal (issue 22): hint and keep/box_options <= 1.5x the kernel of the same query, "
+          "each rerolls-left row")
+    for r in (2, 1, 0):
+        sel = rls_ == r
+        kk = float(np.median(med["kernel only"][sel]))
+        for name in ("Advisor.hint", "keep/box_options"):
+            x = float(np.median(med[name][sel])) / kk
+            print(f"    rerolls left {r}: {name:18s} {x:5.2f}x  {'met' if x <= 1.5 else 'NOT MET'}")
     keeps = float(np.median(med["Advisor.hint"][rls > 0]))
     boxes = float(np.median(med["Advisor.hint"][rls == 0]))
     print(f"\n  Advisor ranked keeps {keeps:.1f} us (goal < 200 us); ranked boxes {boxes:.1f} us (goal < 20 us)")

@@ -4,7 +4,7 @@
 Games per second with all threads and with one (the baseline, measured in the
 same run, rounds alternating), and the mean final score with its 95 %
 interval, which must cover the optimal expected score of the value table
-(the empty-card value, RULES.md: 254.5877287 for ``yahtzee``).  Compile time
+(the empty-card value, docs/rules.md: 254.5877287 for ``yahtzee``).  Compile time
 is excluded by ``simulate`` itself.  ``compare_peer.py`` compares the
 throughput with the peer's.
 

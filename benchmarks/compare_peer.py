@@ -33,9 +33,8 @@ Mapping the two option sets (see the module notes below):
 * The peer lists ``score <box>`` options even with rerolls left, and never
   ``keep`` all five.  Ours lists every distinct keep including all five, and
   box values for scoring now.  So: peer ``keep K`` <-> our keep K; peer
-  ``score B`` <-> our box value of B; our keep-all-five with 1 reroll left
-  <-> the peer's best ``score``; with 2 left <-> the peer's best option at the
-  same dice with 1 reroll left.  "Same best" means the same best value within
+  ``score B`` <-> our box value of B; our keep-all-five (no reroll: scoring
+  now, there is no pass) <-> the peer's best ``score``, with 1 or 2 rerolls left.  "Same best" means the same best value within
   1e-9, and each program's chosen option worth the best value, within 1e-9,
   in the other program (ties are not disagreements).
 
@@ -67,7 +66,7 @@ from yahtzee_solver import Advisor, get_rules  # noqa: E402
 from yahtzee_solver.strategy.batch import ArrayAdvisor  # noqa: E402
 from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, keep_index, roll_index  # noqa: E402
 
-#: Our rule set -> the peer's variant of the same rules (RULES.md names them).
+#: Our rule set -> the peer's variant of the same rules (docs/rules.md names them).
 PEER_VARIANTS = {
     "yahtzee": "american+forced-joker",
     "yahtzee-no-joker": "american+no-joker",
@@ -87,7 +86,8 @@ OURS_BUILD = """
 import sys
 from yahtzee_solver.solver.build import build_values
 r = build_values(sys.argv[1])
-print(f"wall={r.seconds!r} cpu={r.cpu_seconds!r} compile={r.compile_seconds!r} v0={r.empty_value!r}")
+print(f"wall={r.seconds!r} cpu={r.cpu_seconds!r} compile={r.compile_seconds!r} v0={r.empty_value!r} "
+      f"turns={r.n_turns}")
 """
 
 PEER_BUILD = """
@@ -203,7 +203,30 @@ def bench_build(rounds: int) -> dict:
           f"ours/peer {common.ratio(*out['rss'])}   (target ours < 500 MiB; ours includes numba/LLVM)")
     print(f"  V(empty card)         ours {v0[0]:.12f}   peer {v0[1]:.12f}   diff {abs(v0[0] - v0[1]):.1e}")
     out["v0_diff"] = abs(v0[0] - v0[1])
+    turns = (runs["ours"][0]["turns"], peer_turns(get_rules(OURS)))
+    out["turns"] = turns
+    per = tuple(out[key][i] / turns[i] * 1e6 for key in ("wall", "cpu") for i in (0, 1))
+    out["per_turn_cpu"] = (per[2], per[3])
+    print(f"  turns solved          ours {turns[0]:,}   peer {turns[1]:,}   ours/peer {common.ratio(*turns)}   "
+          "(ours: reachable states, one turn per class of equivalent upper subtotals; peer: every state)")
+    print(f"  per turn, wall        ours {per[0]:.2f} us   peer {per[1]:.2f} us   ours/peer {common.ratio(per[0], per[1])}")
+    print(f"  per turn, cpu         ours {per[2]:.2f} us   peer {per[3]:.2f} us   ours/peer {common.ratio(per[2], per[3])}"
+          "   (target <= 0.5)")
     return out
+
+
+def peer_turns(rules) -> int:
+    """The turns the peer solves: every (filled, upper) pair, times two flags once the Yahtzee box is filled.
+
+    The peer's documentation and its ``state_values`` take every ``filled``
+    mask with ``upper`` 0..63, and the ``armed`` flag (the Yahtzee box holds
+    50) only where a Yahtzee bonus exists and the box is filled.
+    """
+    C, T = rules.n_categories, rules.upper_threshold
+    masks = 1 << C
+    if rules.n_flags == 2:
+        return (masks // 2) * (T + 1) + (masks // 2) * (T + 1) * 2
+    return masks * (T + 1)
 
 
 # -- (2) queries ------------------------------------------------------------------------
@@ -245,51 +268,62 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
 
     sits = [note.situation(p.card, p.dice, p.rolls_left) for p in pos]
     args = [(p.key.mask, p.key.up, p.key.yb, p.dice, p.rolls_left) for p in pos]
+    arr = note.variant.situation_arrays(sits)
+    fields = (arr["filled"], arr["upper"], arr["armed"], arr["dice"], arr["rolls_left"])
+    # the peer's numeric one-row call: its batch call on arrays of one row (made before timing)
+    rows = [tuple(np.ascontiguousarray(f[i:i + 1]) for f in fields) for i in range(len(pos))]
     # warm up both
-    for a, s, p in zip(args[:50], sits[:50], pos[:50]):
+    for a, s, p, row in zip(args[:50], sits[:50], pos[:50], rows[:50]):
         aa.ranked(*a)
         solver.option_values(s)
+        solver.option_values_batch(*row)
         adv.hint(p.card, p.dice, p.rolls_left)
 
-    # single calls: per position, alternate ours / peer / advisor, `repeat` times each
-    ours_t = np.empty((len(pos), repeat))
-    peer_t = np.empty((len(pos), repeat))
-    adv_t = np.empty((len(pos), repeat))
+    # single calls: per position, ours / peer string / peer numeric / advisor, `repeat` times each,
+    # the order rotated every round so no call always follows the same one
     clock = time.perf_counter_ns
     ranked = aa.ranked
     peer_call = solver.option_values
+    peer_row = solver.option_values_batch
     hint = adv.hint
+    calls = {
+        "ours": lambda i: ranked(*args[i]),
+        "peer string": lambda i: peer_call(sits[i]),
+        "peer numeric": lambda i: peer_row(*rows[i]),
+        "advisor": lambda i: hint(pos[i].card, pos[i].dice, pos[i].rolls_left),
+    }
+    t = {name: np.empty((len(pos), repeat)) for name in calls}
+    items = list(calls.items())
     gc.disable()
     try:
         for j in range(repeat):
-            for i, (a, s, p) in enumerate(zip(args, sits, pos)):
-                t0 = clock()
-                ranked(*a)
-                t1 = clock()
-                peer_call(s)
-                t2 = clock()
-                hint(p.card, p.dice, p.rolls_left)
-                t3 = clock()
-                ours_t[i, j] = t1 - t0
-                peer_t[i, j] = t2 - t1
-                adv_t[i, j] = t3 - t2
+            order = items[j % len(items):] + items[:j % len(items)]
+            for i in range(len(pos)):
+                for name, f in order:
+                    t0 = clock()
+                    f(i)
+                    t[name][i, j] = clock() - t0
     finally:
         gc.enable()
-    ours_us = np.median(ours_t, axis=1) / 1000
-    peer_us = np.median(peer_t, axis=1) / 1000
-    adv_us = np.median(adv_t, axis=1) / 1000
+    us = {name: np.median(x, axis=1) / 1000 for name, x in t.items()}
     rls = np.array([p.rolls_left for p in pos])
-    rows = {}
+    ratios = {}
     print(f"  single call, median us per position (median of {repeat} calls each, alternating):")
-    print("    rerolls left      ours ArrayAdvisor.ranked   peer option_values   ours/peer   "
-          "(ours Advisor.hint, objects)")
+    print("    peer fastest = the faster of its string call (option_values) and its numeric one-row call "
+          "(option_values_batch on one row), per subset")
+    print("    rerolls left   ours ranked   peer string   peer numeric   ours/peer string   ours/peer fastest"
+          "   ours Advisor.hint   hint/peer fastest")
     for label, sel in (("all", slice(None)), ("2", rls == 2), ("1", rls == 1), ("0", rls == 0)):
-        o, q, h = float(np.median(ours_us[sel])), float(np.median(peer_us[sel])), float(np.median(adv_us[sel]))
-        rows[label] = o / q
-        print(f"    {label:>12}      {o:10.2f}                {q:10.2f}          {common.ratio(o, q):>6}      "
-              f"({h:.2f}, ratio {common.ratio(h, q)})")
-    single = (float(np.median(ours_us)), float(np.median(peer_us)))
-    single_adv = float(np.median(adv_us))
+        o, qs, qn, h = (float(np.median(us[name][sel])) for name in ("ours", "peer string", "peer numeric",
+                                                                      "advisor"))
+        q = min(qs, qn)
+        ratios[label] = o / q
+        print(f"    {label:>12}   {o:11.2f}   {qs:11.2f}   {qn:12.2f}   {common.ratio(o, qs):>16}   "
+              f"{common.ratio(o, q):>17}   {h:17.2f}   {common.ratio(h, q):>17}")
+    single = (float(np.median(us["ours"])), min(float(np.median(us["peer string"])),
+                                                 float(np.median(us["peer numeric"]))))
+    single_adv = float(np.median(us["advisor"]))
+    rows_ = ratios
 
     # batch: one call for all positions
     masks = np.array([a[0] for a in args], dtype=np.int64)
@@ -297,8 +331,7 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
     ybs = np.array([a[2] for a in args], dtype=np.int64)
     dice = np.array([a[3] for a in args], dtype=np.int64)
     rl = rls.astype(np.int64)
-    arr = note.variant.situation_arrays(sits)
-    peer_args = (arr["filled"], arr["upper"], arr["armed"], arr["dice"], arr["rolls_left"])
+    peer_args = fields
     ours_b, peer_b = [], []
     res = aa.option_values(masks, ups, ybs, dice, rl)
     pres = solver.option_values_batch(*peer_args)
@@ -317,9 +350,63 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
           f"({1 / batch[0] * 1e6:,.0f}/s)   peer {batch[1]:.3f} us/position ({1 / batch[1] * 1e6:,.0f}/s)   "
           f"ours/peer {common.ratio(*batch)}")
 
+    # batch of boxes only (no rerolls left), one position per distinct state
+    seen, box_i = set(), []
+    for i, p in enumerate(pos):
+        if p.rolls_left == 0 and p.key not in seen:
+            seen.add(p.key)
+            box_i.append(i)
+    bi = np.array(box_i)
+    b_ours = (masks[bi], ups[bi], ybs[bi], dice[bi], rl[bi])
+    b_peer = tuple(np.ascontiguousarray(f[bi]) for f in fields)
+    aa.option_values(*b_ours)
+    solver.option_values_batch(*b_peer)
+    ob, pb = [], []
+    for _ in range(3 * batch_repeat):  # back to back, alternating (a pause before each call makes both cold)
+        t0 = time.perf_counter()
+        aa.option_values(*b_ours)
+        ob.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        solver.option_values_batch(*b_peer)
+        pb.append(time.perf_counter() - t0)
+    box_batch = (common.median(ob) / len(bi) * 1e6, common.median(pb) / len(bi) * 1e6)
+    print(f"  batch of {len(bi)} box positions (no rerolls left, distinct states): ours {box_batch[0]:.3f} "
+          f"us/position   peer {box_batch[1]:.3f} us/position   ours/peer {common.ratio(*box_batch)}   (target <= 0.8)")
+
+    # state values: ours table.value (and the batch's fancy index) vs the peer's string and numeric calls
+    st = [(p.key.mask, p.key.up, p.key.yb) for p in pos]
+    st_s = [note.state(p.card) for p in pos]
+    st_rows = [tuple(np.ascontiguousarray(f[i:i + 1]) for f in fields[:3]) for i in range(len(pos))]
+    value = aa.table.value
+    sv, sn = solver.state_value, solver.state_values
+    tv = {"ours": [], "peer string": [], "peer numeric": []}
+    for _ in range(3):
+        for i in range(len(pos)):
+            t0 = clock()
+            value(*st[i])
+            t1 = clock()
+            sv(st_s[i])
+            t2 = clock()
+            sn(*st_rows[i])
+            t3 = clock()
+            tv["ours"].append(t1 - t0)
+            tv["peer string"].append(t2 - t1)
+            tv["peer numeric"].append(t3 - t2)
+    o, qs, qn = (common.median(tv[k]) / 1000 for k in ("ours", "peer string", "peer numeric"))
+    print(f"  state value, single call: ours ValueTable.value {o:.2f} us   peer state_value {qs:.2f} us   "
+          f"peer state_values (one row) {qn:.2f} us   ours/peer fastest {common.ratio(o, min(qs, qn))}")
+    t0 = time.perf_counter()
+    aa.table.values[masks, ups, ybs]
+    ob = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sn(*fields[:3])
+    pb_ = time.perf_counter() - t0
+    print(f"  state values, batch of {n}: ours (table index) {ob / n * 1e6:.3f} us/state   "
+          f"peer state_values {pb_ / n * 1e6:.3f} us/state   ours/peer {common.ratio(ob, pb_)}")
+
     # agreement on every value
     check_values(pos, sits, note, solver, aa, adv, res, pres, bad)
-    return {"single": single, "single_advisor": single_adv, "batch": batch, "rows": rows}
+    return {"single": single, "single_advisor": single_adv, "batch": batch, "rows": rows_, "box_batch": box_batch}
 
 
 def check_values(pos, sits, note, solver, aa, adv, res, pres, bad: Disagreements) -> None:
@@ -360,11 +447,8 @@ def check_values(pos, sits, note, solver, aa, adv, res, pres, bad: Disagreements
                 n_checked += 1
                 if abs(p_keeps[k] - keeps[k]) > TOL:
                     bad.add("keep value", f"{where} keep {KEEPS[k]}: ours {keeps[k]!r} peer {p_keeps[k]!r}")
-            # keeping all five: stand pat, decide again with one reroll fewer
-            if p.rolls_left == 1:
-                stand = max(p_boxes.values())
-            else:
-                stand = max(v for _, v in solver.option_values(note.situation(p.card, p.dice, 1)))
+            # keeping all five rerolls nothing: scoring now in the best box (there is no pass)
+            stand = max(p_boxes.values())
             n_checked += 1
             if abs(stand - keeps[full]) > TOL:
                 bad.add("keep all five", f"{where}: ours {keeps[full]!r} peer {stand!r}")
@@ -506,15 +590,21 @@ def main(argv=None) -> int:
         summary.append(("build wall ours/peer", r, f"<= {target}", r <= target))
         summary.append(("build wall ours (s)", b["wall"][0], "<= 10", b["wall"][0] <= 10))
         summary.append(("peak memory ours (MiB)", b["rss"][0], "< 500", b["rss"][0] < 500))
+        pt = b["per_turn_cpu"][0] / b["per_turn_cpu"][1]
+        summary.append(("per-turn build cpu ours/peer", pt, "<= 0.5", pt <= 0.5))
     if "query" in parts:
         q = bench_query(ys, opts.positions, opts.seed, opts.repeat, opts.batch_repeat, bad)
         r1 = q["single"][0] / q["single"][1]
         r2 = q["batch"][0] / q["batch"][1]
-        summary.append(("ranked options single ours/peer", r1, "<= 1.0", r1 <= 1.0))
+        summary.append(("ranked options single ours/peer fastest", r1, "<= 1.0", r1 <= 1.0))
         for label in ("2", "1", "0"):
             rr = q["rows"][label]
             summary.append((f"  single, {label} rerolls left", rr, "<= 1.0", rr <= 1.0))
         summary.append(("ranked options batch ours/peer", r2, "<= 1.0", r2 <= 1.0))
+        rb = q["rows"]["0"]
+        summary.append(("boxes single ours/peer fastest", rb, "<= 0.8", rb <= 0.8))
+        rbb = q["box_batch"][0] / q["box_batch"][1]
+        summary.append(("boxes batch ours/peer", rbb, "<= 0.8", rbb <= 0.8))
     if "sim" in parts:
         s = bench_sim(ys, opts.games, opts.rounds, opts.seed)
         if s:
@@ -526,9 +616,10 @@ def main(argv=None) -> int:
             summary.append(("cold hint / import floor", c, f"<= {COLD_TARGET}", c <= COLD_TARGET))
     print("\n## agreement")
     bad.report()
-    print("\n## summary (figures from this run; timing depends on what else the machine runs)")
+    print("\n## summary (figures from this run; timing depends on what else the machine runs; "
+          f"load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
     for name, value, target, ok in summary:
-        print(f"  {name:34s} {value:10.3f}   target {target:8s} {'met' if ok else 'NOT MET'}")
+        print(f"  {name:40s} {value:10.3f}   target {target:8s} {'met' if ok else 'NOT MET'}")
     return 1 if bad.total else 0
 
 

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Take the README's screenshots of the game page (docs/web-desktop.png, docs/web-phone.png).
+"""Take the README's screenshots of the web page into docs/, at 1280 and 390 px.
 
-Plays a seeded game against the expert CPU on a fresh data folder through the
-API up to turn 4, rolls once, asks for a hint through the page, and shoots the
-page in headless Chromium at 1280 and 390 px.  Needs the ``[browser]`` extra and
+On a fresh data folder, plays a seeded game against the beginner CPU to its
+end (following the hints) for the review, then a seeded game against the
+expert up to turn 4, rolls once, and shoots in headless Chromium:
+``web-desktop.png`` / ``web-phone.png`` (the game with the hint open; ``web-phone-folded.png``
+the phone's default, the hint folded to one line),
+``web-advisor-*.png`` (the advisor on a position with bonus notes),
+``web-review-*.png`` (the review of the finished game) and ``web-dark-*.png``
+(the game with the hint in the dark theme).  Needs the ``[browser]`` extra and
 Debian's ``chromium`` and ``chromium-driver``.
 
 Usage::
@@ -43,21 +48,32 @@ def main(argv=None) -> int:
     from yahtzee_solver.web.service import WebTranslator
 
     tr = WebTranslator("en")
-    svc.new(tr, "yahtzee", "expert", "me", 2027, False)
-    while svc.state.round < 4:
-        if svc.state.is_cpu_turn:
-            svc.cpu(tr)
-            continue
-        svc.roll(tr)
-        while True:
-            h = svc.hint(tr)
-            best = h["options"][0]
-            if h["kind"] == "keep" and len(best["keep"]) < 5:
-                svc.hold(tr, best["held"])
-                svc.roll(tr)
+
+    def follow_hints(until, hasty=False):
+        # hasty: on odd turns, score after the first roll (the review then has some losses to show)
+        while not until():
+            if svc.state.is_cpu_turn:
+                svc.cpu(tr)
                 continue
-            svc.score(tr, h["then"]["box"] if h["kind"] == "keep" else best["box"], True)
-            break
+            svc.roll(tr)
+            while True:
+                h = svc.hint(tr)
+                best = h["options"][0]
+                if hasty and svc.state.round % 2 and h["kind"] == "keep":
+                    pts, legal, _ = svc.state.preview()
+                    svc.score(tr, max((p, -c) for c, p in enumerate(pts) if legal[c])[1] * -1, True)
+                    break
+                if h["kind"] == "keep" and len(best["keep"]) < 5:
+                    svc.hold(tr, best["held"])
+                    svc.roll(tr)
+                    continue
+                svc.score(tr, h["then"]["box"] if h["kind"] == "keep" else best["box"], True)
+                break
+
+    svc.new(tr, "yahtzee", "beginner", "me", 2026, False)
+    follow_hints(lambda: svc.state.is_terminal(), hasty=True)  # a finished game, for the review
+    svc.new(tr, "yahtzee", "expert", "me", 2027, False)
+    follow_hints(lambda: svc.state.round >= 4)
     svc.roll(tr)
     profile = tempfile.mkdtemp(prefix="shots-chromium-")
     o = Options()
@@ -68,20 +84,43 @@ def main(argv=None) -> int:
     d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
+    def page(path, ready="document.body.classList.contains('ready')"):
+        d.get(url + path.lstrip("/"))
+        while not d.execute_script("return " + ready):
+            time.sleep(0.05)
+
+    def shoot(name):
+        d.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+        d.save_screenshot(str(out / f"{name}.png"))
+        print(out / f"{name}.png")
+
+    def game_with_hint(opened="1"):
+        page("/")
+        d.execute_script("localStorage.setItem('yahtzee-hint-open', arguments[0]);"
+                         "localStorage.setItem('yahtzee-hint-nowarn', '1')", opened)
+        d.find_element("id", "hint").click()
+        while not d.execute_script("return !!document.querySelector('#hint-panel tr.best')"):
+            time.sleep(0.05)
+
+    advisor = "/advisor?rules=yahtzee&card=ones%3D3,twos%3D6,threes%3D9,fours%3D12,fives%3D15,yahtzee%3D50&dice=66666&r=0"
     try:
-        for name, (w, h) in {"desktop": (1280, 860), "phone": (390, 1100)}.items():
+        for name, (w, h) in {"desktop": (1280, 860), "phone": (390, 844)}.items():
             d.set_window_size(w, h)
-            inner = d.execute_script("return window.innerWidth")
-            d.set_window_size(w + w - inner, h)
-            d.get(url)
-            while not d.execute_script("return document.body.classList.contains('ready')"):
-                time.sleep(0.05)
-            d.find_element("id", "hint").click()
-            while not d.execute_script("return !document.getElementById('hint-panel').hidden"):
-                time.sleep(0.05)
-            d.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
-            d.save_screenshot(str(out / f"web-{name}.png"))
-            print(out / f"web-{name}.png")
+            inner_w, inner_h = d.execute_script("return [window.innerWidth, window.innerHeight]")
+            d.set_window_size(w + w - inner_w, h + h - inner_h)  # the viewport, not the window, is w x h
+            game_with_hint()
+            shoot(f"web-{name}")
+            if name == "phone":  # a phone's default: the hint folded to its summary, the whole card on screen
+                game_with_hint("0")
+                shoot("web-phone-folded")
+            page(advisor, "!!document.querySelector('#adv-table tbody tr')")
+            shoot(f"web-advisor-{name}")
+            page("/review", "!!document.querySelector('#review-table tbody tr')")
+            shoot(f"web-review-{name}")
+            d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            game_with_hint()
+            shoot(f"web-dark-{name}")
+            d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     finally:
         d.quit()
         httpd.shutdown()

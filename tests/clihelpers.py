@@ -100,3 +100,34 @@ def fifo(path):
         if writer.poll() is None:
             writer.kill()
         writer.wait()
+
+
+@contextmanager
+def hold_lock(path):
+    """Another process holding the game lock at ``path`` (:class:`~yahtzee_solver.play.lock.GameLock`) for the
+    ``with`` block; yields its :class:`subprocess.Popen` (``.pid`` is the holder's pid)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from yahtzee_solver.play.lock import GameLock; held = GameLock(sys.argv[1]).acquire(); "
+            "print('held', flush=True); sys.stdin.read()")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        yield holder
+    finally:
+        if holder.poll() is None:
+            holder.stdin.close()
+            holder.wait(timeout=30)
+
+
+def lock_is_free(path) -> bool:
+    """Whether the game lock at ``path`` can be taken now (it is released and taken back at once)."""
+    from yahtzee_solver.play.lock import GameLock, GameRunningError
+
+    try:
+        GameLock(path).acquire().release()
+    except GameRunningError:
+        return False
+    return True

@@ -4,9 +4,12 @@
   a few seconds plus numba compilation), so every test that needs exact values
   uses numbers computed in this run, never numbers typed into the tests.
 * :func:`ref` -- an independent, deliberately plain implementation of the
-  scoring and Joker rules written from ``shared/RULES.md`` (it does not call
+  scoring and Joker rules written from ``docs/rules.md`` (it does not call
   :mod:`yahtzee_solver.rules` or :func:`yahtzee_solver.solver.kernels.box_points`), used
   as the oracle by the scoring, scorecard, advisor and brute-force tests.
+* :func:`own_data_folder` (every test) -- the data folder (records, saved
+  game, ledger, history, lock) is a temporary one, and so is the platform
+  default a test falls back to; a test that writes into that default fails.
 """
 
 from __future__ import annotations
@@ -17,11 +20,84 @@ from types import SimpleNamespace
 import pytest
 
 from yahtzee_solver.solver.build import build_values
+from yahtzee_solver.files import HOME_ENV, data_dir
 from yahtzee_solver.solver.table import ValueTable
 
+#: The data folder this run would use without the fixture below (the user's own records live there).
+REAL_DATA_FOLDER = data_dir().resolve()
+
+
+# -- the data folder ----------------------------------------------------------
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path_factory, monkeypatch):
+    """Point ``$YAHTZEE_SOLVER_HOME`` at a fresh temporary folder for the test, and the platform default
+    (``$XDG_CONFIG_HOME``, which a test that unsets the variable falls back to) at another one; after
+    the test, nothing may have been written in that default.  Tests that need their own folder set
+    ``$YAHTZEE_SOLVER_HOME`` again (``monkeypatch.setenv``), which wins.
+
+    Yields the test's data folder (not created).
+    """
+    base = tmp_path_factory.mktemp("data-folder")
+    monkeypatch.setenv(HOME_ENV, str(base / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    default = base / "config" / "yahtzee-solver"
+    yield base / "home"
+    written = sorted(p.name for p in default.iterdir()) if default.exists() else []
+    assert not written, f"the test wrote {written} into the default data folder, not its own"
+
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
-#: Every rule set of RULES.md (the three above, the two Yahtzee variants without Joker, Yatzy).
+#: Every rule set of docs/rules.md (the three above, the two Yahtzee variants without Joker, Yatzy).
 ALL_RULE_NAMES = RULE_NAMES + ("yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
+
+
+# -- the quick subset ----------------------------------------------------------
+#: Fixtures that make a test slow: a fresh DP build of a rule set (seconds each, plus numba's compilation).
+_SLOW_FIXTURES = {"built", "fresh_table"}
+
+#: Other tests of several seconds each (``--durations``: exact DPs against brute force, long
+#: simulations, real subprocesses and servers), as ``file::function`` (every parametrization).
+_SLOW_TESTS = {
+    "test_batch.py::test_ranked_equals_the_advisor",
+    "test_batch.py::test_ranked_is_the_policy_in_every_argument_form",
+    "test_cli_dist.py::test_every_probability_in_the_text_has_one_format",
+    "test_cli_play.py::test_full_game_against_each_level",
+    "test_cli_serve.py::test_a_real_server_serves_and_stops_cleanly",
+    "test_curve_data.py::test_shipped_yahtzee_curve_is_the_dp",
+    "test_distribution.py::test_free_joker_empty_card_matches_verhoeff",
+    "test_distribution.py::test_empty_card_distribution_fits_simulate",
+    "test_distribution.py::test_exact_distribution_fits_seeded_play",
+    "test_kernels.py::test_turn_kernel_on_reference_values_keep_by_keep",
+    "test_objectives.py::test_keep_and_box_values_match_brute_force",
+    "test_objectives.py::test_target_matches_brute_force",
+    "test_objectives.py::test_win_matches_brute_force",
+    "test_objectives.py::test_compiled_equals_interpreted",
+    "test_objectives.py::test_tile_size_does_not_change_a_value",
+    "test_review.py::test_mean_score_is_the_table_value_minus_the_mean_loss_for_the_normal_level",
+    "test_simulate.py::test_sigint_to_a_running_simulation_keeps_the_games_done",
+    "test_simulate.py::test_expert_mean_agrees_with_the_table",
+    "test_simulate.py::test_levels_are_ordered_by_clear_margins",
+    "test_simulate.py::test_simulate_is_deterministic_for_a_seed",
+    "test_web_api.py::test_hint_shows_the_terminals_chances_of_winning",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test that builds tables (:func:`built`), drives the browser or is listed in
+    :data:`_SLOW_TESTS`, so that ``-m "not slow"`` is the quick edit-test loop; the whole suite runs
+    them all.  A listed test that its file no longer has is an error (the list would silently rot)."""
+    modules = {}
+    for item in items:
+        file = item.path.name
+        name = f"{file}::{getattr(item, 'originalname', item.name)}"
+        if getattr(item, "module", None) is not None:
+            modules[file] = item.module
+        if (name in _SLOW_TESTS or _SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+                or item.get_closest_marker("browser")):
+            item.add_marker(pytest.mark.slow)
+    stale = sorted(n for n in _SLOW_TESTS
+                   if n.split("::")[0] in modules and not hasattr(modules[n.split("::")[0]], n.split("::")[1]))
+    if stale:
+        raise pytest.UsageError(f"conftest._SLOW_TESTS names tests that do not exist: {', '.join(stale)}")
 
 
 # -- fresh builds ------------------------------------------------------------
@@ -54,8 +130,8 @@ def fresh_table(built):
     return get
 
 
-# -- independent rules reference (RULES.md) ----------------------------------
-#: Box names in RULES.md order; box i is bit i of the filled mask.
+# -- independent rules reference (docs/rules.md) ----------------------------------
+#: Box names in docs/rules.md order; box i is bit i of the filled mask.
 REF_NAMES = {
     "yahtzee": (
         "Ones", "Twos", "Threes", "Fours", "Fives", "Sixes",
@@ -76,9 +152,9 @@ for _game in ("yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus"):
     REF_NAMES[_game] = REF_NAMES["yahtzee"]
 
 _FACE_OF = {"Ones": 1, "Aces": 1, "Twos": 2, "Threes": 3, "Fours": 4, "Fives": 5, "Sixes": 6}
-#: RULES.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
+#: docs/rules.md: a Joker scores Full House 25, Small Straight 30, Large Straight 40.
 _JOKER_FIXED = {"Full House": 25, "Small Straight": 30, "Large Straight": 40}
-YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of RULES.md
+YAHTZEE_BOX = 11  # Yahtzee (and Yacht) is box 11 in both tables of docs/rules.md
 UPPER_THRESHOLD, UPPER_BONUS, YAHTZEE_BONUS = 63, 35, 100
 
 
@@ -88,12 +164,12 @@ def ref_yahtzee_box(game: str) -> int:
 
 
 def ref_upper_bonus(game: str) -> int:
-    """RULES.md: +50 in Yatzy, +35 otherwise."""
+    """docs/rules.md: +50 in Yatzy, +35 otherwise."""
     return 50 if game == "yatzy" else UPPER_BONUS
 
 
 def ref_has_yahtzee_bonus(game: str) -> bool:
-    """RULES.md: the +100 Yahtzee bonus exists in yahtzee, yahtzee-free-joker and yahtzee-no-joker."""
+    """docs/rules.md: the +100 Yahtzee bonus exists in yahtzee, yahtzee-free-joker and yahtzee-no-joker."""
     return game in ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker")
 
 
@@ -156,7 +232,7 @@ def ref_score(game: str, box: int, dice) -> int:
 
 
 def ref_moves(game: str, open_boxes, yahtzee_box, dice) -> dict[int, tuple[int, int]]:
-    """Every box where five final ``dice`` may be scored, per RULES.md.
+    """Every box where five final ``dice`` may be scored, per docs/rules.md.
 
     Parameters
     ----------
@@ -220,7 +296,7 @@ def ref():
     )
 
 
-# -- Joker cases (RULES.md), checked through ScoreCard.box_points and Advisor.box_options --
+# -- Joker cases (docs/rules.md), checked through ScoreCard.box_points and Advisor.box_options --
 _LOWER_DONE = "3k=20,4k=0,fh=25,ss=30,ls=0,chance=22"
 _ALL_13_ON_55555 = {
     "ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0,

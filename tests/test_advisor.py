@@ -195,7 +195,7 @@ def test_hint_dispatch_and_json(advisors):
     assert adv.hint(None, "22555", 0) == adv.box_options(None, "22555")
     assert adv.hint({"sixes": 18}, "22555", 2) == adv.keep_options("sixes=18", "22555", 2)
     d = adv.hint("", "22555", 1)[0].to_dict()
-    assert set(d) == {"keep", "reroll", "expected", "loss"}
+    assert set(d) == {"keep", "reroll", "expected", "loss", "stop", "score"}
     assert isinstance(d["keep"], str)
 
 
@@ -203,3 +203,105 @@ def test_default_table_is_the_shipped_one():
     adv = Advisor("yacht", jit=False)
     assert adv.table.path is not None and adv.table.path.name == "yacht.h5"
     assert np.isfinite(adv.expected_final())
+
+
+# -- to_dict conventions -----------------------------------------------------------
+@pytest.mark.parametrize("name", RULE_NAMES)
+def test_box_to_dict_gives_the_machine_name_with_the_display_name_beside(name, advisors):
+    adv = advisors[name, False]
+    for text in CARDS[name]:
+        card = parse_card(text, name)
+        for dice in DICE:
+            for o in adv.box_options(card, dice):
+                d = o.to_dict()
+                spec = card.rules.categories[o.category]
+                assert d["box"] == spec.slug and d["name"] == spec.name == o.name
+                assert card.rules.category_index(d["box"]) == o.category  # the machine name reads back
+                assert d["category"] == o.name  # the field scripts already read, unchanged
+                assert ScoreCard.from_mapping({**card.to_dict(), d["box"]: d["points"]}, name) == card.with_box(
+                    o.category, o.points)
+
+
+def test_keep_to_dict_gives_dice_as_the_cli_reads_them(advisors):
+    from yahtzee_solver.dice import parse_dice
+
+    adv = advisors["yahtzee", False]
+    for o in adv.keep_options(None, "22555", 2):
+        d = o.to_dict()
+        for field in ("keep", "reroll"):  # the digits a player types; '-' for no dice
+            dice = getattr(o, field)
+            assert (tuple(parse_dice(d[field], n=None)) == dice) if dice else d[field] == "-"
+        assert (d["expected"], d["loss"]) == (o.expected, o.loss)
+
+
+# -- pickling ------------------------------------------------------------------------
+def _best_moves(adv, positions):
+    """The advisor's answers for ``positions`` as plain data (module level: a spawned worker imports it)."""
+    out = []
+    for card, dice, rolls_left in positions:
+        opts = adv.hint(card, dice, rolls_left)
+        out.append([o.to_dict() for o in opts])
+    return out
+
+
+def _answer(args):
+    adv, positions = args
+    return _best_moves(adv, positions)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_advisor_pickles_by_rules_and_table_file(jit):
+    import pickle
+
+    adv = Advisor("yacht", jit=jit)
+    adv.keep_options(None, "22555", 2)
+    data = pickle.dumps(adv)
+    assert len(data) < 2048, len(data)  # the table file's path, not its values
+    back = pickle.loads(data)
+    assert back.rules is adv.rules and back.table.path == adv.table.path and back.source.jit == jit
+    positions = [(None, "22555", 2), ("aces=3,choice=22", "11112", 1), ("yacht=50", "66666", 0)]
+    assert _best_moves(back, positions) == _best_moves(adv, positions)
+
+
+def test_advisor_on_an_opened_table_stays_partial_after_unpickling(tmp_path):
+    import pickle
+    import shutil
+
+    from yahtzee_solver.solver.table import default_table_path, open_table
+
+    path = tmp_path / "yacht.h5"  # a file of its own: no other test's table from the per-process cache
+    shutil.copyfile(default_table_path("yacht"), path)
+    adv = Advisor("yacht", table=open_table("yacht", path), jit=False)
+    assert not adv.table.is_loaded
+    back = pickle.loads(pickle.dumps(adv))
+    assert back.table.path == path and not back.table.is_loaded
+    assert back.expected_final() == adv.expected_final()
+
+
+def test_advisor_on_an_in_memory_table_pickles_its_values(fresh_table):
+    import pickle
+
+    from yahtzee_solver.solver.table import ValueTable
+
+    t = fresh_table("yacht")
+    mem = ValueTable(t.rules, np.array(t.values))
+    adv = Advisor("yacht", table=mem, jit=False)
+    back = pickle.loads(pickle.dumps(adv))
+    assert back.table.path is None and np.array_equal(back.table.values, mem.values, equal_nan=True)
+    assert back.box_options(None, "12345") == adv.box_options(None, "12345")
+
+
+def test_advisor_in_a_spawn_pool_answers_as_in_this_process():
+    import multiprocessing
+
+    rng = random.Random(7)
+    positions = []
+    for _ in range(12):
+        card = rng.choice(CARDS["yahtzee"])
+        dice = "".join(str(rng.randint(1, 6)) for _ in range(5))
+        positions.append((card, dice, rng.choice((0, 1, 2))))
+    adv = Advisor("yahtzee", jit=False)
+    serial = [_best_moves(adv, positions[i::2]) for i in range(2)]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        parallel = pool.map(_answer, [(adv, positions[i::2]) for i in range(2)])
+    assert parallel == serial

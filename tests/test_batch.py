@@ -1,7 +1,7 @@
 """Tests of :mod:`yahtzee_solver.strategy.batch`: raw single-position and batch queries.
 
 Exact values always come from the DP (the shipped tables, which
-``test_build`` checks against a fresh build) or from RULES.md goldens; the
+``test_build`` checks against a fresh build) or from docs/rules.md goldens; the
 batch results are checked against the advisor, against the table through the
 Bellman equation, and single call against batch.
 """
@@ -17,6 +17,8 @@ from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, RO
 from yahtzee_solver.errors import DiceError, ScoreCardError, UsageError
 from yahtzee_solver.state import StateKey
 from yahtzee_solver.solver.table import ValueTable, load_table
+
+from rulesdoc import hand_value
 
 RULES = ("yahtzee", "yahtzee-free-joker", "yacht", "yatzy")
 ALL_RULES = ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker", "yahtzee-no-bonus", "yacht", "yatzy")
@@ -168,28 +170,28 @@ def test_first_roll_averages_to_the_table_value(name, arr):
 
 
 @pytest.mark.parametrize("name", RULES)
-def test_standing_pat_is_the_best_box_or_the_next_roll(name, arr):
-    """Keeping all five with 1 reroll left = the best box now; with 2 left = the best option with 1 left."""
+def test_keeping_all_five_is_the_best_box_with_one_or_two_rerolls_left(name, arr):
+    """Keeping all five rerolls nothing: it scores now, worth the best box, with 1 or 2 rerolls left (no pass)."""
     a = arr(name)
     masks, ups, ybs, dice, rls = as_arrays(random_positions(name, 3, seed=21))
     one = a.option_values(masks, ups, ybs, dice, 1)
     two = a.option_values(masks, ups, ybs, dice, 2)
     for i, r in enumerate(one.rolls):
         j = ROLL_SUBKEEPS[r].tolist().index(ROLL_OFFSET + r)
-        assert one.keep_values[i, j] == pytest.approx(np.nanmax(one.box_values[i]), abs=1e-12)
-        assert two.keep_values[i, j] == pytest.approx(one.best_value[i], abs=1e-12)
+        assert one.keep_values[i, j] == np.nanmax(one.box_values[i])
+        assert two.keep_values[i, j] == np.nanmax(two.box_values[i])
         assert one.best_value[i] <= two.best_value[i] + 1e-12
 
 
 def test_only_chance_open_golden(arr):
-    """RULES.md: only Chance open, each die rerolled below 4 then below 5: 70/3 from the turn start."""
+    """docs/rules.md: only Chance open, each die rerolled below 4 then below 5: 70/3 from the turn start."""
     a = arr("yahtzee")
     chance = a.rules.category_index("chance")
     mask = a.rules.full_mask & ~(1 << chance)
     n = len(ROLLS)
     for up in (0, 63):
         res = a.option_values(np.full(n, mask), np.full(n, up), np.zeros(n, int), np.arange(n), 2)
-        assert float(ROLL_PROB @ res.best_value) == pytest.approx(70 / 3, abs=1e-12)
+        assert float(ROLL_PROB @ res.best_value) == pytest.approx(float(hand_value("chance-only")), abs=1e-12)
     # one die rerolled once is worth 3.5, so with one reroll left keep 4 and up;
     # rerolled twice it is worth 4/6 * 3.5 + (4 + 5 + 6) / 6 = 4.25, so keep 5 and up
     codes, values = a.ranked(mask, 0, 0, (1, 4, 5, 6, 6), 1)
@@ -335,6 +337,13 @@ def test_single_errors(arr):
         a.ranked(0, 0, 0, (1, 2, 3, 4, 7), 2)
     with pytest.raises(DiceError, match=r"invalid roll index 300"):
         a.ranked(0, 0, 0, 300, 2)
+    # neither a roll index nor a face: refused and named, not read as another roll
+    for bad, quoted in ((True, "True"), (np.bool_(False), "False"), (None, "None"), (2.0, "2.0"),
+                        ((1, 2, 3, 4, 5.5), "5.5"), ([1, 2, 3, 4, True], "True"), ([1, 2, 3, 4, 5.0], "5.0"),
+                        ("22555", "'22555'")):
+        with pytest.raises(DiceError) as info:
+            a.ranked(0, 0, 0, bad, 2)
+        assert quoted in str(info.value) and "12345" not in str(info.value), str(info.value)
     with pytest.raises(UsageError, match=r"invalid rolls-left 3"):
         a.ranked(0, 0, 0, (1, 2, 3, 4, 5), 3)
     with pytest.raises(UsageError, match=r"invalid rolls-left True"):

@@ -11,20 +11,16 @@ from yahtzee_solver.solver.build import reachable_upper, state_arrays
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.solver.table import default_table_path, load_table
 
+from rulesdoc import reference_values
+
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
-#: RULES.md: optimal expected final score from the empty card.
-PUBLISHED = {
-    "yahtzee": 254.5877287,
-    "yahtzee-free-joker": 254.5896095,
-    "yahtzee-no-joker": 253.9702412,
-    "yahtzee-no-bonus": 245.8707745,
-    "yatzy": 248.4399894,
-}
+#: docs/rules.md, "Reference values": optimal expected final score from the empty card.
+PUBLISHED = reference_values()
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
-def test_empty_card_value_matches_rules_md(name, built):
+def test_empty_card_value_matches_the_rules_doc(name, built):
     result = built(name)
     assert result.empty_value == pytest.approx(PUBLISHED[name], abs=1e-6)
     assert result.values[0, 0, 0] == result.empty_value
@@ -138,7 +134,7 @@ def test_build_result_fields(built):
 
 
 def test_two_pairs_of_one_face_would_fail_the_yatzy_reference(built):
-    """RULES.md: a solver whose Two Pairs accepted four alike (one face twice) publishes 248.63.
+    """docs/rules.md: a solver whose Two Pairs accepted four alike (one face twice) publishes 248.63.
 
     Build Yatzy with exactly that bug (Two Pairs scores 4 x face for four or five alike) and check
     that the reference test above would catch it, while the real rule set passes.

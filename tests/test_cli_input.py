@@ -8,7 +8,7 @@ import stat
 
 import numpy as np
 import pytest
-from clihelpers import run, run_json
+from clihelpers import assert_clean_error, run, run_json
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
 
@@ -73,6 +73,43 @@ def test_target_curve_checks_the_plot_file_before_the_work(monkeypatch):
 def test_huge_numbers_are_usage_errors(args, needle):
     res = run(*args)
     assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output
+
+
+HUGE = "1" * 5000  # beyond Python's 4300-digit limit of int("...")
+
+
+@pytest.mark.parametrize("card, names", [
+    (f"sixes={HUGE}", ["sixes", "5000 digits"]),
+    (f"yahtzee=50,yahtzee-bonus={HUGE}", ["yahtzee-bonus", "5000 digits"]),
+    ('{"sixes": ' + HUGE + "}", ["the card", "5000 digits"]),
+    # a JSON card's points are JSON whole numbers: a string of digits is refused as such, clipped
+    ('{"sixes": "' + HUGE + '"}', ["sixes", "JSON whole number"]),
+])
+def test_a_card_number_of_thousands_of_digits_is_a_usage_error(card, names):
+    """It ended in a traceback ("Exceeds the limit (4300 digits)"); now the usual one line, exit 2, clipped."""
+    res = run("hint", "12345", "--card", card)
+    assert_clean_error(res, 2, *names, "11111")
+    assert len(res.output) < 300 and "set_int_max_str_digits" not in res.output
+
+
+@pytest.mark.parametrize("content, in_file, needle", [
+    ('{"sixes": ' + HUGE + "}", True, "5000 digits"),  # the JSON number: the reader names the file
+    # a string is no JSON whole number: named as a box's points
+    ('{"rules": "yahtzee", "boxes": {"sixes": "' + HUGE + '"}}', False, "JSON whole number"),
+])
+def test_a_card_file_number_of_thousands_of_digits_is_a_usage_error(tmp_path, content, in_file, needle):
+    """What a card file says is a card: a bad value in it is exit 2, as on the command line (README, Errors)."""
+    path = tmp_path / "card.json"
+    path.write_text(content)
+    res = run("hint", "12345", "--card", f"@{path}")
+    assert_clean_error(res, 2, *([str(path)] if in_file else ["sixes"]), needle)
+    assert len(res.output) < 400 and "set_int_max_str_digits" not in res.output
+
+
+def test_a_die_of_thousands_of_digits_is_a_usage_error():
+    res = run("hint", "1", "1", "1", "1", HUGE)
+    assert_clean_error(res, 2, "11111", "5000 characters")
+    assert len(res.output) < 300
 
 
 def test_targets_beyond_the_card_are_zero_without_solving_them():

@@ -34,6 +34,8 @@ from yahtzee_solver.play.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
+from clihelpers import hold_lock, lock_is_free
+
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
@@ -475,6 +477,17 @@ def test_full_yatzy_game_against_each_level(level, home, monkeypatch):
 
 
 # -- parsing and drawing, directly ------------------------------------------------------------------------
+def test_a_box_number_of_thousands_of_digits_is_an_unknown_box():
+    """``s 111...`` (5,000 digits) ended in a traceback (Python's 4,300-digit limit of int())."""
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    for text in ("s " + "1" * 5000, "s 14", "s 0"):
+        with pytest.raises(PromptError) as e:
+            parse_command(text, g, tr)
+        assert e.value.key == "err.unknown_box"
+
+
 def test_parse_command_keeps_by_position_and_by_face():
     tr = Translator("en")
     g = new_game(seed=1)
@@ -772,8 +785,8 @@ def test_next_run_records_a_finished_game_left_behind(home, how, monkeypatch):
 def test_records_leaves_a_running_games_result_to_that_game(home):
     home.mkdir(parents=True)
     (home / "game.json").write_text("{}")
-    (home / "game.lock").write_text(f"{os.getppid()}\n")  # a live process holds the data folder
-    res = run(["records"])
+    with hold_lock(home / "game.lock"):  # a live process holds the data folder
+        res = run(["records"])
     assert res.exit_code == 0 and "No games recorded yet." in res.output
     assert (home / "game.json").exists()
 
@@ -844,19 +857,18 @@ def test_keep_command_forms():
 def test_second_play_on_the_same_data_folder_is_refused(home):
     run(["play", "--seed", "1", "--fast"], ["r", "q"])
     before = _saved(home)
-    other = os.getppid()
-    (home / "game.lock").write_text(f"{other}\n")
-    for args in (["play", "--seed", "2", "--fast"], ["play", "--resume", "--fast"]):
-        res = run(args, ["y", "q"])
-        _one_line_error(res, 1, f"another game is running (pid {other})")
+    with hold_lock(home / "game.lock") as other:
+        for args in (["play", "--seed", "2", "--fast"], ["play", "--resume", "--fast"]):
+            res = run(args, ["y", "q"])
+            _one_line_error(res, 1, f"another game is running (pid {other.pid})")
     assert _saved(home) == before
-    # A lock left by a process that has gone is stale: the game goes on.
+    # The pid a process that has gone left in the file is no lock: the game goes on.
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait()
     (home / "game.lock").write_text(f"{p.pid}\n")
     res = run(["play", "--resume", "--fast"], ["q"])
     assert res.exit_code == 0 and "Game saved" in res.output
-    assert not (home / "game.lock").exists()
+    assert lock_is_free(home / "game.lock")
 
 
 def test_data_folder_that_is_a_file(tmp_path, monkeypatch):
@@ -1000,3 +1012,16 @@ def test_first_without_an_opponent_is_a_usage_error(home):
     assert res.exit_code == 2
     assert "--first cpu needs an opponent" in res.output
     assert "Traceback" not in res.output
+
+
+def test_japanese_names_the_dice_with_one_word_everywhere():
+    """The board, the review and the web page call the dice サイコロ (ダイス only inside the Yacht box
+    name フォーダイス, "Four Dice")."""
+    from yahtzee_solver.i18n.text import REVIEW
+    from yahtzee_solver.web.text import WEB_TEXT
+
+    texts = {**MESSAGES["ja"], **{f"review.{k}": v for k, v in REVIEW.get("ja", {}).items()},
+             **{f"web.{k}": v for k, v in WEB_TEXT["ja"].items()}}
+    strings = [(k, v) for k, v in texts.items() if isinstance(v, str)]
+    assert any("サイコロ" in v for _, v in strings)
+    assert [k for k, v in strings if "ダイス" in v.replace("フォーダイス", "")] == []

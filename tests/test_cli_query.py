@@ -1,7 +1,7 @@
 """The query commands (hint, keep, fill, value) through click's CliRunner.
 
 Expected numbers come from the library (:class:`Advisor` on the shipped
-tables) or from RULES.md reference values, never typed in.
+tables) or from docs/rules.md reference values, never typed in.
 """
 
 from __future__ import annotations
@@ -239,10 +239,10 @@ def test_value_of_a_full_card():
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 def test_value_prints_the_rules_md_value_from_the_shipped_table(rules):
-    """RULES.md quotes 7 decimals; ``value`` prints the shipped table's empty card to 7 decimals."""
+    """docs/rules.md quotes 7 decimals; ``value`` prints the shipped table's empty card to 7 decimals."""
     ref = RULESETS[rules].reference_value
     out = run("value", "--rules", rules).output
-    if ref is None:  # Yacht: RULES.md quotes no value
+    if ref is None:  # Yacht: docs/rules.md quotes no value
         assert f"expected final total {load_table(rules).empty_value:.7f}" in out
     else:
         assert f"expected final total {ref:.7f} " in out
@@ -268,6 +268,29 @@ def test_card_file_forms(tmp_path):
     assert run_json("hint", "22555", "--card", f"@{flat}") == expected
     assert run_json("hint", "22555", "--card", f"@{nested}") == expected
     assert_clean_error(run("hint", "22555", "--rules", "yacht", "--card", f"@{nested}"), 2, "'yahtzee'", "'yacht'")
+    flat_with_rules = tmp_path / "flat-rules.json"
+    flat_with_rules.write_text(json.dumps({"rules": "yahtzee", **parse_card(CARD).to_dict()}))
+    assert run_json("hint", "22555", "--card", f"@{flat_with_rules}") == expected
+
+
+@pytest.mark.parametrize("content, needles", [
+    # points are JSON whole numbers, as in a saved game: never a string or a decimal read as one
+    ({"sixes": "18"}, ["points for 'sixes'", 'got "18"', "whole number"]),
+    ({"sixes": 18.0}, ["points for 'sixes'", "got 18.0"]),
+    ({"sixes": 18.5}, ["points for 'sixes'", "got 18.5"]),
+    ({"sixes": True}, ["points for 'sixes'", "got true"]),
+    ({"rules": "yahtzee", "boxes": {"sixes": "18"}}, ["points for 'sixes'", 'got "18"']),
+    ({"boxes": [1, 2]}, ['"boxes" must be a JSON object', "got [1, 2]"]),
+    ({"boxes": {"sixes": 18}, "rules": 5}, ['"rules" must be a rule-set name', "got 5"]),
+    ({"rules": 5}, ['"rules" must be a rule-set name', "got 5"]),
+    ({"rules": "poker", "boxes": {}}, ["unknown rules 'poker'"]),
+])
+def test_card_file_values_are_named_when_refused(tmp_path, content, needles):
+    p = tmp_path / "card.json"
+    p.write_text(json.dumps(content))
+    res = run("hint", "22555", "--card", f"@{p}")
+    assert_clean_error(res, 2, str(p), *needles)
+    assert "pass --rules" not in res.output
 
 
 # -- bad input: usage errors (exit 2) ------------------------------------------------------
@@ -408,7 +431,7 @@ def test_corrupt_table_fails_checksum(tmp_path):
 
 
 def test_directory_as_table(tmp_path):
-    assert_click_usage_error(run("value", "--table", str(tmp_path)), str(tmp_path), command="value")
+    assert_clean_error(run("value", "--table", str(tmp_path)), 1, str(tmp_path), "is a folder")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
@@ -417,7 +440,7 @@ def test_fifo_as_table_is_refused_not_read(tmp_path):
     with make_fifo(tmp_path / "table.h5") as path:
         for cmd in (["value"], ["hint", "22555"], ["value", "--rules", "yacht"]):
             result = run(*cmd, "--table", str(path))
-            assert_click_usage_error(result, str(path), "not a regular file", command=cmd[0])
+            assert_clean_error(result, 1, str(path), "not a regular file")
 
 
 # -- the rule set of a --table file ------------------------------------------------------

@@ -10,7 +10,7 @@ import sys
 import urllib.request
 
 import pytest
-from clihelpers import assert_clean_error, assert_click_usage_error, run
+from clihelpers import assert_clean_error, assert_click_usage_error, hold_lock, lock_is_free, run
 
 pytest.importorskip("flask", reason="the serve tests need the [web] extra (Flask)")
 
@@ -66,7 +66,7 @@ def test_serve_opens_the_page_and_stops_on_ctrl_c(fake, home):
     assert r.exit_code == 0, r.output
     assert "http://127.0.0.1:8123/" in r.output and "stopped" in r.output
     assert fake == ["http://127.0.0.1:8123/"]
-    assert FakeServer.last.closed and not (home / "game.lock").exists()
+    assert FakeServer.last.closed and lock_is_free(home / "game.lock")
     assert "Warning" not in r.output
 
 
@@ -86,8 +86,8 @@ def test_bad_options():
 
 
 def test_one_game_at_a_time(home, fake):
-    (home / "game.lock").write_text("1\n")  # pid 1 is always alive
-    assert_clean_error(run("serve", "--no-open"), 1, "another game is running")
+    with hold_lock(home / "game.lock"):
+        assert_clean_error(run("serve", "--no-open"), 1, "another game is running")
 
 
 def test_missing_extra_is_one_line(monkeypatch):
@@ -105,7 +105,7 @@ def test_port_in_use(home):
         port = busy.getsockname()[1]
         r = run("serve", "--no-open", "--port", str(port))
     assert_clean_error(r, 1, f"cannot listen on 127.0.0.1:{port}", "in use")
-    assert not (home / "game.lock").exists()
+    assert lock_is_free(home / "game.lock")
 
 
 def test_address_not_on_this_machine():
@@ -131,7 +131,7 @@ def test_a_real_server_serves_and_stops_cleanly(home):
         req = urllib.request.Request(url + "api/game/new", data=b'{"seed": 1}', method="POST",
                                      headers={"Content-Type": "application/json", "X-Yahtzee-Token": token})
         assert urllib.request.urlopen(req, timeout=10).status == 200
-        assert (home / "game.json").exists() and (home / "game.lock").exists()
+        assert (home / "game.json").exists() and not lock_is_free(home / "game.lock")
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -142,4 +142,4 @@ def test_a_real_server_serves_and_stops_cleanly(home):
             raise AssertionError("the server did not stop on Ctrl-C: " + err[-3000:]) from None
     assert proc.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
-    assert not (home / "game.lock").exists()
+    assert lock_is_free(home / "game.lock")

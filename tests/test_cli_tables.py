@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 import pytest
 
-from clihelpers import assert_click_usage_error, run, run_json
+from clihelpers import run, run_json
 from clihelpers import fifo as make_fifo
 from clihelpers import assert_clean_error as _assert_clean_error
 import yahtzee_solver.solver.build as build_module
@@ -67,7 +67,7 @@ def test_build_writes_a_valid_table(built):
     assert f"{table.empty_value:.10f}" in output
     assert f"{table.meta['n_states']:,} states" in output
     assert "no published optimal value to compare for yacht" in output
-    assert "RULES.md reference" not in output
+    assert "docs/rules.md reference" not in output
 
 
 def test_info_and_value_on_built_table(built):
@@ -135,9 +135,14 @@ def test_build_into_unwritable_out(tmp_path, instant_build):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-def test_build_creates_missing_folders_as_documented(tmp_path, instant_build):
-    assert "missing folders are created" in " ".join(run("build", "-h").output.split())
+def test_build_out_refuses_a_missing_folder_as_plot_does(tmp_path, instant_build):
+    """One rule for the files a command writes: the folder must exist, a missing one is never created."""
+    assert "the folder must exist" in " ".join(run("build", "-h").output.split())
     out = tmp_path / "a" / "b" / "yacht.h5"
+    result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
+    assert_clean_error(result, 1, "cannot write table", f"folder {str(out.parent)!r} does not exist")
+    assert instant_build == [] and not (tmp_path / "a").exists()
+    (tmp_path / "a" / "b").mkdir(parents=True)
     assert run("build", "--rules", "yacht", "--out", str(out), "--no-progress").exit_code == 0
     assert load_table("yacht", out).empty_value == load_table("yacht").empty_value
 
@@ -148,8 +153,8 @@ def test_build_names_the_source_of_the_reference_value(tmp_path, instant_build, 
     result = run("build", "--rules", rules, "--out", str(tmp_path / "t.h5"), "--no-progress")
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if line.startswith("empty-card value"))
-    assert f"matches the optimal value {rs.reference_value} (" in line  # the RULES.md golden
-    assert "RULES.md" in line and "RULES.md reference" not in line
+    assert f"matches the optimal value {rs.reference_value} (" in line  # the docs/rules.md golden
+    assert "docs/rules.md" in line and "docs/rules.md reference" not in line
     assert ("Verhoeff 1999" in line) == (rules == "yahtzee-free-joker")
 
 
@@ -165,7 +170,7 @@ def test_build_refuses_a_fifo_before_the_work(tmp_path, instant_build):
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
 def test_build_surfaces_save_table_refusal_as_one_line(tmp_path, instant_build, monkeypatch):
     """A target that turns into a fifo while the DP runs: save_table's own refusal, one line, exit 1."""
-    monkeypatch.setattr("yahtzee_solver.cli.tables.check_writable", lambda path, hint="": None)
+    monkeypatch.setattr("yahtzee_solver.cli.tables.check_writable", lambda path, **kwargs: None)
     with make_fifo(tmp_path / "yacht.h5") as fifo:
         result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
     _assert_clean_error(result, 1, str(fifo), "not a regular file")
@@ -227,10 +232,10 @@ def test_info_on_shipped_tables(rules):
     assert data["empty_value"] == table.empty_value
     assert data["shape"] == list(table.values.shape)
     text = run("info", "--rules", rules).output
-    if rs.reference_value is not None:  # RULES.md goldens
+    if rs.reference_value is not None:  # docs/rules.md goldens
         assert data["reference_value"] == rs.reference_value
         assert data["reference_match"] is True
-        assert "RULES.md" in data["reference_source"]
+        assert "docs/rules.md" in data["reference_source"]
         assert table.empty_value == pytest.approx(rs.reference_value, abs=5e-8)
         assert f"matches the optimal value {rs.reference_value} ({data['reference_source']}; difference" in text
     else:
@@ -250,6 +255,27 @@ def test_info_reports_checksum_mismatch(tmp_path):
     assert_clean_error(result, 1, "checksum", str(p))
     data = json.loads(run("info", "--rules", "yacht", "--table", str(p), "--json").output.split("\nError:")[0])
     assert data["checksum_ok"] is False
+
+
+@pytest.mark.parametrize("stamped", [False, True], ids=["stale-checksum", "checksum-of-the-nans"])
+def test_info_on_a_table_of_nans_is_one_line(tmp_path, stamped):
+    """Values all NaN: info ends in a one-line error (exit 1), not a traceback ("state (0, 0, 0) cannot occur").
+
+    With the old checksum the file fails it (as hint on the same file says); with a checksum
+    stamped over the NaNs, the error says the table holds no value for the empty card."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        v = np.full(f["values"].shape, np.nan)
+        f["values"][...] = v
+        if stamped:
+            f.attrs["checksum"] = checksum(v)
+    needle = "no value for the empty card" if stamped else "fails its checksum"
+    for args in ((), ("--json",)):
+        result = run("info", "--rules", "yacht", "--table", str(p), *args)
+        assert_clean_error(result, 1, str(p), needle, "yahtzee-solve build --rules yacht")
+    if not stamped:
+        assert_clean_error(run("hint", "11111", "--rules", "yacht", "--table", str(p)), 1, "fails its checksum")
 
 
 def test_info_reference_mismatch_is_flagged(tmp_path):
@@ -306,4 +332,14 @@ def test_info_bad_tables_without_rules(tmp_path):
     if hasattr(os, "mkfifo"):
         with make_fifo(tmp_path / "fifo.h5") as fifo:
             result = run("info", "--table", str(fifo))
-        assert_click_usage_error(result, str(fifo), "not a regular file", command="info")
+        assert_clean_error(result, 1, str(fifo), "not a regular file")
+
+
+@pytest.mark.parametrize("command", [["info"], ["hint", "12345"]])
+def test_a_table_that_is_a_folder_or_a_device_is_a_file_problem(tmp_path, command):
+    """Exit 1 as for every file problem (README), naming the path, whatever command reads the table."""
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    assert_clean_error(run(*command, "--table", str(folder)), 1, f"value table {str(folder)!r} is a folder")
+    if os.path.exists("/dev/zero"):
+        assert_clean_error(run(*command, "--table", "/dev/zero"), 1, "value table '/dev/zero'", "not a regular file")

@@ -185,6 +185,43 @@ def test_parse_dice_errors_are_one_clear_line(text, n, quoted):
     assert quoted in msg
 
 
+@pytest.mark.parametrize(
+    "dice, quoted",
+    [
+        ((1, 2, 3, 4, 5.5), "5.5"),  # was read as 12345
+        ((1, 2, 3, 4, 5.0), "5.0"),  # a float is not a face, whole or not
+        ((True, 2, 3, 4, 5), "True"),  # was read as a 1
+        ([1, 2, 3, 4, np.bool_(True)], "True"),
+        (np.array([1.0, 2, 3, 4, 5]), "1.0"),
+        (["2", "2", "5", "5", "5"], "'2'"),  # a sequence holds ints; text is one string
+        ((1, 2, 3, 4, None), "None"),
+    ],
+)
+def test_dice_that_are_not_whole_numbers_are_refused(dice, quoted):
+    """A sequence of dice holds ints (numpy integers too): no float, bool or string is read as a face."""
+    for f in (parse_dice, roll_index, keep_index):  # a keep may hold all five
+        with pytest.raises(DiceError) as info:
+            f(dice)
+        assert "\n" not in str(info.value) and quoted in str(info.value)
+
+
+@pytest.mark.parametrize("dice", [None, 12345, 2.5, object()])
+def test_dice_that_are_no_sequence_are_a_dice_error(dice):
+    """None or a number where dice belong: the project's DiceError naming it, not a bare TypeError."""
+    for f in (parse_dice, roll_index, keep_index):
+        with pytest.raises(DiceError) as info:
+            f(dice)
+        assert repr(dice) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_numpy_integer_dice_are_faces():
+    for dtype in (np.int8, np.int16, np.int64, np.uint8):
+        a = np.array([5, 2, 2, 5, 5], dtype=dtype)
+        assert parse_dice(a) == (2, 2, 5, 5, 5) and all(type(d) is int for d in parse_dice(a))
+        assert roll_index(a) == roll_index((2, 2, 5, 5, 5))
+        assert keep_index(a[:2]) == keep_index((2, 5))
+
+
 @given(st.lists(faces, min_size=5, max_size=5), st.sampled_from(["", " ", ",", ", ", "  "]))
 def test_parse_format_round_trip(ds, sep):
     text = sep.join(str(d) for d in ds)

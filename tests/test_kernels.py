@@ -1,6 +1,6 @@
-"""The turn kernel against an independent brute-force expectimax and the RULES.md hand values.
+"""The turn kernel against an independent brute-force expectimax and the docs/rules.md hand values.
 
-The reference solver below is written from RULES.md alone: it enumerates the
+The reference solver below is written from docs/rules.md alone: it enumerates the
 ordered outcomes of rerolled dice, scores with the plain reference of
 ``conftest.py`` (its own Joker logic, not :func:`kernels.box_points`) and
 tracks the upper subtotal and the Yahtzee box itself.  It solves reduced games
@@ -19,7 +19,6 @@ import itertools
 import math
 import random
 from collections import Counter
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -27,6 +26,8 @@ import pytest
 from yahtzee_solver.solver import jit
 from yahtzee_solver.dice import KEEP_COUNTS, KEEPS, N_KEEPS, ROLL_OFFSET, ROLLS, keep_index
 from yahtzee_solver.rules import get_rules
+
+from rulesdoc import hand_value
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 BACKENDS = pytest.mark.parametrize("jitted", [False, True], ids=["interpreted", "compiled"])
@@ -262,19 +263,20 @@ def test_box_points_five_alike_on_every_card(game, ref):
                 _check_box_points(k, game, ref, mask, yb, five)
 
 
-# -- RULES.md hand values --------------------------------------------------------
+# -- docs/rules.md hand values ---------------------------------------------------
 @pytest.mark.parametrize("game", RULE_NAMES)
 def test_only_chance_open_is_70_thirds(game, built):
-    """RULES.md: only Chance open, no bonus possible: 70/3 points."""
+    """docs/rules.md: only Chance open, no bonus possible: 70/3 points."""
+    chance_only = float(hand_value("chance-only"))
     rules = get_rules(game)
     chance = rules.category_index("chance")
     row = built(game).values[rules.full_mask & ~(1 << chance), :, 0]
     reachable = row[~np.isnan(row)]
     assert reachable.size >= 2
-    assert np.allclose(reachable, 70 / 3, rtol=0, atol=1e-12)
+    assert np.allclose(reachable, chance_only, rtol=0, atol=1e-12)
     if rules.n_flags == 2:  # with 50 in the Yahtzee box, five alike earns +100: worth more
         with_bonus = built(game).values[rules.full_mask & ~(1 << chance), :, 1]
-        assert np.all(with_bonus[~np.isnan(with_bonus)] > 70 / 3 + 1)
+        assert np.all(with_bonus[~np.isnan(with_bonus)] > chance_only + 1)
 
 
 def _five_alike_indicator() -> np.ndarray:
@@ -286,7 +288,7 @@ def _five_alike_indicator() -> np.ndarray:
 
 @BACKENDS
 def test_five_alike_within_a_turn_keeping_the_most_common_face(jitted):
-    """RULES.md: 347897/7558272 when always keeping the dice of the most common face."""
+    """docs/rules.md: 347897/7558272 when always keeping the dice of the most common face."""
     k = backend(jitted)
 
     def most_common_keep(r):
@@ -302,7 +304,7 @@ def test_five_alike_within_a_turn_keeping_the_most_common_face(jitted):
         E[ROLL_OFFSET:] = S
     k.expect_keeps(E)
     p = E[0]
-    assert p == pytest.approx(float(Fraction(347897, 7558272)), abs=1e-15)
+    assert p == pytest.approx(float(hand_value("five-alike-in-a-turn")), abs=1e-15)
     # maximising the chance instead cannot do worse
     E = _five_alike_indicator()
     B = np.empty(N_KEEPS)
@@ -316,7 +318,7 @@ def test_five_alike_within_a_turn_keeping_the_most_common_face(jitted):
 
 @BACKENDS
 def test_straight_draw_probabilities(jitted):
-    """RULES.md: holding 2-3-4-5 completes a large straight in two rerolls with 20/36, 1-2-3-4 with 11/36."""
+    """docs/rules.md: holding 2-3-4-5 completes a large straight in two rerolls with 20/36, 1-2-3-4 with 11/36."""
     k = backend(jitted)
     E = np.zeros(N_KEEPS)
     for r, roll in enumerate(ROLLS):
@@ -327,9 +329,9 @@ def test_straight_draw_probabilities(jitted):
     k.best_subkeeps(E, B)
     E[ROLL_OFFSET:] = B[ROLL_OFFSET:]
     k.expect_keeps(E)  # two rerolls left
-    assert E[keep_index((2, 3, 4, 5))] == pytest.approx(20 / 36, abs=1e-15)
-    assert E[keep_index((1, 2, 3, 4))] == pytest.approx(11 / 36, abs=1e-15)
-    assert E[keep_index((3, 4, 5, 6))] == pytest.approx(11 / 36, abs=1e-15)
+    assert E[keep_index((2, 3, 4, 5))] == pytest.approx(float(hand_value("straight-two-ends")), abs=1e-15)
+    assert E[keep_index((1, 2, 3, 4))] == pytest.approx(float(hand_value("straight-one-end")), abs=1e-15)
+    assert E[keep_index((3, 4, 5, 6))] == pytest.approx(float(hand_value("straight-one-end")), abs=1e-15)
 
 
 # -- smaller kernels and backend agreement -----------------------------------------

@@ -84,13 +84,19 @@ def test_win_chances_are_the_win_dp_for_every_option():
     E = src.keep_values(me.key, me.total, st.rerolls_left)
     subkeeps = [int(k) for k in ROLL_SUBKEEPS[r] if k >= 0]
     assert sorted(o.keep for o in wc.options) == sorted(KEEPS[k] for k in subkeeps)
-    for k in subkeeps:
+    P = src.box_values(me.key, me.total, r)
+    best_box = max((c for c in range(len(P)) if P[c] == P[c]), key=lambda c: P[c])
+    ev_box = {o.category: o.expected for o in adv.box_options(me, st.sorted_dice)}
+    for k in subkeeps[:-1]:
         o = wc.of_keep(KEEPS[k])
         assert o.win == pytest.approx(E[k], abs=1e-12) and o.box is None
+    # keeping all five rerolls nothing: it scores now in the box of best chance (there is no pass)
+    stop = wc.of_keep(KEEPS[subkeeps[-1]])
+    assert stop.win == pytest.approx(P[best_box], abs=1e-12) and P[stop.box] == P[best_box]
+    assert stop.expected == ev_box[stop.box]
     ev = {o.keep: o.expected for o in adv.keep_options(me, st.sorted_dice, st.rerolls_left)}
-    assert all(o.expected == ev[o.keep] for o in wc.options) and _ranked_like_policy(wc.options)
+    assert all(o.expected == ev[o.keep] for o in wc.options if o is not stop) and _ranked_like_policy(wc.options)
     # the boxes for the dice as they are: the DP's box values
-    P = src.box_values(me.key, me.total, r)
     boxes = hints.boxes(st, adv)
     assert {o.box: o.win for o in boxes} == pytest.approx({c: P[c] for c in range(len(P)) if P[c] == P[c]}, abs=1e-12)
     assert _ranked_like_policy(boxes)

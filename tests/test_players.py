@@ -1,7 +1,7 @@
 """CPU strategies: the expert is the advisor's best move, the normal player the best
 single turn, the beginner a seeded casual player; every answer legal.
 
-Goldens come from RULES.md (Chance-only keep rule and value 70/3, five-alike
+Goldens come from docs/rules.md (Chance-only keep rule and value 70/3, five-alike
 probability 347897/7558272); everything else is checked against an independent
 computation in this file or against the advisor.
 """
@@ -31,6 +31,8 @@ from yahtzee_solver.strategy.players import (
 from yahtzee_solver.rules import P_UPPER_BONUS, get_rules
 from yahtzee_solver.strategy.levels import make_strategy
 from yahtzee_solver.solver.table import load_table
+
+from rulesdoc import hand_value
 
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
@@ -157,11 +159,10 @@ def test_expert_compiled_and_interpreted_agree():
 @pytest.mark.parametrize("level", ["expert", "normal"])
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_only_chance_open_follows_the_per_die_rule(level, rules):
-    """RULES.md: only Chance open is worth 70/3, 14/3 per die, each die on its own.
+    """docs/rules.md: only Chance open is worth 70/3, 14/3 per die, each die on its own.
 
     One die with one reroll left is worth 3.5 rerolled, so keep 4-6 (worth 4.25);
     with two rerolls left a reroll is worth 4.25, so keep 5-6 (worth 14/3).
-    (RULES.md names the thresholds 4 and 5 in the other order; 14/3 needs this one.)
     """
     r = get_rules(rules)
     card = _one_box_open(r, r.category_index("chance"))
@@ -169,7 +170,7 @@ def test_only_chance_open_follows_the_per_die_rule(level, rules):
     for roll in ROLLS:
         assert s.choose_keep(card, roll, 2) == tuple(d for d in roll if d >= 5)
         assert s.choose_keep(card, roll, 1) == tuple(d for d in roll if d >= 4)
-    assert _strategy_value(s, card, sum) == Fraction(70, 3)
+    assert _strategy_value(s, card, sum) == hand_value("chance-only") == 5 * hand_value("chance-per-die")
 
 
 # -- normal --------------------------------------------------------------------------------
@@ -254,11 +255,11 @@ def test_beginner_keeps_its_most_common_face_and_stands_on_made_patterns():
 
 def test_beginner_five_alike_probability_is_the_rules_md_value():
     """Only the Yahtzee box open: keeping the most common face makes five alike in a
-    turn with probability 347897/7558272 (RULES.md), computed exactly."""
+    turn with probability 347897/7558272 (docs/rules.md), computed exactly."""
     b = BeginnerStrategy("yahtzee", rng=np.random.default_rng(0), blunder=0.0)
     card = _one_box_open("yahtzee", 11)
     p = _strategy_value(b, card, lambda roll: int(len(set(roll)) == 1))
-    assert p == Fraction(347897, 7558272)
+    assert p == hand_value("five-alike-in-a-turn")
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)

@@ -103,7 +103,7 @@ class _Flat:
 
     def box_values(self, state, total, roll):
         self.totals.append(total)
-        v = np.full(self.rules.n_categories, 0.25)
+        v = np.full(self.rules.n_categories, 0.5)
         mask = state[0]
         for c in range(self.rules.n_categories):
             if (mask >> c) & 1:
@@ -133,13 +133,13 @@ def test_a_new_objective_plugs_into_the_same_policy():
     dice = (1, 3, 3, 5, 6)
     r = roll_index(dice)
     listed = [k for k in ROLL_SUBKEEPS[r] if k >= 0]
-    src = _Flat(rules, bump={listed[-1]: 0.9, listed[3]: 0.7})
+    src = _Flat(rules, bump={listed[-2]: 0.9, listed[3]: 0.7})  # listed[-1], all five, is scoring now
     assert isinstance(src, ValueSource)
     player = PolicyStrategy(src, "target")
     card = parse_card("sixes=18", rules)
-    assert player.choose_keep(card, dice, 2) == KEEPS[listed[-1]]
+    assert player.choose_keep(card, dice, 2) == KEEPS[listed[-2]]
     codes, values = player.policy.keep_ranking(card.key, card.total, r, 1)
-    assert codes[:2].tolist() == [listed[-1], listed[3]] and values[:2].tolist() == [0.9, 0.7]
+    assert codes[:2].tolist() == [listed[-2], listed[3]] and values[:2].tolist() == [0.9, 0.7]
     assert set(src.totals) == {18}  # a non-additive source sees the real total
     assert player.level == "target"
 
@@ -158,11 +158,11 @@ def test_a_tie_break_source_orders_equal_values_only(fresh_table):
         boxes, _ = flat.box_ranking(card.key, card.total, r)
         assert boxes.tolist() == Policy(ev).box_ranking(card.key, card.total, r)[0].tolist()
         listed = [k for k in ROLL_SUBKEEPS[r] if k >= 0]
-        bumped = Policy(_Flat(rules, bump={listed[-1]: 0.9}), tiebreak=ev)
+        bumped = Policy(_Flat(rules, bump={listed[-2]: 0.9}), tiebreak=ev)
         codes, _ = bumped.keep_ranking(card.key, card.total, r, 2)
-        assert codes[0] == listed[-1]
+        assert codes[0] == listed[-2]
         ev_order = Policy(ev).keep_ranking(card.key, card.total, r, 2)[0].tolist()
-        assert codes[1:].tolist() == [k for k in ev_order if k != listed[-1]]
+        assert codes[1:].tolist() == [k for k in ev_order if k != listed[-2]]
     with pytest.raises(UsageError, match="yacht"):
         Policy(_Flat(rules), tiebreak=ExpectedValueSource(get_rules("yacht"), fresh_table("yacht"), jit=False))
 
@@ -174,8 +174,8 @@ def test_tie_tolerance_merges_rounding_noise():
     r = roll_index(dice)
     listed = [k for k in ROLL_SUBKEEPS[r] if k >= 0]
     card = parse_card("sixes=18", rules)
-    src = _Flat(rules, bump={listed[-1]: 0.5 + 1e-15})
-    assert Policy(src).choose_keep(card.key, card.total, r, 2) == listed[-1]
+    src = _Flat(rules, bump={listed[-2]: 0.5 + 1e-15})
+    assert Policy(src).choose_keep(card.key, card.total, r, 2) == listed[-2]
     tol = Policy(src, tie_tolerance=1e-12)
     assert tol.choose_keep(card.key, card.total, r, 2) == listed[0]
     assert tol.keep_ranking(card.key, card.total, r, 2)[1].max() == 0.5 + 1e-15  # values are not rounded

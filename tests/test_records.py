@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import re
 import subprocess
 import sys
@@ -17,6 +18,8 @@ from yahtzee_solver.files import HOME_ENV, MAX_FILE_BYTES, data_dir, write_json_
 from yahtzee_solver.play.lock import GameLock, GameRunningError, lock_path
 from yahtzee_solver.play.records import DataFileError, Record, RecordBook, file_finished_game, records_path
 from yahtzee_solver.play.savegame import GameStore, save_path
+
+from clihelpers import hold_lock, lock_is_free
 
 
 @pytest.fixture(autouse=True)
@@ -322,24 +325,90 @@ def test_lock_is_exclusive_and_released(home):
         assert lock.held and lock_path().read_text().strip() == str(os.getpid())
         with pytest.raises(GameRunningError, match=f"pid {os.getpid()}"):
             GameLock().acquire()  # a second game, even in this process
-        assert lock_path().exists()
-    assert not lock_path().exists()
+        assert not lock_is_free(lock_path())
+    assert lock_is_free(lock_path()) and lock_path().read_text() == ""
 
 
-def test_lock_held_by_a_live_process_is_refused(home):
+def test_lock_held_by_another_process_is_refused(home):
     home.mkdir(parents=True)
-    other = os.getppid()  # alive, and not this process
-    lock_path().write_text(f"{other}\n")
-    with pytest.raises(GameRunningError, match=rf"another game is running \(pid {other}\)") as e:
-        GameLock().acquire()
-    assert e.value.pid == other and "\n" not in str(e.value)
-    assert lock_path().read_text().strip() == str(other)  # untouched
+    with hold_lock(lock_path()) as holder:
+        with pytest.raises(GameRunningError, match=rf"another game is running \(pid {holder.pid}\)") as e:
+            GameLock().acquire()
+        assert e.value.pid == holder.pid and "\n" not in str(e.value)
+        assert lock_path().read_text().strip() == str(holder.pid)  # untouched
 
 
-@pytest.mark.parametrize("content", ["stale", "garbage", ""])
-def test_stale_or_garbage_lock_is_taken_over(home, content):
+@pytest.mark.parametrize("content", ["stale", "garbage", "", "mine"])
+def test_a_lock_file_without_a_holder_is_free_whatever_it_says(home, content):
+    """Only a live holder's lock counts, not the file: a pid left by a crash (even this process's own pid,
+    as in a container where the game is pid 1 every run) or garbage is no lock."""
     home.mkdir(parents=True)
-    lock_path().write_text(f"{_dead_pid()}\n" if content == "stale" else content)
+    text = {"stale": f"{_dead_pid()}\n", "mine": f"{os.getpid()}\n"}.get(content, content)
+    lock_path().write_text(text)
     with GameLock():
         assert lock_path().read_text().strip() == str(os.getpid())
-    assert not lock_path().exists()
+    assert lock_is_free(lock_path())
+
+
+# -- an OS-level lock: no stale lock, whoever races ----------------------------------------------------
+def _race_for_the_lock(path, barrier, results, seed) -> None:
+    """One of many simultaneous starts: take the lock, hold it while the others try, say who won.
+
+    On a busy machine a process can be stopped between any two system calls: each file call here
+    (open, unlink, rename) first waits a random few milliseconds, as if the scheduler had run another
+    process then.
+    """
+    import random
+
+    rng = random.Random(seed)
+
+    def slow(call):
+        def wrapper(*args, **kwargs):
+            time.sleep(rng.uniform(0, 0.02))
+            return call(*args, **kwargs)
+        return wrapper
+
+    os.open, os.unlink, os.replace = slow(os.open), slow(os.unlink), slow(os.replace)  # this process only
+    barrier.wait()
+    try:
+        lock = GameLock(path).acquire()
+    except GameRunningError:
+        results.put("refused")
+        return
+    results.put("won")
+    time.sleep(1.5)
+    lock.release()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="fork start method")
+def test_many_simultaneous_starts_over_a_stale_lock_let_exactly_one_in(tmp_path):
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    path = tmp_path / "game.lock"
+    n = 20
+    for attempt in range(5):
+        path.write_text(f"{_dead_pid()}\n")  # what a crashed game would have left
+        barrier, results = ctx.Barrier(n), ctx.Queue()
+        procs = [ctx.Process(target=_race_for_the_lock, args=(path, barrier, results, 1000 * attempt + i))
+                 for i in range(n)]
+        for p in procs:
+            p.start()
+        got = sorted(results.get(timeout=60) for _ in procs)
+        for p in procs:
+            p.join(timeout=60)
+        assert got.count("won") == 1 and got.count("refused") == n - 1, (attempt, got)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_a_killed_holder_leaves_no_lock(tmp_path):
+    path = tmp_path / "game.lock"
+    with hold_lock(path) as holder:
+        with pytest.raises(GameRunningError, match=rf"another game is running \(pid {holder.pid}\)") as e:
+            GameLock(path).acquire()
+        assert e.value.pid == holder.pid
+        holder.kill()  # kill -9: no cleanup runs
+        holder.wait(timeout=30)
+        with GameLock(path) as lock:  # at once: the kernel released it with the process
+            assert lock.held

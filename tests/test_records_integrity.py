@@ -179,8 +179,10 @@ def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
     assert sorted((r["practice"], r["games"]) for r in rows) == [(False, 1), (True, 2)]
 
 
-# -- a run stopped between writing the save and the ledger --------------------------------------------------
-def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
+# -- a run stopped between writing the ledger and the save --------------------------------------------------
+def test_a_save_one_action_behind_the_ledger_is_completed_one_ahead_is_refused(home):
+    """The ledger is written first: a save one action behind it (its write failed) is completed with the
+    ledger's last action; a save ahead of the ledger is one the records never certified."""
     from yahtzee_solver.game import Roll, new_game
     from yahtzee_solver.play.savegame import GameStore
 
@@ -188,11 +190,14 @@ def test_a_save_one_action_ahead_of_the_ledger_is_accepted_two_are_not(home):
     store = GameStore(home / "game.json")
     store.begin(g)
     g.apply_action(Roll())
-    store._write_save(g)  # the save is written, then the run stops before the ledger is
+    store.ledger.write(store._counted(g))  # the ledger is written, then the run stops before the save is
     opened = GameStore(home / "game.json").open()
-    assert opened.status == "ok" and opened.state.dice == g.dice
+    assert opened.status == "ok" and opened.state.dice == g.dice and len(opened.state.log) == 1
+    store = GameStore(home / "game.json")
+    store.open()
+    store.save(g)
     g.apply_action(Roll())
-    store._write_save(g)  # two actions the ledger never saw: not a crash, refused
+    store._write_save(g)  # an action the ledger never saw: refused
     assert GameStore(home / "game.json").open().status == "refused"
 
 
@@ -219,3 +224,52 @@ def test_a_ledger_with_a_bad_cpu_generator_is_unreadable(home, cpu_rng):
     assert ledger.read() is None and "invalid cpu_rng" in ledger.problem
     fresh = LedgerEntry.new(seed=1, rules="yahtzee", opponent="beginner", first=0, lang="en").to_dict()
     assert fresh["cpu_rng"] is None and LedgerEntry.from_dict(fresh).cpu_rng is None  # no action yet
+
+
+# -- a game is counted once, however many games come after ------------------------------------------------
+def _finished_game_on_disk(home, seed):
+    """A solitaire game played to its end and saved, not yet filed (as a run that stopped before the records)."""
+    from yahtzee_solver.game import Roll, Score, new_game
+    from yahtzee_solver.play.savegame import GameStore
+
+    g = new_game(seed=seed)
+    store = GameStore(home / "game.json")
+    store.begin(g)
+    while not g.is_terminal():
+        a = Roll() if g.rolls_used == 0 else next(x for x in g.legal_actions() if isinstance(x, Score))
+        g.apply_action(a)
+        store.save(g)
+    return g
+
+
+@pytest.mark.parametrize("later", [8, 30])
+def test_a_finished_game_restored_with_its_ledger_is_counted_once_after_many_games(home, later):
+    from yahtzee_solver.play.ledger import LedgerEntry
+    from yahtzee_solver.play.records import file_unfinished_game
+    from yahtzee_solver.play.savegame import GameStore
+
+    g = _finished_game_on_disk(home, 5)
+    kept = {name: (home / name).read_bytes() for name in ("game.json", "ledger.json")}
+    assert "now in your records" in run(["records"]).output
+    for i in range(later):  # that many games counted after it (abandoned ones: quick to make)
+        e = LedgerEntry.new(seed=i, rules="yahtzee", opponent="none", first=0, lang="en")
+        file_unfinished_game(e, GameStore(home / "other.json"))
+    for name, data in kept.items():  # both files of the finished game put back
+        (home / name).write_bytes(data)
+    run(["records"])
+    rec = RecordBook.load().get("yahtzee", "solo")
+    assert (rec.games, rec.total, rec.abandoned) == (1, g.cards[0].total, later)
+
+
+def test_a_forfeit_refused_again_says_it_was_already_counted(home):
+    run(["play", "--vs", "normal", "--fast"], ["r", "q"])
+    kept = (home / "ledger.json").read_bytes()
+    (home / "game.json").write_text("garbage")
+    assert "counted as a loss" in run(["records"]).output
+    (home / "ledger.json").write_bytes(kept)  # the same game's ledger and a bad save again
+    (home / "game.json").write_text("garbage")
+    res = run(["records"])
+    assert "cannot be restored" in res.output and "already counted" in res.output
+    assert "counted as a loss" not in res.output
+    rec = RecordBook.load().get("yahtzee", "normal")
+    assert (rec.losses, rec.forfeits) == (1, 1)

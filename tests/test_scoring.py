@@ -16,7 +16,7 @@ RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht")
 
 
 def expected_case(card: ScoreCard, dice) -> str | None:
-    """The Joker case from RULES.md, written out plainly (the oracle)."""
+    """The Joker case from docs/rules.md, written out plainly (the oracle)."""
     rules = card.rules
     y = rules.yahtzee_category
     if rules.joker == "none" or y < 0 or len(set(dice)) != 1 or card.boxes[y] is None:

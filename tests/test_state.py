@@ -130,7 +130,7 @@ def test_constructor_validates():
 # -- @file.json -----------------------------------------------------------------------
 def test_card_from_json_file(tmp_path):
     p = tmp_path / "card.json"
-    p.write_text(json.dumps({"Sixes": 18, "4s": "12", "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
+    p.write_text(json.dumps({"Sixes": 18, "4s": 12, "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
     card = parse_card(f"@{p}")
     assert boxes(card) == {"sixes": 18, "fours": 12, "yahtzee": 50}
     assert card.yahtzee_bonus == 100
@@ -246,10 +246,47 @@ def test_box_points_joker_cases(joker_case, ref):
     assert {c for c in range(rules.n_categories) if legal[c]} == set(want)
     assert {c: points[c] for c in want} == want
     assert bonus == case.bonus
-    # the hand-written case agrees with the RULES.md reference of conftest
+    # the hand-written case agrees with the docs/rules.md reference of conftest
     y = card.boxes[ref.ybox(case.rules)]
     ref_moves = ref.moves(case.rules, card.open_categories, y, tuple(int(d) for d in case.dice))
     assert ref_moves == {c: (p, case.bonus) for c, p in want.items()}
+
+
+@pytest.mark.parametrize("box", [-1, -13, 13, 99, True, "chance", None, 2.0])
+def test_with_box_refuses_a_box_index_that_is_no_box(box):
+    """-1 used to fill Chance (Python's negative index), 13 raised a bare IndexError, "chance" a TypeError."""
+    card = ScoreCard.empty("yahtzee")
+    with pytest.raises(CategoryError) as info:
+        card.with_box(box, 20)
+    assert_one_line(info.value, repr(box), "0-12")
+    assert isinstance(info.value, UsageError) and isinstance(info.value, IndexError)  # IndexError as before
+
+
+@pytest.mark.parametrize("points, bonus", [(2.5, 0), (True, 0), ("2", 0), (None, 0), (2, 0.5), (2, True)])
+def test_with_box_refuses_points_that_are_no_whole_number(points, bonus):
+    """2.5 used to be written as 2 and True as 1."""
+    with pytest.raises(ScoreCardError) as info:
+        ScoreCard.empty("yahtzee").with_box(1, points, bonus)
+    assert_one_line(info.value, repr(points) if points != 2 else repr(bonus))
+
+
+def test_with_box_takes_numpy_integers():
+    import numpy as np
+
+    card = ScoreCard.empty("yahtzee").with_box(np.int64(11), np.int16(50)).with_box(np.int8(1), np.int64(4),
+                                                                                    np.int64(100))
+    assert card.boxes[11] == 50 and card.boxes[1] == 4 and card.yahtzee_bonus == 100
+    assert all(type(v) is int for v in card.boxes if v is not None) and type(card.yahtzee_bonus) is int
+
+
+def test_scoring_validates_dice_it_has_seen_as_ints():
+    """The memo of a card's scoring is no way around the dice check: 5.0 and True are not faces."""
+    card = ScoreCard.empty("yahtzee")
+    card.box_points((1, 2, 3, 4, 5))
+    card.box_points((1, 1, 2, 3, 4))
+    for bad in ((1, 2, 3, 4, 5.0), (True, 1, 2, 3, 4)):
+        with pytest.raises(DiceError):
+            card.box_points(bad)
 
 
 def test_box_points_accepts_typed_dice_and_rejects_bad_dice():
@@ -281,7 +318,7 @@ def test_card_file_edge_cases(tmp_path):
     flt.write_text('{"sixes": [18]}')
     with pytest.raises(ScoreCardError) as info:
         parse_card(f"@{flt}")
-    assert_one_line(info.value, "whole number or null", "[18]")
+    assert_one_line(info.value, "whole number (like 18) or null", "[18]")
 
 
 def test_card_text_edge_cases():
@@ -315,3 +352,52 @@ def test_impossible_score_lists_ranges():
     with pytest.raises(ScoreCardError) as info:
         parse_card("3k=4")
     assert_one_line(info.value, "(possible: 0, 5-30)")
+
+
+# -- repr and pickling -------------------------------------------------------------
+REPR_CARDS = {
+    "yahtzee": ["", "sixes=18,fours=12,chance=22,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
+    "yacht": ["", "aces=3,choice=22,yacht=0"],
+    "yatzy": ["1p=12,2p=22,yatzy=50"],
+    "yahtzee-no-joker": ["yahtzee=50,fh=25,yahtzee-bonus=100"],
+}
+
+
+@pytest.mark.parametrize("rules,text", [(r, t) for r, ts in REPR_CARDS.items() for t in ts])
+def test_repr_is_short_and_evaluates_back_to_the_card(rules, text):
+    from yahtzee_solver import ScoreCard as PublicScoreCard
+
+    card = parse_card(text, rules)
+    r = repr(card)
+    assert len(r) <= 200, r
+    back = eval(r, {"ScoreCard": PublicScoreCard})  # noqa: S307 - the point of the test
+    assert back == card and back.rules is card.rules and back.yahtzee_bonus == card.yahtzee_bonus
+
+
+def test_repr_of_an_unregistered_rule_set_still_evaluates_back():
+    import dataclasses
+
+    from yahtzee_solver.rules import CategorySpec, RuleSet
+
+    mine = dataclasses.replace(get_rules("yacht"), name="my-yacht")
+    card = ScoreCard.from_mapping({"aces": 3}, mine)
+    back = eval(repr(card), {"ScoreCard": ScoreCard, "RuleSet": RuleSet, "CategorySpec": CategorySpec})  # noqa: S307
+    assert back == card and back.rules == mine
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_a_pickled_card_does_not_grow_after_a_query(rules):
+    import pickle
+
+    from yahtzee_solver import Advisor
+
+    text = {"yacht": "aces=3,choice=22", "yatzy": "1p=12,ones=3"}.get(rules, "sixes=18,chance=22")
+    fresh = pickle.dumps(parse_card(text, rules))
+    card = parse_card(text, rules)
+    card.scoring("22555"), card.key, card.box_points("66666")  # fills the card's memo
+    Advisor(rules, jit=False).box_options(card, "22555")  # and the rule set's kernel arrays
+    after = pickle.dumps(card)
+    assert len(after) == len(fresh) and len(after) < 1024, (len(fresh), len(after))
+    back = pickle.loads(after)
+    assert back == card and back.rules is card.rules  # a registered rule set comes back as itself
+    assert back.scoring("22555") == card.scoring("22555") and back.key == card.key

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yahtzee_solver.solver import table as table_mod
-from yahtzee_solver.errors import TableError, UsageError
+from yahtzee_solver.errors import ScoreCardError, TableError, UsageError
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
 
@@ -222,16 +222,31 @@ def test_value_table_checks_shape():
 
 
 def test_value_lookup(fresh_table):
+    """A state out of range or unreachable is a ScoreCardError (the project's, and a ValueError as before)."""
     t = fresh_table("yahtzee")
     assert t.value(0, 0, 0) == t.empty_value == t.values[0, 0, 0]
-    with pytest.raises(ValueError, match="out of range"):
-        t.value(1 << 13, 0, 0)
-    with pytest.raises(ValueError, match="out of range"):
-        t.value(0, 64, 0)
-    with pytest.raises(ValueError, match="cannot occur"):
-        t.value(0, 5, 0)  # no upper box filled, subtotal 5
-    with pytest.raises(ValueError, match="cannot occur"):
-        t.value(0, 0, 1)  # bonus flag without a filled Yahtzee box
+    for state, match in (((1 << 13, 0, 0), "out of range"), ((0, 64, 0), "out of range"), ((-1, 0, 0), "out of range"),
+                         ((0, 5, 0), "cannot occur"),  # no upper box filled, subtotal 5
+                         ((0, 0, 1), "cannot occur")):  # bonus flag without a filled Yahtzee box
+        with pytest.raises(ScoreCardError, match=match) as info:
+            t.value(*state)
+        assert isinstance(info.value, ValueError) and f"({state[0]}, {state[1]}, {state[2]})" in str(info.value)
+    for bad in ((0.5, 0, 0), (0, None, 0), (True, 0, 0)):
+        with pytest.raises(ScoreCardError, match="integers"):
+            t.value(*bad)
+
+
+def test_rows_of_a_mask_that_is_no_mask_are_a_score_card_error(tmp_path):
+    import shutil
+
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(table_mod.default_table_path("yacht"), p)
+    opened = table_mod.open_table("yacht", p)  # read on demand: the rows of a mask are looked up
+    assert not opened.is_loaded
+    for filled in (-1, 1 << 12):
+        for f in (opened.values_for, opened.values_from):
+            with pytest.raises(ScoreCardError, match=str(filled)):
+                f(filled)
 
 
 def test_refuses_a_target_that_is_not_a_regular_file(fresh_table, tmp_path):

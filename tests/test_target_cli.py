@@ -200,3 +200,15 @@ def test_target_curve_table_ends_at_the_last_target(max_target, step):
     assert res.exit_code == 0, res.output
     targets = [int(ln.split()[0]) for ln in res.output.splitlines()[2:]]
     assert targets == sorted(set(list(range(0, max_target + 1, step)) + [max_target]))
+
+
+@pytest.mark.parametrize("extra", [(), ("--target", "273")])
+def test_box_options_in_json_name_each_box_by_card_key_and_display_name(extra):
+    """``fill --json`` with and without ``--target``: one convention for the box fields."""
+    from yahtzee_solver.rules import get_rules
+
+    data = run_json("fill", "11112", "--card", GLENN, *extra)
+    rules = get_rules(data["rules"])
+    for o in data["options"]:
+        spec = rules.categories[rules.category_index(o["box"])]
+        assert o["box"] == spec.slug and o["name"] == o["category"] == spec.name

@@ -70,7 +70,7 @@ def assert_refused(r, status, *needles):
     assert r.status_code == status, (r.status_code, r.get_data(as_text=True)[:300])
     assert r.mimetype == "application/json"
     body = r.get_json()
-    assert set(body) == {"error", "code"}
+    assert set(body) - {"game", "games"} == {"error", "code"}  # a 409 may carry the current game, a 404 the games
     msg = body["error"]
     assert msg and "\n" not in msg and "Traceback" not in msg and len(msg) < 300
     for n in needles:
@@ -84,7 +84,7 @@ def _play_human_by_hint(c: Client, game: dict, log: list) -> dict:
     game = c.ok("post", "/api/game/roll")["game"]
     log.append(("roll",))
     while True:
-        hint = c.ok("get", "/api/game/hint")
+        hint = c.ok("post", "/api/game/hint")
         best = hint["options"][0]
         if hint["kind"] == "keep" and len(best["keep"]) < 5:
             if best["held"] != game["held"]:
@@ -176,7 +176,7 @@ def test_a_game_with_a_secret_seed_and_no_hint_is_unaided(client, files, opponen
     assert game["seed"] is None and not game["practice"]  # the dice to come stay secret
     assert "seed" not in files["game_file"].read_text()
     game = _play_out(client)
-    assert game["seed"] == SECRET and not game["practice"] and not game["result"]["practice"]
+    assert game["seed"] == str(SECRET) and not game["practice"] and not game["result"]["practice"]
     # The dice came from the secret seed: the engine playing the same moves from it ends the same.
     st = new_game("yacht", opponent, "me", SECRET)
     cpu = None if opponent == "none" else make_strategy(opponent, "yacht", rng=st.cpu_rng, jit=False)
@@ -221,20 +221,20 @@ def test_dice_lock_after_the_third_roll(client):
         assert game["rolls_used"] == n and game["locked"] == (n == 3) and game["can_roll"] == (n < 3)
     assert_refused(client.post("/api/game/roll"), 409, "no rolls left")
     assert_refused(client.post("/api/game/hold", {"held": [True] * 5}), 409, "locked")
-    hint = client.ok("get", "/api/game/hint")
+    hint = client.ok("post", "/api/game/hint")
     assert hint["kind"] == "box" and hint["options"][0]["loss"] == 0
     assert all(o["loss"] >= 0 for o in hint["options"])
 
 
 def test_hint_before_rolling_and_during_the_cpu_turn(client):
     client.ok("post", "/api/game/new", {"seed": 1, "opponent": "normal", "first": "cpu"})
-    assert_refused(client.get("/api/game/hint"), 409, "CPU")
+    assert_refused(client.post("/api/game/hint"), 409, "CPU")
     assert_refused(client.post("/api/game/roll"), 409)
     game = client.ok("post", "/api/game/cpu")["game"]
     while game["cpu_turn"]:
         game = client.ok("post", "/api/game/cpu")["game"]
     assert_refused(client.post("/api/game/cpu"), 409, "not the CPU's turn")
-    hint = client.ok("get", "/api/game/hint")
+    hint = client.ok("post", "/api/game/hint")
     card = get_rules("yahtzee")
     assert hint["kind"] == "roll" and hint["expected"] == pytest.approx(Advisor(card, jit=False).expected_final())
 
@@ -364,7 +364,7 @@ def test_a_new_game_over_a_game_in_progress_needs_abandon_and_counts_it(client, 
     assert RecordBook.load(files["records_file"]).to_list() == []  # nothing counted yet
     reply = client.ok("post", "/api/game/new", {"seed": 4, "abandon": True})
     game = reply["game"]
-    assert game["seed"] == 4 and game["rolls_used"] == 0 and game["practice"]
+    assert game["seed"] == "4" and game["rolls_used"] == 0 and game["practice"]
     assert any("counts as a loss" in e for e in reply["events"])
     book = RecordBook.load(files["records_file"])
     rec = book.get("yahtzee", "beginner", practice=True)  # the abandoned game had a chosen seed
@@ -393,9 +393,9 @@ def test_a_hint_makes_the_game_practice(files):
     c.ok("post", "/api/game/new", {"opponent": "expert"})
     assert not c.ok("get", "/api/game")["game"]["practice"]
     c.ok("post", "/api/game/roll")
-    hint = c.ok("get", "/api/game/hint")
+    hint = c.ok("post", "/api/game/hint")
     assert hint["practice"] and "practice" in hint["practice"]
-    assert c.ok("get", "/api/game/hint")["practice"] is None  # said once
+    assert c.ok("post", "/api/game/hint")["practice"] is None  # said once
     game = c.ok("get", "/api/game")["game"]
     assert game["practice"] and game["seed"] is None  # practice, yet the seed stays secret
     assert GameStore(files["game_file"]).ledger.read().practice == ("hint",)
@@ -409,9 +409,9 @@ def test_a_hint_makes_the_game_practice(files):
 
 def test_a_refused_hint_does_not_make_the_game_practice(files):
     c = Client(create_app(**files))
-    assert_refused(c.get("/api/game/hint"), 409)
+    assert_refused(c.post("/api/game/hint"), 409)
     c.ok("post", "/api/game/new", {"opponent": "normal", "first": "cpu"})
-    assert_refused(c.get("/api/game/hint"), 409, "CPU")
+    assert_refused(c.post("/api/game/hint"), 409, "CPU")
     assert not c.ok("get", "/api/game")["game"]["practice"]
     assert GameStore(files["game_file"]).ledger.read().practice == ()
 
@@ -419,7 +419,7 @@ def test_a_refused_hint_does_not_make_the_game_practice(files):
 def test_a_hinted_game_finishes_in_the_practice_records(client, files):
     client.ok("post", "/api/game/new", {"rules": "yacht"})
     client.ok("post", "/api/game/roll")
-    client.ok("get", "/api/game/hint")
+    client.ok("post", "/api/game/hint")
     game = _play_out(client)
     assert game["result"]["practice"] and any("practice" in line for line in game["result"]["lines"])
     book = RecordBook.load(files["records_file"])
@@ -447,6 +447,54 @@ def test_a_finished_game_left_unrecorded_is_filed_on_start(files, monkeypatch):
     reply = Client(create_app(**files)).ok("get", "/api/game")
     assert reply["game"] is None and "now in your records" in reply["notice"]
     assert RecordBook.load(files["records_file"]).get("yacht", "solo").games == 1
+
+
+@pytest.mark.parametrize("broken", ["ledger.json", "game.json"])
+def test_a_roll_that_could_not_be_saved_is_not_shown(files, monkeypatch, broken):
+    """A failed save leaves the page on what the files hold: the roll is not shown if the ledger did not
+    certify it (so it cannot be taken back by scoring the earlier dice), and shown if it did."""
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"opponent": "normal"})
+    first = c.ok("post", "/api/game/roll")["game"]["dice"]
+    twin = c.app.extensions["yahtzee"].state.clone()
+    twin.apply_action(Roll())
+    from yahtzee_solver import files as files_mod
+
+    real = files_mod.write_json_atomic
+
+    def fail(path, data):
+        if str(path).endswith(broken):
+            raise files_mod.DataFileError(f"cannot write {str(path)!r}: No space left on device")
+        return real(path, data)
+
+    monkeypatch.setattr("yahtzee_solver.play.ledger.write_json_atomic", fail)
+    monkeypatch.setattr("yahtzee_solver.play.savegame.write_json_atomic", fail)
+    assert_refused(c.post("/api/game/roll"), 500, "could not be saved")
+    shown = c.ok("get", "/api/game")["game"]
+    assert shown["dice"] == (first if broken == "ledger.json" else list(twin.dice))
+    monkeypatch.undo()
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(files["game_file"].parent))
+    again = Client(create_app(**files)).ok("get", "/api/game")["game"]
+    assert again["dice"] == shown["dice"] and again["rolls_used"] == shown["rolls_used"]
+
+
+def test_a_server_given_a_game_file_keeps_its_records_and_history_beside_it(tmp_path, monkeypatch):
+    """``create_app(game_file=...)`` touches nothing in the data folder: the finished game goes into the
+    records and the history next to the game it was given."""
+    data = tmp_path / "data-folder"
+    monkeypatch.setenv("YAHTZEE_SOLVER_HOME", str(data))
+    game = tmp_path / "elsewhere" / "game.json"
+    c = Client(create_app(game_file=game))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    result = _play_out(c)["result"]
+    assert result["recorded"] and result["history_number"] == 1 and result["history_problem"] is None
+    assert (game.parent / "history.json").exists() and (game.parent / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
+    history = tmp_path / "h" / "history.json"
+    c = Client(create_app(game_file=game, records_file=tmp_path / "r" / "records.json", history_file=history))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    assert _play_out(c)["result"]["recorded"] and history.exists() and (tmp_path / "r" / "records.json").exists()
+    assert not data.exists() or list(data.iterdir()) == []
 
 
 # -- the chances of winning in the hint (the terminal's computation) ---------------------------
@@ -493,7 +541,7 @@ def _check_rows(hint, wc, lines):
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
-    from yahtzee_solver.dice import ROLL_SUBKEEPS, KEEPS, roll_index
+    from yahtzee_solver.dice import ROLL_OFFSET, ROLL_SUBKEEPS, KEEPS, roll_index
     from yahtzee_solver.strategy.objectives import WinSource, opponent_pmf
     from yahtzee_solver.solver.table import load_table
     from yahtzee_solver.strategy.win_chances import WIN_HINT_MAX_OPEN
@@ -506,18 +554,18 @@ def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
     # too early: no chances, the terminal's note instead
     _quick_turns(client, WIN_HINT_MAX_OPEN + 1)
     client.ok("post", "/api/game/roll")
-    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    hint = client.ok("post", f"/api/game/hint?lang={lang}")
     assert hint["win"]["shown"] is False and hint["win"]["text"] == tr("hint.win_far", n=WIN_HINT_MAX_OPEN)
     assert all(o["win"] is None for o in hint["options"])
     _, wc, lines = _terminal_chances(files, lang)
     assert lines == ["  " + hint["win"]["text"]]
     client.ok("post", "/api/game/roll")
     client.ok("post", "/api/game/roll")
-    client.ok("post", "/api/game/score", {"box": client.ok("get", "/api/game/hint")["options"][0]["box"], "confirm": True})
+    client.ok("post", "/api/game/score", {"box": client.ok("post", "/api/game/hint")["options"][0]["box"], "confirm": True})
 
     # before the first roll: the chance from the turn start
     _quick_turns(client, WIN_HINT_MAX_OPEN)
-    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    hint = client.ok("post", f"/api/game/hint?lang={lang}")
     st, wc, lines = _terminal_chances(files, lang)
     table = load_table("yahtzee")
     src = WinSource("yahtzee", opponent_pmf("yahtzee", st.cards[1], "expert", table))
@@ -530,20 +578,21 @@ def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
 
     # after a roll: every keep, checked against the win DP itself
     client.ok("post", "/api/game/roll")
-    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    hint = client.ok("post", f"/api/game/hint?lang={lang}")
     st, wc, lines = _terminal_chances(files, lang)
     assert hint["kind"] == "keep"
     _check_rows(hint, wc, lines)
     E = src.keep_values(me.key, me.total, st.rerolls_left)
     subkeeps = ROLL_SUBKEEPS[roll_index(st.sorted_dice)]
-    want = {KEEPS[k]: E[k] for k in subkeeps[subkeeps >= 0]}
-    assert {tuple(o["keep"]): o["win"] for o in hint["options"]} == pytest.approx(want, abs=1e-12)
-    assert hint["win"]["caption"] == tr("web.hint.win_caption", level=tr.level("expert"))
-    # keeping all five is worth at least the best box now; when it is the best chance, win_then is that box
-    keep_all = next(o for o in hint["options"] if len(o["keep"]) == 5)
     P = src.box_values(me.key, me.total, roll_index(st.sorted_dice))
     best_box = max(range(len(P)), key=lambda c: P[c] if P[c] == P[c] else -1.0)
-    assert keep_all["win"] >= P[best_box] - 1e-12
+    # keeping all five rerolls nothing: it scores now, worth the box of best chance (there is no pass)
+    want = {KEEPS[k]: (P[best_box] if k >= ROLL_OFFSET else E[k]) for k in subkeeps[subkeeps >= 0]}
+    assert {tuple(o["keep"]): o["win"] for o in hint["options"]} == pytest.approx(want, abs=1e-12)
+    assert hint["win"]["caption"] == tr("web.hint.win_caption", level=tr.level("expert"))
+    # when keeping all five is the best chance, win_then is its box
+    keep_all = next(o for o in hint["options"] if len(o["keep"]) == 5)
+    assert keep_all["win"] == pytest.approx(P[best_box], abs=1e-12)
     if keep_all is hint["options"][hint["win"]["best"]]:
         assert hint["win_then"]["box"] == best_box and hint["win_then"]["win"] == pytest.approx(keep_all["win"])
     else:
@@ -552,7 +601,7 @@ def test_hint_shows_the_terminals_chances_of_winning(client, files, lang):
     # after the last roll: every legal box
     client.ok("post", "/api/game/roll")
     client.ok("post", "/api/game/roll")
-    hint = client.ok("get", f"/api/game/hint?lang={lang}")
+    hint = client.ok("post", f"/api/game/hint?lang={lang}")
     st, wc, lines = _terminal_chances(files, lang)
     assert hint["kind"] == "box"
     _check_rows(hint, wc, lines)
@@ -570,7 +619,7 @@ def test_best_chance_keeping_all_five_names_its_box(client, files):
 
     expert_until(lambda path, body: client.ok("post", path, body), 46, 4)
     client.ok("post", "/api/game/roll")
-    hint = client.ok("get", "/api/game/hint")
+    hint = client.ok("post", "/api/game/hint")
     st, wc, lines = _terminal_chances(files)
     _check_rows(hint, wc, lines)
     best = hint["options"][hint["win"]["best"]]
@@ -587,7 +636,7 @@ def test_chances_are_exact_once_the_cpu_has_finished(client, files):
     _quick_turns(client, 1)
     for _ in range(3):
         game = client.ok("post", "/api/game/roll")["game"]
-    hint = client.ok("get", "/api/game/hint")
+    hint = client.ok("post", "/api/game/hint")
     cpu_total = game["players"][1]["total"]
     assert hint["win"]["exact"] and hint["win"]["note"] == Translator("en")("hint.win_exact", score=cpu_total)
     [only] = hint["options"]
@@ -596,14 +645,14 @@ def test_chances_are_exact_once_the_cpu_has_finished(client, files):
     game = client.ok("post", "/api/game/score", {"box": only["box"], "confirm": True})["game"]
     assert game["over"] and game["players"][0]["total"] == final
     # a finished game: the hint keeps its refusal
-    assert_refused(client.get("/api/game/hint"), 409, "over")
+    assert_refused(client.post("/api/game/hint"), 409, "over")
 
 
 def test_no_chances_in_solitaire(client):
     client.ok("post", "/api/game/new", {"seed": 3})
-    assert client.ok("get", "/api/game/hint")["win"] is None
+    assert client.ok("post", "/api/game/hint")["win"] is None
     client.ok("post", "/api/game/roll")
-    hint = client.ok("get", "/api/game/hint")
+    hint = client.ok("post", "/api/game/hint")
     assert hint["win"] is None and all("win" not in o for o in hint["options"])
 
 
@@ -645,7 +694,12 @@ def test_page_carries_the_token_and_safe_headers(client):
         assert client.token in r.get_data(as_text=True)
         assert r.headers["Cache-Control"] == "no-store"
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
-    for f in ("app.js", "style.css"):
+    from importlib import resources
+
+    scripts = sorted(f.name for f in resources.files("yahtzee_solver.web").joinpath("static").iterdir()
+                     if f.name.endswith(".js"))
+    assert "main.js" in scripts and "app.js" not in scripts  # ES modules, no bundle
+    for f in (*scripts, "style.css"):
         r = client.get(f"/static/{f}")
         assert r.status_code == 200 and b"http://" not in r.data and b"https://" not in r.data
         r.close()
@@ -726,7 +780,6 @@ BAD_QUERIES = [
     ("/static/../app.py", 404, ""),
     ("/static/%2e%2e/app.py", 404, ""),
     ("/static/..%2fservice.py", 404, ""),
-    ("/?token=1", 400, "unknown query parameter"),
 ]
 
 
@@ -747,13 +800,13 @@ def test_methods_and_illegal_moves(client):
     assert_refused(client.get("/api/game/roll"), 405, "not allowed")
     assert_refused(client.c.delete("/api/game", headers={TOKEN_HEADER: client.token}), 405, "not allowed")
     assert_refused(client.post("/api/game/roll"), 409, "no game")
-    assert_refused(client.get("/api/game/hint"), 409, "no game")
+    assert_refused(client.post("/api/game/hint"), 409, "no game")
     client.ok("post", "/api/game/new", {"seed": 8})
     assert_refused(client.post("/api/game/hold", {"held": [True] * 5}), 409, "roll the dice first")
     assert_refused(client.post("/api/game/score", {"box": 0}), 409, "roll the dice first")
     client.ok("post", "/api/game/roll")
     client.ok("post", "/api/game/hold", {"held": [True] * 5})
-    assert_refused(client.post("/api/game/roll"), 409, "every die is kept")
+    assert_refused(client.post("/api/game/roll"), 409, "every die is held")
     client.ok("post", "/api/game/score", {"box": 12})
     client.ok("post", "/api/game/roll")
     assert_refused(client.post("/api/game/score", {"box": 12}), 409, "already filled")
@@ -787,7 +840,7 @@ def test_host_check_applies_to_reads_and_accepts_local_names(client):
     assert_refused(client.get("/api/game", headers={"Host": "rebind.example"}), 403, "host")
     for host in ("127.0.0.1:8765", "localhost:1", "[::1]:8765", "LOCALHOST"):
         assert client.get("/api/config", headers={"Host": host}).status_code == 200, host
-    r = client.post("/api/game/new", {"seed": 1}, headers={"Origin": "http://127.0.0.1:8765"})
+    r = client.post("/api/game/new", {"seed": 1}, headers={"Host": "127.0.0.1:8765", "Origin": "http://127.0.0.1:8765"})
     assert r.status_code == 200
 
 
@@ -957,3 +1010,315 @@ def test_record_line_names_forfeits_in_every_language(lang):
     assert tr.record_line(plain, True, **names) == tr("end.stats_cpu", games=2, wins=1, losses=1, draws=0, best=200,
                                                       average="195.0", **names)
     assert tr.record_line(plain, False, **names) == tr("end.stats", games=2, best=200, average="195.0", **names)
+
+
+# -- other web sites, stale tabs, long requests, seeds ------------------------------------------------
+CROSS_SITE = [
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site"},  # another port of this machine is another site's page too
+    {"Origin": "http://evil.example"},
+    {"Origin": "http://localhost:9999"},  # the right host name, another server
+    {"Origin": "null"},
+]
+
+
+@pytest.mark.parametrize("headers", CROSS_SITE)
+@pytest.mark.parametrize("method,url", [("GET", "/api/game"), ("HEAD", "/api/game"), ("GET", "/api/records"),
+                                        ("GET", "/api/advice?dice=22555"), ("POST", "/api/game/roll"),
+                                        ("POST", "/api/game/hint"), ("GET", "/api/game/hint"),
+                                        ("HEAD", "/api/game/hint")])
+def test_every_api_request_from_another_site_is_refused(client, headers, method, url):
+    client.ok("post", "/api/game/new", {"seed": 8})
+    client.ok("post", "/api/game/roll")
+    before = client.get("/api/game").get_json()
+    h = {TOKEN_HEADER: client.token, **headers} if method == "POST" else headers
+    r = client.c.open(url, method=method, headers=h, json={} if method == "POST" else None)
+    assert r.status_code == 403, (method, url, headers, r.status_code)
+    if method != "HEAD":
+        assert_refused(r, 403)
+    assert client.get("/api/game").get_json() == before
+
+
+def test_a_page_of_another_site_cannot_make_the_game_practice(client, files):
+    """``<img src="http://127.0.0.1:PORT/api/game/hint">`` on another site: a GET (or HEAD) with no token."""
+    client.ok("post", "/api/game/new", {"opponent": "expert"})
+    client.ok("post", "/api/game/roll")
+    img = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+    for method in ("GET", "HEAD"):
+        for headers in (img, {}):  # an old browser sends no Sec-Fetch-* headers: a GET changes nothing anyway
+            r = client.c.open("/api/game/hint", method=method, headers=headers)
+            assert r.status_code in (403, 405), (method, headers, r.status_code)
+    ledger = json.loads(files["game_file"].with_name("ledger.json").read_text())
+    assert ledger["game"]["practice"] == []
+    assert not client.ok("get", "/api/game")["game"]["practice"]
+    # the page's own request, a POST with the token, still gives the hint
+    assert client.ok("post", "/api/game/hint")["practice"]
+
+
+def test_reads_from_the_page_itself_pass(client):
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},
+                    {"Origin": "http://localhost"}, {}):
+        assert client.get("/api/config", headers=headers).status_code == 200, headers
+    r = client.post("/api/game/new", {"seed": 1}, headers={"Host": "127.0.0.1:8765", "Origin": "http://127.0.0.1:8765",
+                                                            "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 200
+
+
+BIG_SEED = "10112111678107648435"  # more digits than a JavaScript number keeps
+
+
+def test_seeds_travel_as_decimal_strings(client):
+    game = client.ok("post", "/api/game/new", {"seed": BIG_SEED})["game"]
+    assert game["seed"] == BIG_SEED
+    want = new_game("yahtzee", "none", "me", int(BIG_SEED))
+    want.apply_action(Roll())
+    assert client.ok("post", "/api/game/roll")["game"]["dice"] == list(want.dice)
+    assert client.ok("post", "/api/game/new", {"seed": "7", "abandon": True})["game"]["seed"] == "7"
+    for bad in ("-1", "1.5", "1e3", " 7", "", "x", "٣"):
+        assert_refused(client.post("/api/game/new", {"seed": bad, "abandon": True}), 400, "seed")
+
+
+def test_an_action_decided_on_an_old_game_is_refused_with_the_current_game(client):
+    """Tab A sees the dice; tab B rolls again; tab A's score (decided on the old dice) is refused."""
+    client.ok("post", "/api/game/new", {})  # a secret seed: unaided
+    a = client.ok("post", "/api/game/roll")["game"]
+    b = client.ok("post", "/api/game/roll", {"version": a["version"]})["game"]  # tab B, on the same version
+    assert b["version"] != a["version"] and b["rolls_used"] == 2
+    for path, body in (("/api/game/score", {"box": 12}), ("/api/game/hold", {"held": [True] * 5}),
+                       ("/api/game/roll", {}), ("/api/game/hint", {})):
+        r = client.post(path, {**body, "version": a["version"]})
+        assert r.status_code == 409, path
+        reply = r.get_json()
+        assert reply["code"] == "stale" and reply["game"] == client.ok("get", "/api/game")["game"]
+        assert "another tab" in reply["error"]
+    assert client.ok("get", "/api/game")["game"] == b
+    assert not b["practice"]  # the refused hint made nothing practice
+    # the same action on the current version goes through
+    client.ok("post", "/api/game/score", {"box": 12, "version": b["version"]})
+
+
+def test_two_tabs_never_both_play_the_cpu(client):
+    client.ok("post", "/api/game/new", {"seed": 2, "opponent": "normal", "first": "cpu"})
+    g = client.ok("get", "/api/game")["game"]
+    assert g["cpu_turn"]
+    step = client.ok("post", "/api/game/cpu", {"version": g["version"]})["game"]
+    r = client.post("/api/game/cpu", {"version": g["version"]})  # the second tab, one step behind
+    assert r.status_code == 409 and r.get_json()["code"] == "stale" and r.get_json()["game"] == step
+
+
+def test_a_long_hint_does_not_hold_up_the_other_requests(files, monkeypatch):
+    import threading
+    import time
+
+    from yahtzee_solver.web.service import GameService
+
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"seed": 8})
+    c.ok("post", "/api/game/roll")
+    slow, started = GameService._hint, threading.Event()
+
+    def slow_hint(self, *a, **kw):
+        started.set()
+        time.sleep(3)
+        return slow(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", slow_hint)
+    out = {}
+    th = threading.Thread(target=lambda: out.update(r=Client(c.app).post("/api/game/hint")))
+    th.start()
+    assert started.wait(10)
+    t0 = time.perf_counter()
+    for url in ("/api/game", "/api/records", "/api/config", "/api/rules?rules=yahtzee"):
+        assert c.get(url).status_code == 200
+    assert time.perf_counter() - t0 < 1.5  # not after the hint's 3 s
+    th.join()
+    assert out["r"].status_code == 200
+
+
+def test_a_hint_is_refused_when_the_dice_change_while_it_computes(files, monkeypatch):
+    import threading
+
+    from yahtzee_solver.web.service import GameService
+
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {})  # a secret seed: unaided
+    c.ok("post", "/api/game/roll")
+    go, started = threading.Event(), threading.Event()
+    real = GameService._hint
+
+    def waiting_hint(self, *a, **kw):
+        started.set()
+        go.wait(10)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", waiting_hint)
+    out = {}
+    th = threading.Thread(target=lambda: out.update(r=Client(c.app).post("/api/game/hint")))
+    th.start()
+    assert started.wait(10)
+    now = c.ok("post", "/api/game/roll")["game"]  # another tab rolls meanwhile
+    go.set()
+    th.join()
+    assert out["r"].status_code == 409 and out["r"].get_json()["code"] == "stale"
+    assert out["r"].get_json()["game"] == now and not now["practice"]
+
+
+# -- the page's words ------------------------------------------------------------------------------------
+def test_the_pages_take_any_query(client):
+    """A shared advisor link with a parameter of its own (a chat app's, a typo) still opens the page."""
+    for url in ("/advisor?rules=yahtzee&dice=22555&r=2&utm_source=chat", "/?x=1", "/records?from=mail"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.mimetype == "text/html", url
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_refusals_name_no_terminal_command(client, lang):
+    from yahtzee_solver.web.service import WebTranslator
+
+    tr = WebTranslator(lang)
+    client.ok("post", "/api/game/new", {"seed": 8})
+    said = [client.post(f"/api/game/score?lang={lang}", {"box": 0}).get_json()["error"]]
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/hold", {"held": [True] * 5})
+    said.append(client.post(f"/api/game/roll?lang={lang}").get_json()["error"])
+    client.ok("post", "/api/game/hold", {"held": [False] * 5})
+    client.ok("post", "/api/game/roll")
+    client.ok("post", "/api/game/roll")
+    said.append(client.post(f"/api/game/roll?lang={lang}").get_json()["error"])
+    assert said == [tr("web.problem.roll_first"), tr("web.problem.all_held"), tr("web.problem.no_rolls_left")]
+    for text in said:
+        assert "(s " not in text and "<" not in text and "(r)" not in text and "k a b" not in text, text
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_the_advisor_refuses_in_the_page_language(client, lang):
+    from yahtzee_solver.web.service import WebTranslator
+
+    tr, r = WebTranslator(lang), get_rules("yahtzee")
+    cases = [
+        ("card=sixes=19", tr("web.adv.err.points", box=tr.box(r, 5), points=19)),
+        ("card=yahtzee-bonus=50", tr("web.adv.err.points", box=tr("web.adv.bonus"), points=50)),
+        ("card=kings=3", tr("web.adv.err.box", box="'kings'")),
+        ("card=sixes", tr("web.adv.err.entry", entry="'sixes'")),
+        ("card=sixes=18,sixes=12", tr("web.adv.err.repeated", box="'sixes'")),
+        ("rules=chess", tr("web.adv.err.rules", rules="'chess'", choices=", ".join(RULESETS))),
+    ]
+    for query, want in cases:
+        body = assert_refused(client.get(f"/api/advice?dice=22555&{query}&lang={lang}"), 400)
+        assert body["error"] == want, query
+    body = assert_refused(client.get(f"/api/advice?dice=2255&lang={lang}"), 400)
+    assert body["error"] == tr("web.adv.err.dice", dice="'2255'")
+    full = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in r.categories)
+    assert assert_refused(client.get(f"/api/advice?dice=22555&card={full}&lang={lang}"), 400)["error"] == tr("web.adv.err.full")
+
+
+def test_what_the_start_found_is_told_once(files):
+    _started(files, "none")
+    d = json.loads(files["game_file"].read_text())
+    d["cards"][0]["sixes"] = 30
+    files["game_file"].write_text(json.dumps(d))
+    c = Client(create_app(**files))
+    first = c.ok("get", "/api/game")
+    assert "failed verification" in first["notice"]
+    assert c.ok("get", "/api/game")["notice"] is None  # not on every visit until a new game
+
+
+# -- undo -------------------------------------------------------------------------------------------------
+def test_undo_takes_back_the_last_score_as_the_terminal_does(client, files):
+    from yahtzee_solver.web.service import WebTranslator
+
+    tr = WebTranslator("en")
+    client.ok("post", "/api/game/new", {})  # a secret seed: unaided until the undo
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")
+    before = client.ok("post", "/api/game/roll")["game"]
+    assert not before["can_undo"]
+    box = next(c for c in range(13) if before["preview"]["legal"][c] and before["preview"]["points"][c])
+    scored = client.ok("post", "/api/game/score", {"box": box})["game"]
+    assert scored["can_undo"] and scored["players"][0]["boxes"][box] is not None
+    reply = client.ok("post", "/api/game/undo", {"version": scored["version"]})
+    g = reply["game"]
+    assert reply["events"] == [tr("practice.undo"), tr("ev.undone", box=tr.box(get_rules("yahtzee"), box))]
+    for k in ("dice", "held", "rolls_used", "round", "players", "preview"):
+        assert g[k] == before[k], k
+    assert g["practice"] and not g["can_undo"]
+    ledger = json.loads(files["game_file"].with_name("ledger.json").read_text())
+    assert "undo" in ledger["game"]["practice"]
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")  # once
+    # the dice to come are those of the game without the undone score (the engine, same seed)
+    other = next(c for c in range(13) if c != box and g["preview"]["legal"][c])
+    client.ok("post", "/api/game/score", {"box": other, "confirm": True})
+    after = client.ok("post", "/api/game/roll")["game"]
+    want = new_game("yahtzee", "none", "me", SECRET)
+    for a in (Roll(), Score(other), Roll()):
+        want.apply_action(a)
+    assert after["dice"] == list(want.dice)
+    assert_refused(client.post("/api/game/undo"), 409)  # a roll since
+
+
+def test_no_undo_against_the_cpu(client):
+    client.ok("post", "/api/game/new", {"opponent": "normal", "seed": 3})
+    g = client.ok("post", "/api/game/roll")["game"]
+    box = next(c for c in range(13) if g["preview"]["legal"][c])
+    g = client.ok("post", "/api/game/score", {"box": box, "confirm": True})["game"]
+    assert not g["can_undo"]
+    assert_refused(client.post("/api/game/undo"), 409, "Nothing to undo")
+
+
+# -- the review ---------------------------------------------------------------------------------------------
+def test_the_review_of_a_finished_game_is_the_clis(client, files):
+    from click.testing import CliRunner
+
+    from yahtzee_solver.cli import main
+
+    body = assert_refused(client.get("/api/review"), 404)
+    assert "No finished game" in body["error"]
+    client.ok("post", "/api/game/new", {"rules": "yacht", "opponent": "beginner", "seed": 5})
+    game = _play_out(client)
+    n = game["result"]["history_number"]
+    assert n == 1
+    r = client.ok("get", "/api/review")
+    assert r["number"] == 1 and client.ok("get", "/api/review?game=1") == r
+    res = CliRunner().invoke(main, ["review", "1", "--json"])  # the same data folder (YAHTZEE_SOLVER_HOME)
+    assert res.exit_code == 0, res.output
+    assert r["review"] == json.loads(res.output)
+    cpu = CliRunner().invoke(main, ["review", "1", "--cpu", "--json"])
+    assert client.ok("get", "/api/review?player=cpu")["review"] == json.loads(cpu.output)
+    assert len(r["rows"]) == r["review"]["n_decisions"]
+    assert [row["loss"] for row in r["rows"]] == [d["loss"] for d in r["review"]["decisions"]]
+    assert r["games"][0]["number"] == 1 and r["games"][0]["scores"] == [p["total"] for p in game["players"]]
+    assert_refused(client.get("/api/review?game=2"), 404)
+    assert_refused(client.get("/api/review?game=x"), 400, "invalid game")
+    assert_refused(client.get("/api/review?player=me"), 400, "invalid player")
+    # a solitaire game has no CPU to review
+    client.ok("post", "/api/game/new", {"rules": "yacht"})
+    _play_out(client)
+    assert_refused(client.get("/api/review?player=cpu"), 400)
+
+
+def test_the_advisor_page_does_not_wait_for_a_long_hint(files, monkeypatch):
+    import threading
+    import time
+
+    from yahtzee_solver.web.service import GameService
+
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"seed": 8})
+    c.ok("post", "/api/game/roll")
+    c.ok("get", "/api/advice?dice=22555")  # the advisor of these rules is made
+    slow, started = GameService._hint, threading.Event()
+
+    def slow_hint(self, *a, **kw):  # runs holding an advisor of the game's rules
+        started.set()
+        time.sleep(3)
+        return slow(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", slow_hint)
+    th = threading.Thread(target=lambda: Client(c.app).post("/api/game/hint"))
+    th.start()
+    assert started.wait(10)
+    t0 = time.perf_counter()
+    want = Advisor("yahtzee", jit=False).keep_options("sixes=18", "22555", 2)
+    r = c.ok("get", "/api/advice?dice=22555&card=sixes%3D18")
+    assert time.perf_counter() - t0 < 2.5  # not after the hint's 3 s
+    assert [o["keep"] for o in r["options"]] == [list(o.keep) for o in want]
+    th.join()

@@ -19,6 +19,7 @@ import os
 import shutil
 import tempfile
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from yahtzee_solver import Advisor  # noqa: E402
 from yahtzee_solver.web.app import create_app  # noqa: E402
+from yahtzee_solver.web.text import WEB_TEXT  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -185,7 +187,8 @@ def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
     if seed is not None:
         seed_box.send_keys(str(seed))
     q(d, "#new-start").click()
-    wait(d, lambda: server.game() is not None and server.game()["seed"] == seed and server.game()["round"] == 1
+    want = None if seed is None else str(seed)
+    wait(d, lambda: server.game() is not None and server.game()["seed"] == want and server.game()["round"] == 1
          and server.game()["practice"] == (seed is not None), "no game started")
 
 
@@ -404,9 +407,9 @@ def test_keyboard_play(driver, server):
     q(d, "#new-start").click()
     abandon = q(d, "#abandon-dialog")
     wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
-    assert server.game()["seed"] == 5
+    assert server.game()["seed"] == "5"
     q(d, "#abandon-ok").click()
-    wait(d, lambda: server.game()["seed"] == 6 and server.game()["round"] == 1)
+    wait(d, lambda: server.game()["seed"] == "6" and server.game()["round"] == 1)
     rows = server.api("/api/records")["records"]
     assert [(r["practice"], r["abandoned"]) for r in rows] == [(True, 1)]
 
@@ -418,6 +421,9 @@ def test_a_hint_makes_an_unaided_game_practice(driver, server):
     assert "(practice)" not in q(d, "#game-title").text
     click_roll(d, server)
     q(d, "#hint").click()
+    warn = q(d, "#hint-warn-dialog")  # the first hint asks first
+    wait(d, lambda: warn.get_attribute("open") is not None, "the first hint does not warn")
+    q(d, "#hint-warn-ok").click()
     wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
     wait(d, lambda: "(practice)" in q(d, "#game-title").text, "the title does not say practice")
     assert any("practice" in li.text for li in qq(d, "#events li"))
@@ -448,6 +454,15 @@ def _post(server, path, body=None):
         return json.loads(r.read())["game"]
 
 
+def _hint(server):
+    from yahtzee_solver.web.app import TOKEN_HEADER
+
+    req = urllib.request.Request(server.url + "/api/game/hint", data=b"{}", method="POST",
+                                 headers={"Content-Type": "application/json", TOKEN_HEADER: server.app.config["TOKEN"]})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_hint_shows_the_chances_of_winning(driver, server, which):
     """Late in a game against the CPU the hint table has a column with each option's chance, the best starred.
@@ -461,16 +476,18 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     size(d, which)
     open_page(d, server)
     expert_until(lambda path, body: _post(server, path, body), 46, 4)
+    d.execute_script("localStorage.setItem('yahtzee-hint-open', '1')")  # the player keeps the panel open
     open_page(d, server)
     idle(d, server)
     q(d, "#hint").click()  # before the roll: the chance from here
     wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel .win-note"))
-    want = server.api("/api/game/hint")["win"]
+    want = _hint(server)["win"]
     assert [p.text for p in qq(d, "#hint-panel .win-note")] == [want["text"], want["note"]]
     click_roll(d, server)
     q(d, "#hint").click()
     wait(d, lambda: qq(d, "#hint-panel td.win"), "no chances in the hint")
-    hint = server.api("/api/game/hint")
+    d.execute_script("document.getElementById('hint-panel').open = true")  # folded on a phone
+    hint = _hint(server)
     assert "chance to win" in q(d, "#hint-panel thead").text
     rows = qq(d, "#hint-panel tbody tr:not(.then)")
     shown = [i for i in range(len(hint["options"])) if i < 6 or i == hint["win"]["best"]]
@@ -487,9 +504,15 @@ def test_hint_shows_the_chances_of_winning(driver, server, which):
     assert int(then.get_attribute("data-box")) == hint["win_then"]["box"]
     assert then.text.endswith("★ " + hint["win_then"]["win_text"])
     assert [p.text for p in qq(d, "#hint-panel .win-note")] == [hint["win"]["caption"], hint["win"]["note"]]
+    # the star is not on the first row, whose dice are outlined: the panel says why
+    assert q(d, "#hint-panel .star-note").text == WEB_TEXT["en"]["hint.star_apart"]
+    more = WEB_TEXT["en"]["hint.more"].format(shown=len(shown), n=len(hint["options"]))
+    assert q(d, "#hint-panel .more").text == more
+    assert q(d, "#hint-panel thead th").text == WEB_TEXT["en"]["hint.option"]
     fits(d)
     d.execute_script("document.getElementById('hint-panel').scrollIntoView()")
     shot(d, f"game-{which}-win-hint")
+    d.execute_script("localStorage.removeItem('yahtzee-hint-open')")
 
 
 # -- the advisor page, rules, languages ------------------------------------------------------------------
@@ -539,3 +562,463 @@ def test_rules_page_and_language(driver, tmp_path):
         shot(d, "game-phone-zh")
     finally:
         s.stop()
+
+
+# -- seeds, stale tabs, focus, quick input, long requests ---------------------------------------------------
+BIG_SEED = "10112111678107648435"  # a 64-bit seed: more digits than a JavaScript number keeps
+
+
+def test_a_64_bit_seed_keeps_every_digit(driver, server):
+    from yahtzee_solver.game import Roll, new_game
+
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=BIG_SEED)
+    assert server.game()["seed"] == BIG_SEED
+    g = click_roll(d, server)
+    want = new_game("yahtzee", "none", "me", int(BIG_SEED))
+    want.apply_action(Roll())
+    assert g["dice"] == list(want.dice) == shown_dice(d)
+
+
+def test_a_stale_tab_is_told_and_shows_the_current_game(driver, server):
+    """Tab A (the page) shows the dice; tab B (here, the API) rolls again; A's click on a box is refused."""
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=12)
+    g = click_roll(d, server)
+    other = _post(server, "/api/game/roll", {})  # the other tab
+    assert other["dice"] != g["dice"] or other["rolls_used"] != g["rolls_used"]
+    box = next(c for c in range(13) if g["preview"]["legal"][c] and not g["preview"]["zero"][c])
+    q(d, f'#card button[data-box="{box}"]').click()
+    wait(d, lambda: q(d, "#notice").is_displayed() and "another tab" in q(d, "#notice").text, "no word of the other tab")
+    assert not q(d, "#error").is_displayed()
+    g = idle(d, server)
+    assert g["players"][0]["boxes"][box] is None and g["rolls_used"] == 2
+    assert shown_dice(d) == g["dice"]
+    # and the page plays on
+    q(d, f'#card button[data-box="{box}"]').click()
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None, "the page does not play on")
+
+
+def test_a_second_tab_on_a_cpu_game_never_plays_the_cpu_too(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    d.execute_script("localStorage.removeItem('yahtzee-fast'); document.getElementById('fast').checked = false;")
+    start_game(d, server, opponent="normal", first="cpu", seed=21)
+    # the page plays the CPU's steps slowly (no fast CPU); the other tab plays the turn out meanwhile
+    g = server.game()
+    while g["cpu_turn"]:
+        try:
+            g = _post(server, "/api/game/cpu", {"version": g["version"]})
+        except urllib.error.HTTPError as e:
+            assert e.code == 409
+            g = json.loads(e.read())["game"]
+    g = idle(d, server)  # the page is not stuck on "CPU is playing"
+    assert q(d, "#roll").is_enabled() and not q(d, "#error").is_displayed()
+    assert server.game()["players"][1]["total"] == g["players"][1]["total"]
+    assert len([v for v in g["players"][1]["boxes"] if v is not None]) == 1  # one CPU turn, played once
+    click_roll(d, server)
+
+
+def test_focus_stays_and_quick_input_holds_both_dice(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    die = q(d, '#dice .die[data-i="2"]')
+    die.send_keys(Keys.SPACE)
+    wait(d, lambda: server.game()["held"][2], "Space did not hold the die")
+    idle(d, server)
+    active = d.switch_to.active_element
+    assert active.get_attribute("data-i") == "2", "the focus left the die"
+    # quick input: 2 then 4 at once holds both
+    q(d, "#game-title").click()
+    q(d, "body").send_keys("24")
+    wait(d, lambda: server.game()["held"] == [False, True, True, True, False], "quick input was dropped")
+    idle(d, server)
+    # Enter on a box scores it; the focus goes to the next thing to do, the roll button
+    b = q(d, "#card button[data-box]:not(.zero)")
+    box = int(b.get_attribute("data-box"))
+    b.send_keys(Keys.ENTER)
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is not None)
+    idle(d, server)
+    assert d.switch_to.active_element.get_attribute("id") == "roll", "the focus went back to the page top"
+
+
+def test_a_long_request_says_computing_and_input_meanwhile_is_kept(driver, server, monkeypatch):
+    import time
+
+    from yahtzee_solver.web.service import GameService
+
+    real = GameService._hint
+
+    def slow(self, *a, **kw):
+        time.sleep(1.5)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(GameService, "_hint", slow)
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: q(d, "#computing").is_displayed(), "no computing state")
+    assert server.game()["dice"] is not None  # the other requests go through meanwhile
+    q(d, "#game-title").click()
+    q(d, "body").send_keys("1")  # during the hint
+    wait(d, lambda: server.game()["held"][0], "the input during the hint was dropped")
+    wait(d, lambda: not q(d, "#computing").is_displayed(), "computing stays on")
+    assert server.game()["practice"]  # the hint was given, then the hold applied
+
+
+# -- the smaller faults ------------------------------------------------------------------------------------
+def test_the_abandon_question_is_no_error(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=5)
+    click_roll(d, server)
+    q(d, "#new-game summary").click()
+    q(d, "#new-start").click()
+    abandon = q(d, "#abandon-dialog")
+    wait(d, lambda: abandon.get_attribute("open") is not None, "no abandon dialog")
+    assert not q(d, "#error").is_displayed(), "the question shows as an error too"
+    q(d, "#abandon-cancel").click()
+    wait(d, lambda: abandon.get_attribute("open") is None)
+    assert not q(d, "#error").is_displayed() and server.game()["rolls_used"] == 1
+
+
+def test_an_edited_save_is_a_note_once_not_an_error(driver, tmp_path):
+    d = driver
+    size(d, "desktop")
+    s1 = Server(tmp_path)
+    try:
+        _post(s1, "/api/game/new", {})
+        _post(s1, "/api/game/roll", {})
+    finally:
+        s1.stop()
+    g = json.loads((tmp_path / "game.json").read_text())
+    g["cards"][0]["sixes"] = 30
+    (tmp_path / "game.json").write_text(json.dumps(g))
+    s2 = Server(tmp_path)
+    try:
+        open_page(d, s2)
+        wait(d, lambda: q(d, "#notice").is_displayed(), "the page does not say what the start found")
+        assert "failed verification" in q(d, "#notice").text
+        assert not q(d, "#error").is_displayed()
+        open_page(d, s2)  # the next visit
+        assert not q(d, "#notice").is_displayed() and not q(d, "#error").is_displayed()
+    finally:
+        s2.stop()
+
+
+def test_the_page_speaks_the_language_chosen(driver, tmp_path):
+    from yahtzee_solver.rules import get_rules
+    from yahtzee_solver.web.service import WebTranslator
+
+    d = driver
+    size(d, "desktop")
+    s = Server(tmp_path, lang="ja")
+    try:
+        open_page(d, s)
+        assert q(d, "label:has(#new-seed) span").text == WEB_TEXT["ja"]["new.seed"]
+        # an advisor link with a parameter of its own opens, and its refusal is in Japanese
+        open_page(d, s, "/advisor?rules=yahtzee&card=sixes%3D19&dice=22555&r=2&utm_source=chat")
+        tr = WebTranslator("ja")
+        wait(d, lambda: q(d, "#error").is_displayed(), "no refusal shown")
+        assert q(d, "#error").text.endswith(tr("web.adv.err.points", box=tr.box(get_rules("yahtzee"), 5), points=19))
+    finally:
+        s.stop()
+
+
+def test_the_advisor_shows_the_bonus_and_joker_notes(driver, server):
+    d = driver
+    size(d, "desktop")
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50"
+    open_page(d, server, f"/advisor?rules=yahtzee&card={card.replace('=', '%3D')}&dice=66666&r=0")
+    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    from yahtzee_solver.rules import get_rules
+
+    r = get_rules("yahtzee")
+    en = WEB_TEXT["en"]
+    assert q(d, "#adv-table thead").text.endswith(en["adv.notes"])
+    want = []
+    for o in Advisor("yahtzee", jit=False).box_options(card, "66666"):
+        notes = []
+        if o.yahtzee_bonus:
+            notes.append(en["adv.note.yahtzee_bonus"].format(points=o.yahtzee_bonus, yahtzee=r.categories[r.yahtzee_category].name))
+        if o.upper_bonus:
+            notes.append(en["adv.note.upper_bonus"].format(points=o.upper_bonus))
+        if o.joker:
+            notes.append(en["adv.note.joker"])
+        want.append(", ".join(notes))
+    got = [row.find_elements(By.CSS_SELECTOR, "td")[-1].text for row in qq(d, "#adv-table tbody tr")]
+    assert got == want and any("+100" in x for x in got) and any("+35" in x for x in got)
+
+
+def test_records_show_no_wins_in_solitaire_and_forfeits_once(driver, server):
+    d = driver
+    size(d, "desktop")
+    _post(server, "/api/game/new", {})
+    _post(server, "/api/game/roll", {})
+    _post(server, "/api/game/new", {"opponent": "normal", "abandon": True})  # solitaire abandoned
+    _post(server, "/api/game/roll", {})
+    _post(server, "/api/game/new", {"abandon": True})  # a forfeit against the CPU
+    open_page(d, server, "/records")
+    wait(d, lambda: qq(d, "#records-unaided tbody tr"))
+    rows = {r["opponent"]: r for r in server.api("/api/records")["records"]}
+    cells = {}
+    for tr in qq(d, "#records-unaided tbody tr"):
+        c = [x.text for x in tr.find_elements(By.CSS_SELECTOR, "td")]
+        cells[c[1]] = c
+    solo = next(v for k, v in cells.items() if "CPU" not in k)
+    cpu = next(v for k, v in cells.items() if "CPU" in k)
+    assert solo[5:8] == ["–", "–", "–"] and solo[8] == str(rows["solo"]["abandoned"])
+    assert cpu[6] == str(rows["normal"]["losses"]) == "1"
+    assert cpu[8] == WEB_TEXT["en"]["rec.forfeits"].format(n=1)
+    assert q(d, "#records .note-small").text == WEB_TEXT["en"]["rec.forfeit_note"]
+
+
+# -- what a player of the online games expects ------------------------------------------------------------
+def _media(d, **features):
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                      {"features": [{"name": k.replace("_", "-"), "value": v} for k, v in features.items()]})
+
+
+def test_on_a_phone_dice_roll_button_and_card_fit_one_screen(driver, server):
+    d = driver
+    size(d, "phone")
+    inner = d.execute_script("return window.innerHeight")
+    if inner != 844:  # the viewport, not the window, is the phone's screen
+        d.set_window_size(390 + 390 - d.execute_script("return window.innerWidth"), 844 + 844 - inner)
+    d.execute_script("localStorage.removeItem('yahtzee-hint-open')")
+    open_page(d, server)
+    start_game(d, server, opponent="expert", seed=33)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: q(d, "#hint-panel").is_displayed() and qq(d, "#hint-panel tr.best"))
+    d.execute_script("window.scrollTo(0, 0)")
+    boxes = qq(d, "#card button[data-box]")
+    assert boxes
+    for e in qq(d, "#dice .die") + [q(d, "#roll"), q(d, "#hint-panel summary")] + boxes + qq(d, "#card tr.total-row td"):
+        r = d.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", e)
+        if not (0 <= r[0] and r[1] <= 844):
+            shot(d, "game-phone-one-screen-failed")
+        assert 0 <= r[0] and r[1] <= 844, (e.get_attribute("outerHTML")[:80], r)
+    for b in boxes:
+        assert b.size["height"] >= 44, b.size
+    assert q(d, ".hint-best").text  # the folded hint still says the best option
+    fits(d)
+    shot(d, "game-phone-one-screen")
+
+
+def test_undo_the_last_score_in_solitaire(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=None)
+    g = click_roll(d, server)
+    assert not q(d, "#undo").is_displayed()
+    box = next(c for c in range(13) if g["preview"]["legal"][c] and not g["preview"]["zero"][c])
+    score_box(d, server, box)
+    wait(d, lambda: q(d, "#undo").is_displayed() and q(d, "#undo").is_enabled(), "no undo offered")
+    q(d, "#undo").click()
+    wait(d, lambda: server.game()["players"][0]["boxes"][box] is None, "the score was not taken back")
+    g2 = idle(d, server)
+    assert g2["dice"] == g["dice"] and g2["practice"] and "(practice)" in q(d, "#game-title").text
+    assert not q(d, "#undo").is_displayed()
+
+
+def test_the_roll_stage_the_announced_dice_and_reduced_motion(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    start_game(d, server, seed=9)
+    en = WEB_TEXT["en"]
+    assert q(d, "#stage").text == en["stage.none"].format(max=3)
+    g = click_roll(d, server)
+    assert q(d, "#stage").text == en["stage.n"].format(n=1, max=3, left=2)
+    assert q(d, "#dice-live").get_attribute("textContent") == en["rolled"].format(n=1, max=3, dice=" ".join(map(str, g["dice"])))
+    assert q(d, "#dice-live").get_attribute("aria-live") == "polite"
+    anim = "return getComputedStyle(document.querySelector('#dice .die.rolling .face')).animationName"
+    assert d.execute_script(anim) == "roll"
+    _media(d, prefers_reduced_motion="reduce")
+    try:
+        q(d, '#dice .die[data-i="0"]').click()
+        wait(d, lambda: server.game()["held"][0])
+        g = click_roll(d, server)
+        assert q(d, "#stage").text == en["stage.n"].format(n=2, max=3, left=1)
+        assert not q(d, '#dice .die[data-i="0"]').get_attribute("class").count("rolling")  # a held die stays
+        assert d.execute_script(anim) == "none"
+    finally:
+        _media(d)
+
+
+def test_a_dark_theme_follows_the_system(driver, server):
+    d = driver
+    size(d, "desktop")
+    bg = "return getComputedStyle(document.body).backgroundColor"
+    open_page(d, server)
+    assert d.execute_script(bg) == "rgb(255, 255, 255)"
+    _media(d, prefers_color_scheme="dark")
+    try:
+        assert d.execute_script(bg) == "rgb(18, 19, 22)"
+        ink = d.execute_script("return getComputedStyle(document.body).color")
+        assert ink == "rgb(232, 232, 232)"
+    finally:
+        _media(d)
+
+
+def test_the_first_hint_warns_once_with_do_not_ask_again(driver, server):
+    d = driver
+    size(d, "desktop")
+    open_page(d, server)
+    d.execute_script("localStorage.removeItem('yahtzee-hint-nowarn')")
+    start_game(d, server, seed=None)
+    click_roll(d, server)
+    warn = q(d, "#hint-warn-dialog")
+    q(d, "#hint").click()
+    wait(d, lambda: warn.get_attribute("open") is not None, "no warning")
+    assert q(d, "#hint-warn-text").text == WEB_TEXT["en"]["hint_warn.text"]
+    q(d, "#hint-warn-cancel").click()
+    wait(d, lambda: warn.get_attribute("open") is None)
+    assert not server.game()["practice"] and not q(d, "#hint-panel").is_displayed()
+    q(d, "#hint").click()
+    wait(d, lambda: warn.get_attribute("open") is not None)
+    q(d, "#hint-warn-never").click()
+    q(d, "#hint-warn-ok").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best") and server.game()["practice"], "no hint after yes")
+    # a new unaided game: not asked again
+    _post(server, "/api/game/new", {"abandon": True})
+    open_page(d, server)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best"), "no hint")
+    assert q(d, "#hint-warn-dialog").get_attribute("open") is None
+    d.execute_script("localStorage.removeItem('yahtzee-hint-nowarn')")
+
+
+def _play_out(server):
+    g = server.game()
+    while not g["over"]:
+        if g["cpu_turn"]:
+            g = _post(server, "/api/game/cpu", {})
+            continue
+        g = _post(server, "/api/game/roll", {})
+        g = _post(server, "/api/game/score", {"box": g["players"][0]["boxes"].index(None), "confirm": True})
+    return g
+
+
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
+    d = driver
+    size(d, which)
+    _post(server, "/api/game/new", {"opponent": "beginner", "seed": 8})
+    g = _play_out(server)
+    open_page(d, server)
+    wait(d, lambda: q(d, "#result").is_displayed())
+    link = q(d, "#review-link")
+    assert link.text == WEB_TEXT["en"]["review.link"]
+    link.click()
+    wait(d, lambda: qq(d, "#review-table tbody tr"), "no review")
+    want = server.api(f"/api/review?game={g['result']['history_number']:d}")
+    rows = qq(d, "#review-table tbody tr")
+    assert len(rows) == want["review"]["n_decisions"]
+    for row, dec in zip(rows, want["rows"]):
+        cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "td")]
+        assert cells[0] == str(dec["turn"]) and cells[3] == dec["choice"] and cells[4] == dec["best"]
+        assert cells[5] == ("0" if dec["loss"] == 0 else "−" + f"{dec['loss']:.2f}")
+    assert [p.text for p in qq(d, "#review-result .review-line")] == want["lines"]
+    fits(d)
+    shot(d, f"review-{which}")
+    q(d, "#nav-records").click()
+    wait(d, lambda: q(d, "#records-review").is_displayed())
+    q(d, "#records-review").click()
+    wait(d, lambda: qq(d, "#review-table tbody tr") and "/review" in d.current_url, "no review from the records page")
+
+
+# -- accessibility: axe-core on every page, in every language -------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _axe_source():
+    """axe-core's ``axe.min.js``: ``$AXE_CORE_JS``, else ``node_modules/axe-core`` of the repository
+    (``npm install axe-core`` there); ``None`` when absent."""
+    for path in (os.environ.get("AXE_CORE_JS"), ROOT / "node_modules" / "axe-core" / "axe.min.js"):
+        if path and Path(path).is_file():
+            return Path(path).read_text("utf-8")
+    return None
+
+
+def _axe(d):
+    """axe's violations on the page as shown now: ``[(rule, impact, [targets])]``."""
+    d.execute_script(AXE + "\n;return 1;")  # (a script run by the driver is not bound by the page's CSP)
+    d.set_script_timeout(60)
+    return d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then("
+        "  (r) => done(r.violations.map((v) => [v.id, v.impact, v.nodes.slice(0, 4).map((n) => n.target.join(' '))])),"
+        "  (e) => done([['axe-error', String(e), []]]));")
+
+
+AXE = _axe_source()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_axe_finds_no_violation_on_any_page(driver, tmp_path, lang):
+    if AXE is None:
+        why = ("axe-core not found: run `npm install axe-core` in the repository folder "
+               "(node_modules/axe-core/axe.min.js) or set AXE_CORE_JS")
+        if os.environ.get("YAHTZEE_REQUIRE_AXE"):
+            pytest.fail(why)
+        pytest.skip(why)
+    d = driver
+    s = Server(tmp_path, lang=lang)
+    found = {}
+    try:
+        open_page(d, s, "/rules")  # axe itself works: a picture with no text is found
+        d.execute_script("const i = document.createElement('img'); i.src = 'data:,'; i.id = 'no-alt';"
+                         "document.querySelector('main').append(i);")
+        assert any(v[0] == "image-alt" for v in _axe(d))
+        _post(s, "/api/game/new", {"opponent": "beginner", "seed": 8})
+        finished = _play_out(s)
+        for which in ("desktop", "phone"):
+            size(d, which)
+            for scheme in ("light", "dark"):
+                _media(d, prefers_color_scheme=scheme)
+                for path in ("/", "/review", "/records", "/rules", "/advisor?rules=yahtzee&card=sixes%3D18&dice=66655&r=0"):
+                    open_page(d, s, path)
+                    if path == "/review":
+                        wait(d, lambda: qq(d, "#review-table tbody tr"))
+                    found[(which, scheme, path, "finished" if finished else "")] = _axe(d)
+                # a game in progress with the hint open, and each dialog
+                _post(s, "/api/game/new", {"opponent": "expert", "abandon": True})
+                open_page(d, s)
+                click_roll(d, s)
+                d.execute_script("localStorage.setItem('yahtzee-hint-open', '1');"
+                                 "localStorage.removeItem('yahtzee-hint-nowarn')")
+                q(d, "#hint").click()
+                wait(d, lambda: q(d, "#hint-warn-dialog").get_attribute("open") is not None)
+                found[(which, scheme, "hint-warning")] = _axe(d)
+                q(d, "#hint-warn-ok").click()
+                wait(d, lambda: qq(d, "#hint-panel tr.best"))
+                found[(which, scheme, "game with hint")] = _axe(d)
+                g = s.game()
+                zero = next((c for c in range(13) if g["preview"]["zero"][c]), None)
+                if zero is not None:
+                    q(d, f'#card button[data-box="{zero}"]').click()
+                    wait(d, lambda: q(d, "#zero-dialog").get_attribute("open") is not None)
+                    found[(which, scheme, "zero dialog")] = _axe(d)
+                    q(d, "#zero-cancel").click()
+        _media(d)
+    finally:
+        _media(d)
+        s.stop()
+    bad = {k: v for k, v in found.items() if v}
+    assert not bad, json.dumps({" ".join(k): v for k, v in bad.items()}, ensure_ascii=False, indent=1)[:6000]

@@ -23,6 +23,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -111,15 +112,47 @@ def _build_tables() -> tuple[_I64, _I64, _I32, _I32, npt.NDArray[np.float64], _I
 KEEP_COUNTS, KEEP_SIZE, CHILD, SUB, ROLL_PROB, ROLL_FACE, ROLL_SUBKEEPS = _build_tables()
 
 
+def _int_faces(dice: Iterable[Any]) -> list[int]:
+    """``dice`` (a sequence of ints; numpy integers too) as a list of Python ints, the range unchecked.
+
+    Raises
+    ------
+    DiceError
+        If ``dice`` is not a sequence (``None``, a number) or holds something
+        other than an integer: a float (``5.5``, also ``5.0``), a bool (Python
+        or numpy: ``True`` is not a 1), a string.
+    """
+    t = type(dice)
+    if t is not tuple and t is not list and (isinstance(dice, (str, bytes)) or not isinstance(dice, Iterable)):
+        raise DiceError(f"invalid dice {dice!r}: want a sequence of faces 1-6 such as (2, 2, 5, 5, 5)")
+    faces = list(dice)
+    for i, d in enumerate(faces):
+        if type(d) is not int:
+            if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+                raise DiceError(f"invalid die {d!r} in {_shown(dice)}: faces are whole numbers 1-6")
+            faces[i] = int(d)
+    return faces
+
+
+def _clipped(text: str) -> str:
+    """``repr(text)``, its middle left out past 40 characters (an error line stays one readable line)."""
+    return repr(text) if len(text) <= 40 else f"{text[:16]!r}...{text[-16:]!r} ({len(text)} characters)"
+
+
+def _shown(dice: object) -> str:
+    """``dice`` as quoted in an error message (a numpy array as its list)."""
+    return repr(dice.tolist()) if isinstance(dice, np.ndarray) else repr(dice)
+
+
 def keep_index(dice: Iterable[int]) -> int:
     """Index (0..461) of the keep holding ``dice`` (any order, 0 to 5 faces in 1..6).
 
     Raises
     ------
     DiceError
-        If a face is outside 1..6 or there are more than five dice.
+        If a face is outside 1..6 or not an integer, or there are more than five dice.
     """
-    key = tuple(sorted(int(d) for d in dice))
+    key = tuple(sorted(_int_faces(dice)))
     try:
         return _KEEP_INDEX[key]
     except KeyError:
@@ -132,9 +165,9 @@ def roll_index(dice: Iterable[int]) -> int:
     Raises
     ------
     DiceError
-        If there are not exactly five dice or a face is outside 1..6.
+        If there are not exactly five dice or a face is outside 1..6 or not an integer.
     """
-    key = tuple(sorted(int(d) for d in dice))
+    key = tuple(sorted(_int_faces(dice)))
     if len(key) != N_DICE or key not in _KEEP_INDEX:
         raise DiceError(f"invalid dice {format_dice(key)!r}: want exactly five dice with faces 1-6")
     return _KEEP_INDEX[key] - ROLL_OFFSET
@@ -158,7 +191,7 @@ def ascii_width(text: str) -> str:
 
 
 def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:
-    """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (RULES.md, "Names users type").
+    """Parse dice typed as ``22555``, ``2 2 5 5 5`` or ``2,2,5,5,5`` (docs/rules.md, "Names users type").
 
     ``-`` means no dice (an empty keep), as :func:`format_dice` writes it.
     Full-width digits and separators (an IME's ``２，２``) are read as their
@@ -167,7 +200,8 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     Parameters
     ----------
     text : str or sequence of int
-        The dice.  A sequence of ints is validated the same way.
+        The dice.  A sequence holds ints (numpy integers too) and is validated
+        the same way; a float, bool or string in it is refused, not rounded.
     n : int or None
         Required number of dice (default 5); ``None`` accepts 0 to 5 (a keep).
 
@@ -179,7 +213,8 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     Raises
     ------
     DiceError
-        On a face outside 1..6, a non-digit, or the wrong number of dice.
+        On a face outside 1..6, a non-digit or non-integer, the wrong number of
+        dice, or ``text`` neither a string nor a sequence (``None``).
     """
     if isinstance(text, str):
         s = ascii_width(text).strip()  # full-width ２２５５５ as typed with an IME
@@ -189,11 +224,11 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
             parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
         faces = []
         for p in parts:
-            if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= N_FACES:
-                raise DiceError(f"invalid die {p!r} in {text!r}: faces are 1-6")
+            if not (p.isascii() and p.isdigit()) or len(p) > 1 or not 1 <= int(p) <= N_FACES:
+                raise DiceError(f"invalid die {_clipped(p)} in {_clipped(text)}: faces are 1-6")
             faces.append(int(p))
     else:
-        faces = [int(d) for d in text]
+        faces = _int_faces(text)
         for d in faces:
             if not 1 <= d <= N_FACES:
                 raise DiceError(f"invalid die {d} in {format_dice(faces)!r}: faces are 1-6")

@@ -15,6 +15,8 @@ __all__ = [
     "UsageError",
     "DiceError",
     "CategoryError",
+    "BoxIndexError",
+    "OptionError",
     "ScoreCardError",
     "CardRulesError",
     "RuleSetError",
@@ -39,6 +41,20 @@ class DiceError(UsageError):
 
 class CategoryError(UsageError, KeyError):
     """An unknown or repeated category (box) name."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class BoxIndexError(CategoryError, IndexError):
+    """A box index that is not a box of the rule set (negative, too large, not an integer).
+
+    Also an ``IndexError``, which such an index raised before.
+    """
+
+
+class OptionError(UsageError, KeyError):
+    """A keep or box asked for that is not one of the position's options (also a ``KeyError``)."""
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""

@@ -6,7 +6,7 @@ takes one action at a time (:meth:`~GameState.apply_action`) and knows when it
 :meth:`~GameState.is_terminal`.  No I/O here: the saved game's format is
 :mod:`yahtzee_solver.play.savegame`.
 
-A turn (RULES.md): roll all five dice; between rolls hold any dice and reroll
+A turn (docs/rules.md): roll all five dice; between rolls hold any dice and reroll
 the rest, at most three rolls in all; after any roll, but not before the
 first, score the dice in one legal box.  After the third roll the dice are
 locked and only scoring is possible.  The actions are
@@ -37,7 +37,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from .errors import IllegalMoveError, UsageError
+from .errors import BoxIndexError, IllegalMoveError, UsageError
 from .rules import RuleSet, get_rules
 from .state import ScoreCard
 
@@ -303,7 +303,7 @@ def new_game(
 # -- the Joker, explained -------------------------------------------------------------------
 @dataclass(frozen=True)
 class JokerInfo:
-    """Which Joker rule applies to five alike (RULES.md), for explaining the legal boxes.
+    """Which Joker rule applies to five alike (docs/rules.md), for explaining the legal boxes.
 
     Attributes
     ----------
@@ -482,7 +482,16 @@ class GameState:
         return joker_info(self.card, self.dice)
 
     def zero_warning(self, category: int) -> bool:
-        """True when scoring ``category`` now writes 0 while another legal box would score points."""
+        """True when scoring ``category`` now writes 0 while another legal box would score points.
+
+        Raises
+        ------
+        BoxIndexError
+            ``category`` is not a box index 0..C-1 (a negative index is no box).
+        """
+        C = self.rules.n_categories
+        if isinstance(category, bool) or not isinstance(category, int) or not 0 <= category < C:
+            raise BoxIndexError(f"invalid box index {category!r}: want 0-{C - 1}")
         p = self.preview()
         if p is None:
             return False

@@ -1,6 +1,6 @@
 """Rule sets as data: categories (boxes), Joker convention, upper bonus and Yahtzee bonus.
 
-The authority is ``shared/RULES.md``.  A :class:`RuleSet` is a frozen value; a new
+The authority is ``docs/rules.md``.  A :class:`RuleSet` is a frozen value; a new
 variant is a new instance, not a new code path.  What the kernels need is packed
 by :meth:`RuleSet.arrays` into plain numpy arrays:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -87,7 +87,7 @@ class CategorySpec:
         dice (for ``n_alike`` and ``two_pairs``: of the matching dice).
     joker_points : int or None
         Fixed points when a five-alike roll is played here as a Joker
-        (RULES.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
+        (docs/rules.md: Full House 25, Small Straight 30, Large Straight 40); ``None``
         scores as usual.
     """
 
@@ -103,7 +103,13 @@ class CategorySpec:
     def slug(self) -> str:
         """The box's own short name in this rule set, as printed and as card keys
         (``"full-house"``; Yacht: ``"aces"``, ``"choice"``, ``"four-dice"``, ``"yacht"``)."""
-        return re.sub(r"\s+", "-", self.name.lower())
+        return box_slug(self.name)
+
+
+def box_slug(name: str) -> str:
+    """The card key of a box from its display name: ``"Full House"`` -> ``"full-house"``
+    (:attr:`CategorySpec.slug`)."""
+    return re.sub(r"\s+", "-", name.lower())
 
 
 def score_roll(dice: Sequence[int], spec: CategorySpec) -> int:
@@ -118,7 +124,7 @@ def score_roll(dice: Sequence[int], spec: CategorySpec) -> int:
     Returns
     -------
     int
-        Points (RULES.md tables).
+        Points (docs/rules.md tables).
     """
     counts = [0] * 7
     for d in dice:
@@ -168,7 +174,7 @@ _KINDS = {"upper", "of_a_kind", "n_alike", "two_pairs", "full_house", "straight"
 
 _UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
-#: Names users type (RULES.md), mapped to category keys.  Case-insensitive;
+#: Names users type (docs/rules.md), mapped to category keys.  Case-insensitive;
 #: ``_`` and spaces count as ``-``.
 ALIASES: dict[str, str] = {}
 for _i, _key in enumerate(_UPPER_KEYS):
@@ -195,7 +201,7 @@ for _alias, _key in {
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A complete rule set (RULES.md).  Immutable; compare and hash by value.
+    """A complete rule set (docs/rules.md).  Immutable; compare and hash by value.
 
     Attributes
     ----------
@@ -217,7 +223,7 @@ class RuleSet:
         Upper bonus: ``upper_bonus`` points once Ones..Sixes add up to
         ``upper_threshold`` (63 -> +35; Yatzy +50).
     reference_value : float or None
-        Published optimal expected final score from the empty card (RULES.md),
+        Published optimal expected final score from the empty card (docs/rules.md),
         used for verification only, never by the solver.
     """
 
@@ -232,14 +238,14 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         if self.joker not in _JOKER_NAMES:
-            raise ValueError(f"unknown joker convention {self.joker!r}")
+            raise RuleSetError(f"unknown joker convention {self.joker!r}")
         for i, c in enumerate(self.categories):
             if c.kind not in _KINDS:
-                raise ValueError(f"unknown category kind {c.kind!r}")
+                raise RuleSetError(f"unknown category kind {c.kind!r}")
             if (i < N_UPPER) != (c.kind == "upper") or (c.kind == "upper" and c.face != i + 1):
-                raise ValueError("Ones..Sixes must be categories 0..5")
+                raise RuleSetError("Ones..Sixes must be categories 0..5")
         if self.joker != "none" and self.yahtzee_category < 0:
-            raise ValueError("a Joker needs a five-alike (Yahtzee) box")
+            raise RuleSetError("a Joker needs a five-alike (Yahtzee) box")
 
     # -- derived facts -------------------------------------------------
     @property
@@ -325,6 +331,24 @@ class RuleSet:
         """Canonical JSON of :meth:`to_dict` (sorted keys)."""
         return json.dumps(self.to_dict(), sort_keys=True)
 
+    @property
+    def is_registered(self) -> bool:
+        """True when :func:`get_rules` of this rule set's name gives this very definition.
+
+        A registered rule set is pickled, and written by ``repr(ScoreCard)``,
+        by its name alone.
+        """
+        reg = RULESETS.get(self.name)
+        return reg is self or (reg == self and reg.reference_value == self.reference_value)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # By name when registered (unpickles to the registry's object); else by
+        # the fields.  Either way the cached kernel arrays and possible points
+        # (tens of kilobytes, rebuilt on first use) are not pickled.
+        if self.is_registered:
+            return (get_rules, (self.name,))
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
 def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     C = rules.n_categories
@@ -387,7 +411,7 @@ YAHTZEE = RuleSet(
     reference_value=254.5877287,
 )
 
-#: Verhoeff's convention: a Joker may go in any open box (RULES.md).
+#: Verhoeff's convention: a Joker may go in any open box (docs/rules.md).
 YAHTZEE_FREE_JOKER = RuleSet(
     name="yahtzee-free-joker",
     title="Yahtzee (free Joker, as in Verhoeff's optimal solver)",
@@ -414,7 +438,7 @@ YACHT = RuleSet(
     ),
 )
 
-#: Yahtzee with the +100 Yahtzee bonus but no Joker (RULES.md; the peer's ``american+no-joker``).
+#: Yahtzee with the +100 Yahtzee bonus but no Joker (docs/rules.md; the peer's ``american+no-joker``).
 YAHTZEE_NO_JOKER = RuleSet(
     name="yahtzee-no-joker",
     title="Yahtzee (Yahtzee bonus, no Joker)",
@@ -424,7 +448,7 @@ YAHTZEE_NO_JOKER = RuleSet(
     reference_value=253.9702412,
 )
 
-#: Yahtzee with neither the Yahtzee bonus nor the Joker (RULES.md; Glenn 2006: 245.87).
+#: Yahtzee with neither the Yahtzee bonus nor the Joker (docs/rules.md; Glenn 2006: 245.87).
 YAHTZEE_NO_BONUS = RuleSet(
     name="yahtzee-no-bonus",
     title="Yahtzee (no Yahtzee bonus, no Joker)",
@@ -434,7 +458,7 @@ YAHTZEE_NO_BONUS = RuleSet(
     reference_value=245.8707745,
 )
 
-#: Scandinavian Yatzy: 15 boxes, +50 upper bonus, no Yatzy bonus, no Joker (RULES.md).
+#: Scandinavian Yatzy: 15 boxes, +50 upper bonus, no Yatzy bonus, no Joker (docs/rules.md).
 YATZY = RuleSet(
     name="yatzy",
     title="Scandinavian Yatzy (15 categories)",

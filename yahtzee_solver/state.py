@@ -2,7 +2,7 @@
 
 A :class:`ScoreCard` is what is written on a paper card: points per box
 (``None`` = open) and the Yahtzee bonus points.  Its :attr:`ScoreCard.key` is
-the solver's :class:`StateKey` ``(mask, up, yb)`` (RULES.md,
+the solver's :class:`StateKey` ``(mask, up, yb)`` (docs/rules.md,
 "State of a solitaire game at the start of a turn").
 """
 
@@ -17,10 +17,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .dice import ascii_width
-from .errors import CardRulesError, CategoryError, DataFileError, ScoreCardError
-from .files import FileTooLargeError, UnusableFileError, read_bounded
-from .rules import N_UPPER, RuleSet, get_rules
+from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
+from .files import FileTooLargeError, UnusableFileError, clip, read_bounded
+from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
 
@@ -84,16 +86,18 @@ JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 class ScoreCard:
     """A scorecard: points per box and Yahtzee bonus points.
 
+    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
+    these validate, the plain constructor validates too.  A card is immutable:
+    :meth:`with_box` gives the card with one more box written.
+
     Attributes
     ----------
     rules : RuleSet
+        The rule set of the card.
     boxes : tuple of (int or None)
         Points written in each box, in category order; ``None`` for an open box.
     yahtzee_bonus : int
         Yahtzee bonus points already earned (a multiple of the bonus, e.g. 100).
-
-    Construct with :meth:`empty`, :meth:`from_mapping` or :func:`parse_card`;
-    these validate, the plain constructor validates too.
 
     Raises
     ------
@@ -138,6 +142,25 @@ class ScoreCard:
                     f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
                 )
 
+    def __repr__(self) -> str:
+        """``ScoreCard.from_mapping({'sixes': 18, 'yahtzee': 50}, 'yahtzee')``, or
+        ``ScoreCard.empty('yacht')``: the filled boxes by their card keys, which
+        evaluates back to an equal card (a rule set that is not registered is
+        written out in full, as ``repr(RuleSet)``)."""
+        r = self.rules
+        rules = repr(r.name) if r.is_registered else repr(r)
+        filled = {c.slug: v for c, v in zip(r.categories, self.boxes) if v is not None}
+        if self.yahtzee_bonus:
+            filled["yahtzee-bonus"] = self.yahtzee_bonus
+        if not filled:
+            return f"ScoreCard.empty({rules})"
+        return f"ScoreCard.from_mapping({filled!r}, {rules})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields only (``rules``, ``boxes``, ``yahtzee_bonus``): the caches of derived facts (the state
+        key, the totals, the scoring memo, which grows with every roll asked about) are not pickled."""
+        return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}
+
     # -- construction ------------------------------------------------------
     @classmethod
     def empty(cls, rules: str | RuleSet = "yahtzee") -> ScoreCard:
@@ -160,7 +183,10 @@ class ScoreCard:
         return _from_mapping(mapping, get_rules(rules))
 
     # -- derived ----------------------------------------------------------
-    @property
+    # The card is immutable, so each derived fact is computed once and kept in
+    # the instance dict (``cached_property``); :meth:`__getstate__` leaves
+    # those caches out, so a pickled card holds the three fields only.
+    @cached_property
     def filled(self) -> int:
         """Bit mask of filled boxes."""
         m = 0
@@ -169,27 +195,27 @@ class ScoreCard:
                 m |= 1 << c
         return m
 
-    @property
+    @cached_property
     def upper_subtotal(self) -> int:
         """Sum of the upper boxes (points, uncapped)."""
         return sum(v for v in self.boxes[:N_UPPER] if v is not None)
 
-    @property
+    @cached_property
     def upper_bonus(self) -> int:
         """Upper bonus earned so far (35 or 0 points)."""
         return self.rules.upper_bonus if self.upper_subtotal >= self.rules.upper_threshold else 0
 
-    @property
+    @cached_property
     def total(self) -> int:
         """Points on the card: boxes + upper bonus + Yahtzee bonuses."""
         return sum(v for v in self.boxes if v is not None) + self.upper_bonus + self.yahtzee_bonus
 
-    @property
+    @cached_property
     def is_full(self) -> bool:
         """True when every box is filled (game over)."""
-        return all(v is not None for v in self.boxes)
+        return None not in self.boxes
 
-    @property
+    @cached_property
     def open_categories(self) -> tuple[int, ...]:
         """Indices of the open boxes."""
         return tuple(c for c, v in enumerate(self.boxes) if v is None)
@@ -203,12 +229,48 @@ class ScoreCard:
         return StateKey(self.filled, min(self.upper_subtotal, r.upper_threshold), yb)
 
     def with_box(self, category: int, points: int, bonus: int = 0) -> ScoreCard:
-        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added."""
+        """A new card with ``points`` written in box ``category`` and ``bonus`` Yahtzee bonus points added.
+
+        The card does not know the dice: take ``points`` and ``bonus`` from
+        :meth:`scoring` of the final dice (``s.points[category]``,
+        ``s.yahtzee_bonus``) after checking ``s.legal[category]``, or from a
+        :class:`~yahtzee_solver.BoxOption`.  The upper bonus follows from the
+        upper boxes (:attr:`upper_bonus`) and is not passed.
+
+        Parameters
+        ----------
+        category : int
+            The box's index in the rule set, 0..C-1 (a Python or numpy integer;
+            :meth:`RuleSet.category_index <yahtzee_solver.RuleSet.category_index>`
+            of a name; a negative index is no box).
+        points : int
+            Points to write (Joker points where the Joker applies); a whole
+            number (a float or bool is refused, never rounded).
+        bonus : int
+            Yahtzee bonus points this roll earns (100 or 0).
+
+        Raises
+        ------
+        BoxIndexError
+            ``category`` is not a box index of the rule set (also a
+            ``CategoryError`` and an ``IndexError``).
+        ScoreCardError
+            If the box is filled, or the points or the bonus are not whole
+            numbers or cannot occur there (as the constructor checks).
+        """
+        C = self.rules.n_categories
+        if type(category) is not int:
+            if isinstance(category, bool) or not isinstance(category, (int, np.integer)):
+                raise BoxIndexError(f"invalid box index {category!r}: want a whole number 0-{C - 1}")
+            category = int(category)
+        if not 0 <= category < C:
+            raise BoxIndexError(f"invalid box index {category!r}: want 0-{C - 1}")
         if self.boxes[category] is not None:
             raise ScoreCardError(f"box {self.rules.categories[category].slug} is already filled")
+        slug = self.rules.categories[category].slug
         boxes = list(self.boxes)
-        boxes[category] = int(points)
-        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + int(bonus))
+        boxes[category] = _whole_points(points, f"score for {slug}")
+        return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + _whole_points(bonus, "yahtzee-bonus"))
 
     def scoring(self, dice: str | Sequence[int], *, kernels: ModuleType | None = None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
@@ -233,21 +295,20 @@ class ScoreCard:
         memo = self.__dict__.get("_scoring")  # the card is immutable: one answer per dice
         if memo is None:
             memo = self.__dict__["_scoring"] = {}
-        try:
-            s = memo.get(dice)
-        except TypeError:  # unhashable dice (a list)
-            s = None
+        # typed dice are kept by their text; other dice by their roll index once checked (a tuple
+        # key would let (1, 2, 3, 4, 5.0) or True find the answer of (1, 2, 3, 4, 5) or 1)
+        s = memo.get(dice) if type(dice) is str else None
         if s is None:
-            import numpy as np
-
             from .dice import parse_dice, roll_index
 
+            r = roll_index(parse_dice(dice))
+            s = memo.get(r)
+        if s is None:
             if kernels is None:
                 from .solver import kernels as interpreted
 
                 kernels = interpreted
 
-            r = roll_index(parse_dice(dice))
             mask, up, yb = self.key
             a = self.rules.arrays()
             C = self.rules.n_categories
@@ -257,8 +318,9 @@ class ScoreCard:
             bonus, case = kernels.box_scoring(mask, up, yb, r, a["score"], a["joker"], a["params"], pts, legal, gain)
             s = BoxScoring(tuple(pts.tolist()), tuple(legal.astype(bool).tolist()), int(bonus),
                            tuple(gain.tolist()), JOKER_CASES[case])
-            if isinstance(dice, (str, tuple)):
-                memo[dice] = s
+            memo[r] = s
+        if type(dice) is str:
+            memo[dice] = s
         return s
 
     def box_points(self, dice: str | Sequence[int]) -> tuple[list[int], list[bool], int]:
@@ -294,6 +356,15 @@ class ScoreCard:
         if self.yahtzee_bonus:
             parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
         return ",".join(parts)
+
+
+def _whole_points(v: object, what: str) -> int:
+    """``v`` as a Python int if it is an integer (numpy's too, no bool); else a ScoreCardError naming it."""
+    if type(v) is int:
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise ScoreCardError(f"invalid {what} {v!r}: want whole points")
+    return int(v)
 
 
 def _empty(rules: RuleSet) -> ScoreCard:
@@ -337,6 +408,17 @@ def _runs(values: list[int]) -> str:
     return ", ".join(parts)
 
 
+#: Most digits read as points: no box holds more (and Python's int() refuses over 4,300 digits).
+MAX_POINT_DIGITS = 18
+
+
+def _number_shown(s: str) -> str:
+    """A number as an error message quotes it: whole up to 24 characters, else its ends and its length."""
+    if len(s) <= 24:
+        return repr(s)
+    return f"'{s[:8]}...{s[-8:]}' ({len(s.lstrip('+-'))} digits)"
+
+
 def _as_points(value: object, name: object) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
@@ -344,8 +426,11 @@ def _as_points(value: object, name: object) -> int:
         return value
     s = str(value).strip()
     if re.fullmatch(r"[+-]?[0-9]+", s):  # ASCII digits only, as for dice
+        if len(s.lstrip("+-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"invalid points {_number_shown(s)} for {name}: too many digits for a score")
         return int(s)
-    raise ScoreCardError(f"invalid points {value!r} for {name}: want a whole number")
+    raise ScoreCardError(f"invalid points {_number_shown(s) if len(s) > 24 else repr(value)} for {name}: "
+                         "want a whole number")
 
 
 def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
@@ -428,8 +513,13 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
             seen[k] = v
         return seen
 
+    def whole(text: str) -> int:  # json's int(), which stops at Python's 4,300-digit limit
+        if len(text.lstrip("-")) > MAX_POINT_DIGITS:
+            raise ScoreCardError(f"{what} holds the number {_number_shown(text)}: too many digits for a score")
+        return int(text)
+
     try:
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats)
+        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats, parse_int=whole)
     except (ValueError, RecursionError) as e:
         if isinstance(e, ScoreCardError):
             raise
@@ -437,11 +527,28 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
         raise ScoreCardError(f"{what} is not valid JSON: {reason}") from None
     if not isinstance(data, dict):
         raise ScoreCardError(f"{what} must hold a JSON object of box: points")
-    if isinstance(data.get("boxes"), dict):  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}
-        if data.get("rules", rules.name) != rules.name:
-            raise CardRulesError(f"{what} is for rules {data['rules']!r}, not {rules.name!r}", str(data["rules"]))
+    if "rules" in data:  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}, or "rules" beside the boxes
+        name = data["rules"]
+        if not isinstance(name, str):
+            raise ScoreCardError(f'{what}: "rules" must be a rule-set name such as "{rules.name}", got {_shown(name)}')
+        if name not in RULESETS:
+            raise ScoreCardError(f"{what} is for unknown rules {clip(name, 40)!r} (known: {', '.join(RULESETS)})")
+        if name != rules.name:
+            raise CardRulesError(f"{what} is for rules {name!r}, not {rules.name!r}", name)
+    if "boxes" in data:
+        if not isinstance(data["boxes"], dict):
+            raise ScoreCardError(f'{what}: "boxes" must be a JSON object of box: points, got {_shown(data["boxes"])}')
         data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
+    else:
+        data = {k: v for k, v in data.items() if k != "rules"}
     for k, v in data.items():
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, str))):
-            raise ScoreCardError(f"{what}: points for {k!r} must be a whole number or null, got {v!r}")
+        # JSON whole numbers only, as in a saved game: "18" and 18.0 are refused, never read as 18
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise ScoreCardError(f"{what}: points for {clip(k, 40)!r} must be a JSON whole number (like 18) "
+                                 f"or null, got {_shown(v)}")
     return _from_mapping(data, rules)
+
+
+def _shown(v: object) -> str:
+    """A JSON value as JSON writes it (``"18"``, ``18.0``, ``true``), on one short line."""
+    return clip(json.dumps(v, ensure_ascii=False), 60)

@@ -5,8 +5,10 @@ A *decision* is a keep before a reroll or the box the final dice go in.  Its
 after the chosen one, both with optimal play afterwards -- exactly the
 advisor's "vs best" column (:class:`~yahtzee_solver.strategy.advisor.Advisor`), in
 points.  Scoring while rerolls remain is a keep of all five dice ("stand"),
-reviewed as such: with one reroll left it is the advisor's "keep all five" row;
-with two it is worth the best box now, since the dice are not rolled again.
+reviewed as such: the advisor's keep-all row, which is stopping to score now
+and is worth the best box for the dice (there is no pass: a roll rerolls one
+to five dice), with one reroll left or two.  So a review and a hint give every
+decision the same value.
 
 Because the optimal values form a martingale under optimal play, the expected
 final score of any policy is the optimal value of the start minus its expected
@@ -239,17 +241,12 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
                                 _clean(chosen.loss), card.total))
         final = rolls[-1]
         boxes = adv.box_options(card, final)
-        if len(rolls) < 3:  # scored with rerolls left: a stand
+        if len(rolls) < 3:  # scored with rerolls left: a stand, the hint's keep-all (score now) row
             rl = 3 - len(rolls)
             opts = adv.keep_options(card, final, rl)
-            if rl == 1:
-                chosen = next(o for o in opts if o.keep == final)
-                exp, loss = chosen.expected, chosen.loss
-            else:
-                exp = boxes[0].expected
-                loss = opts[0].expected - exp
-            out.append(Decision(t, "keep", final, rl, final, opts[0].keep, exp, opts[0].expected,
-                                _clean(loss), card.total))
+            chosen = next(o for o in opts if o.keep == final)
+            out.append(Decision(t, "keep", final, rl, final, opts[0].keep, chosen.expected, opts[0].expected,
+                                _clean(chosen.loss), card.total))
         chosen_box = next(o for o in boxes if o.category == tp.box)
         out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, chosen_box.expected, boxes[0].expected,
                             _clean(chosen_box.loss), card.total))
@@ -483,7 +480,7 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
             if len(k1) < 5:
                 rows.append((g, mask, up, yb, _roll(roll2), 1, _keep(k2)))
             # else a stand with two rerolls left: the game scores at once, one decision
-            # (worth the best box now, as in review_turns), valued from the box row below
+            # (the keep-all row, worth the best box now, as in review_turns)
             rows.append((g, mask, up, yb, _roll(final), 0, box))
             points, _, bonus = card.box_points(final)
             card = card.with_box(box, points[box], bonus)
@@ -491,11 +488,7 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     res = adv.option_values(a[:, 1], a[:, 2], a[:, 3], a[:, 4], a[:, 5])
     is_box = a[:, 5] == 0
     pos = res.keeps == a[:, 6][:, None]
-    chosen_keep = np.where(pos, res.keep_values, -np.inf).max(axis=1)
-    # a stand with two rerolls left (next row: its box) is worth the best box now
-    stand2 = np.zeros(len(a), bool)
-    stand2[:-1] = (a[:-1, 5] == 2) & (a[1:, 5] == 0)
-    chosen_keep[stand2] = res.best_value[1:][stand2[:-1]]
+    chosen_keep = np.where(pos, res.keep_values, -np.inf).max(axis=1)  # keep-all: the best box (no pass)
     chosen_box = res.box_values[np.arange(len(a)), np.where(is_box, a[:, 6], 0)]
     loss = res.best_value - np.where(is_box, chosen_box, chosen_keep)
     loss = np.where(loss < ZERO, 0.0, loss)

@@ -24,6 +24,7 @@ Example
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -49,6 +50,9 @@ BLOCK = 4096
 
 #: Games per call of the game kernel (a multiple of BLOCK; more games share more states).
 CHUNK = 16 * BLOCK
+
+#: Slices of games per thread in one call of the game kernel (handed out one at a time: see play_games).
+SLICES_PER_THREAD = 1
 
 #: Percentiles reported (of the final score).
 PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
@@ -393,14 +397,21 @@ def play_games(strategy: Strategy, dice: Any, *, jit: bool = True) -> tuple[np.n
     moves = np.full((G, dice.shape[1], 4), -1, np.int16)
     if G:
         parts = 1
+        schedule = contextlib.nullcontext()
         if jit:
             import numba
 
-            parts = max(1, min(numba.get_num_threads(), G // 64))
-        _jit.backend(jit).play_games(
-            dice, source.values, source.score, source.joker, source.params, a["params"],
-            ROLL_SUBKEEPS, parts, totals, flags, moves,
-        )
+            threads = numba.get_num_threads()
+            # more slices than threads, handed out one at a time: a thread slowed by other processes
+            # plays fewer slices instead of holding up the rest (slices of 256 games or more keep most
+            # of the shared states)
+            parts = max(1, min(threads * SLICES_PER_THREAD, G // 256)) if threads > 1 else 1
+            schedule = numba.parallel_chunksize(1)
+        with schedule:
+            _jit.backend(jit).play_games(
+                dice, source.values, source.score, source.joker, source.params, a["params"],
+                ROLL_SUBKEEPS, parts, totals, flags, moves,
+            )
     return totals, flags, moves
 
 

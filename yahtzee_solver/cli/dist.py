@@ -18,7 +18,7 @@ from ..strategy.distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDi
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
-from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -273,10 +273,10 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
     from ..dice import format_dice, parse_dice
     from ..strategy.distribution import score_distribution
     from ..state import parse_card
-    from ..solver.table import open_table
     from .render import _state_dict, describe_card
 
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card = parse_card(card_text, rules)
     faces = parse_dice(" ".join(dice)) if dice else None
     if faces is None and rolls_left is not None:
@@ -286,7 +286,7 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
     # the file type, the folder and matplotlib are checked before the work (seconds on an early card)
     fig = plot_figure(plot_path) if plot_path is not None else None
     # the chunks of the states reachable from the card are read and checked, not the whole table
-    table = open_table(rules, table_path) if strategy.lower() in ("optimal", "expert") else None
+    table = q.table() if strategy.lower() in ("optimal", "expert") else None
     rl = (2 if rolls_left is None else rolls_left) if faces is not None else None
     d = score_distribution(card, rules, dice=faces, rolls_left=rl, strategy=strategy, table=table,
                            progress=progress)

@@ -10,7 +10,7 @@ import click
 
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
-from ..solver.table import open_table
+from ..solver.table import ValueTable, open_table
 
 #: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
@@ -64,18 +64,22 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 
 def _regular_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Refuse an existing ``--table`` that is not a regular file: reading a fifo would block forever."""
+    """Refuse an existing ``--table`` that is not a regular file (reading a fifo would block forever): a file
+    problem, exit 1, like a table that cannot be read."""
     if value is None:
         return None
-    if file_kind(value) not in ("missing", "file"):  # missing: load_table reports it with the command that builds it
-        raise click.BadParameter(f"{value!r} is not a regular file", ctx, param)
+    kind = file_kind(value)  # missing: load_table reports it with the command that builds it
+    if kind == "folder":
+        raise click.ClickException(f"value table {value!r} is a folder, not a file")
+    if kind == "special":
+        raise click.ClickException(f"value table {value!r} is not a regular file (a device, fifo or socket)")
     return value
 
 
 table_option = click.option(
     "--table",
     "table_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     callback=_regular_file,
     help="Value table file (default: the one shipped for --rules).",
@@ -97,38 +101,53 @@ card_option = click.option(
 )
 
 
-def rules_in_table(path: str | os.PathLike[str]) -> str | None:
-    """The rule-set name a value table file holds, as :func:`yahtzee_solver.solver.table.open_table` reads it.
+class QueryTable:
+    """The rule set and value table of one query, each resolved once at the command line's edge.
 
-    Only the file's attributes are read (the values later, as the command needs them).
+    ``--rules`` arrives as a :class:`RuleSet` (:class:`RulesType`); a ``--table``
+    file is opened once, here, to learn its rule set when ``--rules`` is not
+    given (and checked against ``--rules`` when it is), and that one opened
+    table then serves the whole query.  Without ``--table`` the shipped table
+    of the rule set is opened on first use (:meth:`table`), so a query that
+    fails on its card or dice never reads a table.
 
-    Returns
-    -------
-    str or None
-        The name, or ``None`` if the file is missing (the command's own load
-        then reports it with the command that builds it).
+    Attributes
+    ----------
+    rules : RuleSet
+        ``--rules`` if given, else the ``--table`` file's, else the default.
+    path : str or None
+        The ``--table`` path.
 
     Raises
     ------
     TableError
-        If the file is not a readable value table, or names a rule set this
-        version does not know.
+        If an existing ``--table`` file is not a readable value table, or holds
+        another rule set than ``--rules``.
     """
-    if not os.path.lexists(path):
-        return None
-    return open_table(None, path).rules.name
+
+    def __init__(self, rules: RuleSet | None, table_path: str | None):
+        self.path = table_path
+        self._table: ValueTable | None = None
+        if table_path is not None and os.path.lexists(table_path):
+            self._table = open_table(rules, table_path)
+            rules = self._table.rules
+        # a missing --table file is reported by table() with the command that builds it
+        self.rules: RuleSet = rules if rules is not None else get_rules(DEFAULT_RULES)
+
+    def table(self) -> ValueTable:
+        """The query's value table, opened once (values are read chunk by chunk as the query needs them)."""
+        if self._table is None:
+            self._table = open_table(self.rules, self.path)
+        return self._table
 
 
 def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
     """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
 
-    An explicit ``--rules`` is still checked against the file by the table loader.
+    For a command that does not read the table's values (:class:`QueryTable`
+    is for those that do).  An explicit ``--rules`` is checked against the file.
     """
-    if rules is not None:
-        return rules
-    if table_path is not None:
-        return get_rules(rules_in_table(table_path) or DEFAULT_RULES)
-    return get_rules(DEFAULT_RULES)
+    return QueryTable(rules, table_path).rules
 
 
 def echo_json(data: Any) -> None:

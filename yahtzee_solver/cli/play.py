@@ -51,7 +51,9 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--confirm-loss", type=click.FloatRange(min=0), default=None, metavar="POINTS",
               callback=_finite,
               help="Ask before a reroll or a score that loses more than POINTS expected points against the "
-                   "best choice (the game then counts as practice, as with a hint).")
+                   "best move the game allows (a score while rolls remain is compared with rolling again too; "
+                   "the game then counts as practice, as with a hint).  Kept with the saved game: --resume "
+                   "asks the same way.")
 @click.pass_context
 def play(ctx: click.Context, rules: RuleSet, opponent: str, first: str, seed: int | None, lang: str | None,
          resume: bool, fast: bool, confirm_loss: float | None) -> None:

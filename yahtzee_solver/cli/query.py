@@ -12,7 +12,7 @@ verification (about 10 ms on top of the read).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -22,9 +22,8 @@ from ..dice import format_dice, parse_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from ..solver.table import open_table
-from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
-from .render import _render, _state_dict, box_best, box_note, describe_card
+from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
+from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 from .target_query import target_option, value_target_option
 
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best"]
+__all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best", "reroll_cell", "keep_best"]
 
 #: Keeps listed by default in text output (a roll has up to 32 distinct keeps).
 DEFAULT_KEEP_TOP = 10
@@ -62,13 +61,13 @@ def dice_argument(f: _F) -> _F:
 # -- plumbing -------------------------------------------------------------------
 
 
-def _advisor(rules: RuleSet, table_path: str | None) -> Advisor:
-    """The advisor on the table for ``rules`` (``--table`` or the shipped one), read as the query needs it.
+def _advisor(q: QueryTable) -> Advisor:
+    """The advisor on the query's table (``--table`` or the shipped one), read as the query needs it.
 
-    :func:`open_table` validates the file and reads only the chunks the query
-    uses, each checked by its SHA-256 digest and Fletcher-32 checksum before use.
+    :func:`~yahtzee_solver.solver.table.open_table` validates the file and reads only the chunks the
+    query uses, each checked by its SHA-256 digest and Fletcher-32 checksum before use.
     """
-    return Advisor(rules, open_table(rules, table_path), jit=False)
+    return Advisor(q.rules, q.table(), jit=False)
 
 
 def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> tuple[ScoreCard, tuple[int, ...]]:
@@ -76,11 +75,6 @@ def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> t
     card = parse_card(card_text, rules)
     faces = parse_dice(" ".join(dice))
     return card, faces
-
-
-def _limit(options: list[_T], top: int | None, default: int | None, as_json: bool) -> list[_T]:
-    n = top if top is not None else (None if as_json else default)
-    return options if not n else options[:n]
 
 
 # -- text output ------------------------------------------------------------------
@@ -99,10 +93,10 @@ def _dist_cells(d: ScoreDistribution, threshold: int) -> list[str]:
     return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 
 
-def _keep_lines(options: list[KeepOption], shown: list[KeepOption],
+def _keep_lines(options: Sequence[KeepOption], shown: Sequence[KeepOption], rules: RuleSet,
                 dists: Mapping[Any, ScoreDistribution] | None = None, threshold: int = 0) -> list[str]:
     rows = [
-        ["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll), f"{o.expected:.2f}", _loss(o, i == 0)]
+        ["*" if i == 0 else "", format_dice(o.keep), reroll_cell(o, rules), f"{o.expected:.2f}", _loss(o, i == 0)]
         + (_dist_cells(dists[o.keep], threshold) if dists else [])
         for i, o in enumerate(shown)
     ]
@@ -111,14 +105,11 @@ def _keep_lines(options: list[KeepOption], shown: list[KeepOption],
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} keeps shown; --top 0 lists all)")
     b = options[0]
-    lines.append(
-        f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
-        f" -> expected final total {b.expected:.2f}"
-    )
+    lines.append(f"best: {keep_best(b, rules)} -> expected final total {b.expected:.2f}")
     return lines
 
 
-def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules: RuleSet,
+def _box_lines(options: Sequence[BoxOption], shown: Sequence[BoxOption], rules: RuleSet,
                dists: Mapping[Any, ScoreDistribution] | None = None, threshold: int = 0) -> list[str]:
     rows = [
         ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0)]
@@ -137,7 +128,7 @@ def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules: RuleSet,
 # -- output (text or JSON) ----------------------------------------------------------------
 
 
-def _report(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, options: list[Any], top: int | None,
+def _report(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, options: Sequence[Any], top: int | None,
             as_json: bool, dists: Mapping[Any, ScoreDistribution] | None = None,
             threshold: int = 0) -> None:
     """Print ranked keep (``rolls_left`` 1, 2) or box (0) options.
@@ -146,7 +137,7 @@ def _report(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, options: l
     by keep faces or box index; adds its SD and P(final >= ``threshold``).
     """
     is_keep = rolls_left > 0
-    shown = _limit(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
+    shown = limit_options(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
     if as_json and dists:
         def with_dist(o: Any) -> dict[str, Any]:
             d = dists[o.keep if is_keep else o.category]
@@ -180,22 +171,21 @@ def _report(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, options: l
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice?")
-        lines = _keep_lines(options, shown, dists, threshold)
+        lines = _keep_lines(options, shown, card.rules, dists, threshold)
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box?")
         lines = _box_lines(options, shown, card.rules, dists, threshold)
     click.echo("\n".join(lines))
 
 
-def _target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rules: RuleSet, table_path: str | None,
+def _target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, q: QueryTable,
             target: int, top: int | None, as_json: bool) -> None:
     """The ``--target`` answer (:mod:`.target_query`)."""
     from .target_query import report_target
 
     if card.is_full:
-        _advisor(rules, table_path).hint(card, faces, max(rolls_left, 0))  # raises the usual full-card error
-    report_target(card, faces, rolls_left, rules, table_path, target, top, as_json, _state_dict, describe_card,
-                  _limit, DEFAULT_KEEP_TOP)
+        _advisor(q).hint(card, faces, max(rolls_left, 0))  # raises the usual full-card error
+    report_target(card, faces, rolls_left, q, target, top, as_json, DEFAULT_KEEP_TOP)
 
 
 # -- commands -----------------------------------------------------------------------
@@ -243,7 +233,8 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
       yahtzee-solve hint 55555 -r 0 --card yahtzee=50,fives=15
       yahtzee-solve hint 11112 -r 0 --target 273 --card @card.json
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if dist_threshold is not None:
         with_dist = True  # a threshold asks for the distributions
@@ -252,8 +243,8 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
     if target is not None:
         if with_dist:
             raise UsageError("--dist and --target answer different questions: give one of them")
-        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
-    adv = _advisor(rules, table_path)
+        return _target(card, faces, rolls_left, q, target, top, as_json)
+    adv = _advisor(q)
     options = adv.hint(card, faces, rolls_left)
     dists = None
     if with_dist:
@@ -281,17 +272,18 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
 @json_option
 def keep(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: RuleSet | None, table_path: str | None,
          top: int | None, target: int | None, as_json: bool) -> None:
-    """Ranked keeps of DICE before a reroll (keeping all five = standing pat).
+    """Ranked keeps of DICE before a reroll (keeping all five = scoring now in the best box).
 
     \b
     Example:
       yahtzee-solve keep 22555 --rolls-left 1 --card sixes=18,fours=12
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
-        return _target(card, faces, rolls_left, rules, table_path, target, top, as_json)
-    options = _advisor(rules, table_path).keep_options(card, faces, rolls_left)
+        return _target(card, faces, rolls_left, q, target, top, as_json)
+    options = _advisor(q).keep_options(card, faces, rolls_left)
     _report(card, faces, rolls_left, options, top, as_json)
 
 
@@ -314,11 +306,12 @@ def fill(dice: tuple[str, ...], card_text: str | None, rules: RuleSet | None, ta
     Example:
       yahtzee-solve fill 22555 --card sixes=18,fours=12
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
-        return _target(card, faces, 0, rules, table_path, target, top, as_json)
-    options = _advisor(rules, table_path).box_options(card, faces)
+        return _target(card, faces, 0, q, target, top, as_json)
+    options = _advisor(q).box_options(card, faces)
     _report(card, faces, 0, options, top, as_json)
 
 
@@ -338,13 +331,14 @@ def value(card_text: str | None, rules: RuleSet | None, table_path: str | None, 
     Example:
       yahtzee-solve value --card sixes=18,fours=12,chance=22,yahtzee=50
     """
-    rules = resolve_rules(rules, table_path)
+    q = QueryTable(rules, table_path)
+    rules = q.rules
     card = parse_card(card_text, rules)
     if target is not None:
         from .target_query import report_target_value
 
-        return report_target_value(card, rules, table_path, target, as_json, _state_dict, describe_card)
-    expected = _advisor(rules, table_path).expected_final(card)
+        return report_target_value(card, q, target, as_json)
+    expected = _advisor(q).expected_final(card)
     if as_json:
         echo_json(
             {

@@ -7,16 +7,20 @@ write their answers with these, so one position reads the same in each.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..dice import format_dice
 from ..state import ScoreCard
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
-    from ..strategy.advisor import BoxOption
-    from ..strategy.target import TargetBoxOption
+    from ..strategy.advisor import BoxOption, KeepOption
+    from ..strategy.target import TargetBoxOption, TargetKeepOption
 
-__all__ = ["describe_card", "box_note", "box_best"]
+_T = TypeVar("_T")
+
+__all__ = ["describe_card", "box_note", "box_best", "keep_best", "reroll_cell", "limit_options"]
 
 
 def describe_card(card: ScoreCard) -> str:
@@ -81,3 +85,26 @@ def _state_dict(card: ScoreCard) -> dict[str, Any]:
         "upper_subtotal": card.upper_subtotal,
         "state": {"filled": k.mask, "upper": k.up, "yahtzee_bonus": k.yb},
     }
+
+
+def reroll_cell(o: KeepOption | TargetKeepOption, rules: RuleSet) -> str:
+    """The reroll column of a keep option: the dice rerolled, or ``none: score 15 in Fives`` for the
+    option that keeps all five dice, which stops and scores now (there is no pass: a roll rerolls
+    one to five dice).  ``o`` has ``reroll`` and ``score`` (the box option of the stop, or ``None``)."""
+    if o.score is not None:
+        return f"none: {box_best(o.score, rules)}"
+    return format_dice(o.reroll)
+
+
+def keep_best(o: KeepOption | TargetKeepOption, rules: RuleSet) -> str:
+    """The start of a ``best:`` line for keep option ``o``: ``'keep 555, reroll 12'`` or
+    ``'score 15 in Fives now (no reroll)'``."""
+    if o.score is not None:
+        return f"{box_best(o.score, rules)} now (no reroll)"
+    return f"keep {format_dice(o.keep)}, reroll {format_dice(o.reroll)}"
+
+
+def limit_options(options: Sequence[_T], top: int | None, default: int | None, as_json: bool) -> Sequence[_T]:
+    """The options a ``--top`` shows: ``top`` if given (0: all), else ``default`` in text and all in JSON."""
+    n = top if top is not None else (None if as_json else default)
+    return options if not n else options[:n]

@@ -101,8 +101,11 @@ def simulate(level: str, games: int, rules: RuleSet | None, seed: int | None, ta
     from ..analysis.simulate import simulate as run
     from ..solver.table import load_table
 
-    rules = resolve_rules(rules, table_path)
-    table = load_table(rules, table_path) if table_path is not None and level.lower() == "expert" else None
+    if table_path is not None and level.lower() == "expert":  # the file opened once: its rule set and values
+        table = load_table(rules, table_path)
+        rules = table.rules
+    else:
+        rules, table = resolve_rules(rules, table_path), None
     if progress is None:
         progress = not as_json and _stderr_is_terminal()
     try:

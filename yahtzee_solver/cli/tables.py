@@ -10,11 +10,12 @@ leaves the previous table and no temp file behind.
 ``--rules`` it takes the rule set stored in the ``--table`` file.
 
 Both compare the optimal expected score of the empty card with the value
-RULES.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
+docs/rules.md quotes for the rule set (see :data:`REFERENCE_SOURCES`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -25,37 +26,38 @@ import click
 from ..errors import TableError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
-from .options import echo_json, json_option, resolve_rules, rules_option, table_option, table_rules_option
+from .options import DEFAULT_RULES, echo_json, json_option, rules_option, table_option, table_rules_option
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
-#: RULES.md quotes the reference values to 7 decimals.
+#: docs/rules.md quotes the reference values to 7 decimals.
 REFERENCE_TOLERANCE = 5e-8
 
-#: Where each rule set's reference value (``RuleSet.reference_value``) comes from, as RULES.md states it.
+#: Where each rule set's reference value (``RuleSet.reference_value``) comes from, as docs/rules.md states it.
 REFERENCE_SOURCES = {
-    "yahtzee": "two independent computations agree, RULES.md",
-    "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, RULES.md",
-    "yahtzee-no-joker": "yatzy-solver american+no-joker, RULES.md",
-    "yahtzee-no-bonus": "Glenn 2006 published 245.87, RULES.md",
-    "yatzy": "yatzy-solver yatzy-scandinavian, RULES.md",
+    "yahtzee": "two independent computations agree, docs/rules.md",
+    "yahtzee-free-joker": "Verhoeff 1999 published 254.5896, docs/rules.md",
+    "yahtzee-no-joker": "yatzy-solver american+no-joker, docs/rules.md",
+    "yahtzee-no-bonus": "Glenn 2006 published 245.87, docs/rules.md",
+    "yatzy": "yatzy-solver yatzy-scandinavian, docs/rules.md",
 }
 
 
-def check_writable(path: Path, *, hint: str = "") -> None:
+def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> None:
     """Fail early, without writing anything, if ``path`` cannot be written.
 
     Creates and removes a probe file when the folder exists; otherwise checks
-    that the nearest existing ancestor is a writable folder.
+    that the nearest existing ancestor is a writable folder (``make_folders``:
+    the missing ones will be created) or refuses the missing folder.
 
     Raises
     ------
     TableError
         If ``path`` is a folder or another non-regular file (a fifo, a device),
-        or its folder cannot hold a new file.
+        or its folder cannot hold a new file, or (without ``make_folders``) does not exist.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
@@ -78,17 +80,19 @@ def check_writable(path: Path, *, hint: str = "") -> None:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise fail(f"{str(ancestor)!r} is not a folder")
+    if not make_folders:
+        raise fail(f"folder {str(folder)!r} does not exist (it is not created: make it first)")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise fail(f"folder {str(ancestor)!r} is not writable")
 
 
 def compare_reference(rules: RuleSet, empty_value: float) -> tuple[float | None, bool | None]:
-    """The reference value of ``rules`` (quoted in RULES.md) and whether ``empty_value`` matches it.
+    """The reference value of ``rules`` (quoted in docs/rules.md) and whether ``empty_value`` matches it.
 
     Returns
     -------
     reference : float or None
-        Optimal expected final score from the empty card (points) as RULES.md
+        Optimal expected final score from the empty card (points) as docs/rules.md
         quotes it (source: :data:`REFERENCE_SOURCES`), ``None`` if there is none.
     matches : bool or None
         ``abs(empty_value - reference) <= REFERENCE_TOLERANCE``; ``None`` without a reference.
@@ -103,7 +107,7 @@ def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_va
     if ref is None:
         return f"no published optimal value to compare for {rules.name}"
     verdict = "matches" if ok else "DIFFERS from"
-    source = REFERENCE_SOURCES.get(rules.name, "RULES.md")
+    source = REFERENCE_SOURCES.get(rules.name, "docs/rules.md")
     return f"{verdict} the optimal value {ref} ({source}; difference {empty_value - ref:+.1e})"
 
 
@@ -115,8 +119,8 @@ def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_va
     type=click.Path(dir_okay=False),
     default=None,
     help=(
-        "File to write; missing folders are created (default: the table shipped "
-        "with the package for --rules)."
+        "File to write; the folder must exist, as for --plot (default: the table "
+        "shipped with the package for --rules)."
     ),
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
@@ -138,7 +142,7 @@ def build(rules: RuleSet, out: str | None, progress: bool) -> None:
     rs = rules
     path = Path(out) if out is not None else default_table_path(rs)
     hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
-    check_writable(path, hint=hint)
+    check_writable(path, hint=hint, make_folders=out is None)  # a folder the user names is never created
     result = build_values(rs, progress=progress)
     try:
         save_table(ValueTable(rs, result.values), path, n_states=result.n_states)
@@ -165,7 +169,7 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
 
     Shows the file, format version, rule set, the package version that built
     it, the optimal expected score of the empty card against the published
-    optimal value (where RULES.md quotes one) and the number of states.  Exits
+    optimal value (where docs/rules.md quotes one) and the number of states.  Exits
     1 if the SHA-256 checksum does not match the values.
 
     \b
@@ -173,12 +177,18 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
       yahtzee-solve info --rules yacht
       yahtzee-solve info --table yacht.h5
     """
-    rs = resolve_rules(rules, table_path)
-    table = load_table(rs, table_path, verify=False)  # structure checked; checksum below
+    # the file opened once: its rule set (unless --rules names one, then checked) and its values
+    table = load_table(rules if rules is not None or table_path is not None else DEFAULT_RULES, table_path,
+                       verify=False)  # structure checked; checksum below
+    rs = table.rules
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
     ok_sum = checksum(table.values) == stored
-    empty = table.empty_value
+    rebuild = f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
+    empty = float(table.values[0, 0, 0])
+    if not math.isfinite(empty):  # nothing to show: say why the file is unusable, on one line
+        why = "fails its checksum (corrupt)" if not ok_sum else f"holds no value for the empty card ({empty})"
+        raise TableError(f"value table {str(table.path)!r} {why}; {rebuild}")
     ref, ok_ref = compare_reference(rs, empty)
     assert table.path is not None  # loaded from a file
     size = table.path.stat().st_size
@@ -217,7 +227,4 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         for k, v in rows:
             click.echo(f"{k.ljust(w)}  {v}")
     if not ok_sum:
-        raise TableError(
-            f"value table {str(table.path)!r} fails its checksum (corrupt); "
-            f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
-        )
+        raise TableError(f"value table {str(table.path)!r} fails its checksum (corrupt); {rebuild}")

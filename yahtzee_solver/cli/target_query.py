@@ -11,7 +11,7 @@ when the solve is long.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -19,13 +19,12 @@ import click
 from ..dice import format_dice
 from ..i18n import format_probability
 from ..state import ScoreCard
-from ..solver.table import open_table
-from .options import echo_json
+from .options import QueryTable, echo_json
+from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-    from ..rules import RuleSet
     from ..strategy.target import TargetAdvisor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -78,13 +77,12 @@ def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], No
     return update, close
 
 
-def _target_advisor(rules: RuleSet, table_path: str | None, target: int,
-                    card: ScoreCard) -> tuple[TargetAdvisor, Callable[[], None]]:
+def _target_advisor(q: QueryTable, target: int, card: ScoreCard) -> tuple[TargetAdvisor, Callable[[], None]]:
     from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
     update, close = progress_bar(f"target {target}")
-    adv = TargetAdvisor(rules, target, open_table(rules, table_path), jit=jit, progress=update)
+    adv = TargetAdvisor(q.rules, target, q.table(), jit=jit, progress=update)
     return adv, close
 
 
@@ -93,12 +91,11 @@ def _unreachable_note(adv: TargetAdvisor, card: ScoreCard) -> str:
             f"P(final >= {adv.target}) = 0")
 
 
-def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rules: RuleSet, table_path: str | None,
-                  target: int, top: int | None, as_json: bool, state_dict: Callable[[ScoreCard], dict[str, Any]],
-                  describe_card: Callable[[ScoreCard], str], limit: Callable[..., list[Any]],
-                  default_top: int) -> None:
+def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, q: QueryTable, target: int,
+                  top: int | None, as_json: bool, default_top: int) -> None:
     """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
-    adv, close = _target_advisor(rules, table_path, target, card)
+    rules = q.rules
+    adv, close = _target_advisor(q, target, card)
     options: list[Any]
     try:
         if rolls_left > 0:
@@ -109,10 +106,10 @@ def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rule
         close()
     reachable = adv.reachable(card)
     is_keep = rolls_left > 0
-    shown = limit(options, top, default_top if is_keep else None, as_json)
+    shown: Sequence[Any] = limit_options(options, top, default_top if is_keep else None, as_json)
     if as_json:
         echo_json({
-            **state_dict(card),
+            **_state_dict(card),
             "dice": format_dice(faces),
             "rolls_left": rolls_left,
             "kind": "keep" if is_keep else "box",
@@ -125,14 +122,13 @@ def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rule
     click.echo(describe_card(card))
     if not reachable:
         click.echo(_unreachable_note(adv, card))
-    from .render import _render, box_best, box_note
 
     p_head = f"P(>={target})"
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to reach {target}?")
         headers = ["", "keep", "reroll", p_head, "expected"]
-        rows = [["*" if i == 0 else "", format_dice(o.keep), format_dice(o.reroll),
+        rows = [["*" if i == 0 else "", format_dice(o.keep), reroll_cell(o, rules),
                  format_probability(o.probability), f"{o.expected:.2f}"] for i, o in enumerate(shown)]
         right = {3, 4}
     else:
@@ -148,7 +144,7 @@ def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rule
         lines.append(f"({len(shown)} of {len(options)} {what} shown; --top 0 lists all)")
     b: Any = options[0]
     if is_keep:
-        lines.append(f"best: keep {format_dice(b.keep)}, reroll {format_dice(b.reroll)}"
+        lines.append(f"best: {keep_best(b, rules)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")
     else:
         lines.append(f"best: {box_best(b, rules)}"
@@ -156,11 +152,9 @@ def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, rule
     click.echo("\n".join(lines))
 
 
-def report_target_value(card: ScoreCard, rules: RuleSet, table_path: str | None, target: int, as_json: bool,
-                        state_dict: Callable[[ScoreCard], dict[str, Any]],
-                        describe_card: Callable[[ScoreCard], str]) -> None:
+def report_target_value(card: ScoreCard, q: QueryTable, target: int, as_json: bool) -> None:
     """Print the best P(final >= target) of a turn-start card beside its expected final total."""
-    adv, close = _target_advisor(rules, table_path, target, card)
+    adv, close = _target_advisor(q, target, card)
     try:
         p = adv.probability(card)
     finally:
@@ -168,7 +162,7 @@ def report_target_value(card: ScoreCard, rules: RuleSet, table_path: str | None,
     expected = adv.advisor.expected_final(card)
     reachable = card.total >= target if card.is_full else adv.reachable(card)
     if as_json:
-        echo_json({**state_dict(card), "game_over": card.is_full, "target": target, "reachable": reachable,
+        echo_json({**_state_dict(card), "game_over": card.is_full, "target": target, "reachable": reachable,
                    "probability": p, "expected_final": expected})
         return
     click.echo(describe_card(card))

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
+from ..errors import UsageError
 from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from ..rules import ALIASES, N_UPPER, RuleSet
 
@@ -165,13 +166,13 @@ class Translator:
 
     Raises
     ------
-    ValueError
-        For another language.
+    UsageError
+        For another language (also a ``ValueError``).
     """
 
     def __init__(self, lang: str = "en"):
         if lang not in LANGS:
-            raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
+            raise UsageError(f"unknown language {lang!r} (choose from {', '.join(LANGS)})")
         self.lang = lang
         self._m = MESSAGES[lang]
 
@@ -328,7 +329,7 @@ class Translator:
 
     # -- the rules, page by page -----------------------------------------------------------------
     def describe(self, rules: RuleSet, c: int) -> str:
-        """How box ``c`` scores (RULES.md tables), from the rule set's data."""
+        """How box ``c`` scores (docs/rules.md tables), from the rule set's data."""
         s = rules.categories[c]
         if s.kind == "upper":
             return self("desc.upper", face=s.face)

@@ -3,7 +3,7 @@
 Pure data, used through :mod:`yahtzee_solver.i18n`.  Every language has the
 same message keys with the same ``{placeholders}`` (a test checks this).
 English rule-set titles are ``RuleSet.title``; :data:`TITLES` translates them.
-The rules text restates ``RULES.md``; the per-box descriptions are filled in
+The rules text restates ``docs/rules.md``; the per-box descriptions are filled in
 from the rule set's data (points, number of dice), so they cannot drift from
 the scoring code.
 
@@ -159,7 +159,7 @@ EN = {
     "hint.title": "Hint (expected final score with best play from here):",
     "hint.roll": "Roll the dice (r). Expected final score from here: {ev}",
     "hint.keep": "keep {keep}, reroll {reroll}",
-    "hint.keep_all": "keep all five and score",
+    "hint.stop": "score now in {box} ({points})",
     "hint.win_keep": "keep {keep}",
     "hint.reroll_all": "reroll all five",
     "hint.box": "{box}: {points}",
@@ -239,8 +239,9 @@ EN = {
     "why.refused": "failed verification",
     "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
     "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
+    "settled.already": "The saved game ({rules}, {opponent}) {why}: already counted, the records are unchanged.",
     "rec.practice_title": "Practice (chosen seed, hints or undo):",
-    # -- the rules pages (RULES.md) --------------------------------------------------------------------------------
+    # -- the rules pages (docs/rules.md) ---------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
         "{n} boxes, {n} turns. A turn: roll all five dice; then, up to two times, keep any dice "
@@ -372,7 +373,7 @@ ZH = {
     "hint.title": "提示（此后最优打法的期望最终得分）：",
     "hint.roll": "请掷骰子（r）。当前期望最终得分：{ev}",
     "hint.keep": "保留 {keep}，重掷 {reroll}",
-    "hint.keep_all": "全部保留并记分",
+    "hint.stop": "现在记在{box}（{points} 分）",
     "hint.win_keep": "保留 {keep}",
     "hint.reroll_all": "全部重掷",
     "hint.box": "{box}：{points} 分",
@@ -445,6 +446,7 @@ ZH = {
     "why.refused": "未通过校验",
     "settled.loss": "存档（{rules}，{opponent}）{why}：记为一负。",
     "settled.abandoned": "存档（{rules}，{opponent}）{why}：记为放弃。",
+    "settled.already": "存档（{rules}，{opponent}）{why}：此前已计入，记录不变。",
     "rec.practice_title": "练习（指定种子、提示或撤销）：",
     "rules.turn": (
         "{title}\n\n"
@@ -575,7 +577,7 @@ JA = {
     "hint.title": "ヒント（ここから最善手を続けた場合の最終得点の期待値）：",
     "hint.roll": "サイコロを振ってください（r）。ここからの最終得点の期待値：{ev}",
     "hint.keep": "{keep} をキープ、{reroll} を振り直す",
-    "hint.keep_all": "5個すべてキープして記入",
+    "hint.stop": "今すぐ{box}に記入（{points} 点）",
     "hint.win_keep": "{keep} をキープ",
     "hint.reroll_all": "5個すべて振り直す",
     "hint.box": "{box}：{points}点",
@@ -649,6 +651,7 @@ JA = {
     "why.refused": "の検証に失敗しました",
     "settled.loss": "保存されたゲーム（{rules}、{opponent}）{why}：負けとして記録します。",
     "settled.abandoned": "保存されたゲーム（{rules}、{opponent}）{why}：放棄として記録します。",
+    "settled.already": "保存されたゲーム（{rules}、{opponent}）{why}：すでに記録済みのため、記録は変わりません。",
     "rec.practice_title": "練習（シード指定・ヒント・取り消し）：",
     "rules.turn": (
         "{title}\n\n"
@@ -772,7 +775,7 @@ REVIEW = {
         "review.unfinished": "このゲームはまだ終わっていません：{turns} ターンを振り返りました。",
         "review.unfinished_one": "このゲームはまだ終わっていません：{turns} ターンを振り返りました。",
         "review.col_turn": "ターン",
-        "review.col_dice": "ダイス",
+        "review.col_dice": "サイコロ",
         "review.col_rolls": "残り振り直し",
         "review.col_choice": "選択",
         "review.col_best": "最善",
@@ -782,7 +785,7 @@ REVIEW = {
         "review.total": "期待損失の合計 {total} 点、判断 {n} 回：1 回あたり {mean} 点。",
         "review.bands": "損失別の判断数：0：{b0}   1 未満：{b1}   1～5：{b2}   5 以上：{b3}",
         "review.costliest": "損失の大きかった判断：",
-        "review.costly_item": "ターン {turn}、ダイス {dice}：{choice}（最善は {best}）、-{loss} 点",
+        "review.costly_item": "ターン {turn}、サイコロ {dice}：{choice}（最善は {best}）、-{loss} 点",
         "review.perfect": "点を失った判断はありません。すべて最善手でした。",
         "review.summary": "このゲームのプレー：期待損失 {total} 点、1 回あたり {mean} 点（上級者は 0.2 未満）。",
         "review.none": "振り返る判断がまだありません。",

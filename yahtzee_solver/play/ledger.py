@@ -6,14 +6,20 @@ can be checked and cannot be rolled back:
 
 * ``seed`` -- the root seed of the dice (:class:`~yahtzee_solver.game.GameConfig`).
   Without it the save does not tell which dice come next.
-* ``key`` and ``digest`` -- HMAC-SHA256 under a random key of the move log as
-  saved, and ``counter``, the number of actions recorded: an edited move log,
-  or a copy of an older save put back, no longer matches.
+* ``key`` and ``digest`` -- HMAC-SHA256 under a random key of the move log,
+  ``counter``, the number of actions recorded, and ``last``, the last action
+  itself: an edited move log, or a copy of an older save put back, no longer
+  matches.  The ledger is written before the save after every action
+  (:meth:`~yahtzee_solver.play.savegame.GameStore.save`), so it is never behind
+  the save; a save one action behind it (its write failed) is completed with
+  ``last``.
 * ``opponent`` and the rules, so that a game against the CPU whose save was
   deleted, damaged or edited is still counted (as a loss).
 * ``practice`` -- why the game cannot count as unaided play (a chosen seed,
   hints, an undo).
 * ``cpu_rng`` -- the state of the beginner CPU's random generator.
+* ``confirm_loss`` -- the ``play --confirm-loss`` threshold the game is played
+  with (points), kept so that ``--resume`` keeps asking.
 
 At most one game is in progress (one ``game.json``), so the ledger holds at
 most one entry.  It is written atomically with owner-only permissions
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import math
 import os
 import secrets
 from dataclasses import asdict, dataclass, field, replace
@@ -34,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import DataFileError, SavedGameError
+from ..errors import DataFileError, SavedGameError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
-from ..game import OPPONENTS
+from ..game import OPPONENTS, Event
 from ..rules import RULESETS
 
 __all__ = ["LedgerEntry", "Ledger", "ledger_path", "PRACTICE_REASONS", "log_digest"]
@@ -105,6 +112,13 @@ class LedgerEntry:
         State of the CPU's random generator after them (JSON-safe).
     practice : tuple of str
         Sorted :data:`PRACTICE_REASONS` that apply; empty for unaided play.
+    confirm_loss : float or None
+        Ask before a move that loses more than this many expected points
+        (``play --confirm-loss``; a finite number >= 0), ``None``: never ask.
+        Absent in ledgers written before it existed (read as ``None``).
+    last : dict or None
+        The last recorded action as an event (:meth:`~yahtzee_solver.game.Event.to_dict`);
+        ``None`` before the first action.
     """
 
     game_id: str
@@ -118,6 +132,8 @@ class LedgerEntry:
     digest: str = ""
     cpu_rng: dict[str, Any] | None = None
     practice: tuple[str, ...] = field(default_factory=tuple)
+    confirm_loss: float | None = None
+    last: dict[str, Any] | None = None
 
     @classmethod
     def new(cls, *, seed: int, rules: str, opponent: str, first: int, lang: str,
@@ -138,7 +154,7 @@ class LedgerEntry:
 
     def with_practice(self, reason: str) -> LedgerEntry:
         if reason not in PRACTICE_REASONS:
-            raise ValueError(f"unknown practice reason {reason!r}")
+            raise UsageError(f"unknown practice reason {reason!r}")
         return replace(self, practice=tuple(sorted({*self.practice, reason})))
 
     def to_dict(self) -> dict[str, Any]:
@@ -181,8 +197,36 @@ class LedgerEntry:
         first = whole("first")
         if first not in (0, 1):
             raise ValueError("invalid first")
+        confirm_loss = d.get("confirm_loss")
+        if confirm_loss is not None:
+            if (isinstance(confirm_loss, bool) or not isinstance(confirm_loss, (int, float))
+                    or not math.isfinite(confirm_loss) or confirm_loss < 0):
+                raise ValueError("invalid confirm_loss")
+            confirm_loss = float(confirm_loss)
         return cls(text("game_id", True), text("key", True), whole("seed"), rules, opponent, first,
-                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))))
+                   text("lang"), counter, text("digest", True), cpu, tuple(sorted(set(practice))),
+                   confirm_loss, _last_event(d.get("last"), counter))
+
+
+def _last_event(last: Any, counter: int) -> dict[str, Any] | None:
+    """The ledger's ``last``, checked: ``null`` before the first action (and in ledgers written before
+    it was kept), else an event :meth:`~yahtzee_solver.game.Event.from_dict` reads.
+
+    Raises
+    ------
+    ValueError
+        Naming the field.
+    """
+    if last is None:
+        return None
+    if not counter:
+        raise ValueError("invalid last: an action before the first one")
+    try:
+        Event.from_dict(last)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError):
+        raise ValueError("invalid last: not an action of the game") from None
+    checked: dict[str, Any] = last
+    return checked
 
 
 def _generator_state(cpu: Any, counter: int) -> dict[str, Any] | None:

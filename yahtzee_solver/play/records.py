@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DataFileError
+from ..errors import DataFileError, IllegalMoveError, RuleSetError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
 from ..game import OPPONENTS, GameState
 from ..rules import RULESETS
@@ -184,7 +184,9 @@ class RecordBook:
     lang : str or None
         Interface language of the last game filed (the default of ``records``).
     filed : list of str
-        Ids of the last games filed (so a game is never counted twice).
+        Ids of every game filed, oldest first, so a game is never counted twice
+        (even when its files are put back long after; 32 hex digits each, so a
+        hundred thousand games fit in :data:`~yahtzee_solver.files.MAX_FILE_BYTES`).
     path : Path or None
         File it was loaded from / is saved to.
     problem : str or None
@@ -243,7 +245,7 @@ class RecordBook:
 
         data = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
                 "records": section(self.records), "practice": section(self.practice),
-                "lang": self.lang, "filed": self.filed[-8:]}
+                "lang": self.lang, "filed": self.filed}
         return write_json_atomic(self.path or records_path(), data)
 
     def _section(self, practice: bool) -> _Section:
@@ -278,14 +280,14 @@ class RecordBook:
             File it with the practice records (a chosen seed, hints or an undo).
         """
         _check_key(rules, opponent)
+        if outcome is not None and outcome not in ("win", "loss", "draw"):  # before anything is counted
+            raise UsageError(f"invalid outcome {outcome!r}: want win, loss, draw or none")
         rec = self._section(practice).setdefault((rules, opponent), Record())
         prev = rec.best
         rec.games += 1
         rec.total += int(score)
         rec.best = int(score) if prev is None else max(prev, int(score))
         if outcome is not None:
-            if outcome not in ("win", "loss", "draw"):
-                raise ValueError(f"invalid outcome {outcome!r}")
             name = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
             setattr(rec, name, getattr(rec, name) + 1)
         return RecordUpdate(rec, prev, prev is not None and score > prev, practice)
@@ -323,9 +325,9 @@ class RecordBook:
 
 def _check_key(rules: str, opponent: str) -> None:
     if rules not in RULESETS:
-        raise ValueError(f"unknown rules {rules!r}")
+        raise RuleSetError(f"unknown rules {rules!r}")
     if opponent not in OPPONENT_KEYS:
-        raise ValueError(f"unknown opponent {opponent!r}")
+        raise UsageError(f"unknown opponent {opponent!r}")
 
 
 def _parse_section(recs: object, what: str) -> _Section:
@@ -390,14 +392,14 @@ def file_finished_game(state: GameState, store: GameStore, records_file: str | o
 
     Raises
     ------
-    ValueError
-        If the game is not over.
+    IllegalMoveError
+        If the game is not over (a ``ValueError``).
     DataFileError
         If the records cannot be read or written, or the saved game cannot
         be deleted after recording.
     """
     if not state.is_terminal():
-        raise ValueError("the game is not over")
+        raise IllegalMoveError("the game is not over")
     book = RecordBook.load(records_file)
     entry = store.entry
     practice = bool(store.practice)
@@ -420,12 +422,15 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
     """Count a game left unfinished (abandoned, save deleted, or failing verification), then forget it.
 
     Solitaire: ``abandoned``.  Against the CPU: a loss (a forfeit).
-    Practice games go to the practice records.
+    Practice games go to the practice records.  A game the records have
+    already counted (its id is in :attr:`RecordBook.filed`: its files were put
+    back) is not counted again.
 
     Returns
     -------
     (str, str or None)
-        How it was counted (``abandoned`` or ``loss``), and :attr:`RecordBook.problem`.
+        How it was counted (``abandoned`` or ``loss``; ``already`` when it had been counted
+        before and nothing changed), and :attr:`RecordBook.problem`.
 
     Raises
     ------
@@ -434,7 +439,7 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
     """
     book = RecordBook.load(records_file)
     if entry.game_id in book.filed:
-        how = "abandoned" if entry.opponent_key == "solo" else "loss"
+        how = "already"
     else:
         how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
         _note_filed(book, entry)
@@ -445,5 +450,6 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
 
 def _note_filed(book: RecordBook, entry: LedgerEntry | None) -> None:
     if entry is not None:
-        book.filed = [*book.filed[-7:], entry.game_id]
+        if entry.game_id not in book.filed:
+            book.filed = [*book.filed, entry.game_id]
         book.lang = entry.lang

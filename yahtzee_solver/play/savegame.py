@@ -10,15 +10,20 @@ dice come next.
 
 A save is restored only by replaying its move log with the engine from the
 ledger's seed (:func:`state_from_dict`): every event must come out the same
-(dice, points, bonuses), the position reached must be the saved one, the
-log must have as many actions as the ledger counted and its HMAC must match
-the ledger's digest.  A save that was edited, belongs to another game, or is
-older than the game's last recorded action (a copy put back) is refused.
-(One action ahead of the ledger is accepted: that is a run stopped between
-writing the save and the ledger.)
+(dice, points, bonuses), the position reached must be the saved one, and
+the game restored is exactly the one the ledger certifies -- as many actions
+as it counted, with its HMAC digest.  A save that was edited, belongs to
+another game, is ahead of the ledger, or is two or more actions older than
+the game's last recorded action (a copy put back) is refused.
 
-:class:`GameStore` writes both files after every action (the save first) and
-reads them back; a save that cannot be restored is set aside
+:class:`GameStore` writes both files after every action, the ledger first,
+and reads them back.  So whichever write fails, the ledger is never behind
+what the player was shown: if the ledger cannot be written nothing changed
+on disk (the action is lost, and replaying it gives the same dice); if the
+save cannot be written it is one action behind the ledger, and is completed
+with the ledger's own copy of that action (``last``), reaching the certified
+game.  (An undo, which shortens the log, writes the save first: see
+:meth:`GameStore.save`.)  A save that cannot be restored is set aside
 (:func:`~yahtzee_solver.files.set_aside`) and reported, never silently dropped.
 """
 
@@ -56,6 +61,9 @@ SAVE_VERSION = 2
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+
+
+_UNSET = object()  # GameStore.update: leave the setting as it is
 
 
 def save_path() -> Path:
@@ -183,18 +191,22 @@ def state_from_dict(data: Any, entry: LedgerEntry) -> GameState:
         raise SavedGameError(f"saved game is damaged ({type(e).__name__}: {clip(e, 120)})") from None
     _check(saved)
     n = len(log_dicts)
-    if n < entry.counter:
+    missing = []  # the certified actions the save lacks (its write failed after the ledger's)
+    if n == entry.counter - 1 and entry.last is not None:
+        missing = [Event.from_dict(entry.last)]
+    elif n < entry.counter:
         raise SavedGameError(f"saved game is older than the game's last recorded action "
                              f"({n} of {entry.counter} actions): a copy put back")
-    if n > entry.counter + 1:
+    elif n > entry.counter:
         raise SavedGameError(f"saved game has {n} actions, the records know of {entry.counter}")
-    if log_digest(entry.key, log_dicts[:entry.counter]) != entry.digest:
+    if log_digest(entry.key, log_dicts + [e.to_dict() for e in missing]) != entry.digest:
         raise SavedGameError("saved game's moves differ from the ones recorded (edited)")
     _replay(state, saved.log)
     if (state.cards, state.current, state.round, state.dice, state.held, state.rolls_used) != (
             saved.cards, saved.current, saved.round, saved.dice, saved.held, saved.rolls_used):
         raise SavedGameError("saved game's scores, dice or position do not follow from its moves")
-    if entry.cpu_rng is not None and n == entry.counter:
+    _replay(state, missing, first=n)
+    if entry.cpu_rng is not None:
         state.cpu_rng = _restore_generator(entry.cpu_rng)
     return state
 
@@ -302,9 +314,10 @@ def _check(state: GameState) -> None:
 
 
 
-def _replay(state: GameState, events: Iterable[Event]) -> None:
-    """Apply the actions of ``events`` to ``state``, requiring each to produce the same event."""
-    for i, ev in enumerate(events):
+def _replay(state: GameState, events: Iterable[Event], first: int = 0) -> None:
+    """Apply the actions of ``events`` to ``state``, requiring each to produce the same event
+    (``first``: the number of the first event in the game's log, less one, for the messages)."""
+    for i, ev in enumerate(events, first):
         try:
             if ev.player != state.current:
                 raise IllegalMoveError("not that player's turn")
@@ -403,39 +416,65 @@ class GameStore:
         self.entry = LedgerEntry.new(seed=cfg.seed, rules=cfg.rules.name, opponent=cfg.opponent, first=cfg.first,
                                      lang=lang, practice=practice)
         if state.log:
-            self._count(state)
+            self.entry = self._counted(state)
         self.ledger.write(self.entry)
         self._write_save(state)
 
     def save(self, state: GameState) -> None:
-        """Save the game after an action: the save first, then the ledger's counter and digest.
+        """Save the game after an action: the ledger's counter, digest and last action first, then the save.
+
+        The ledger certifies the new position before the save holds it, so no
+        failed write can leave a save ahead of the ledger: if the ledger
+        cannot be written, both files keep the position before the action; if
+        the save cannot be written, :meth:`open` completes it from the ledger.
+        An undo (a log one action shorter than the ledger's) is written the
+        other way round, the save first: if the ledger then cannot be written,
+        the save is one action behind it and is completed with the score the
+        undo took back -- the undo is lost, nothing is refused.
 
         Raises
         ------
         DataFileError
-            If either file cannot be written.
+            If either file cannot be written (:attr:`entry` then stays as the ledger on disk has it,
+            if the ledger's write failed).
         """
+        entry = self._counted(state)
+        assert self.entry is not None  # _counted checked it
+        if entry.counter < self.entry.counter:  # an undo
+            self._write_save(state)
+            self.ledger.write(entry)
+            self.entry = entry
+            return
+        self.ledger.write(entry)
+        self.entry = entry
         self._write_save(state)
-        self._count(state)
-        self.ledger.write(self.entry)
 
-    def update(self, *, practice: str | None = None, lang: str | None = None) -> None:
-        """Mark the game as practice (``practice`` a reason) or change its language, in the ledger and the save."""
+    @property
+    def confirm_loss(self) -> float | None:
+        """The game's ``--confirm-loss`` threshold (points), ``None`` when it never asks."""
+        return self.entry.confirm_loss if self.entry is not None else None
+
+    def update(self, *, practice: str | None = None, lang: str | None = None, confirm_loss: Any = _UNSET) -> None:
+        """Mark the game as practice (``practice`` a reason), change its language or its ``--confirm-loss``
+        threshold (a float, or ``None`` to stop asking), in the ledger."""
         e = self.entry
         assert e is not None, "no game begun or opened"
         if practice is not None:
             e = e.with_practice(practice)
         if lang is not None:
             e = replace(e, lang=lang)
+        if confirm_loss is not _UNSET:
+            e = replace(e, confirm_loss=None if confirm_loss is None else float(confirm_loss))
         if e != self.entry:
             self.entry = e
             self.ledger.write(e)
 
-    def _count(self, state: GameState) -> None:
+    def _counted(self, state: GameState) -> LedgerEntry:
+        """:attr:`entry` certifying ``state``'s move log (count, digest, last action) and CPU generator."""
         log = [ev.to_dict() for ev in state.log]
         assert self.entry is not None and state.cpu_rng is not None, "no game begun or opened"
-        self.entry = replace(self.entry, counter=len(log), digest=log_digest(self.entry.key, log),
-                             cpu_rng=_bit_generator_state(state.cpu_rng))
+        return replace(self.entry, counter=len(log), digest=log_digest(self.entry.key, log),
+                       cpu_rng=_bit_generator_state(state.cpu_rng), last=log[-1] if log else None)
 
     def _write_save(self, state: GameState) -> None:
         assert self.entry is not None, "no game begun or opened"

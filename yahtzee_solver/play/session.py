@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 _Path = str | os.PathLike[str] | None
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
-           "player_name", "dice_text", "cpu_steps"]
+           "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,8 @@ class Settled:
         The verified unfinished game, to be resumed.
     counted : str or None
         ``loss`` or ``abandoned`` when a game whose save was deleted or
-        refused was counted now (``opened.entry`` says which).
+        refused was counted now (``opened.entry`` says which); ``already``
+        when the records had counted that game before (nothing changed).
     finished : GameState or None
         A finished game an earlier run could not record, filed now.
     update : RecordUpdate or None
@@ -222,7 +223,8 @@ def begin_game(store: GameStore, state: GameState, practice: tuple[str, ...] = (
     -------
     (str, str or None) or None
         For a replaced unfinished game: how it was counted (``loss`` against
-        the CPU, ``abandoned`` in solitaire) and the records' problem, if any.
+        the CPU, ``abandoned`` in solitaire, ``already`` if the records had
+        counted it before) and the records' problem, if any.
 
     Raises
     ------
@@ -285,3 +287,39 @@ def cpu_steps(state: GameState, strategy: Strategy, act: Callable[[Action], Even
         if ev.kind == "roll":
             lines.append(tr("ev.cpu_rolls", player=who, dice=dice_text(ev.dice), n=ev.roll, max=MAX_ROLLS))
         yield ev, lines
+
+
+def can_undo(state: GameState, before: GameState | None) -> bool:
+    """Whether the player's last score can be taken back (the terminal's ``u``, the page's Undo).
+
+    Only in solitaire, with a score the last thing that happened (no roll
+    since) and the game before that score kept by the front end (``before``,
+    a :meth:`~yahtzee_solver.game.GameState.clone` made just before scoring:
+    a score draws no dice, so its generators are still current).
+    """
+    last = state.log[-1] if state.log else None
+    return (before is not None and state.config.n_players == 1 and last is not None and last.kind == "score"
+            and not state.rolls_used)
+
+
+def undo_score(store: GameStore, state: GameState, before: GameState) -> tuple[GameState, Event, bool]:
+    """Take back the last score (:func:`can_undo` must hold): the game becomes practice (``"undo"``)
+    and ``before`` the saved game.
+
+    Returns
+    -------
+    (GameState, Event, bool)
+        The game to play on (``before``), the score taken back, and whether this undo is what made
+        the game practice (the front end says so once).
+
+    Raises
+    ------
+    DataFileError
+        When the save or the ledger cannot be written.
+    """
+    last = state.log[-1]
+    first = "undo" not in store.practice
+    if first:
+        store.update(practice="undo")
+    store.save(before)
+    return before, last, first

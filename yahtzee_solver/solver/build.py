@@ -221,6 +221,10 @@ class BuildResult:
         Number of reachable states solved.
     cpu_seconds : float
         CPU time of the whole process (all threads) during :attr:`seconds`.
+    n_turns : int
+        Number of turns solved (:func:`kernels.turn` runs): one per class of
+        equivalent upper subtotals (the module docstring), fewer than
+        :attr:`n_states`; 0 when not counted.
     """
 
     rules: RuleSet
@@ -229,6 +233,7 @@ class BuildResult:
     compile_seconds: float
     n_states: int
     cpu_seconds: float = float("nan")
+    n_turns: int = 0
 
     @property
     def empty_value(self) -> float:
@@ -278,10 +283,12 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
 
         bar = tqdm(total=total, unit="state", desc=f"build {rules.name}", unit_scale=True)
         bar.update(len(layers[0][0]))
+    turns = 0
     with _dynamic_schedule(jit_compile):
         for masks, ups, ybs in layers[1:]:
             rep_ups = classes[masks & ((1 << N_UPPER) - 1), ups]
             first = rep_ups == ups  # the representative of each class
+            turns += int(first.sum())
             k.solve_states(masks[first], ups[first], ybs[first], V, score, joker, params)
             V[masks, ups, ybs] = V[masks, rep_ups, ybs]
             if bar is not None:
@@ -290,4 +297,4 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
         bar.close()
     t2 = time.perf_counter()
     c2 = time.process_time()
-    return BuildResult(rules, V, t2 - t1, t1 - t0, total, c2 - c1)
+    return BuildResult(rules, V, t2 - t1, t1 - t0, total, c2 - c1, turns)

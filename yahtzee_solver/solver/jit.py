@@ -21,19 +21,61 @@ runtime (NRT) alone (:func:`_load_without_refresh`); a cache miss compiles as
 usual (numba's compiler refreshes the registries itself), and a load that
 fails the short way is retried numba's way.  The machine code run is the same.
 Only for the numba versions this was checked with (:data:`SHORT_LOAD_NUMBA`).
+
+Threads
+-------
+Every compiled kernel releases the GIL (``nogil=True``), so threads run them
+at the same time.  The kernels with ``prange`` loops run on numba's threading
+layer; numba picks TBB, else OpenMP, else its own ``workqueue``, which aborts
+the process when two threads enter parallel code at once.  Each parallel
+kernel of the compiled modules is therefore wrapped (:func:`_one_at_a_time`):
+until numba reports a thread-safe layer (:data:`THREAD_SAFE_LAYERS`) the calls
+take turns on one lock; with OpenMP or TBB they run concurrently.  The lock
+is internal: callers need not know of it.
+
+The shipped cache
+-----------------
+A wheel carries its kernels compiled for the machine that built it
+(:func:`build_cache`, run by ``setup.py``; ``pip install .`` builds on the
+user's machine), in :data:`CACHE_FOLDER` beside the kernel sources, for every
+signature of :data:`SIGNATURES_FILE`.  A dispatcher loads from there first
+(:func:`_use_shipped_cache`), stamped by the content of the sources
+(:func:`source_stamp`) instead of numba's file time, which an install does not
+keep; then from numba's own cache.  When the shipped copy does not fit (other
+CPU, numba or numpy), the first miss compiles the whole list once into numba's
+own cache, announced on stderr (:func:`_compile_shipped_list`).
+
+Threading layer and waiting
+---------------------------
+The ``prange`` kernels run on numba's threading layer: TBB if installed,
+else OpenMP, else numba's ``workqueue`` (numba's own order, kept).  OpenMP's
+threads spin between parallel regions by default, burning a core another
+process could use; on a shared, loaded machine the spinning thread and the
+worker it waits for then compete, and two threads end up slower than one.
+Before numba starts its OpenMP pool, :func:`compiled` therefore asks for
+passive waiting (``OMP_WAIT_POLICY=PASSIVE``: idle threads sleep) unless the
+environment already says otherwise.  The cost is a wake-up (tens of
+microseconds) per parallel region; the parallel kernels run for
+milliseconds or more, and small batches run on one thread.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib
 import importlib.util
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .. import dice as _dice
 from . import kernels as _kernels
 
-__all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS"]
+__all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS",
+           "build_cache", "listed_signatures", "signature_text", "CACHE_FOLDER", "SIGNATURES_FILE"]
 
 #: Wall seconds a fresh process pays before its first compiled kernel returns:
 #: importing numba (~0.12 s), its runtime (NRT, ~0.02 s), creating the dispatchers
@@ -49,6 +91,13 @@ _compiled: ModuleType | None = None
 
 # Kernels that loop over independent items with prange.
 _PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_convolve"}
+
+#: numba threading layers that several threads may enter at once (numba's documentation:
+#: TBB and OpenMP are thread-safe, ``workqueue`` is not).
+THREAD_SAFE_LAYERS = ("tbb", "omp")
+
+_parallel_lock = threading.Lock()
+_parallel_free = False  # True once numba runs a layer of THREAD_SAFE_LAYERS (then no lock)
 
 
 def interpreted() -> ModuleType:
@@ -67,6 +116,7 @@ def compiled() -> ModuleType:
     global _compiled
     with _lock:
         if _compiled is None:
+            _passive_wait()
             import numba
 
             spec = importlib.util.find_spec(_kernels.__name__)
@@ -75,18 +125,72 @@ def compiled() -> ModuleType:
             spec.loader.exec_module(mod)
             mod.__dict__["prange"] = numba.prange
             for name in mod.KERNELS:
-                setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL))
+                setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL, _base_sources()))
             _compiled = mod
         return _compiled
 
 
-def _njit(fn: Callable[..., Any], parallel: bool) -> Any:
-    """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh."""
+def _passive_wait() -> None:
+    """Ask OpenMP for sleeping, not spinning, idle threads (module docstring), unless the environment chose."""
+    import os
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def _one_at_a_time(dispatcher: Any) -> Callable[..., Any]:
+    """``dispatcher`` (a parallel kernel, called from Python only) made safe to call from several threads.
+
+    numba's ``workqueue`` layer aborts the process when two threads launch
+    parallel regions at once.  Until a call has shown that numba runs a layer
+    of :data:`THREAD_SAFE_LAYERS` (the layer is chosen at the first parallel
+    launch), the calls hold one lock; after that they go straight through.
+    Costs a Python call (~0.1 us) on kernels that run for microseconds to
+    seconds.
+    """
+
+    def call(*args: Any) -> Any:
+        if _parallel_free:
+            return dispatcher(*args)
+        with _parallel_lock:
+            out = dispatcher(*args)
+            _note_layer()
+        return out
+
+    call.__name__ = call.__qualname__ = dispatcher.__name__
+    call.__doc__ = dispatcher.__doc__
+    wrapped: Any = call  # a function object with two more attributes
+    wrapped.__wrapped__ = dispatcher
+    wrapped.dispatcher = dispatcher
+    return call
+
+
+def _note_layer() -> None:
+    """Let the parallel kernels run concurrently once numba's threading layer is known to be thread-safe."""
+    global _parallel_free
+    import numba
+
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel region launched yet
+        return
+    _parallel_free = layer in THREAD_SAFE_LAYERS
+
+
+def _njit(fn: Callable[..., Any], parallel: bool, sources: tuple[str, ...] = ()) -> Any:
+    """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh.
+
+    ``sources`` are the files whose content stamps the shipped cache
+    (:func:`_use_shipped_cache`): the kernel module's own and those it
+    takes compiled code or constants from.  A parallel kernel is returned
+    wrapped by :func:`_one_at_a_time` (so it must not be called from another
+    kernel).
+    """
     import numba
 
     dispatcher = numba.njit(cache=True, nogil=True, parallel=parallel)(fn)
     _load_without_refresh(dispatcher)
-    return dispatcher
+    _use_shipped_cache(dispatcher, sources)
+    return _one_at_a_time(dispatcher) if parallel else dispatcher
 
 
 def _load_without_refresh(dispatcher: Any) -> bool:
@@ -199,15 +303,16 @@ def compiled_module(module: ModuleType) -> ModuleType:
             import numba
 
             spec = importlib.util.find_spec(module.__name__)
-            assert spec is not None and spec.loader is not None  # a kernel module on disk
+            assert spec is not None and spec.loader is not None and spec.origin is not None  # a kernel module on disk
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             mod.__dict__["prange"] = numba.prange
             for name in getattr(mod, "IMPORTS", ()):
                 setattr(mod, name, getattr(base, name))
             parallel = set(getattr(mod, "PARALLEL", ()))
+            sources = (*_base_sources(), spec.origin)
             for name in mod.KERNELS:
-                setattr(mod, name, _njit(getattr(mod, name), name in parallel))
+                setattr(mod, name, _njit(getattr(mod, name), name in parallel, sources))
             _compiled_modules[module.__name__] = mod
         return mod
 
@@ -215,3 +320,328 @@ def compiled_module(module: ModuleType) -> ModuleType:
 def module_backend(module: ModuleType, jit: bool) -> ModuleType:
     """:func:`compiled_module` of ``module`` if ``jit`` else ``module`` itself (interpreted)."""
     return compiled_module(module) if jit else module
+
+
+# -- the shipped cache -----------------------------------------------------------------------------
+
+#: Folder beside the kernel sources holding the machine code compiled when the wheel was built
+#: (:func:`build_cache`; ``setup.py`` runs it).  Absent in a source checkout and an editable install.
+CACHE_FOLDER = "_jitcache"
+
+#: The compiled signatures the commands and objects call (``module kernel (types)`` a line),
+#: written by ``scripts/jit_signatures.py``; :func:`build_cache` compiles each.
+SIGNATURES_FILE = str(Path(__file__).with_name("jit_signatures.txt"))
+
+SIGNATURES_HEADER = (
+    "# The compiled kernel signatures that the commands and objects of this package call:\n"
+    "# module kernel (argument types).  Written by scripts/jit_signatures.py --write; a wheel\n"
+    "# build compiles each into the package's numba cache (jit.build_cache).\n"
+)
+
+#: Bumped when the layout of the shipped cache or its stamp changes.
+_STAMP_VERSION = 1
+
+# Set by build_cache: the folder the dispatchers made from then on save to and load from.
+_writing: Path | None = None
+
+
+def _base_sources() -> tuple[str, ...]:
+    """The files whose content the compiled :mod:`kernels` depend on: the kernels and the dice tables."""
+    return (_kernels.__file__, _dice.__file__)
+
+
+@functools.cache
+def source_stamp(sources: tuple[str, ...]) -> tuple[str, int, str, str]:
+    """What a shipped cache entry must have been built from to be loaded here.
+
+    Numba stamps a cache with its source file's modification time and size,
+    which an install does not keep; this stamp is the SHA-256 of the content
+    of every file in ``sources`` (a kernel module and the modules whose
+    compiled code or constants it embeds), with numpy's version.  Numba adds
+    its own version (in the index), the CPU name and features and the
+    function's bytecode (in each entry's key).
+
+    Returns
+    -------
+    tuple
+        ``("yahtzee-solver jit", version, sha256 hex, numpy version)``.
+    """
+    import numpy
+
+    h = hashlib.sha256()
+    for path in sources:
+        data = Path(path).read_bytes()
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return ("yahtzee-solver jit", _STAMP_VERSION, h.hexdigest(), numpy.__version__)
+
+
+def _shipped_file(dispatcher: Any, sources: tuple[str, ...], folder: Path) -> Any:
+    from numba.core.caching import IndexDataCacheFile
+
+    cache = dispatcher._cache
+    return IndexDataCacheFile(cache_path=str(folder), filename_base=cache._impl.filename_base,
+                              source_stamp=source_stamp(sources))
+
+
+def _use_shipped_cache(dispatcher: Any, sources: tuple[str, ...]) -> bool:
+    """Make ``dispatcher`` load from the cache shipped in the package first, then from numba's own.
+
+    The shipped cache (:data:`CACHE_FOLDER` beside the kernel source) is
+    read-only here: a signature it lacks, or an entry built elsewhere (another
+    CPU, numba or numpy version, other source) loads from numba's own cache or
+    compiles as usual, saving to numba's own cache.  While :func:`build_cache`
+    runs, the shipped folder is numba's cache for the dispatcher (load and
+    save).
+
+    Returns
+    -------
+    bool
+        Whether the dispatcher reads a shipped cache.
+    """
+    cache: Any = getattr(dispatcher, "_cache", None)
+    if not sources or getattr(cache, "_impl", None) is None or not _short_load_checked():
+        return False
+    if _writing is not None:
+        cache._cache_file = _shipped_file(dispatcher, sources, _writing)
+        return False
+    folder = Path(dispatcher.py_func.__code__.co_filename).with_name(CACHE_FOLDER)
+    if not folder.is_dir():
+        return False
+    from numba.core.runtime import rtsys
+
+    own = cache.load_overload
+    shipped: Any = None
+
+    def load(sig: Any, target_context: Any) -> Any:
+        nonlocal shipped
+        for refresh in (False, True):
+            try:
+                if shipped is None:
+                    shipped = _shipped_file(dispatcher, sources, folder)
+                if refresh:
+                    target_context.refresh()
+                else:
+                    rtsys.initialize(target_context)
+                data = shipped.load(cache._index_key(sig, target_context.codegen()))
+                if data is None:
+                    break
+                return cache._impl.rebuild(target_context, data)
+            except Exception:
+                continue
+        loaded = own(sig, target_context)
+        if loaded is None and shipped is not None and not _fits(shipped, target_context):
+            # numba compiles next, and the shipped cache was built for another machine or source
+            _compile_shipped_list(folder, (dispatcher, tuple(sig)))
+        return loaded
+
+    cache.load_overload = load
+    return True
+
+
+def _fits(shipped: Any, target_context: Any) -> bool:
+    """Whether the shipped index ``shipped`` has entries for this source, numba, numpy and CPU.
+
+    A miss where it fits is a signature the list lacks (numba compiles it as
+    usual); where it does not, the whole shipped list is out of date here.
+    """
+    try:
+        magic = target_context.codegen().magic_tuple()
+        return any(key[1] == magic for key in shipped._load_index())
+    except Exception:
+        return False
+
+
+#: The copy of the signature list that :func:`build_cache` compiled, kept in the shipped folder.
+_FOLDER_SIGNATURES = "signatures.txt"
+
+_filled: set[str] = set()  # shipped folders whose list this process compiled (or is compiling)
+_fill_lock = threading.Lock()
+
+
+def _compile_shipped_list(folder: Path, current: tuple[Any, tuple[Any, ...]]) -> None:
+    """Compile, once, every signature the shipped cache in ``folder`` was built with, into numba's own cache.
+
+    Called when a kernel finds neither the shipped cache nor numba's own
+    usable (a wheel built on another CPU, or numba or numpy changed since
+    the install): rather than each command compiling what it needs in
+    silence, the whole list compiles now, announced on one stderr line with
+    a progress bar, and later processes load numba's own cache.  ``current``
+    (the dispatcher and signature being loaded) is left for numba, which
+    compiles it on return.  Errors leave the rest to compile on first use.
+    """
+    key = str(folder)
+    with _fill_lock:
+        if key in _filled:
+            return
+        _filled.add(key)
+    import sys
+    import time
+
+    try:
+        sigs = listed_signatures(path=str(folder / _FOLDER_SIGNATURES))
+    except (OSError, ValueError, SyntaxError, NameError):
+        return
+    t0 = time.perf_counter()
+    n = len(sigs)
+    tty = sys.stderr is not None and sys.stderr.isatty()
+    head = "compiling the solver's kernels for this machine, once (the install's compiled copy does not fit it)"
+
+    def bar(done: int, end: str = "\r") -> None:
+        filled = 30 * done // max(n, 1)
+        sys.stderr.write(f"{head} [{'#' * filled}{'.' * (30 - filled)}] {done}/{n} "
+                         f"{time.perf_counter() - t0:4.0f} s{end}")
+        sys.stderr.flush()
+
+    if tty:
+        bar(0)
+    elif sys.stderr is not None:  # a log: the one line, without the bar's redrawing
+        sys.stderr.write(f"{head}: {n} kernel signatures, about a minute\n")
+        sys.stderr.flush()
+    for i, (module, kernel, types) in enumerate(sigs, 1):
+        try:
+            disp = _dispatcher(module, kernel)
+            if (disp, types) != current:
+                disp.compile(types)
+        except Exception:
+            pass
+        if tty:
+            bar(i, "\n" if i == n else "\r")
+
+
+def signature_text(sig: Sequence[Any]) -> str | None:
+    """``sig`` (a tuple of numba types) as text that :func:`listed_signatures` reads back, or ``None``.
+
+    ``None`` for a signature that only a kernel calling another can make
+    (literal or omitted arguments): compiling the caller compiles it.
+    """
+    text = "(" + ", ".join(repr(t) for t in sig) + ")"
+    try:
+        back = _parse_types(text)
+    except Exception:
+        return None
+    return text if back == tuple(sig) else None
+
+
+def _parse_types(text: str) -> tuple[Any, ...]:
+    from numba.core import types
+
+    out = eval(text, {"__builtins__": {}}, dict(vars(types)))  # only numba's type names are in scope
+    return out if isinstance(out, tuple) else (out,)
+
+
+def listed_signatures(text: bool = False, path: str | None = None) -> list[Any]:
+    """The signatures of :data:`SIGNATURES_FILE`.
+
+    Returns
+    -------
+    list
+        ``(module, kernel, types)`` tuples (``types`` a tuple of numba types;
+        ``module`` the kernel module's last name: ``kernels``,
+        ``utility_kernels``), or the lines as text with ``text=True``.
+    """
+    lines = [ln.strip() for ln in Path(path or SIGNATURES_FILE).read_text().splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    if text:
+        return lines
+    out: list[Any] = []
+    for ln in lines:
+        module, kernel, types_text = ln.split(" ", 2)
+        out.append((module, kernel, _parse_types(types_text)))
+    return out
+
+
+def _dispatcher(module: str, kernel: str) -> Any:
+    """The numba dispatcher of ``kernel`` in compiled module ``module`` (a parallel kernel unwrapped from
+    :func:`_one_at_a_time`)."""
+    k = getattr(_kernel_module(module), kernel)
+    return getattr(k, "dispatcher", k)
+
+
+def _kernel_module(label: str) -> ModuleType:
+    if label == _kernels.__name__.rsplit(".", 1)[-1]:
+        return compiled()
+    return compiled_module(importlib.import_module(f"{_kernels.__package__}.{label}"))
+
+
+def build_cache(folder: str | None = None, progress: Callable[[int, int, str], object] | None = None,
+                signatures: str | None = None) -> int:
+    """Compile every listed signature into the shipped cache (``setup.py`` runs this at wheel build).
+
+    Run in a fresh process (the dispatchers made before do not save to the
+    shipped folder).  The folder is emptied first, so it holds exactly the
+    listed signatures for this CPU, numba, numpy and source.
+
+    Parameters
+    ----------
+    folder : str, optional
+        Default: :data:`CACHE_FOLDER` beside the kernel sources.
+    progress : callable, optional
+        Called as ``progress(done, total, name)`` after each signature.
+    signatures : str, optional
+        A signatures file (default: :data:`SIGNATURES_FILE`).
+
+    Returns
+    -------
+    int
+        The number of signatures compiled.
+
+    Raises
+    ------
+    RuntimeError
+        When the compiled kernels are already loaded in this process, or
+        numba's version is outside :data:`SHORT_LOAD_NUMBA` (the cache's
+        internals were checked for those only).
+    """
+    global _writing
+    if _compiled is not None:
+        raise RuntimeError("build_cache must run before the compiled kernels are loaded")
+    if not _short_load_checked():
+        raise RuntimeError("the shipped cache was checked with numba "
+                           + "-".join(".".join(map(str, v)) for v in SHORT_LOAD_NUMBA) + " only")
+    target = Path(folder) if folder else Path(_kernels.__file__).with_name(CACHE_FOLDER)
+    if target.exists():
+        import shutil
+
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    sigs = listed_signatures(path=signatures)
+    (target / _FOLDER_SIGNATURES).write_text(
+        SIGNATURES_HEADER + "".join(ln + "\n" for ln in listed_signatures(text=True, path=signatures)))
+    _writing = target
+    try:
+        for i, (module, kernel, types) in enumerate(sigs, 1):
+            _dispatcher(module, kernel).compile(types)
+            if progress is not None:
+                progress(i, len(sigs), f"{module}.{kernel}")
+    finally:
+        _writing = None
+    return len(sigs)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """``python -m yahtzee_solver.solver.jit --build-cache``: :func:`build_cache` with a one-line progress bar."""
+    import argparse
+    import sys
+    import time
+
+    ap = argparse.ArgumentParser(description="Compile the package's numba kernels into its shipped cache.")
+    ap.add_argument("--build-cache", action="store_true", required=True)
+    ap.add_argument("--folder", default=None)
+    ap.add_argument("--signatures", default=None)
+    opts = ap.parse_args(argv)
+    t0 = time.perf_counter()
+
+    def bar(done: int, total: int, name: str) -> None:
+        filled = 30 * done // total
+        sys.stderr.write(f"\rcompiling the solver's kernels for this machine (once) [{'#' * filled}{'.' * (30 - filled)}]"
+                         f" {done}/{total} {time.perf_counter() - t0:5.0f} s")
+        sys.stderr.flush()
+
+    n = build_cache(opts.folder, bar, opts.signatures)
+    sys.stderr.write(f"\ncompiled {n} kernel signatures in {time.perf_counter() - t0:.0f} s\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(importlib.import_module(__spec__.name)._main())

@@ -31,13 +31,13 @@ the mean over the six faces of the keep with one more die (``CHILD``), and the
 best keep inside each roll by a max over the keeps with one die less (``SUB``).
 A whole turn is a few thousand additions.
 
-Points and bonuses are decided in :func:`box_points` only (RULES.md: upper
+Points and bonuses are decided in :func:`box_points` only (docs/rules.md: upper
 bonus +35 at 63, Yahtzee bonus +100, forced or free Joker).
 """
 
 import numpy as np
 
-from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, SUB
+from ..dice import CHILD, KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET, ROLL_PROB, ROLL_SUBKEEPS, SUB
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -64,6 +64,7 @@ KERNELS = (
     "ranked_options",
     "state_has_value",
     "ranked_boxes",
+    "ranked_keeps",
     "batch_turn",
     "play_games",
     "play_slice",
@@ -84,7 +85,7 @@ KERNELS = (
 )
 
 
-#: Joker cases reported by :func:`joker_case` (RULES.md, "Joker").
+#: Joker cases reported by :func:`joker_case` (docs/rules.md, "Joker").
 JOKER_NONE, JOKER_UPPER, JOKER_LOWER, JOKER_UPPER_ZERO, JOKER_FREE, JOKER_FREE_FIXED = 0, 1, 2, 3, 4, 5
 
 
@@ -143,7 +144,7 @@ def box_points(mask, up, yb, r, score, joker, params, points, legal):
     Returns
     -------
     int
-        Yahtzee bonus earned by this roll in any box (100 or 0; RULES.md).
+        Yahtzee bonus earned by this roll in any box (100 or 0; docs/rules.md).
     """
     C = params[_NCAT]
     ycat = params[_YCAT]
@@ -344,7 +345,13 @@ def turn(mask, up, yb, levels, V, score, joker, params, E, B):
     E : (3, 462) float64, out
         ``E[n-1, k]`` = expected final points still to come when keeping ``k``
         with ``n`` rolls to go (n = 1, 2, 3).  ``E[n-1, 210 + r]`` is the value of
-        holding roll ``r`` with ``n - 1`` rolls left, i.e. ``S_{n-1}(r)``.
+        holding roll ``r`` with ``n - 1`` rolls left, i.e. ``S_{n-1}(r)``.  As a
+        *keep* value that entry is a pass (reroll no dice, decide again) for
+        ``n`` >= 2, which the rules do not allow; it is weakly dominated
+        (``S_1(r) = max(S_0(r), best keep at 1) <= max(S_0(r), best keep at 2)``),
+        so every maximum here, and so ``V``, is the one of the game without
+        passes.  Option lists value keeping all five as scoring now,
+        ``E[0, 210 + r]`` (:func:`fill_options`).
     B : (462,) float64
         Scratch.
 
@@ -399,8 +406,9 @@ def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps,
         Scratch for :func:`box_points`.
     keep_vals : (32,) float64, out
         ``keep_vals[j]`` = expected points still to come when keeping
-        ``subkeeps[r, j]`` (keeping all five = standing pat); NaN for padding
-        and when ``rolls_left == 0``.
+        ``subkeeps[r, j]`` and rerolling the rest; keeping all five (the last
+        keep) is stopping to score now, worth the best of ``box_vals`` (see
+        :func:`fill_options`); NaN for padding and when ``rolls_left == 0``.
     box_vals : (C,) float64, out
         Expected points still to come when scoring roll ``r`` in box ``c`` now
         (points + bonuses + value of the next state); NaN for a box that is
@@ -419,15 +427,26 @@ def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps,
 
 def fill_options(mask, up, yb, r, rolls_left, E, V, score, joker, params, subkeeps,
                  points, legal, keep_vals, box_vals):
-    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``)."""
-    box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
+    """:func:`turn_options` once ``E`` holds :func:`turn` of the state (levels >= ``rolls_left``).
+
+    Keeping all five dice (keep ``ROLL_OFFSET + r``, listed last) is not a
+    reroll: a roll rerolls one to five dice, so a player who keeps them all
+    stops and scores now.  Its value is the best box value (``fill``), not
+    ``E[rolls_left - 1, ROLL_OFFSET + r]``, which with two rerolls left is
+    the value of a *pass* (holding the dice and deciding again with one
+    reroll left), a move the rules do not allow.  The pass is weakly
+    dominated (its value is max(score now, best keep with one reroll left),
+    and a keep is worth at least as much with more rerolls), so :func:`turn`
+    and the table keep it without changing any value or best decision.
+    """
+    stop = box_values(mask, up, yb, r, V, score, joker, params, points, legal, box_vals)
     n = 0
     if rolls_left > 0:
         for j in range(subkeeps.shape[1]):
             k = subkeeps[r, j]
             if k < 0:
                 break
-            keep_vals[j] = E[rolls_left - 1, k]
+            keep_vals[j] = stop if k >= ROLL_OFFSET else E[rolls_left - 1, k]
             n += 1
     for j in range(n, keep_vals.shape[0]):
         keep_vals[j] = np.nan
@@ -529,10 +548,10 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     size = N_ROLLS * C
     score = packed[8:8 + size].reshape((N_ROLLS, C))
     joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
-    points = np.empty(C, np.int64)
-    legal = np.empty(C, np.int8)
-    values = np.empty(C)
-    box_values(mask, up, yb, r, V, score, joker, params, points, legal, values)
+    buf = np.empty(2 * C, np.int64)  # one allocation: points, then legal
+    points = buf[:C]
+    legal = buf[C:]
+    bonus = box_points(mask, up, yb, r, score, joker, params, points, legal)
     n = 0
     for c in range(C):
         if legal[c]:
@@ -542,7 +561,7 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
     n = 0
     for c in range(C):
         if legal[c]:
-            v = values[c]
+            v = bonus + after_box(mask, up, yb, c, points[c], V, params)  # box_values' sum, bit for bit
             j = n - 1
             while j >= 0 and vals[j] < v:  # insertion, descending, stable
                 vals[j + 1] = vals[j]
@@ -551,6 +570,66 @@ def ranked_boxes(mask, up, yb, r, V, packed, codes, vals):
             vals[j + 1] = v
             codes[j + 1] = c
             n += 1
+    return n
+
+
+def ranked_keeps(mask, up, yb, r, rolls_left, V, packed, codes, vals):
+    """The moves after roll ``r`` with rerolls left, best first, from one :func:`turn` (the advisor's path).
+
+    The keeps of :func:`ranked_options` in the same order, with the values
+    :class:`~yahtzee_solver.strategy.policy.Policy` gives them: keep ``k`` is
+    worth ``E[rolls_left - 1, k]``, and keeping all five (no reroll: scoring
+    now, there is no pass) ``E[0, ROLL_OFFSET + r]``, the best box value
+    :math:`S_0(r)` (the sums of :func:`box_values`, bit for bit), so no second
+    kernel runs.  Four array arguments and the scratch allocated inside, as
+    :func:`ranked_boxes`: a single query from Python is cheap to dispatch.
+
+    Parameters
+    ----------
+    mask, up, yb, r : int
+        Turn-start state and roll index (0..251).
+    rolls_left : int
+        1 or 2 (not checked here).
+    V : (2**C, T+1, F) float64
+        Value table.
+    packed : (8 + 2 * 252 * C,) int64
+        ``RuleSet.arrays()["packed"]``.
+    codes : (m,) int64, out
+        Keep indices (:data:`yahtzee_solver.dice.KEEPS`), best first; ``m >= 32``.
+    vals : (m,) float64, out
+        Their expected points still to come, descending (a stable sort over
+        :data:`~yahtzee_solver.dice.ROLL_SUBKEEPS` order: the tie-break rule).
+
+    Returns
+    -------
+    int
+        The number of keeps written; -1 (nothing written) if the state has no value.
+    """
+    if not state_has_value(mask, up, yb, V):
+        return -1
+    params = packed[:8]
+    C = params[_NCAT]
+    size = N_ROLLS * C
+    score = packed[8:8 + size].reshape((N_ROLLS, C))
+    joker = packed[8 + size:8 + 2 * size].reshape((N_ROLLS, C))
+    E = np.empty((3, N_KEEPS))
+    B = np.empty(N_KEEPS)
+    turn(mask, up, yb, rolls_left, V, score, joker, params, E, B)
+    row = rolls_left - 1
+    n = 0
+    for j in range(ROLL_SUBKEEPS.shape[1]):
+        k = ROLL_SUBKEEPS[r, j]
+        if k < 0:
+            break
+        v = E[0, k] if k >= ROLL_OFFSET else E[row, k]
+        i = n - 1
+        while i >= 0 and vals[i] < v:  # insertion, descending, stable
+            vals[i + 1] = vals[i]
+            codes[i + 1] = codes[i]
+            i -= 1
+        vals[i + 1] = v
+        codes[i + 1] = k
+        n += 1
     return n
 
 
@@ -572,6 +651,8 @@ def batch_turn(masks, ups, ybs, rolls, rolls_left, order, starts, V, score, joke
     box_out : (n, C) float64, out
         ``keep_vals`` and ``box_vals`` of each position.
 
+    Notes
+    -----
     Each row depends only on its own position, so the result is the same on
     any number of threads and for any grouping.
     """
@@ -706,7 +787,13 @@ def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, 
 
 
 def best_keep(E, r, subkeeps):
-    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`."""
+    """Index of the best keep inside roll ``r`` by the keep values ``E`` (462,); ties: :mod:`yahtzee_solver.strategy.policy`.
+
+    ``E`` is a row of :func:`turn`, whose keep-all entry with two rerolls
+    left is a pass; the pass is weakly dominated and listed last, so it wins
+    only when scoring now beats every reroll strictly, and then its value is
+    that of scoring now: the choice is the one without passes.
+    """
     best = -np.inf
     bk = -1
     for s in range(subkeeps.shape[1]):
@@ -1088,6 +1175,8 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
     counts, lo, hi : (n,) int64, out
         Number of outcomes; least and greatest points still to come from state ``i``.
 
+    Notes
+    -----
     States are independent (``prange`` over blocks); the result does not depend on the
     number of threads.
     """

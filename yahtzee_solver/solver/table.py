@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mmap
+import operator
 import os
 import signal
 import threading
@@ -44,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import TableError, UsageError
+from ..errors import ScoreCardError, TableError, UsageError
 from ..files import file_kind, write_atomic
 from ..rules import RULESETS, RuleSet, get_rules
 
@@ -136,9 +137,12 @@ class ValueTable:
     :func:`load_table`, or opened by :func:`open_table`, which reads the values
     from the file only as queries need them (:meth:`values_for`).
 
-    Attributes (also the constructor's parameters)
-    ----------------------------------------------
+    The attributes below are also the constructor's parameters.
+
+    Attributes
+    ----------
     rules : RuleSet
+        The rule set the values are for.
     values : (2**C, T+1, F) float64, read-only
         Expected future points per state; NaN where unreachable.  For an
         opened table the first access reads the whole file and checks its
@@ -207,8 +211,9 @@ class ValueTable:
 
         Raises
         ------
-        ValueError
-            If ``filled`` is not a mask of this rule set.
+        ScoreCardError
+            If ``filled`` is not a mask of this rule set (checked when rows are
+            read on demand; also a ``ValueError``).
         TableError
             If the file cannot be read or a chunk fails its checksum.
         """
@@ -230,8 +235,9 @@ class ValueTable:
 
         Raises
         ------
-        ValueError
-            If ``filled`` is not a mask of this rule set.
+        ScoreCardError
+            If ``filled`` is not a mask of this rule set (checked when rows are
+            read on demand; also a ``ValueError``).
         TableError
             If the file cannot be read or a chunk fails its checksum.
         """
@@ -248,7 +254,7 @@ class ValueTable:
             return self._values
         C = self.rules.n_categories
         if not 0 <= filled < (1 << C):
-            raise ValueError(f"filled mask {filled} out of range for rules {self.rules.name!r}")
+            raise ScoreCardError(f"filled mask {filled!r} out of range for rules {self.rules.name!r}")
         rows = rows_of(C)
         with self._lock:
             if self._partial is None:
@@ -274,15 +280,23 @@ class ValueTable:
 
         Raises
         ------
-        ValueError
-            If the state is out of range or unreachable (NaN in the table).
+        ScoreCardError
+            If the state is not three integers, out of range or unreachable
+            (NaN in the table); also a ``ValueError``, as before.
         """
         C, T, F = self.rules.n_categories, self.rules.upper_threshold, self.rules.n_flags
+        try:
+            if any(isinstance(x, bool) for x in (mask, up, yb)):
+                raise TypeError
+            mask, up, yb = operator.index(mask), operator.index(up), operator.index(yb)
+        except TypeError:
+            raise ScoreCardError(f"invalid state ({mask!r}, {up!r}, {yb!r}): mask, upper subtotal and "
+                                 "yahtzee-bonus flag must be integers") from None
         if not (0 <= mask < (1 << C) and 0 <= up <= T and 0 <= yb < F):
-            raise ValueError(f"state ({mask}, {up}, {yb}) out of range for rules {self.rules.name!r}")
+            raise ScoreCardError(f"state ({mask}, {up}, {yb}) out of range for rules {self.rules.name!r}")
         v = float(self.values_for(mask)[mask, up, yb])
         if np.isnan(v):
-            raise ValueError(f"state ({mask}, {up}, {yb}) cannot occur under rules {self.rules.name!r}")
+            raise ScoreCardError(f"state ({mask}, {up}, {yb}) cannot occur under rules {self.rules.name!r}")
         return v
 
 

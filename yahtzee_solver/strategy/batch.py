@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -56,7 +57,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, format_dice
+from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
@@ -113,14 +114,17 @@ def _roll_of_any_order() -> dict[Any, int]:  # looked up with any dice (TypeErro
 
 def _roll_of(dice: int | np.integer[Any] | Sequence[int]) -> int:
     """Roll index of ``dice``: a roll index 0..251 or five faces 1..6 in any order; DiceError if neither."""
+    if isinstance(dice, (bool, np.bool_)):
+        raise DiceError(f"invalid dice {dice!r}: want five faces 1-6 or a roll index 0..{N_ROLLS - 1}")
     if isinstance(dice, (int, np.integer)):
         r = int(dice)
         if not 0 <= r < N_ROLLS:
             raise DiceError(f"invalid roll index {r}: want 0..{N_ROLLS - 1}")
         return r
-    r = _ROLL_OF_DICE.get(tuple(sorted(dice)), -1)
+    faces = _int_faces(dice)  # a sequence of integers (DiceError naming a float, bool or string)
+    r = _ROLL_OF_DICE.get(tuple(sorted(faces)), -1)
     if r < 0:
-        raise DiceError(f"invalid dice {format_dice(dice)!r}: want exactly five dice with faces 1-6")
+        raise DiceError(f"invalid dice {format_dice(faces)!r}: want exactly five dice with faces 1-6")
     return r
 
 
@@ -166,12 +170,14 @@ class OptionValues(NamedTuple):
         Roll index (0..251) of each position's dice.
     keeps : (n, 32) int32
         Keep indices (into :data:`yahtzee_solver.dice.KEEPS`) of the distinct
-        keeps of each roll, smaller keeps first, the whole roll (standing pat)
-        last; -1 pads rolls with fewer than 32 keeps.
+        keeps of each roll, smaller keeps first, the whole roll last; -1 pads
+        rolls with fewer than 32 keeps.
     keep_values : (n, 32) float64
         Expected points still to come when keeping ``keeps[i, j]`` and
-        rerolling the rest, with optimal play afterwards.  NaN for padding
-        and for every column of a position with 0 rerolls left.
+        rerolling the rest, with optimal play afterwards.  Keeping the whole
+        roll rerolls nothing: it is stopping to score now, worth the best of
+        ``box_values[i]`` (there is no pass; :mod:`yahtzee_solver.strategy.policy`).
+        NaN for padding and for every column of a position with 0 rerolls left.
     box_values : (n, C) float64
         Expected points still to come when scoring the dice in box ``c`` now:
         points (Joker points where the Joker applies) + upper bonus and
@@ -195,6 +201,23 @@ class OptionValues(NamedTuple):
     best_value: np.ndarray
     best_keep: np.ndarray
     best_box: np.ndarray
+
+
+class _RankedArgs(threading.local):
+    """The arguments of ``kernels.ranked_options`` after the position, scratch arrays included, per thread.
+
+    The compiled kernels release the GIL, so threads sharing an
+    :class:`ArrayAdvisor` run them at the same time: each thread gets its own
+    work arrays (made on its first query).
+    """
+
+    def __init__(self, source: ExpectedValueSource, n_categories: int) -> None:
+        C = n_categories
+        self.tail: tuple[Any, ...] = (
+            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
+            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
+            np.empty(MAX_KEEPS), np.empty(C),
+        )
 
 
 class ArrayAdvisor:
@@ -223,6 +246,12 @@ class ArrayAdvisor:
         If the table cannot be loaded.
     UsageError
         If ``table`` was built for other rules.
+
+    Notes
+    -----
+    Safe to share between threads: :meth:`ranked` computes in work arrays of
+    the calling thread and returns new arrays, :meth:`option_values` allocates
+    per call; the answers are those of one thread asking alone.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -232,13 +261,9 @@ class ArrayAdvisor:
         source = self.source
         self.policy: Policy = Policy(source)
         C = self.rules.n_categories
-        # arguments of kernels.ranked_options after the position, up to its outputs (scratch); its
-        # ranking applies the policy's tie-break rule
-        self._tail = (
-            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
-            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C),
-        )
+        # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
+        # thread); its ranking applies the policy's tie-break rule
+        self._args = _RankedArgs(source, C)
         self._full = self.rules.full_mask
         self._n_cat = C
         # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
@@ -282,6 +307,9 @@ class ArrayAdvisor:
             Yahtzee-bonus flag (1 when the Yahtzee box holds 50).
         dice : int or sequence of int
             The five faces showing (1..6, any order), or a roll index 0..251.
+            A tuple is first looked up by value (the fast path: a tuple
+            holding ``5.0`` or ``True`` reads as 5 or 1 there); anything else
+            is checked face by face (a float, bool or string is a DiceError).
         rolls_left : int
             Rerolls left this turn: 2, 1 (keep options) or 0 (box options).
 
@@ -289,7 +317,9 @@ class ArrayAdvisor:
         -------
         codes : (m,) int64
             With rerolls left, keep indices into :data:`yahtzee_solver.dice.KEEPS`
-            (every distinct keep of the dice, keeping all five included);
+            (every distinct keep of the dice; keeping all five, ``ROLL_OFFSET`` +
+            roll, is stopping to score now, valued as the best box, the first
+            of ``rolls_left=0``: there is no pass);
             with none left, box indices (legal boxes only).
         values : (m,) float64
             Expected points still to come for each option (add the card's
@@ -322,7 +352,7 @@ class ArrayAdvisor:
                 elif rolls_left == 1 or rolls_left == 2:
                     n = _N_SUBKEEPS[r]
                     codes, vals = _empty(n, _INT64), _empty(n)
-                    if self._ranked(mask, up, yb, r, rolls_left, *self._tail, codes, vals) == n:
+                    if self._ranked(mask, up, yb, r, rolls_left, *self._args.tail, codes, vals) == n:
                         return codes, vals
             except OverflowError:  # beyond int64: the checks below name the bad value
                 pass
@@ -346,7 +376,7 @@ class ArrayAdvisor:
         mask, up, yb = int(mask), int(up), int(yb)
         if rl:
             codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
-            self._ranked(mask, up, yb, r, rl, *self._tail, codes, vals)
+            self._ranked(mask, up, yb, r, rl, *self._args.tail, codes, vals)
             return codes, vals
         # a Joker rule may close open boxes: count the legal boxes first (nothing written)
         n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))
@@ -459,19 +489,27 @@ def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, 
         _state_error(rules, int(m[i]), int(u[i]), int(y[i]), f" at row {i}")
     keep_out = np.empty((n, MAX_KEEPS))
     box_out = np.empty((n, rules.n_categories))
-    # one turn per distinct state: group the positions by state
-    key = (m * (T + 1) + u) * F + y
-    order = np.argsort(key, kind="stable")
-    ks = key[order]
-    starts = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1], [True]))) if n else np.zeros(1, np.int64)
+    boxes_only = n > 0 and not rl.any()  # no turn to share: one group per position, in order
+    if boxes_only:
+        order = np.arange(n)
+        starts = np.arange(n + 1)
+    else:
+        # one turn per distinct state: group the positions by state
+        key = (m * (T + 1) + u) * F + y
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        starts = np.flatnonzero(np.concatenate(([True], ks[1:] != ks[:-1], [True]))) if n else np.zeros(1, np.int64)
     k = adv.kernels
     args = (m, u, y, r, rl, order, starts.astype(np.int64), V, src.score, src.joker, src.params, ROLL_SUBKEEPS,
             keep_out, box_out)
     if src.jit:
         import numba  # already loaded by the compiled kernels
 
-        levels = np.maximum.reduceat(rl[order], starts[:-1]) if n else np.zeros(0, np.int64)
-        work = float(_SECONDS_PER_LEVELS[np.minimum(levels, 2)].sum()) + n * _SECONDS_PER_POSITION
+        if boxes_only:
+            work = n * _SECONDS_PER_POSITION
+        else:
+            levels = np.maximum.reduceat(rl[order], starts[:-1]) if n else np.zeros(0, np.int64)
+            work = float(_SECONDS_PER_LEVELS[np.minimum(levels, 2)].sum()) + n * _SECONDS_PER_POSITION
         threads = numba.get_num_threads()
         if work < _PARALLEL_MIN_SECONDS:
             numba.set_num_threads(1)  # thread-local; see _PARALLEL_MIN_SECONDS
@@ -484,6 +522,10 @@ def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, 
     else:
         k.batch_turn(*args)
     keeps = ROLL_SUBKEEPS[r]
+    if boxes_only:  # no keeps: every keep value NaN, the best option is the best box
+        best_box = np.where(np.isnan(box_out), -np.inf, box_out).argmax(axis=1)
+        best_value = box_out[np.arange(n), best_box]
+        return OptionValues(r, keeps, keep_out, box_out, best_value, np.full(n, -1, np.int64), best_box)
     kv = np.where(np.isnan(keep_out), -np.inf, keep_out)
     bv = np.where(np.isnan(box_out), -np.inf, box_out)
     rows = np.arange(n)

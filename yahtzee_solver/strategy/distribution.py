@@ -52,7 +52,7 @@ import numpy as np
 
 from ..solver import jit as _jit
 from ..solver.build import reachable_layers
-from ..dice import KEEPS, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
+from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
 from ..rules import N_UPPER, RuleSet, get_rules
 from ..state import ScoreCard
@@ -433,7 +433,8 @@ def option_distributions(card: ScoreCard, dice: str | Sequence[int], rolls_left:
     dice : str or sequence of int
         The five dice showing.
     rolls_left : int
-        0: the options are the boxes; 1 or 2: the keeps (all five = stand).
+        0: the options are the boxes; 1 or 2: the keeps (all five: scoring now, in the box ``strategy``
+        picks for the dice; there is no pass).
     table, strategy, jit, progress
         As in :func:`score_distribution`.
 
@@ -465,6 +466,9 @@ def option_distributions(card: ScoreCard, dice: str | Sequence[int], rolls_left:
         for k in ROLL_SUBKEEPS[r]:
             if k < 0:
                 break
+            if k >= ROLL_OFFSET:  # keeping all five rerolls nothing: the dice are scored now (there is no pass)
+                out[KEEPS[k]] = _final(rules, pol, card, *eng.start(roll=r, rolls_left=0))
+                continue
             out[KEEPS[k]] = _final(rules, pol, card, *eng.start(keep=int(k), rolls_left=rolls_left))
     else:
         _, legal, _ = card.box_points(ROLLS[r])

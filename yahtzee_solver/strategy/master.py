@@ -31,6 +31,7 @@ CPU-vs-CPU matches live in :mod:`yahtzee_solver.analysis.match`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import numpy as np
 
@@ -47,9 +48,15 @@ __all__ = ["MasterStrategy", "TIE"]
 #: Winning chances closer than this count as a tie (then the expert's choice is taken).
 TIE = 1e-12
 
+#: An opponent model: (opponent key: boxes, Yahtzee bonus, level; its final-total pmf; the win source; the
+#: win policy).
+_Model: TypeAlias = "tuple[tuple[tuple[int | None, ...], int, str], np.ndarray, WinSource, Policy]"
+
 
 class MasterStrategy:
     """Maximise the probability of winning (draw = half) against a modelled opponent.
+
+    Call :meth:`observe` before each turn with the opponent's card and level.
 
     Parameters
     ----------
@@ -62,7 +69,12 @@ class MasterStrategy:
     jit : bool
         Compiled kernels (default).
 
-    Call :meth:`observe` before each turn with the opponent's card and level.
+    Notes
+    -----
+    Threads may share one master: its queries compute in per-thread work
+    arrays or per call, and its opponent model is one value replaced whole.
+    What it plays against is the last card :meth:`observe` was given, so
+    threads playing different games need a master each.
     """
 
     level = "master"
@@ -74,42 +86,45 @@ class MasterStrategy:
         self.expert: ExpertStrategy = ExpertStrategy(self.rules, self.table, jit=jit)
         self.max_open: int = int(max_open)
         self.jit = jit
-        self._opp_card: ScoreCard | None = None
-        self._opp_level = "expert"
-        self._pmf_key: tuple[tuple[int | None, ...], int, str] | None = None
-        self._pmf: np.ndarray | None = None
-        self._source: WinSource | None = None
-        self._win_policy: Policy | None = None
-        self._policy_of: WinSource | None = None
+        self._opponent: tuple[ScoreCard, str] | None = None  # (card, level) as observed
+        # (opponent key, its pmf, the win source, the win policy): one tuple, replaced whole, so
+        # threads sharing this player never see a pmf with another opponent's source
+        self._model: _Model | None = None
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
         """Tell master the opponent's card (at a turn start) and level (``human`` is modelled as ``expert``)."""
         lvl = str(opponent_level).lower()
-        self._opp_card = opponent_card
-        self._opp_level = lvl if lvl in DISTRIBUTION_LEVELS else "expert"
+        self._opponent = (opponent_card, lvl if lvl in DISTRIBUTION_LEVELS else "expert")
+
+    def _opponent_model(self) -> _Model | None:
+        """``(key, pmf, WinSource, Policy)`` of the observed opponent (computed once per opponent card)."""
+        opp = self._opponent
+        if opp is None:
+            return None
+        card, level = opp
+        key = (card.boxes, card.yahtzee_bonus, level)
+        m: _Model | None = self._model
+        if m is None or m[0] != key:
+            pmf = opponent_pmf(self.rules, card, level, self.table, jit=self.jit)
+            src = WinSource(self.rules, pmf, jit=self.jit)
+            m = (key, pmf, src, Policy(src, tiebreak=self.expert.source, tie_tolerance=TIE))
+            self._model = m
+        return m
 
     def opponent_pmf(self) -> np.ndarray | None:
         """Distribution of the opponent's final total (``pmf[t]``), or None when no opponent is known."""
-        card = self._opp_card
-        if card is None:
-            return None
-        key = (card.boxes, card.yahtzee_bonus, self._opp_level)
-        if key != self._pmf_key:
-            self._pmf = opponent_pmf(self.rules, card, self._opp_level, self.table, jit=self.jit)
-            self._pmf_key = key
-            self._source = None
-        return self._pmf
+        m = self._opponent_model()
+        return None if m is None else m[1]
 
-    def _win_source(self, card: ScoreCard) -> WinSource | None:
+    def _win_model(self, card: ScoreCard) -> _Model | None:
         if len(card.open_categories) > self.max_open:
             return None
-        pmf = self.opponent_pmf()
-        if pmf is None:
-            return None
-        if self._source is None:
-            self._source = WinSource(self.rules, pmf, jit=self.jit)
-        return self._source
+        return self._opponent_model()
+
+    def _win_source(self, card: ScoreCard) -> WinSource | None:
+        m = self._win_model(card)
+        return None if m is None else m[2]
 
     def win_probability(self, card: ScoreCard) -> float | None:
         """P(win) + P(draw)/2 from the start of a turn with ``card`` (None while the expert plays)."""
@@ -119,14 +134,8 @@ class MasterStrategy:
     # -- decisions -------------------------------------------------------------------
     def _policy(self, card: ScoreCard) -> Policy:
         """The win policy (tie-break: the expected final total), or the expert's while it plays."""
-        src = self._win_source(card)
-        if src is None:
-            return self.expert.policy
-        if self._policy_of is not src:
-            self._win_policy = Policy(src, tiebreak=self.expert.source, tie_tolerance=TIE)
-            self._policy_of = src
-        assert self._win_policy is not None
-        return self._win_policy
+        m = self._win_model(card)
+        return self.expert.policy if m is None else m[3]
 
     def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """The keep of highest winning chance; ties (within :data:`TIE`): highest expected total, then the smaller keep."""

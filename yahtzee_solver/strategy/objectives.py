@@ -444,7 +444,11 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
 
 
 class _UtilitySource:
-    """A value source over a utility DP, re-solved when a position falls outside the current solution."""
+    """A value source over a utility DP, re-solved when a position falls outside the current solution.
+
+    Safe to share between threads: the solution kept is replaced whole (each
+    query reads the one it found or solved), and its queries allocate per call.
+    """
 
     units = "probability"
 
@@ -487,6 +491,8 @@ class _UtilitySource:
 class TargetSource(_UtilitySource):
     """Value source: the best probability of finishing with a total of at least ``target``.
 
+    Safe to share between threads (the solution kept is replaced whole).
+
     Parameters
     ----------
     rules : str or RuleSet
@@ -524,6 +530,7 @@ class WinSource(_UtilitySource):
 
     A draw counts half.  The distribution is taken as independent of my play
     (true for a CPU level: a fixed policy that does not look at my card).
+    Safe to share between threads (the solution kept is replaced whole).
 
     Parameters
     ----------

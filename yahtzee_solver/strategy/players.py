@@ -118,7 +118,8 @@ def _check_card(card: ScoreCard, rules: RuleSet) -> ScoreCard:
 class PolicyStrategy:
     """A CPU player that plays a :class:`~yahtzee_solver.strategy.policy.Policy` (keeps and boxes of highest value).
 
-    Ties follow the rule of :mod:`yahtzee_solver.strategy.policy`.  The
+    Ties follow the rule of :mod:`yahtzee_solver.strategy.policy`.  Safe to share
+    between threads (the source computes in per-thread work arrays).  The
     game kernel (:func:`yahtzee_solver.analysis.simulate.play_games`) plays the same
     policy when the source is a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`.
 
@@ -161,7 +162,7 @@ class PolicyStrategy:
     def keep_values(self, state: StateKey) -> np.ndarray:
         """Points still to come of every keep at 1 and 2 rerolls left, (3, 462) float64 (row ``rolls_left - 1``).
 
-        For a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`; reused by the next call.
+        For a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`; reused by the next call of the same thread.
         """
         return self._kernel_source.turn_values(state, 2)
 
@@ -246,6 +247,12 @@ class BeginnerStrategy:
     blunder : float
         Probability (0..1) that a keep is a uniformly random subset of the
         five dice instead of the casual keep.
+
+    Notes
+    -----
+    Safe to share between threads (work arrays per call), but the threads
+    then draw from one ``rng`` in the order they happen to ask: for
+    repeatable play give each thread a player with its own generator.
 
     Raises
     ------

@@ -13,6 +13,23 @@ and the ``normal``/``expert`` CPU players (:mod:`yahtzee_solver.strategy.players
 A new objective -- "maximise P(final >= T)", "maximise P(win)" -- is a new
 :class:`ValueSource`, plugged into the same :class:`Policy`.
 
+Legal moves: no pass
+--------------------
+After a roll with rerolls left the player either rerolls one to five dice
+or stops and scores; rerolling no dice is not a roll (the game engine
+refuses it), so there is no *pass* (holding all five dice and deciding
+again with one reroll fewer).  Keeping all five dice while rerolls remain
+therefore means "stop and score now", and :meth:`Policy.keep_ranking`
+values it as the box it would score in: the best of
+:meth:`Policy.box_ranking` (:meth:`Policy.stop_option`; for expected value,
+what ``fill`` shows, bonuses included).  The sources' raw keep arrays
+(:meth:`ValueSource.keep_values`, from the turn kernel) hold the pass value
+there with two rerolls left; the pass is weakly dominated (its value is
+max(score now, best keep with one reroll left), no more than the best
+option with two), so the table, the state values and the best decision are
+those of the game without passes -- only that one entry of the option
+lists differs, and the policy replaces it.
+
 The tie-break rule
 ------------------
 Between options of equal value the policy picks the keep listed first in
@@ -49,6 +66,7 @@ value array ``values`` with decision parameters ``params``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
@@ -56,7 +74,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..solver import jit as _jit
-from ..dice import N_KEEPS, N_ROLLS, ROLL_SUBKEEPS
+from ..dice import N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
 from ..errors import DiceError, UsageError
 from ..rules import P_UPPER_BONUS, RuleSet, get_rules
 from ..state import StateKey
@@ -190,6 +208,28 @@ def zero_values(rules: str | RuleSet) -> np.ndarray:
     return _ZEROS[rules]
 
 
+#: What :meth:`Policy._boxes` gives: the legal boxes best first, the source's box values, the tie-break's (or None).
+_Boxes = tuple[list[int], list[float], list[float] | None]
+
+
+class _TurnScratch(threading.local):
+    """The work arrays of one :class:`KernelValueSource` in one thread.
+
+    The compiled kernels release the GIL, so threads sharing a source run its
+    kernels at the same time: each thread gets its own arrays (made on its
+    first query, about 2 us) and its own cached turn.
+    """
+
+    def __init__(self, n_categories: int) -> None:
+        C = n_categories
+        self.E = np.empty((3, N_KEEPS))
+        self.B = np.empty(N_KEEPS)
+        self.points = np.empty(C, np.int64)
+        self.legal = np.empty(C, np.int8)
+        self.box = np.empty(C)
+        self.cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in E
+
+
 class KernelValueSource:
     """Values from the turn kernel over a value array, in points.
 
@@ -222,6 +262,13 @@ class KernelValueSource:
         ``"points"``.
     additive : bool
         True (see above).
+
+    Notes
+    -----
+    Safe to share between threads: each thread computes in its own work
+    arrays, so the arrays returned by :meth:`turn_values`, :meth:`keep_values`
+    and :meth:`box_values` are reused by the next call *of the same thread*
+    only.
     """
 
     units = "points"
@@ -237,13 +284,7 @@ class KernelValueSource:
         self.joker: np.ndarray = a["joker"]
         self.jit = jit
         self._k: ModuleType | None = None
-        C = rules.n_categories
-        self._E = np.empty((3, N_KEEPS))
-        self._B = np.empty(N_KEEPS)
-        self._points = np.empty(C, np.int64)
-        self._legal = np.empty(C, np.int8)
-        self._box = np.empty(C)
-        self._cached: tuple[StateKey, int] | None = None  # (state, levels) whose turn is in _E
+        self._scratch = _TurnScratch(rules.n_categories)  # per thread
 
     @property
     def values(self) -> np.ndarray:
@@ -264,22 +305,24 @@ class KernelValueSource:
     def turn_values(self, state: StateKey, levels: int = 2) -> np.ndarray:
         """Points still to come of every keep, (3, 462) float64; row ``rolls_left - 1``.
 
-        Rows ``0..levels-1`` are valid.  The turn of the last state asked is
-        kept (a turn asks twice); the array is reused by the next call.
+        Rows ``0..levels-1`` are valid.  The turn of the last state asked in
+        this thread is kept (a turn asks twice); the array is reused by the
+        next call of this thread.
         """
-        c = self._cached
+        s = self._scratch
+        c = s.cached
         if c is None or c[1] < levels or c[0] != state:
-            self._cached = None
+            s.cached = None
             mask, up, yb = state
             self.kernels.turn(mask, up, yb, levels, self.values_for(mask), self.score, self.joker, self.params,
-                              self._E, self._B)
-            self._cached = (state, levels)
-        return self._E
+                              s.E, s.B)
+            s.cached = (state, levels)
+        return s.E
 
     def keep_values(self, state: StateKey, total: int, rolls_left: int) -> np.ndarray:
         """(462,) float64: ``total`` + points still to come of each keep (``rolls_left`` 1 or 2).
 
-        At ``total == 0`` the array is a view reused by the next call.
+        At ``total == 0`` the array is a view reused by the next call of this thread.
         """
         E: np.ndarray = self.turn_values(state, rolls_left)[rolls_left - 1]
         return E if total == 0 else total + E
@@ -287,12 +330,13 @@ class KernelValueSource:
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
         """(C,) float64: ``total`` + points now (bonuses included) + value of the next state; NaN where illegal.
 
-        The array is reused by the next call.
+        The array is reused by the next call of this thread.
         """
         mask, up, yb = state
-        out = self._box
+        s = self._scratch
+        out = s.box
         self.kernels.box_values(mask, up, yb, roll, self.values_for(mask), self.score, self.joker, self.params,
-                                self._points, self._legal, out)
+                                s.points, s.legal, out)
         if total:
             out += total
         return out
@@ -374,6 +418,11 @@ class Policy:
     ------
     UsageError
         If ``tiebreak`` holds another rule set.
+
+    Notes
+    -----
+    Holds no state of its own: as safe to share between threads as its
+    sources (every source of this package is).
     """
 
     def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):
@@ -386,6 +435,10 @@ class Policy:
             raise UsageError(f"invalid tie tolerance {tie_tolerance!r}: want a number >= 0")
         self.tiebreak: ValueSource | None = tiebreak
         self.tie_tolerance: float = float(tie_tolerance)
+        # (roll, total, state, _boxes result) of the last position asked
+        self._memo: tuple[int, int, StateKey, _Boxes] | None = None
+        self._memoize: bool = isinstance(source, KernelValueSource) and (
+            tiebreak is None or isinstance(tiebreak, KernelValueSource))
 
     def _key(self, values: Any) -> np.ndarray:
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
@@ -407,12 +460,14 @@ class Policy:
         return codes[order], v
 
     def keep_ranking(self, state: StateKey, total: int, roll: int, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
-        """The distinct keeps of roll ``roll``, best first.
+        """The moves after roll ``roll`` with rerolls left, best first: every reroll, and stopping to score.
 
         Returns
         -------
         codes : (m,) int64
-            Keep indices (:data:`~yahtzee_solver.dice.KEEPS`), m <= 32; keeping all five included.
+            Keep indices (:data:`~yahtzee_solver.dice.KEEPS`), m <= 32.  Keeping all five
+            (``ROLL_OFFSET + roll``) is no reroll: it stands for stopping to score now, in the box
+            of :meth:`stop_option`, at that box's value (module docstring: there is no pass).
         values : (m,) float64
             Their values (the source's units, ``total`` included), descending; ties: the tie-break source's
             value, then keep order.
@@ -426,11 +481,50 @@ class Policy:
         """
         rl = check_rolls_left(rolls_left)
         r = _check_roll(roll)
-        E = self.source.keep_values(state, 0 if self._additive else total, rl)
+        t = 0 if self._additive else total
         ks = _SUBKEEPS[r]
-        tiebreak = self.tiebreak
-        return self._ranked(E[ks], ks, total,
-                            None if tiebreak is None else lambda: tiebreak.keep_values(state, total, rl)[ks])
+        src = self.source
+        values = src.keep_values(state, t, rl)[ks]  # a copy (fancy indexing)
+        if self.tiebreak is None and not self.tie_tolerance and isinstance(src, KernelValueSource):
+            # the best box value S_0(r) is row 0 of the turn just computed (the same sums as box_values,
+            # bit for bit): no second kernel call on the hot path
+            values[-1] = src.turn_values(state, rl)[0, ROLL_OFFSET + r]
+            return self._ranked(values, ks, total, None)
+        boxes, vals, tie = self._boxes(state, total, r)
+        values[-1] = vals[boxes[0]]  # keeping all five (listed last) = scoring now in the best box
+
+        def tie_values() -> np.ndarray:
+            # called by _order only when there is a tie-break source
+            assert self.tiebreak is not None and tie is not None
+            tv = self.tiebreak.keep_values(state, total, rl)[ks]
+            tv[-1] = tie[boxes[0]]
+            return tv
+
+        return self._ranked(values, ks, total, tie_values)
+
+    def _boxes(self, state: StateKey, total: int, r: int) -> _Boxes:
+        """The legal boxes best first, the source's box values (at 0 when additive) and the tie-break's (or None).
+
+        For a kernel source (fixed values) the last call is remembered: a hint asks for the stop option
+        and the boxes of one position.
+        """
+        memo = self._memo
+        if memo is not None and memo[0] == r and memo[1] == total and memo[2] == state:
+            return memo[3]
+        vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
+        # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
+        boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
+        key = self._key(vals).tolist() if self.tie_tolerance else vals
+        tie: list[float] | None = None
+        if self.tiebreak is None:
+            boxes.sort(key=key.__getitem__, reverse=True)
+        else:
+            tie = self.tiebreak.box_values(state, total, r).tolist()
+            boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
+        out: _Boxes = (boxes, vals, tie)
+        if self._memoize:
+            self._memo = (r, total, state, out)
+        return out
 
     def box_ranking(self, state: StateKey, total: int, roll: int) -> tuple[np.ndarray, np.ndarray]:
         """The legal boxes for final roll ``roll``, best first.
@@ -447,20 +541,27 @@ class Policy:
         DiceError
             ``roll`` not 0..251.
         """
-        r = _check_roll(roll)
-        vals = self.source.box_values(state, 0 if self._additive else total, r).tolist()
-        # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
-        boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
-        key = self._key(vals).tolist() if self.tie_tolerance else vals
-        if self.tiebreak is None:
-            boxes.sort(key=key.__getitem__, reverse=True)
-        else:
-            tie = self.tiebreak.box_values(state, total, r).tolist()
-            boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
+        boxes, vals, _ = self._boxes(state, total, _check_roll(roll))
         v = np.array([vals[c] for c in boxes], dtype=np.float64)
         if self._additive and total:
             v = total + v
         return np.array(boxes, dtype=np.int64), v
+
+    def stop_option(self, state: StateKey, total: int, roll: int) -> tuple[int, float]:
+        """Stopping to score roll ``roll`` now: the box it is scored in and its value (``total`` included).
+
+        The first of :meth:`box_ranking`; with rerolls left it is the move that
+        :meth:`keep_ranking` lists as keeping all five dice (there is no pass).
+
+        Raises
+        ------
+        DiceError
+            ``roll`` not 0..251.
+        """
+        boxes, vals, _ = self._boxes(state, total, _check_roll(roll))
+        c = boxes[0]
+        v = vals[c]
+        return c, (total + v if self._additive and total else v)
 
     def choose_keep(self, state: StateKey, total: int, roll: int, rolls_left: int) -> int:
         """The keep index of highest value (ties: the smaller keep)."""

@@ -37,7 +37,7 @@ from ..dice import KEEPS, format_dice, parse_dice, roll_index
 from ..errors import UsageError
 from .objectives import TargetSource, UtilitySolution, max_points_to_come
 from .policy import Policy
-from ..rules import RuleSet, get_rules
+from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, resolve_table
 
@@ -46,26 +46,34 @@ __all__ = ["TargetAdvisor", "TargetKeepOption", "TargetBoxOption"]
 
 @dataclass(frozen=True)
 class TargetKeepOption:
-    """One keep, valued by the chance of reaching the target.
+    """One move with rerolls left, valued by the chance of reaching the target.
+
+    Keeping all five dice is no reroll (there is no pass): it stops and
+    scores now, in the box of best chance, :attr:`score`.
 
     Attributes
     ----------
     keep, reroll : tuple of int
-        Faces kept and rerolled (sorted).
+        Faces kept and rerolled (sorted); ``reroll`` empty when this option stops to score.
     probability : float
         Best P(final total >= target) after this keep.
     expected : float
         Expected final total (points) after this keep with optimal expected-score play.
+    score : TargetBoxOption or None
+        When this option stops to score: the box the dice are scored in (the
+        first of :meth:`TargetAdvisor.box_options`); ``None`` for a reroll.
     """
 
     keep: tuple[int, ...]
     reroll: tuple[int, ...]
     probability: float
     expected: float
+    score: TargetBoxOption | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"keep": format_dice(self.keep), "reroll": format_dice(self.reroll),
-                "probability": self.probability, "expected": self.expected}
+                "probability": self.probability, "expected": self.expected,
+                "stop": self.score is not None, "score": None if self.score is None else self.score.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,8 @@ class TargetBoxOption:
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
     def to_dict(self) -> dict[str, Any]:
-        return {"category": self.name, "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
+        # the box's machine name and display name, as BoxOption.to_dict gives them
+        return {"box": box_slug(self.name), "name": self.name, "category": self.name, "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
                 "upper_bonus": self.upper_bonus, "probability": self.probability,
                 "expected": self.expected, "joker": self.joker}
 
@@ -126,6 +135,13 @@ class TargetAdvisor:
     ------
     UsageError
         For a negative or non-integer target.
+
+    Notes
+    -----
+    Safe to share between threads, the answers those of one thread asking
+    alone.  The solved DP kept is replaced whole; a thread asking about a card
+    the kept DP does not cover solves from that card (threads asking about
+    unrelated cards at once may each solve theirs).
     """
 
     def __init__(self, rules: str | RuleSet, target: int, table: ValueTable | None = None, *, jit: bool = True,
@@ -177,6 +193,10 @@ class TargetAdvisor:
         out = []
         for k, p in zip(codes.tolist(), self._probabilities(card, vals)):
             keep = KEEPS[k]
+            if len(keep) == len(faces):  # no reroll: scoring now in the box of best chance (its value)
+                box = self.box_options(card, faces)[0]
+                out.append(TargetKeepOption(keep, (), p, box.expected, box))
+                continue
             rest = list(faces)
             for d in keep:
                 rest.remove(d)

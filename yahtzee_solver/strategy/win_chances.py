@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..dice import KEEPS, roll_index
+from ..errors import IllegalMoveError, OptionError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
 
 if TYPE_CHECKING:
@@ -54,11 +55,14 @@ class WinOption:
     Attributes
     ----------
     keep : tuple of int or None
-        The faces kept (sorted) for a keep (all five: stop rolling); ``None`` for a box.
+        The faces kept (sorted) for a keep; ``None`` for a box.  All five
+        dice with rerolls left is no reroll (there is no pass): it stops and
+        scores now in ``box``.
     box : int or None
-        The box index for a box; ``None`` for a keep.
+        The box index for a box, and for keeping all five (the box it scores in, the one of best chance);
+        ``None`` for a keep that rerolls.
     points : int or None
-        The points the dice score in ``box``; ``None`` for a keep.
+        The points the dice score in ``box``; ``None`` for a keep that rerolls.
     win : float
         P(win) + P(draw) / 2 with the best response afterwards (probability, 0..1).
     expected : float
@@ -116,27 +120,27 @@ class WinChances:
 
         Raises
         ------
-        KeyError
-            If ``keep`` is not a keep of this position.
+        OptionError
+            If ``keep`` is not a keep of this position (a ``KeyError``).
         """
         want = tuple(sorted(keep))
         for o in self.options:
             if o.keep == want:
                 return o
-        raise KeyError(f"no keep {want!r} at this position")
+        raise OptionError(f"no keep {want!r} at this position")
 
     def of_box(self, box: int) -> WinOption:
         """The option scoring in box ``box``.
 
         Raises
         ------
-        KeyError
-            If ``box`` is not a legal box of this position.
+        OptionError
+            If ``box`` is not a legal box of this position (a ``KeyError``).
         """
         for o in self.options:
             if o.box == box:
                 return o
-        raise KeyError(f"no legal box {box!r} at this position")
+        raise OptionError(f"no legal box {box!r} at this position")
 
 
 class WinHints:
@@ -146,13 +150,13 @@ class WinHints:
     CPU's card only, and covers every later position of the player: it is
     solved again only when the CPU's card (or the rule set, or the level)
     changes, i.e. at most once per turn of the player, and not at all once the
-    CPU has finished.  Not thread-safe: a front end asks from one thread at a
-    time (the web service holds its game lock).
+    CPU has finished.  Safe to share between threads: the kept DP is one
+    value replaced whole, and the queries compute in per-thread work arrays or
+    per call (two threads asking about a new CPU card at once may both solve it).
     """
 
     def __init__(self) -> None:
-        self._key: tuple[Any, ...] | None = None
-        self._policy: Policy | None = None
+        self._kept: tuple[tuple[Any, ...], Policy] | None = None  # (key, policy)
 
     def _policy_for(self, st: GameState, advisor: Advisor) -> Policy:
         from .objectives import WinSource, opponent_pmf
@@ -160,19 +164,20 @@ class WinHints:
 
         cpu = st.cards[CPU]
         key = (st.rules.name, st.config.opponent, cpu.key, cpu.total, id(advisor.table))
-        if key != self._key:
+        kept = self._kept
+        if kept is None or kept[0] != key:
             pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
             # equal chances: the higher expected total
-            self._policy, self._key = Policy(WinSource(st.rules, pmf), tiebreak=advisor.source), key
-        assert self._policy is not None
-        return self._policy
+            kept = (key, Policy(WinSource(st.rules, pmf), tiebreak=advisor.source))
+            self._kept = kept
+        return kept[1]
 
     def _check(self, st: GameState) -> bool:
         """Whether the DP is solved for ``st`` (a game against a CPU, at most the limit of open boxes)."""
         if st.config.n_players == 1:
             return False
         if st.is_terminal() or st.current != HUMAN:
-            raise ValueError("the chances of winning are for the player's turn of a game in progress")
+            raise IllegalMoveError("the chances of winning are for the player's turn of a game in progress")
         return len(st.cards[HUMAN].open_categories) <= WIN_HINT_MAX_OPEN
 
     def __call__(self, state: GameState, advisor: Advisor) -> WinChances | None:
@@ -193,8 +198,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         st = state
         if st.config.n_players == 1:
@@ -216,10 +221,20 @@ class WinHints:
             return chances(options=self._boxes(st, advisor))
         dice = st.sorted_dice
         assert dice is not None  # kind is keep: rolled
-        codes, P = policy.keep_ranking(me.key, me.total, roll_index(dice), st.rerolls_left)
+        r = roll_index(dice)
+        codes, P = policy.keep_ranking(me.key, me.total, r, st.rerolls_left)
         ev = {o.keep: o.expected for o in advisor.keep_options(me, dice, st.rerolls_left)}
-        return chances(options=(WinOption(KEEPS[k], None, None, p, ev[KEEPS[k]])
-                                for k, p in zip(codes.tolist(), P.tolist())))
+        # keeping all five stops and scores now (no pass), in the box of best chance
+        stop = policy.stop_option(me.key, me.total, r)[0]
+        box = next(o for o in advisor.box_options(me, dice) if o.category == stop)
+
+        def option(k: int, p: float) -> WinOption:
+            keep = KEEPS[k]
+            if len(keep) == len(dice):
+                return WinOption(keep, stop, box.points, p, box.expected)
+            return WinOption(keep, None, None, p, ev[keep])
+
+        return chances(options=(option(k, p) for k, p in zip(codes.tolist(), P.tolist())))
 
     def _boxes(self, st: GameState, advisor: Advisor) -> tuple[WinOption, ...]:
         me, dice = st.cards[HUMAN], st.sorted_dice
@@ -242,8 +257,8 @@ class WinHints:
 
         Raises
         ------
-        ValueError
-            If the game is over or it is the CPU's turn.
+        IllegalMoveError
+            If the game is over or it is the CPU's turn (a ``ValueError``).
         """
         if not self._check(state) or state.dice is None:
             return None

@@ -174,7 +174,7 @@ def _parse_box(text: str, state: GameState, tr: Translator) -> int:
         raise PromptError("err.score_what")
     c = None
     if _ascii_digit(text):
-        if 1 <= int(text) <= rules.n_categories:
+        if len(text) <= 3 and 1 <= int(text) <= rules.n_categories:  # no int() of thousands of digits
             c = int(text) - 1
     else:
         c = tr.box_index(rules, text)

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from ..errors import YahtzeeError
-from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, Hold, Roll, Score
+from ..game import CPU, HUMAN, MAX_ROLLS, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
 from ..play.records import DataFileError, records_path
 from ..play.savegame import GameStore
-from ..play.session import cpu_steps, file_finished
+from ..play.session import can_undo, cpu_steps, file_finished, undo_score
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..game import Action, Event, GameState
     from ..i18n import Translator
     from ..solver.table import ValueTable
-    from ..strategy.advisor import Advisor, BoxOption
+    from ..strategy.advisor import Advisor, BoxOption, KeepOption
     from ..strategy.players import Strategy
     from ..strategy.win_chances import WinHints
 
@@ -335,21 +335,28 @@ class Session:
         kept = tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
         options = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)
         mine = next(o for o in options if tuple(o.keep) == kept)
-        best = keep_command(options[0].keep) if len(options[0].keep) < N_DICE else self.tr("hint.keep_all")
-        return not self._too_costly(self.tr("confirm.loss_keep"), mine.loss, best, "confirm.not_rolled")
+        return not self._too_costly(self.tr("confirm.loss_keep"), mine.loss, self._command(options[0]),
+                                    "confirm.not_rolled")
+
+    def _command(self, o: Any) -> str:
+        """What to type for advisor option ``o``: ``k 555``, or ``s 5 (Fives)`` for a box or for
+        keeping all five dice, which stops and scores now (there is no pass)."""
+        box = getattr(o, "score", o)  # a KeepOption's box when it stops (else None); a BoxOption itself
+        if box is None:
+            return keep_command(o.keep)
+        return f"s {box.category + 1} ({self.tr.box(self.state.rules, box.category)})"
 
     def undo(self) -> None:
         """Take back the last score (solo, before the next roll); the game becomes practice."""
         st, tr = self.state, self.tr
-        last = st.log[-1] if st.log else None
-        if (st.config.n_players != 1 or last is None or last.kind != "score" or st.rolls_used
-                or self._before_score is None):
+        if not can_undo(st, self._before_score):
             self.error(PromptError("err.no_undo"))
             return
-        self.state = self._before_score
+        assert self._before_score is not None  # can_undo checked it
+        self.state, last, first = undo_score(self.store, st, self._before_score)
         self._before_score = None
-        self.practice("undo")
-        self.store.save(self.state)
+        if first:
+            self.note(tr("practice.undo"), fg="yellow")
         self.dirty = True
         self.note(tr("ev.undone", box=tr.box(st.rules, last.category)), fg="yellow")
 
@@ -393,11 +400,16 @@ class Session:
                 self.note(tr("confirm.cancelled"))
                 return
         if self.confirm_loss is not None:
+            # against every move the game allows now: the other boxes and, while rerolls remain,
+            # every reroll (the best of the keep options; keeping all five is scoring in the best box)
             assert st.sorted_dice is not None  # rolled
-            options = self.advisor.box_options(st.card, st.sorted_dice)
-            mine = next(o for o in options if o.category == c)
-            best_text = f"s {options[0].category + 1} ({tr.box(rules, options[0].category)})"
-            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), mine.loss, best_text):
+            boxes = self.advisor.box_options(st.card, st.sorted_dice)
+            mine = next(o for o in boxes if o.category == c)
+            best_move: BoxOption | KeepOption = boxes[0]
+            if st.rolls_used < MAX_ROLLS:
+                best_move = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)[0]
+            loss = max(best_move.expected - mine.expected, 0.0)
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), loss, self._command(best_move)):
                 return
         self._score(c)
 
@@ -430,21 +442,17 @@ class Session:
 
         if st.rolls_used < MAX_ROLLS:
             keeps = self.advisor.keep_options(st.card, dice, st.rerolls_left)
-            best_box: BoxOption | None = None
             for i, o in enumerate(keeps[:4]):
-                if len(o.keep) == N_DICE:
-                    best_box = self.advisor.box_options(st.card, dice)[0]
-                    cmd, label = f"s {best_box.category + 1}", tr("hint.keep_all")
+                if o.score is not None:  # keeping all five: no reroll, the dice are scored now (no pass)
+                    b = o.score
+                    cmd = f"s {b.category + 1}"
+                    label = tr("hint.stop", box=tr.box(rules, b.category), points=b.points)
                 elif not o.keep:
                     cmd, label = keep_command(()), tr("hint.reroll_all")
                 else:
                     cmd = keep_command(o.keep)
                     label = tr("hint.keep", keep=dice_text(o.keep), reroll=dice_text(o.reroll))
                 rows.append((cmd, label, o.expected, o.loss, i == 0))
-            if len(keeps[0].keep) == N_DICE:
-                rows.append(tr("hint.then"))
-                assert best_box is not None  # keeping all five is listed first
-                rows.append(box_row(best_box, True))
         else:
             boxes = self.advisor.box_options(st.card, dice)[:4]
             rows += [box_row(o, o.loss == 0 and i == 0) for i, o in enumerate(boxes)]

@@ -197,6 +197,10 @@ def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent:
         state = start_game(tr, store, resume, rules, opponent, first, seed, notices)
         if state is None:
             return 0
+        # --confirm-loss is kept with the game: --resume without it keeps asking as before
+        if confirm_loss is not None and confirm_loss != store.confirm_loss:
+            store.update(confirm_loss=confirm_loss)
+        confirm_loss = store.confirm_loss
         session = Session(state, tr, fast=fast, store=store, notices=notices, confirm_loss=confirm_loss)
         try:
             result = session.run()

@@ -45,13 +45,13 @@ def win_hint_lines(st: GameState, tr: Translator, wc: WinChances | None) -> list
 
 
 def _label(st: GameState, tr: Translator, o: WinOption) -> str:
-    """An option in the player's language: a keep (``hint.win_keep``, all five: ``hint.keep_all``) or a box with
-    its points (``hint.box``, the label of the expected-score hint's boxes)."""
+    """An option in the player's language: a keep (``hint.win_keep``; all five, which stops and scores now:
+    ``hint.stop`` with its box) or a box with its points (``hint.box``, the label of the expected-score
+    hint's boxes)."""
+    if o.keep is not None and o.box is not None:
+        return tr("hint.stop", box=tr.box(st.rules, o.box), points=o.points)
     if o.box is not None:
         return tr("hint.box", box=tr.box(st.rules, o.box), points=o.points)
-    assert o.keep is not None  # a keep option
-    if len(o.keep) == 5:
-        return tr("hint.keep_all")
     if not o.keep:
         return tr("hint.reroll_all")
     return tr("hint.win_keep", keep=dice_text(o.keep))

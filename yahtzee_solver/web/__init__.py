@@ -10,7 +10,9 @@ A second thin front end beside the terminal game (:mod:`yahtzee_solver.cli.play`
 * :mod:`~yahtzee_solver.web.store` -- the only door to the saved game, the
   records and the lock;
 * :mod:`~yahtzee_solver.web.text` -- the page's own words in en/zh/ja;
-* ``static/`` -- the page itself: HTML, CSS and JavaScript with no build step
+* ``static/`` -- the page itself: HTML, CSS and JavaScript ES modules (``main.js`` starts it;
+  ``api.js`` the API client, ``board.js`` the scorecard, ``dice.js``, ``hint.js`` the hint panel,
+  ``game.js`` the actions and keys, ``advisor.js``, ``rules.js``, ``records.js``, ``review.js``) with no build step
   and nothing fetched from the internet.  It draws what the API sends and
   sends intentions back; no rule of the game is written in JavaScript.
 

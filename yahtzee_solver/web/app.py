@@ -7,19 +7,25 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/text``          every word of the page in ``?lang=`` (box names, rules titles, messages)
 ``GET  /api/game``          the game on the server (or ``null``)
 ``POST /api/game/new``      ``{rules?, opponent?, first?, seed?, abandon?}`` (defaults: :data:`NEW_GAME_DEFAULTS`;
-                            a seed: practice)
-``POST /api/game/roll``     ``{}`` or an empty body (as for every POST without fields)
-``POST /api/game/hold``     ``{held: [5 booleans]}``
-``POST /api/game/score``    ``{box: index, confirm?: true}`` (a would-be 0 needs ``confirm``)
-``POST /api/game/cpu``      ``{}``: one step of the CPU's turn
-``GET  /api/game/hint``     ranked options for the player's position (the game becomes practice); against
-                            the CPU each with its chance of winning (:mod:`yahtzee_solver.strategy.win_chances`)
+                            a seed, a decimal string (or an integer): practice)
+``POST /api/game/roll``     ``{version?}`` or an empty body (as for every POST without fields)
+``POST /api/game/hold``     ``{held: [5 booleans], version?}``
+``POST /api/game/score``    ``{box: index, confirm?: true, version?}`` (a would-be 0 needs ``confirm``)
+``POST /api/game/cpu``      ``{version?}``: one step of the CPU's turn
+``POST /api/game/undo``     ``{version?}``: take back the last score (solitaire, before the next roll; practice)
+``POST /api/game/hint``     ``{version?}``: ranked options for the player's position (the game becomes practice);
+                            against the CPU each with its chance of winning (:mod:`yahtzee_solver.strategy.win_chances`)
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
+``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
+                            last), the numbers of ``yahtzee-solve review N --json``
 ==========================  =====================================================================
 
-Every endpoint takes ``?lang=en|zh|ja`` for its texts.  Errors are JSON
+Every endpoint takes ``?lang=en|zh|ja`` for its texts.  The game (``game``) carries its
+``version`` (a string) and its ``seed`` as a decimal string (64-bit seeds lose digits as
+JavaScript numbers); an action sent with a ``version`` that is not the current one is
+refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
 types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
@@ -30,8 +36,11 @@ Protection (a page on any web site can send requests to a server on
 (``127.0.0.1``, ``localhost``, ``[::1]`` and the ``--host`` given), which
 defeats DNS rebinding; every ``POST`` must carry the per-launch token (a random
 value written into the page's HTML, which other sites cannot read) in the
-``X-Yahtzee-Token`` header, be ``application/json``, and come from no other
-``Origin``.
+``X-Yahtzee-Token`` header and be ``application/json``; and every ``/api/``
+request, reads included, is refused (403) when the browser says it comes from
+another site (``Sec-Fetch-Site`` other than ``same-origin``/``none``, or an
+``Origin`` other than the server's own).  Nothing that changes the game or the
+records answers a ``GET`` or ``HEAD``.
 """
 
 from __future__ import annotations
@@ -53,12 +62,14 @@ from .._version import __version__
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS
-from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, rules_pages, texts
+from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, review, rules_pages, texts
 
 __all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
 #: Largest request body accepted (bytes); the largest real one is about 100.
 MAX_BODY = 4096
+#: Longest seed accepted (decimal digits; a secret seed has at most 20, 64 bits).
+MAX_SEED_DIGITS = 40
 #: Header that carries the per-launch token on state-changing requests.
 TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
@@ -66,7 +77,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
 NEW_GAME_DEFAULTS: dict[str, object] = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
-PAGES = ("/", "/advisor", "/rules", "/records")
+PAGES = ("/", "/advisor", "/rules", "/records", "/review")
 
 
 def _host_name(host: str) -> str:
@@ -135,10 +146,15 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             "bool": isinstance(v, bool),
             "str": isinstance(v, str),
             "int?": v is None or (isinstance(v, int) and not isinstance(v, bool)),
+            "seed": v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+                    or (isinstance(v, str) and 0 < len(v) <= MAX_SEED_DIGITS and v.isascii() and v.isdigit()),
+            "str?": v is None or isinstance(v, str),
             "bools5": isinstance(v, list) and len(v) == 5 and all(isinstance(x, bool) for x in v),
         }[kind]
         if not ok:
             want = {"int": "an integer", "bool": "true or false", "str": "a string", "int?": "an integer or null",
+                    "seed": f"a whole number >= 0 as a string of at most {MAX_SEED_DIGITS} digits, or null",
+                    "str?": "a string or null",
                     "bools5": "a list of 5 true/false values"}[kind]
             raise ApiError(400, f"invalid {name}: want {want}, got {json.dumps(v)[:40]}")
     return data
@@ -162,6 +178,7 @@ def create_app(
     *,
     game_file: str | os.PathLike[str] | None = None,
     records_file: str | os.PathLike[str] | None = None,
+    history_file: str | os.PathLike[str] | None = None,
     token: str | None = None,
     lang: str | None = None,
     hosts: tuple[str, ...] = (),
@@ -171,8 +188,10 @@ def create_app(
 
     Parameters
     ----------
-    game_file, records_file : path, optional
-        Where the game and the records are kept (default: the terminal game's files).
+    game_file, records_file, history_file : path, optional
+        Where the game, the records and the game history are kept (:class:`GameService`): by default
+        the terminal game's files, or, when ``game_file`` is given, ``records.json`` and
+        ``history.json`` next to it.
     token : str, optional
         The per-launch token (default: 32 random bytes, URL-safe).
     lang : str, optional
@@ -199,7 +218,7 @@ def create_app(
     assert isinstance(provider, DefaultJSONProvider)  # Flask's own
     provider.sort_keys = False
     provider.ensure_ascii = False
-    service = GameService(game_file, records_file, jit=jit)
+    service = GameService(game_file, records_file, history_file=history_file, jit=jit)
     app.extensions["yahtzee"] = service
     allowed_hosts = {h.lower() for h in LOCAL_HOSTS} | {_host_name(h) for h in hosts}
     page = resources.files(__package__).joinpath("static", "index.html").read_text("utf-8")
@@ -212,11 +231,20 @@ def create_app(
     def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
             raise ApiError(403, f"host {request.host[:60]!r} is not served here", "bad_host")
+        if request.path.startswith("/api/"):
+            # Another site's page may send any request here (a form, a fetch, an <img>): refuse them all,
+            # reads too.  Browsers say where a request comes from in Sec-Fetch-Site, and in Origin.
+            site = request.headers.get("Sec-Fetch-Site")
+            if site is not None and site not in ("same-origin", "none"):
+                raise ApiError(403, f"a {site[:20]} request is refused: use the page of this server", "cross_site")
+            origin = request.headers.get("Origin")
+            if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
+                raise ApiError(403, f"requests from {origin[:60]!r} are refused", "bad_origin")
         if request.routing_exception is not None:
             return None  # no such page or method: Flask answers 404 / 405
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             origin = request.headers.get("Origin")
-            if origin is not None and _host_name(origin.split("://", 1)[-1]) not in allowed_hosts:
+            if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
                 raise ApiError(403, f"requests from {origin[:60]!r} are refused", "bad_origin")
             sent = request.headers.get(TOKEN_HEADER, "")
             if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
@@ -241,7 +269,7 @@ def create_app(
 
     @app.errorhandler(ApiError)
     def api_error(e: ApiError) -> ResponseReturnValue:
-        return jsonify(error=e.message, code=e.code), e.status
+        return jsonify(error=e.message, code=e.code, **e.extra), e.status
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> ResponseReturnValue:
@@ -259,7 +287,7 @@ def create_app(
 
     # -- the page -----------------------------------------------------------------------------------
     def index() -> Response:
-        _query(("rules", "card", "dice", "r"))
+        # a page takes any query: the advisor reads its own parameters, a shared link may carry others
         return Response(page, mimetype="text/html")
 
     for path in PAGES:
@@ -289,6 +317,18 @@ def create_app(
         _query(())
         return jsonify(records(tr().lang, service.records_file))
 
+    @app.get("/api/review")
+    def api_review() -> Response:
+        q = _query(("game", "player"))
+        g = q.get("game")
+        if g is not None and not (g.isascii() and g.isdigit() and len(g) <= 6):
+            raise ApiError(400, f"invalid game {g[:20]!r}: want a number of the history")
+        p = q.get("player", "you")
+        if p not in ("you", "cpu"):
+            raise ApiError(400, f"invalid player {p[:20]!r}: want you or cpu")
+        return jsonify(review(service.advisors, tr().lang, service.history_file, None if g is None else int(g),
+                              1 if p == "cpu" else 0))
+
     @app.get("/api/advice")
     def api_advice() -> Response:
         q = _query(("rules", "card", "dice", "rolls_left"), ("dice",))
@@ -303,42 +343,53 @@ def create_app(
         _query(())
         return jsonify(service.get(tr()))
 
-    @app.get("/api/game/hint")
-    def api_hint() -> Response:
-        _query(())
-        return jsonify(service.hint(tr()))
+    # -- actions (each may carry the game's ``version`` it was decided on: 409 ``stale`` when it is not the current one)
+    version = {"version": ("str?", False)}
 
-    # -- actions -------------------------------------------------------------------------------------
     @app.post("/api/game/new")
     def api_new() -> Response:
         _query(())
         b = _body({"rules": ("str", False), "opponent": ("str", False), "first": ("str", False),
-                   "seed": ("int?", False), "abandon": ("bool", False)})
+                   "seed": ("seed", False), "abandon": ("bool", False)})
         b = {**NEW_GAME_DEFAULTS, **b}
-        return jsonify(service.new(tr(), b["rules"], b["opponent"], b["first"], b["seed"], b["abandon"]))
+        seed = None if b["seed"] is None else int(b["seed"])
+        return jsonify(service.new(tr(), b["rules"], b["opponent"], b["first"], seed, b["abandon"]))
 
     @app.post("/api/game/roll")
     def api_roll() -> Response:
         _query(())
-        _body({})
-        return jsonify(service.roll(tr()))
+        b = _body(version)
+        return jsonify(service.roll(tr(), b.get("version")))
 
     @app.post("/api/game/hold")
     def api_hold() -> Response:
         _query(())
-        b = _body({"held": ("bools5", True)})
-        return jsonify(service.hold(tr(), b["held"]))
+        b = _body({"held": ("bools5", True), **version})
+        return jsonify(service.hold(tr(), b["held"], b.get("version")))
 
     @app.post("/api/game/score")
     def api_score() -> Response:
         _query(())
-        b = _body({"box": ("int", True), "confirm": ("bool", False)})
-        return jsonify(service.score(tr(), b["box"], b.get("confirm", False)))
+        b = _body({"box": ("int", True), "confirm": ("bool", False), **version})
+        return jsonify(service.score(tr(), b["box"], b.get("confirm", False), b.get("version")))
 
     @app.post("/api/game/cpu")
     def api_cpu() -> Response:
         _query(())
-        _body({})
-        return jsonify(service.cpu(tr()))
+        b = _body(version)
+        return jsonify(service.cpu(tr(), b.get("version")))
+
+    @app.post("/api/game/undo")
+    def api_undo() -> Response:
+        _query(())
+        b = _body(version)
+        return jsonify(service.undo(tr(), b.get("version")))
+
+    @app.post("/api/game/hint")
+    def api_hint() -> Response:
+        # a POST with the token: the hint makes the game practice, so no other site may ask for it
+        _query(())
+        b = _body(version)
+        return jsonify(service.hint(tr(), b.get("version")))
 
     return app

@@ -19,9 +19,11 @@ lock around the game).
 
 from __future__ import annotations
 
+import copy
 import os
+import secrets
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +42,7 @@ from . import store
 from .text import WEB_TEXT
 
 if TYPE_CHECKING:
+    from ..analysis.review import Decision
     from ..game import Action, Event
     from ..play.session import Settled
     from ..solver.table import ValueTable
@@ -48,7 +51,8 @@ if TYPE_CHECKING:
 
 _Path = str | os.PathLike[str] | None
 
-__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs"]
+__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs",
+           "records", "review"]
 
 #: Longest card text accepted by :func:`parse_card_pairs` (characters).
 MAX_CARD_TEXT = 400
@@ -63,14 +67,17 @@ class ApiError(Exception):
         400 bad input, 403 forbidden, 404 nothing there, 409 not now (the game's state forbids it).
     message : str
     code : str
-        A short machine-readable reason (``illegal``, ``confirm_zero``, ``game_in_progress`` ...).
+        A short machine-readable reason (``illegal``, ``confirm_zero``, ``game_in_progress``, ``stale`` ...).
+    extra : dict
+        More fields of the reply (``game``: the current game, with a 409 ``stale``).
     """
 
-    def __init__(self, status: int, message: str, code: str = "bad_request"):
+    def __init__(self, status: int, message: str, code: str = "bad_request", **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message: str = " ".join(str(message).split())
         self.code = code
+        self.extra = extra
 
 
 def _message(e: Exception) -> str:
@@ -92,6 +99,13 @@ class WebTranslator(Translator):
             text = WEB_TEXT[self.lang].get(k, WEB_TEXT["en"][k])
             return text.format(**params) if params else text
         return super().__call__(key, **params)
+
+    def problem(self, key: str, params: Mapping[str, object], rules: RuleSet) -> str:
+        """An illegal-action reason as the page says it: the page's own words where the terminal's
+        name its commands (``(s <box>)``, ``(k a b ...)``), else the terminal's."""
+        if f"problem.{key}" in WEB_TEXT["en"]:
+            return self(f"web.problem.{key}", **params)
+        return super().problem(key, params, rules)
 
 
 def _rules_info(rules: RuleSet, tr: Translator) -> dict[str, Any]:
@@ -134,61 +148,101 @@ def rules_pages(rules: str, lang: str) -> dict[str, Any]:
 
 
 # -- the advisor page ----------------------------------------------------------------------------
-def parse_card_pairs(text: str, rules: RuleSet) -> ScoreCard:
+def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
     """A card from ``box=points`` pairs separated by commas (``sixes=18,fh=25,yahtzee-bonus=100``).
 
     Unlike :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``), so it is
-    safe for text that comes from a web request.
+    safe for text that comes from a web request.  The refusals are in ``tr``'s language
+    (default English) and name the box and points at fault.
 
     Raises
     ------
     ApiError
         400 for a syntax error, an unknown or repeated box, or impossible points.
     """
+    tr = tr or WebTranslator("en")
     if len(text) > MAX_CARD_TEXT:
-        raise ApiError(400, f"card text longer than {MAX_CARD_TEXT} characters")
+        raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name or not value.isascii() or not value.isdigit() or len(value) > 4:
-            raise ApiError(400, f"invalid card entry {item[:40]!r}: want box=points")
+            raise ApiError(400, tr("web.adv.err.entry", entry=repr(item[:40])))
         if name in pairs:
-            raise ApiError(400, f"repeated box {name[:40]!r} in the card")
+            raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
         pairs[name] = int(value)
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except (CategoryError, ScoreCardError) as e:
-        raise ApiError(400, _message(e)) from None
+        whole = e
+    for name, value in pairs.items():  # which entry is at fault, to say it in the page's language
+        try:
+            ScoreCard.from_mapping({name: value}, rules)
+        except CategoryError:
+            raise ApiError(400, tr("web.adv.err.box", box=repr(name[:40]))) from None
+        except ScoreCardError:
+            if name == "yahtzee-bonus":
+                label = tr("web.adv.bonus")
+            else:
+                label = tr.box(rules, rules.category_index(name))
+            raise ApiError(400, tr("web.adv.err.points", box=label, points=value)) from None
+    raise ApiError(400, tr("web.adv.err.card", detail=_message(whole))) from None
 
 
 class _Advisors:
-    """One :class:`~yahtzee_solver.Advisor` per rule set, made on first use (tables load once).
+    """The :class:`~yahtzee_solver.Advisor` of each rule set, made on first use (tables load once).
 
     An ``Advisor`` reuses its work arrays from query to query, so one query at a
-    time runs on each: :meth:`using` holds its lock (the server is threaded).
+    time runs on each: :meth:`using` lends a free one for the query.  When every
+    advisor of the rule set is busy (a long hint, a review), another is made on
+    the same table, up to :attr:`MAX_PER_RULES`; only then does a query wait.
+
+    Attributes
+    ----------
+    MAX_PER_RULES : int
+        Most advisors kept per rule set (they share one read-only table).
     """
+
+    MAX_PER_RULES = 3
 
     def __init__(self, jit: bool):
         self.jit = jit
-        self._made: dict[str, tuple[Advisor, threading.Lock]] = {}
+        self._made: dict[str, list[tuple[Advisor, threading.Lock]]] = {}  # rules name -> [(Advisor, Lock), ...]
         self._lock = threading.Lock()
 
     def __call__(self, rules: RuleSet) -> tuple[Advisor, threading.Lock]:
-        """The advisor of ``rules`` and its query lock."""
+        """The first advisor of ``rules`` and its query lock."""
+        return self._pool(rules)[0]
+
+    def _pool(self, rules: RuleSet) -> list[tuple[Advisor, threading.Lock]]:
         with self._lock:
             if rules.name not in self._made:
                 from ..strategy.advisor import Advisor
 
-                self._made[rules.name] = (Advisor(rules, jit=self.jit), threading.Lock())
+                self._made[rules.name] = [(Advisor(rules, jit=self.jit), threading.Lock())]
             return self._made[rules.name]
 
     @contextmanager
     def using(self, rules: RuleSet) -> Iterator[Advisor]:
-        """``with advisors.using(rules) as adv:`` -- the advisor of ``rules``, for this thread only."""
-        adv, lock = self(rules)
-        with lock:
+        """``with advisors.using(rules) as adv:`` -- an advisor of ``rules``, for this thread only."""
+        pool = self._pool(rules)
+        for pair in list(pool):
+            if pair[1].acquire(blocking=False):
+                adv, lock = pair
+                break
+        else:
+            with self._lock:
+                if len(pool) < self.MAX_PER_RULES:
+                    from ..strategy.advisor import Advisor
+
+                    pool.append((Advisor(rules, pool[0][0].table, jit=self.jit), threading.Lock()))
+                adv, lock = pool[-1]
+            lock.acquire()
+        try:
             yield adv
+        finally:
+            lock.release()
 
     def table(self, rules: RuleSet) -> ValueTable:
         """The value table of ``rules`` (read-only, shared)."""
@@ -199,13 +253,17 @@ def _keep_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], rolls_left: i
                held: Sequence[bool] | None = None, position_dice: Sequence[int] | None = None) -> list[dict[str, Any]]:
     rows = []
     for o in adv.keep_options(card, dice, rolls_left):
-        if len(o.keep) == N_DICE:
-            text = tr("hint.keep_all")
+        stop = None
+        if o.score is not None:  # keeping all five: no reroll, the dice are scored now in this box (no pass)
+            b = o.score
+            text = tr("hint.stop", box=tr.box(card.rules, b.category), points=b.points)
+            stop = {"box": b.category, "name": tr.box(card.rules, b.category), "points": b.points}
         elif not o.keep:
             text = tr("hint.reroll_all")
         else:
             text = tr("hint.keep", keep=_dice_text(o.keep), reroll=_dice_text(o.reroll))
-        row = {"keep": list(o.keep), "reroll": list(o.reroll), "expected": o.expected, "loss": o.loss, "text": text}
+        row = {"keep": list(o.keep), "reroll": list(o.reroll), "expected": o.expected, "loss": o.loss, "text": text,
+               "stop": stop}
         if position_dice is not None:
             row["held"] = list(positions_of(position_dice, o.keep, held))
         rows.append(row)
@@ -233,20 +291,20 @@ def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, roll
     """
     from ..dice import parse_dice
 
+    tr = WebTranslator(lang)
     try:
         r = get_rules(rules)
-    except UsageError as e:
-        raise ApiError(400, _message(e)) from None
-    card = parse_card_pairs(card_text, r)
+    except UsageError:
+        raise ApiError(400, tr("web.adv.err.rules", rules=repr(rules[:40]), choices=", ".join(RULESETS))) from None
+    card = parse_card_pairs(card_text, r, tr)
     if card.is_full:
-        raise ApiError(400, "the card is full: there is no move to advise")
+        raise ApiError(400, tr("web.adv.err.full"))
     try:
         dice = parse_dice(dice_text)
-    except DiceError as e:
-        raise ApiError(400, _message(e)) from None
+    except DiceError:
+        raise ApiError(400, tr("web.adv.err.dice", dice=repr(dice_text[:20]))) from None
     if rolls_left not in (0, 1, 2):
         raise ApiError(400, f"invalid rolls_left {rolls_left!r}: want 0, 1 or 2")
-    tr = WebTranslator(lang)
     with advisors.using(r) as adv:
         out = {
             "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
@@ -273,6 +331,85 @@ def records(lang: str, records_file: _Path = None) -> dict[str, Any]:
     return {"records": rows, "problem": book.problem}
 
 
+def _review_choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> str:
+    # the words of `yahtzee-solve review` (i18n keys review.*)
+    x: Any = d.choice if which == "choice" else d.best  # a box index or the dice kept
+    if d.kind == "box":
+        return tr.box(rules, x)
+    if which == "choice" and x == d.dice and d.rolls_left:
+        return tr("review.stand")
+    return tr("review.keep", dice=_dice_text(x))
+
+
+def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | None = None,
+           player: int = 0) -> dict[str, Any]:
+    """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
+    (:func:`yahtzee_solver.analysis.review.review_log`): every decision, the best one and the expected loss.
+
+    Parameters
+    ----------
+    number : int, optional
+        The game's number in the history (1 = the oldest kept); default the last one.
+    player : int
+        0 the player's decisions, 1 the CPU's.
+
+    Returns
+    -------
+    dict
+        ``review`` (:meth:`GameReview.to_dict`: the numbers of the CLI's ``--json``), ``number``, ``rows``
+        (each decision's words), ``lines`` (score, totals, bands, costliest, as the CLI prints them),
+        ``games`` (the history, newest first: number, date, rules title, opponent, scores).
+
+    Raises
+    ------
+    ApiError
+        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire.
+    """
+    from ..play.history import History, HistoryEntry
+    from ..analysis.review import review_log
+
+    tr = WebTranslator(lang)
+    h = History.load(history_file)
+    games = [
+        {"number": i + 1, "date": e.date, "rules_title": tr.title(get_rules(e.rules)),
+         "opponent_name": tr.opponent("solo" if e.opponent == "none" else e.opponent), "scores": list(e.scores)}
+        for i, e in enumerate(h.entries) if isinstance(e, HistoryEntry)
+    ][::-1]
+    n = h.last_number() if number is None else number
+    if n is None or not 1 <= n <= len(h.entries) or not isinstance(h.entries[n - 1], HistoryEntry):
+        raise ApiError(404, tr("web.review.none"), "no_game", games=games)
+    e = h.entries[n - 1]
+    assert isinstance(e, HistoryEntry)  # checked above
+    if player == 1 and e.players < 2:
+        raise ApiError(400, tr("web.review.no_cpu"), "no_cpu")
+    r = get_rules(e.rules)
+    meta: dict[str, Any] = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
+            "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": e.seed,
+            "player": "cpu" if player else "you"}
+    try:
+        with advisors.using(r) as adv:
+            rev = review_log(e.log, r, player, advisor=adv, meta=meta)
+    except YahtzeeError as err:
+        raise ApiError(500, tr("review.unavailable", detail=_message(err)), "review_failed") from None
+    rows = [{"turn": d.turn, "dice": _dice_text(d.dice), "rolls_left": d.rolls_left if d.kind == "keep" else None,
+             "choice": _review_choice(tr, r, d, "choice"), "best": _review_choice(tr, r, d, "best"), "loss": d.loss}
+            for d in rev.decisions]
+    b = rev.bands
+    lines = [tr("review.header", what=tr("review.game", n=n, date=e.date), title=tr.title(r),
+                opponent=tr.opponent(meta["opponent"]), seed=e.seed).replace("\n", " · ")]
+    if player == 1:
+        lines.append(tr("review.cpu"))
+    if rev.decisions:
+        lines.append(tr("review.score" if rev.complete else "review.score_so_far", score=rev.final_score,
+                        expected=f"{rev.start_value:.2f}"))
+        lines.append(tr("review.total", total=f"{rev.total_loss:.2f}", n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"))
+        lines.append(tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]))
+    else:
+        lines.append(tr("review.none"))
+    return {"review": rev.to_dict(), "number": n, "rows": rows, "lines": lines, "games": games,
+            "costliest": [rev.decisions.index(d) for d in rev.costliest(3)]}
+
+
 # -- the game --------------------------------------------------------------------------------------
 class GameService:
     """The one game the server plays, under the terminal game's rules (:mod:`yahtzee_solver.play.session`).
@@ -287,9 +424,14 @@ class GameService:
 
     Parameters
     ----------
-    game_file, records_file : path, optional
-        Default: the terminal game's files (:func:`store.save_path`, :func:`store.records_path`);
-        the ledger is ``ledger.json`` next to ``game_file``.
+    game_file : path, optional
+        The game in progress; default the terminal game's (:func:`store.save_path`).  The ledger is
+        ``ledger.json`` next to it.
+    records_file, history_file : path, optional
+        The records and the game history (:mod:`yahtzee_solver.play.history`, for ``review``).  Default:
+        ``records.json`` and ``history.json`` next to ``game_file`` when it is given, else the
+        terminal game's (:func:`store.records_path`, :func:`store.history_path`): a server given its
+        own game file never writes in the data folder.
     jit : bool
         Compiled (numba) or interpreted kernels for the advisor and the CPU.
 
@@ -310,11 +452,21 @@ class GameService:
         A records file that was unreadable when the last game was counted.
     """
 
-    def __init__(self, game_file: _Path = None, records_file: _Path = None, *, jit: bool = False) -> None:
+    def __init__(self, game_file: _Path = None, records_file: _Path = None, *, history_file: _Path = None,
+                 jit: bool = False) -> None:
+        given = game_file is not None
         self.game_file: Path = Path(game_file) if game_file is not None else store.save_path()
-        self.records_file: Path = Path(records_file) if records_file is not None else store.records_path()
+        self.records_file: Path = (Path(records_file) if records_file is not None
+                                   else self.game_file.with_name("records.json") if given else store.records_path())
+        self.history_file: Path = (Path(history_file) if history_file is not None
+                                   else self.game_file.with_name("history.json") if given else store.history_path())
         self.store: store.GameStore = store.GameStore(self.game_file)
         self.lock: threading.RLock = threading.RLock()
+        self.cpu_lock: threading.Lock = threading.Lock()  # one CPU step at a time; a second one is refused, never queued
+        self.hint_lock: threading.Lock = threading.Lock()  # the chances of winning keep their last DP (self.win_hints)
+        self._epoch = secrets.token_hex(4)  # versions of one server never match another's
+        self._changes = 0
+        self._before_score: GameState | None = None  # the game before the player's last score, for an undo (solitaire)
         self.advisors: _Advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
@@ -327,9 +479,22 @@ class GameService:
         self.load()
 
     # -- files ------------------------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        """The version of the game shown: it changes with every action (and a new game or a reload)."""
+        return f"{self._epoch}-{self._changes}"
+
+    def _check_version(self, version: str | None, tr: Translator) -> None:
+        """Refuse an action decided on another version of the game (a stale tab): 409 ``stale`` with the game."""
+        if version is not None and version != self.version:
+            raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+
     def load(self) -> None:
         """(Re)read the saved game and settle it (:func:`store.settle`): resume, file or count it."""
         with self.lock:
+            self._changes += 1
+            self._settled_told = False
+            self._before_score = None
             self.state, self.result, self._strategy, self.settled = None, None, None, None
             self.store = store.GameStore(self.game_file)
             try:
@@ -341,8 +506,11 @@ class GameService:
             self.state = self.settled.state
 
     def notices(self, tr: Translator) -> list[str]:
-        """What the start found and the last records problem, in ``tr``'s language."""
-        out = [text for text, _ in store.settle_notes(tr, self.settled)] if self.settled is not None else []
+        """What the start found (once: the first time the game is read) and the files' problems, in ``tr``'s language."""
+        out = []
+        if self.settled is not None and not self._settled_told:
+            out = [text for text, _ in store.settle_notes(tr, self.settled)]
+            self._settled_told = True
         if self.problem:
             out.append(self.problem)
         if self.notice:
@@ -350,9 +518,12 @@ class GameService:
         return out
 
     def _save(self) -> None:
+        """Save the game after an action; if that fails, go back to what the files hold (the ledger is
+        written first: an action it does not certify is forgotten, never shown)."""
         try:
             self.store.save(self._game)
         except store.DataFileError as e:
+            self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
@@ -363,7 +534,7 @@ class GameService:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
         practice = bool(self.store.practice)
         try:
-            filed = store.file_finished(st, self.store, self.records_file)
+            filed = store.file_finished(st, self.store, self.records_file, self.history_file)
         except store.DataFileError as e:
             self.result = {"outcome": outcome, "recorded": False, "practice": practice, "problem": str(e)}
             return
@@ -417,6 +588,8 @@ class GameService:
         return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self._game.config.opponent))
 
     def _act(self, action: Action) -> Event:
+        self._changes += 1
+        self._before_score = None
         ev = self._game.apply_action(action)
         self._save()
         if self._game.is_terminal():
@@ -477,12 +650,14 @@ class GameService:
         view = {
             "rules": rules.name, "title": tr.title(rules), "opponent": cfg.opponent,
             "opponent_name": tr.opponent(cfg.opponent_key), "first": "me" if cfg.first == HUMAN else "cpu",
-            "seed": cfg.seed if over or "seed" in self.store.practice else None, "practice": self._practice(),
+            "version": self.version,
+            "seed": str(cfg.seed) if over or "seed" in self.store.practice else None, "practice": self._practice(),
             "n_players": cfg.n_players, "round": st.round, "turns": cfg.n_turns,
             "current": st.current, "cpu_turn": (not over) and st.is_cpu_turn, "over": over,
             "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
             "rolls_used": st.rolls_used, "max_rolls": MAX_ROLLS, "locked": st.rolls_used >= MAX_ROLLS,
             "can_roll": (not over) and st.problem(Roll()) is None,
+            "can_undo": (not over) and store.can_undo(st, self._before_score),
             "players": players, "preview": preview, "joker": joker, "bonus_now": bonus_now, "status": status,
             "result": None,
         }
@@ -592,6 +767,8 @@ class GameService:
             except store.DataFileError as e:
                 raise ApiError(500, f"the game could not be started: {e}", "save_failed") from None
             self.state, self.result, self._strategy, self.settled = state, None, None, None
+            self._changes += 1
+            self._before_score = None
             self.notice = counted[1] if counted is not None else None
             events = []
             if counted is not None:
@@ -605,17 +782,23 @@ class GameService:
                 events.append(tr(key, player=self._player(CPU, tr)))
             return self._reply(tr, events)
 
-    def roll(self, tr: Translator) -> dict[str, Any]:
-        """The human rolls (all five first, then the dice not held)."""
+    def roll(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
+        """The human rolls (all five first, then the dice not held).
+
+        ``version`` (every action's): the game's version the action was decided on;
+        another one than the current is refused (409 ``stale``, with the current game).
+        """
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             self._check(st, Roll(), tr)
             self._act(Roll())
             return self._reply(tr, [])
 
-    def hold(self, tr: Translator, held: list[Any]) -> dict[str, Any]:
+    def hold(self, tr: Translator, held: list[Any], version: str | None = None) -> dict[str, Any]:
         """The human holds exactly the dice at the positions where ``held`` is true."""
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             action = Hold(tuple(held))
             self._check(st, action, tr)
@@ -623,7 +806,7 @@ class GameService:
                 self._act(action)
             return self._reply(tr, [])
 
-    def score(self, tr: Translator, box: int, confirm: bool) -> dict[str, Any]:
+    def score(self, tr: Translator, box: int, confirm: bool, version: str | None = None) -> dict[str, Any]:
         """The human scores in ``box``; a would-be 0 while another box scores needs ``confirm``.
 
         Raises
@@ -632,6 +815,7 @@ class GameService:
             409 ``confirm_zero`` (with the question as the message) when confirmation is needed.
         """
         with self.lock:
+            self._check_version(version, tr)
             st = self._human_turn(tr)
             action = Score(box)
             self._check(st, action, tr)
@@ -643,21 +827,71 @@ class GameService:
                 best = max((pt, -i) for i, pt in enumerate(pts) if legal[i])
                 q = tr("confirm.zero", box=tr.box(rules, box), other=tr.box(rules, -best[1]), points=best[0])
                 raise ApiError(409, q, "confirm_zero")
+            before = st.clone() if st.config.n_players == 1 else None  # a score draws no dice: for an undo
             ev = self._act(action)
+            self._before_score = before
             return self._reply(tr, self._scored_lines(ev, tr))
 
-    def cpu(self, tr: Translator) -> dict[str, Any]:
-        """One step of the CPU's turn: its first roll, a keep and reroll, or its score."""
+    def undo(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
+        """Take back the player's last score, as the terminal's ``u`` (:func:`store.undo_score`).
+
+        Solitaire only, before the next roll; the game becomes practice.
+
+        Raises
+        ------
+        ApiError
+            409 when there is nothing to undo (``no_undo``) or ``stale``; 500 when the files cannot be written.
+        """
         with self.lock:
+            self._check_version(version, tr)
             st = self._need_game(tr)
-            if st.is_terminal() or not st.is_cpu_turn:
-                raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn")
-            events = []
-            for ev, lines in cpu_steps(st, self.strategy, self._act, tr):
-                events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
+            if st.is_terminal() or not store.can_undo(st, self._before_score):
+                raise ApiError(409, tr("web.err.no_undo"), "no_undo")
+            assert self._before_score is not None  # can_undo checked it
+            try:
+                state, last, first = store.undo_score(self.store, st, self._before_score)
+            except store.DataFileError as e:
+                raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+            self.state, self._before_score = state, None
+            self._changes += 1
+            events = [tr("practice.undo")] if first else []
+            events.append(tr("ev.undone", box=tr.box(st.rules, last.category)))
             return self._reply(tr, events)
 
-    def hint(self, tr: Translator) -> dict[str, Any]:
+    def cpu(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
+        """One step of the CPU's turn: its first roll, a keep and reroll, or its score.
+
+        The server owns the CPU's turn: one step runs at a time, and a second
+        request meanwhile (another tab) is refused at once with 409 ``stale``
+        and the game, never queued to play a step twice.  The CPU decides
+        outside the game's lock, so reading the game never waits for it.
+        """
+        if not self.cpu_lock.acquire(blocking=False):
+            with self.lock:
+                raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+        try:
+            with self.lock:
+                self._check_version(version, tr)
+                st = self._need_game(tr)
+                if st.is_terminal() or not st.is_cpu_turn:
+                    raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn", game=self.view(tr))
+                strategy = self.strategy
+
+            def act(action: Action) -> Event:  # the human cannot move on the CPU's turn; a new game replaces self.state
+                with self.lock:
+                    if self.state is not st:
+                        raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
+                    return self._act(action)
+
+            events = []
+            for ev, lines in cpu_steps(st, strategy, act, tr):
+                events.extend(lines if ev.kind == "roll" else self._scored_lines(ev, tr))
+            with self.lock:
+                return self._reply(tr, events)
+        finally:
+            self.cpu_lock.release()
+
+    def hint(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
 
         Against the CPU, also each option's chance of winning, as the
@@ -665,17 +899,28 @@ class GameService:
         kept for the game, so later hints before the CPU's card changes are
         quick): ``win`` in the reply (see the README's API table).
 
-        The game becomes practice (as a hint does in the terminal game); the
-        first hint's reply says so in ``practice``.
+        The hint is computed on a copy of the position, outside the game's
+        lock: the other requests go on meanwhile.  When the game has changed
+        by the time it is ready (another tab moved), it is refused with 409
+        ``stale`` and the game stays unaided.  Otherwise the game becomes
+        practice (as a hint does in the terminal game); the first hint's reply
+        says so in ``practice``.
 
         Raises
         ------
         ApiError
-            409 when there is no game, it is over or it is the CPU's turn;
+            409 when there is no game, it is over or it is the CPU's turn, or ``stale``;
             500 when the ledger cannot be written (no hint is given).
         """
-        with self.lock, self.advisors.using(self._human_turn(tr).rules) as adv:
-            out = self._hint(adv, tr)
+        with self.lock:
+            self._check_version(version, tr)
+            st = self._human_turn(tr)
+            st = copy.deepcopy(st, {id(st.rules): st.rules})  # the rule set stays the one object
+            seen = self.version
+        with self.hint_lock, self.advisors.using(st.rules) as adv:
+            out = self._hint(adv, tr, st)
+        with self.lock:
+            self._check_version(seen, tr)
             out["practice"] = None
             if "hint" not in self.store.practice:
                 try:
@@ -683,10 +928,10 @@ class GameService:
                 except store.DataFileError as e:
                     raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
                 out["practice"] = tr("practice.hint")
+            out["version"] = self.version
             return out
 
-    def _hint(self, adv: Advisor, tr: Translator) -> dict[str, Any]:
-        st = self._game
+    def _hint(self, adv: Advisor, tr: Translator, st: GameState) -> dict[str, Any]:
         card = st.card
         wc = self.win_hints(st, adv)  # None in solitaire
         if st.dice is None:
@@ -703,11 +948,11 @@ class GameService:
             else:
                 rows = _box_rows(adv, card, dice, tr)
                 out = {"kind": "box", "expected": rows[0]["expected"], "options": rows}
-        out["win"] = self._win(wc, out, adv, tr)
+        out["win"] = self._win(wc, out, adv, tr, st)
         return out
 
-    def _win(self, wc: WinChances | None, out: dict[str, Any], adv: Advisor,
-             tr: Translator) -> dict[str, Any] | None:
+    def _win(self, wc: WinChances | None, out: dict[str, Any], adv: Advisor, tr: Translator,
+             st: GameState) -> dict[str, Any] | None:
         """Put the chances of winning ``wc`` into the hint ``out``; return the hint's ``win`` summary.
 
         Each option (and ``then``) gets ``win`` (probability) and ``win_text``
@@ -731,7 +976,7 @@ class GameService:
             view["text"] = tr("hint.win_start", level=level, p=format_probability(wc.start))
             return view
         view["caption"] = tr("web.hint.win_caption", level=level)
-        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(self._game, adv)
+        ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(st, adv)
         assert ranked_boxes is not None  # shown: the DP is solved
         boxes = {o.box: o for o in ranked_boxes}
 
@@ -749,9 +994,9 @@ class GameService:
         if wc.kind == "keep" and best is not None and best.keep is not None and len(best.keep) == N_DICE:
             # the best chance stops rolling: in which box
             best_box = ranked_boxes[0]
-            dice = self._game.sorted_dice
+            dice = st.sorted_dice
             assert dice is not None  # a keep is asked for after a roll
-            row = next(r for r in _box_rows(adv, self._game.card, dice, tr) if r["box"] == best_box.box)
+            row = next(r for r in _box_rows(adv, st.card, dice, tr) if r["box"] == best_box.box)
             put(row, best_box)
             out["win_then"] = row
         return view

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""One thread against two: the table build, a ``dist`` and a simulation, side by side (issue 22, goal 7).
+
+Each job runs in a fresh child process, once with ``NUMBA_NUM_THREADS=1`` and
+once with ``2``, alternating, ``--rounds`` times; the figure is the median
+wall time of each and their ratio (one thread / two threads: above 1 the
+second thread helps).  The goal: at least 1.7 on a quiet 2-core machine, and
+never below 1.0 on a busy one.  The load average is printed before and after,
+since on a shared machine the ratio depends on it.  Extra environment
+settings for both sides (e.g. ``OMP_WAIT_POLICY=ACTIVE`` to see numba's
+spinning default, ``NUMBA_THREADING_LAYER=workqueue``) go in ``--env``.
+
+Usage::
+
+    python benchmarks/bench_threads.py [--rounds 3] [--jobs build,dist,simulate] [--env KEY=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402
+
+JOBS = {
+    "build": """
+import numba
+from yahtzee_solver.solver.build import build_values
+r = build_values("yahtzee")
+print(f"wall={r.seconds!r} cpu={r.cpu_seconds!r} layer={numba.threading_layer()}")
+""",
+    "dist": """
+import time, numba
+from yahtzee_solver.solver import jit
+from yahtzee_solver.state import parse_card
+from yahtzee_solver.strategy.distribution import score_distribution
+jit.compiled()
+card = parse_card("ones=3,yahtzee=50", "yahtzee")
+score_distribution(parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,yahtzee=50,chance=22"))
+t = time.perf_counter()
+d = score_distribution(card)
+print(f"wall={time.perf_counter() - t!r} layer={numba.threading_layer()}")
+""",
+    "simulate": """
+import numba
+from yahtzee_solver.analysis.simulate import simulate
+simulate("expert", 500, "yahtzee", seed=1)
+r = simulate("expert", 40000, "yahtzee", seed=2)
+print(f"wall={r.seconds!r} layer={numba.threading_layer()}")
+""",
+}
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--jobs", default="build,dist,simulate")
+    ap.add_argument("--env", nargs="*", default=[], help="KEY=VALUE settings for both sides")
+    opts = ap.parse_args(argv)
+    extra = dict(kv.split("=", 1) for kv in opts.env)
+    common.header(f"one thread vs two (extra environment: {extra or 'none'})")
+    rows = []
+    for job in opts.jobs.split(","):
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        layer = "?"
+        for i in range(opts.rounds):
+            for n in ((1, 2) if i % 2 == 0 else (2, 1)):
+                fields, _, _ = common.run_child(JOBS[job], env={**extra, "NUMBA_NUM_THREADS": str(n)})
+                walls[n].append(float(fields["wall"]))
+                layer = fields.get("layer", layer)
+            print(f"  {job} round {i + 1}: 1 thread {walls[1][-1]:.3f} s   2 threads {walls[2][-1]:.3f} s   "
+                  f"(load {load()})")
+        w1, w2 = common.median(walls[1]), common.median(walls[2])
+        rows.append((job, w1, w2, layer))
+    print(f"\n  job        1 thread   2 threads   1/2 (>1: the second thread helps)   layer   load now {load()}")
+    for job, w1, w2, layer in rows:
+        print(f"  {job:9s} {w1:8.3f} s  {w2:8.3f} s   {common.ratio(w1, w2):>6}   "
+              f"{'never slower: met' if w1 / w2 >= 1.0 else 'SLOWER on two threads'}   {layer}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+// The review page: a finished game's decisions, the best ones and what each lost (`yahtzee-solve review`).
+import {$, S, el, fmt, showError, t} from "./core.js";
+import {api} from "./api.js";
+
+export async function loadReview() {
+  const q = new URLSearchParams(location.search);
+  const game = /^\d+$/.test(q.get("game") || "") ? q.get("game") : "";
+  const player = q.get("player") === "cpu" ? "cpu" : "you";
+  $("review-player").value = player;
+  const p = new URLSearchParams({player});
+  if (game) p.set("game", game);
+  const out = $("review-result");
+  try {
+    const r = await api("GET", "/api/review?" + p.toString());
+    fillGames(r.games, String(r.number));
+    const tbl = el("table", {class: "ranked", id: "review-table"});
+    const heads = ["review.col_turn", "review.col_dice", "review.col_rolls", "review.col_choice", "review.col_best", "review.col_loss"];
+    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", {scope: "col", class: [0, 2, 5].includes(i) ? "num" : null, text: t(h)})))));
+    const costly = new Set(r.costliest);
+    tbl.append(el("tbody", {}, ...r.rows.map((d, i) => el("tr", {class: costly.has(i) ? "costly" : (d.loss === 0 ? "best" : null)},
+      el("td", {class: "num", text: String(d.turn)}), el("td", {text: d.dice}),
+      el("td", {class: "num", text: d.rolls_left === null ? "–" : String(d.rolls_left)}),
+      el("td", {text: d.choice}), el("td", {text: d.best}),
+      el("td", {class: "num", text: d.loss === 0 ? "0" : "−" + fmt(d.loss)})))));
+    out.replaceChildren(...r.lines.map((l) => el("p", {class: "review-line", text: l})), el("div", {class: "scroll"}, tbl));
+  } catch (e) {
+    if (e.body && e.body.games) fillGames(e.body.games, "");
+    out.replaceChildren(el("p", {text: e.message}));
+  }
+}
+
+function fillGames(games, current) {
+  const sel = $("review-game");
+  sel.replaceChildren(...games.map((g) => el("option", {value: String(g.number),
+    text: `${g.number}. ${g.date.slice(0, 16).replace("T", " ")} · ${g.rules_title} · ${g.opponent_name} · ${g.scores.join(" : ")}`})));
+  if (current) sel.value = current;
+}
+
+function go() {
+  const p = new URLSearchParams({game: $("review-game").value, player: $("review-player").value});
+  history.replaceState(null, "", "/review?" + p.toString());
+  loadReview();
+}
+
+$("review-game").addEventListener("change", go);
+$("review-player").addEventListener("change", go);
