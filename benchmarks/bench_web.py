@@ -178,13 +178,13 @@ def main(argv=None) -> int:
                 first = False
                 best = hint["options"][0]
                 if hint["kind"] == "keep" and len(best["keep"]) < 5:
-                    ms, _ = timed(lambda: c.post("/api/game/hold", {"held": best["held"]}))
+                    ms, _ = timed(lambda held=best["held"]: c.post("/api/game/hold", {"held": held}))
                     times["hold"].append(ms)
                     ms, _ = timed(lambda: c.post("/api/game/roll"))
                     times["roll"].append(ms)
                     continue
                 box = hint["then"]["box"] if hint["kind"] == "keep" else best["box"]
-                ms, _ = timed(lambda: c.post("/api/game/score", {"box": box, "confirm": True}))
+                ms, _ = timed(lambda box=box: c.post("/api/game/score", {"box": box, "confirm": True}))
                 times["score"].append(ms)
                 break
     browser, why = browser_loads(url, opts.loads)

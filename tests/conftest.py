@@ -14,9 +14,7 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest

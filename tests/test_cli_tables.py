@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 import pytest
 
-from clihelpers import assert_click_usage_error, run, run_json
+from clihelpers import run, run_json
 from clihelpers import fifo as make_fifo
 from clihelpers import assert_clean_error as _assert_clean_error
 import yahtzee_solver.solver.build as build_module

@@ -277,7 +277,7 @@ class _Scripted:
         return self.pick
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _multisets(n: int):
     """Every sorted tuple of ``n`` faces with its probability from ``n`` fresh dice."""
     out: dict = {}

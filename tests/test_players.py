@@ -202,7 +202,7 @@ def test_normal_maximises_this_turns_points(rules):
             key=lambda c: (card.box_points(dice)[0][c], -c),
         )
 
-        def ev(keep):
+        def ev(keep, card=card):
             return sum(p * _turn_points(card, tuple(sorted(keep + o))) for o, p in OUTCOMES[5 - len(keep)])
 
         keeps = {tuple(sorted(s)) for n in range(6) for s in itertools.combinations(dice, n)}

@@ -262,10 +262,10 @@ def test_play_game_runs_on_the_engine_with_pre_drawn_dice():
     moves: list = []
     card = play_game(_Fixed(True), dice, moves=moves)
     assert card.is_full
-    for t, (k1, k2, roll, box) in enumerate(moves):
+    for t, (k1, k2, roll, _box) in enumerate(moves):
         first = tuple(sorted(int(d) for d in dice[t, 0]))
         assert k1 == k2 == roll == first
     moves = []
     play_game(_Fixed(False), dice, moves=moves)
-    for t, (k1, k2, roll, box) in enumerate(moves):
+    for t, (k1, k2, roll, _box) in enumerate(moves):
         assert k1 == k2 == () and roll == tuple(sorted(int(d) for d in dice[t, 2]))

@@ -61,7 +61,7 @@ def test_scripted_mistakes_cost_exactly_the_advisors_vs_best():
     from yahtzee_solver.state import ScoreCard
 
     card = ScoreCard.empty(rules)
-    for t in range(13):
+    for _ in range(13):
         roll1 = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
         k1 = adv.keep_options(card, roll1, 2)
         pick1 = k1[min(1, len(k1) - 1)]  # second best

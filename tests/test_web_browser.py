@@ -257,7 +257,7 @@ def test_whole_seeded_game_by_clicking_with_hints(driver, server, which, opponen
                 for i in range(5):
                     if want[i] != g["held"][i]:
                         q(d, f'#dice .die[data-i="{i}"]').click()
-                        wait(d, lambda: server.game()["held"][i] == want[i])
+                        wait(d, lambda i=i, want=want: server.game()["held"][i] == want[i])
                         g = idle(d, server)
                 # the page holds exactly what the advisor says is best
                 keep = sorted(x for x, h in zip(g["dice"], g["held"]) if h)
@@ -927,7 +927,7 @@ def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
     assert link.text == WEB_TEXT["en"]["review.link"]
     link.click()
     wait(d, lambda: qq(d, "#review-table tbody tr"), "no review")
-    want = server.api("/api/review?game=%d" % g["result"]["history_number"])
+    want = server.api(f"/api/review?game={g['result']['history_number']:d}")
     rows = qq(d, "#review-table tbody tr")
     assert len(rows) == want["review"]["n_decisions"]
     for row, dec in zip(rows, want["rows"]):

@@ -117,7 +117,16 @@ __all__ = [
     "default_table_path",
     "SavedGameError",
     "DataFileError",
-    *_LAZY,
+    # the other lazy names (_LAZY), spelled out so type checkers see them exported
+    "make_strategy",
+    "LEVELS",
+    "simulate",
+    "SimulationResult",
+    "new_game",
+    "GameState",
+    "RecordBook",
+    "ArrayAdvisor",
+    "option_values",
 ]
 
 # A public name means one thing: importing a submodule of the same name (such

@@ -23,8 +23,10 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import DiceError
 
@@ -62,7 +64,11 @@ N_ROLLS = len(ROLLS)  # 252
 _KEEP_INDEX: dict[tuple[int, ...], int] = {keep: i for i, keep in enumerate(KEEPS)}
 
 
-def _build_tables():
+_I64 = npt.NDArray[np.int64]
+_I32 = npt.NDArray[np.int32]
+
+
+def _build_tables() -> tuple[_I64, _I64, _I32, _I32, npt.NDArray[np.float64], _I64, _I32]:
     # Each keep as its count vector, then whole-array numpy work: a cold shell
     # builds these tables on every start (element-wise loops cost milliseconds).
     size = np.array([len(keep) for keep in KEEPS], dtype=np.int64)
@@ -106,7 +112,7 @@ def _build_tables():
 KEEP_COUNTS, KEEP_SIZE, CHILD, SUB, ROLL_PROB, ROLL_FACE, ROLL_SUBKEEPS = _build_tables()
 
 
-def _int_faces(dice) -> list[int]:
+def _int_faces(dice: Iterable[Any]) -> list[int]:
     """``dice`` (a sequence of ints; numpy integers too) as a list of Python ints, the range unchecked.
 
     Raises
@@ -133,7 +139,7 @@ def _clipped(text: str) -> str:
     return repr(text) if len(text) <= 40 else f"{text[:16]!r}...{text[-16:]!r} ({len(text)} characters)"
 
 
-def _shown(dice) -> str:
+def _shown(dice: object) -> str:
     """``dice`` as quoted in an error message (a numpy array as its list)."""
     return repr(dice.tolist()) if isinstance(dice, np.ndarray) else repr(dice)
 
@@ -213,7 +219,7 @@ def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[in
     if isinstance(text, str):
         s = ascii_width(text).strip()  # full-width ２２５５５ as typed with an IME
         if s == "-":  # no dice, as format_dice writes an empty keep
-            parts = []
+            parts: list[str] = []
         else:
             parts = [p for p in _SEPARATED.split(s) if p] if _SEPARATED.search(s) else list(s)
         faces = []

@@ -21,6 +21,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 from .errors import DataFileError
@@ -100,7 +101,7 @@ def ensure_folder(folder: Path) -> None:
         raise DataFileError(f"cannot create data folder {str(folder)!r}: {e.strerror or e}") from None
 
 
-def file_kind(path: str | os.PathLike | os.stat_result) -> str:
+def file_kind(path: str | os.PathLike[str] | os.stat_result) -> str:
     """What is at ``path``: ``"missing"``, ``"file"`` (regular), ``"folder"`` or ``"special"``.
 
     ``"special"`` is a FIFO, a device or a socket: reading one may block
@@ -123,10 +124,10 @@ def file_kind(path: str | os.PathLike | os.stat_result) -> str:
     return "special"
 
 
-def clip(text, limit: int = 160) -> str:
+def clip(text: object, limit: int = 160) -> str:
     """``text`` on one line, at most ``limit`` characters (for error messages)."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _default_error(path: Path) -> Callable[[str], Exception]:
@@ -134,7 +135,7 @@ def _default_error(path: Path) -> Callable[[str], Exception]:
 
 
 def write_atomic(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     content: bytes | str | Callable[[Path], None],
     *,
     private: bool = True,
@@ -214,7 +215,7 @@ def write_atomic(
     return path
 
 
-def write_json_atomic(path: str | os.PathLike, data) -> Path:
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> Path:
     """Write ``data`` as indented UTF-8 JSON to ``path`` atomically (see :func:`write_atomic`).
 
     Raises
@@ -231,7 +232,7 @@ def write_json_atomic(path: str | os.PathLike, data) -> Path:
     return write_atomic(path, text)
 
 
-def read_bounded(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
     Raises
@@ -268,7 +269,7 @@ def _size(n: int) -> str:
     return f"{n // 2**20} MiB" if n % 2**20 == 0 else f"{n} bytes"
 
 
-def read_json(path: str | os.PathLike, limit: int = MAX_FILE_BYTES):
+def read_json(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> Any:
     """Parsed JSON of the data file ``path`` (see :func:`read_bounded`).
 
     Raises
@@ -301,7 +302,7 @@ def read_json(path: str | os.PathLike, limit: int = MAX_FILE_BYTES):
         raise ValueError(f"not valid JSON: {clip(e)}") from None
 
 
-def set_aside(path: str | os.PathLike) -> Path:
+def set_aside(path: str | os.PathLike[str]) -> Path:
     """Rename an unreadable ``path`` to ``<path>.corrupt-<YYYYmmdd-HHMMSS>`` (never overwriting).
 
     Returns

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import copy
 import operator
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -87,7 +89,7 @@ PROBLEMS = {
 class Roll:
     """Roll the dice that are not held (the first roll of a turn rolls all five)."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": "roll"}
 
 
@@ -103,7 +105,7 @@ class Hold:
 
     held: tuple[bool, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": "hold", "held": list(self.held)}
 
 
@@ -113,7 +115,7 @@ class Score:
 
     category: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"action": "score", "category": self.category}
 
 
@@ -159,7 +161,7 @@ class Event:
     upper_bonus: int = 0
     joker: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind, "player": self.player, "dice": list(self.dice),
             "held": list(self.held), "roll": self.roll, "category": self.category,
@@ -168,7 +170,7 @@ class Event:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> Event:
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
         """The event :meth:`to_dict` wrote.
 
         Raises
@@ -187,7 +189,7 @@ class Event:
         )
 
 
-def _whole(v, name: str) -> int:
+def _whole(v: Any, name: str) -> int:
     """``v`` if it is an integer (numpy integers too; not a bool, a float or a string), else ValueError naming ``name``."""
     if not isinstance(v, bool):
         try:
@@ -224,7 +226,7 @@ class GameConfig:
     first: int = HUMAN
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.opponent not in OPPONENTS:
             raise UsageError(f"unknown opponent {self.opponent!r} (choose from {', '.join(OPPONENTS)})")
         if self.first not in (HUMAN, CPU) or (self.first == CPU and self.opponent == "none"):
@@ -247,7 +249,7 @@ class GameConfig:
         """Turns per player: the number of boxes (13, or 12 in Yacht)."""
         return self.rules.n_categories
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.name, "opponent": self.opponent, "first": self.first, "seed": self.seed}
 
 
@@ -283,7 +285,7 @@ def new_game(
     """
     rules = get_rules(rules)
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
+        seed = int(cast(int, np.random.SeedSequence().entropy))  # fresh entropy is an int
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise UsageError(f"invalid seed {seed!r}: want a whole number >= 0")
     dice_rng, cpu_rng, first_rng = _generators(seed)
@@ -326,7 +328,7 @@ class JokerInfo:
     yahtzee_bonus: int
 
 
-def joker_info(card: ScoreCard, dice) -> JokerInfo | None:
+def joker_info(card: ScoreCard, dice: Sequence[int]) -> JokerInfo | None:
     """The Joker rule that applies to final ``dice`` on ``card``, or ``None``.
 
     A Joker applies when five alike are scored while the five-alike box is
@@ -349,6 +351,11 @@ _HOLDS = tuple(Hold(tuple(bool((m >> i) & 1) for i in range(N_DICE))) for m in r
 
 
 # -- the state ---------------------------------------------------------------------------------
+class _NoCards(list[ScoreCard]):
+    """The default of :attr:`GameState.cards`: no cards were given (an empty list given is kept, and refused
+    where it is checked)."""
+
+
 @dataclass
 class GameState:
     """A game in progress (mutable).
@@ -383,7 +390,7 @@ class GameState:
     config: GameConfig
     rng: np.random.Generator
     cpu_rng: np.random.Generator | None = None
-    cards: list[ScoreCard] | None = None
+    cards: list[ScoreCard] = field(default_factory=_NoCards)
     current: int = -1
     round: int = 1
     dice: tuple[int, ...] | None = None
@@ -391,10 +398,10 @@ class GameState:
     rolls_used: int = 0
     log: list[Event] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.cpu_rng is None:
             self.cpu_rng = _generators(self.config.seed)[1]
-        if self.cards is None:
+        if isinstance(self.cards, _NoCards):  # not given: an empty card for each player
             self.cards = [ScoreCard.empty(self.config.rules) for _ in range(self.config.n_players)]
         if self.current < 0:
             self.current = self.config.first
@@ -462,6 +469,12 @@ class GameState:
             self.__dict__["_preview"] = memo
         return memo[2]
 
+    def _scored(self) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
+        """:meth:`preview` once the dice are rolled (callers have checked ``rolls_used``)."""
+        p = self.preview()
+        assert p is not None, "no dice rolled"
+        return p
+
     def joker(self) -> JokerInfo | None:
         """The Joker rule the current dice fall under, if any (see :func:`joker_info`)."""
         if self.dice is None or self.is_terminal():
@@ -485,7 +498,7 @@ class GameState:
         points, legal, _ = p
         return points[category] == 0 and any(pt > 0 and ok for pt, ok in zip(points, legal))
 
-    def problem(self, action: Action) -> tuple[str, dict] | None:
+    def problem(self, action: Action) -> tuple[str, dict[str, Any]] | None:
         """Why ``action`` is illegal now, as ``(key, params)`` of :data:`PROBLEMS`, or ``None`` if legal."""
         if self.is_terminal():
             return "game_over", {}
@@ -513,7 +526,7 @@ class GameState:
             box = self.rules.categories[c].slug
             if self.card.boxes[c] is not None:
                 return "box_filled", {"box": box}
-            _, legal, _ = self.preview()
+            _, legal, _ = self._scored()
             if not legal[c]:
                 j = self.joker()
                 face = j.face if j else 0
@@ -534,7 +547,7 @@ class GameState:
         if 0 < self.rolls_used < MAX_ROLLS:
             out.extend(_HOLDS)
         if self.rolls_used:
-            _, legal, _ = self.preview()
+            _, legal, _ = self._scored()
             out.extend(Score(c) for c in range(self.rules.n_categories) if legal[c])
         return out
 
@@ -569,9 +582,11 @@ class GameState:
             self.rolls_used += 1
             ev = Event("roll", player, self.dice, self.held, self.rolls_used)
         elif isinstance(action, Hold):
+            assert self.dice is not None  # problem() refuses a hold before the first roll
             self.held = tuple(action.held)
             ev = Event("hold", player, self.dice, self.held, self.rolls_used)
         else:
+            assert self.dice is not None  # problem() refuses a box before the first roll
             c = action.category
             card = self.card
             s = card.scoring(self.dice)
@@ -599,7 +614,7 @@ class GameState:
 
 
 # -- helpers for CPU players --------------------------------------------------------------------
-def positions_of(dice, keep, held=None) -> tuple[bool, ...]:
+def positions_of(dice: Sequence[int], keep: Sequence[int], held: Sequence[bool] | None = None) -> tuple[bool, ...]:
     """Hold flags that keep the faces ``keep`` among ``dice`` (position order).
 
     Dice already held are preferred for each face, then the leftmost.
@@ -622,7 +637,16 @@ def positions_of(dice, keep, held=None) -> tuple[bool, ...]:
     return tuple(out)
 
 
-def cpu_actions(state: GameState, strategy) -> list[Action]:
+class _Chooser(Protocol):
+    """The part of a :class:`~yahtzee_solver.strategy.players.Strategy` that :func:`cpu_actions` calls
+    (the strategies sit in a layer above this module)."""
+
+    def choose_keep(self, card: ScoreCard, dice: tuple[int, ...], rolls_left: int) -> tuple[int, ...]: ...
+
+    def choose_box(self, card: ScoreCard, dice: tuple[int, ...]) -> int: ...
+
+
+def cpu_actions(state: GameState, strategy: _Chooser) -> list[Action]:
     """The next step of the mover's turn as decided by ``strategy`` (a :class:`~yahtzee_solver.strategy.players.Strategy`).
 
     Returns ``[Roll()]`` before the first roll; ``[Score(c)]`` when the
@@ -638,6 +662,7 @@ def cpu_actions(state: GameState, strategy) -> list[Action]:
     if state.rolls_used == 0:
         return [Roll()]
     dice = state.sorted_dice
+    assert dice is not None and state.dice is not None  # rolled this turn
     if state.rolls_used < MAX_ROLLS:
         keep = tuple(strategy.choose_keep(state.card, dice, state.rerolls_left))
         if len(keep) < N_DICE:

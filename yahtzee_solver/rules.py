@@ -23,7 +23,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +112,7 @@ def box_slug(name: str) -> str:
     return re.sub(r"\s+", "-", name.lower())
 
 
-def score_roll(dice, spec: CategorySpec) -> int:
+def score_roll(dice: Sequence[int], spec: CategorySpec) -> int:
     """Points of five dice in one box under the ordinary rules (no Joker, no bonus).
 
     Parameters
@@ -130,7 +132,7 @@ def score_roll(dice, spec: CategorySpec) -> int:
     return _score_counts(counts, sum(dice), spec)
 
 
-def _score_counts(counts: list, total: int, spec: CategorySpec) -> int:
+def _score_counts(counts: list[int], total: int, spec: CategorySpec) -> int:
     """:func:`score_roll` from ``counts[f]`` (dice showing face f, index 0 unused) and the dice total."""
     kind = spec.kind
     if kind == "upper":
@@ -234,7 +236,7 @@ class RuleSet:
     upper_bonus: int = 35
     reference_value: float | None = field(default=None, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.joker not in _JOKER_NAMES:
             raise RuleSetError(f"unknown joker convention {self.joker!r}")
         for i, c in enumerate(self.categories):
@@ -319,7 +321,7 @@ class RuleSet:
     def _kernel_arrays(self) -> dict[str, np.ndarray]:
         return _arrays(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Full definition as plain data (stored in table files)."""
         d = asdict(self)
         d["categories"] = [asdict(c) for c in self.categories]
@@ -339,7 +341,7 @@ class RuleSet:
         reg = RULESETS.get(self.name)
         return reg is self or (reg == self and reg.reference_value == self.reference_value)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # By name when registered (unpickles to the registry's object); else by
         # the fields.  Either way the cached kernel arrays and possible points
         # (tens of kilobytes, rebuilt on first use) are not pickled.
@@ -355,7 +357,7 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     score_rows, joker_rows = [], []
     specs = rules.categories
     joker_points = [s.joker_points if rules.joker != "none" else None for s in specs]
-    for r, roll in enumerate(ROLLS):
+    for roll in ROLLS:
         counts = [0] * 7
         for d in roll:
             counts[d] += 1

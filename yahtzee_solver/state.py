@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from types import ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class ScoreCard:
     boxes: tuple[int | None, ...]
     yahtzee_bonus: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         r = self.rules
         if len(self.boxes) != r.n_categories:
             raise ScoreCardError(f"a {r.name} card has {r.n_categories} boxes, got {len(self.boxes)}")
@@ -167,7 +168,7 @@ class ScoreCard:
         return _empty(get_rules(rules))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+    def from_mapping(cls, mapping: Mapping[str, Any], rules: str | RuleSet = "yahtzee") -> ScoreCard:
         """A card from ``{box name: points}`` (names or aliases; ``None`` = open).
 
         The key ``yahtzee-bonus`` (or ``bonus``) gives the Yahtzee bonus points.
@@ -271,7 +272,7 @@ class ScoreCard:
         boxes[category] = _whole_points(points, f"score for {slug}")
         return ScoreCard(self.rules, tuple(boxes), self.yahtzee_bonus + _whole_points(bonus, "yahtzee-bonus"))
 
-    def scoring(self, dice, *, kernels=None) -> BoxScoring:
+    def scoring(self, dice: str | Sequence[int], *, kernels: ModuleType | None = None) -> BoxScoring:
         """How five final ``dice`` would score in each box of this card.
 
         Uses the rules' single definition (:func:`yahtzee_solver.solver.kernels.box_scoring`):
@@ -304,7 +305,9 @@ class ScoreCard:
             s = memo.get(r)
         if s is None:
             if kernels is None:
-                from .solver import kernels
+                from .solver import kernels as interpreted
+
+                kernels = interpreted
 
             mask, up, yb = self.key
             a = self.rules.arrays()
@@ -320,7 +323,7 @@ class ScoreCard:
             memo[dice] = s
         return s
 
-    def box_points(self, dice) -> tuple[list[int], list[bool], int]:
+    def box_points(self, dice: str | Sequence[int]) -> tuple[list[int], list[bool], int]:
         """How five final ``dice`` would score in each box of this card (see :meth:`scoring`).
 
         Returns
@@ -340,7 +343,7 @@ class ScoreCard:
         s = self.scoring(dice)
         return list(s.points), list(s.legal), s.yahtzee_bonus
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{box key: points or None, ..., "yahtzee-bonus": points}`` (round-trips through :meth:`from_mapping`)."""
         d = {c.slug: v for c, v in zip(self.rules.categories, self.boxes)}
         if self.rules.yahtzee_bonus:
@@ -355,7 +358,7 @@ class ScoreCard:
         return ",".join(parts)
 
 
-def _whole_points(v, what: str) -> int:
+def _whole_points(v: object, what: str) -> int:
     """``v`` as a Python int if it is an integer (numpy's too, no bool); else a ScoreCardError naming it."""
     if type(v) is int:
         return v
@@ -368,9 +371,9 @@ def _empty(rules: RuleSet) -> ScoreCard:
     return ScoreCard(rules, (None,) * rules.n_categories, 0)
 
 
-def _from_mapping(mapping: Mapping, rules: RuleSet) -> ScoreCard:
+def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
     """:meth:`ScoreCard.from_mapping` on a resolved rule set."""
-    boxes: list = [None] * rules.n_categories
+    boxes: list[int | None] = [None] * rules.n_categories
     seen: dict[int, str] = {}
     bonus = 0
     bonus_seen = False
@@ -416,7 +419,7 @@ def _number_shown(s: str) -> str:
     return f"'{s[:8]}...{s[-8:]}' ({len(s.lstrip('+-'))} digits)"
 
 
-def _as_points(value, name) -> int:
+def _as_points(value: object, name: object) -> int:
     if isinstance(value, bool):
         raise ScoreCardError(f"invalid points {value!r} for {name}")
     if isinstance(value, int):
@@ -462,7 +465,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return _card_file(Path(text[1:]), rules)
     if text.startswith("{"):
         return _card_json(text.encode("utf-8"), "the card", rules)
-    pairs: dict = {}
+    pairs: dict[str, str | None] = {}
     # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
     for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", text)):
         if not item:
@@ -502,8 +505,8 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
 def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
 
-    def no_repeats(pairs):
-        seen = {}
+    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
         for k, v in pairs:
             if k in seen:
                 raise ScoreCardError(f"{what} repeats the key {k!r}")
@@ -546,6 +549,6 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     return _from_mapping(data, rules)
 
 
-def _shown(v) -> str:
+def _shown(v: object) -> str:
     """A JSON value as JSON writes it (``"18"``, ``18.0``, ``true``), on one short line."""
     return clip(json.dumps(v, ensure_ascii=False), 60)

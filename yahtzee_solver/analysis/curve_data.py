@@ -38,7 +38,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +48,8 @@ import numpy as np
 from ..errors import DataFileError, TableError
 from ..files import ensure_folder, read_json, write_atomic
 from ..rules import RuleSet, get_rules
+
+_T = TypeVar("_T")
 
 __all__ = [
     "FORMAT",
@@ -111,10 +115,10 @@ class ShippedCurve:
 
     @property
     def max_target(self) -> int:
-        return self.best.shape[0] - 1
+        return int(self.best.shape[0]) - 1
 
 
-def digest(best, expected) -> str:
+def digest(best: np.ndarray, expected: np.ndarray) -> str:
     """``sha256:<hex>`` of the two columns as float64 little-endian bytes, ``best`` first."""
     h = hashlib.sha256()
     for col in (best, expected):
@@ -132,7 +136,7 @@ def curve_path(rules: str | RuleSet, folder: str | Path | None = None) -> Path:
     return Path(folder) / f"target-curve-{rules.name}.json"
 
 
-def save_curve(path: str | Path, rules: str | RuleSet, best, expected, *, command: str, seconds: float,
+def save_curve(path: str | Path, rules: str | RuleSet, best: np.ndarray, expected: np.ndarray, *, command: str, seconds: float,
                cpu_seconds: float, peak_rss_mib: float, n_states: int) -> Path:
     """Write a target-curve file atomically (temp file + rename), after checking what :func:`load_curve` checks.
 
@@ -180,7 +184,7 @@ def save_curve(path: str | Path, rules: str | RuleSet, best, expected, *, comman
 
 
 def _check_columns(best: np.ndarray, expected: np.ndarray, what: str) -> None:
-    def bad(msg: str):
+    def bad(msg: str) -> TableError:
         return TableError(f"{what} is invalid: {msg}")
 
     if best.ndim != 1 or best.shape != expected.shape or best.size == 0:
@@ -224,7 +228,7 @@ def load_curve(path: str | Path, rules: str | RuleSet | None = None) -> ShippedC
     except ValueError as e:
         raise TableError(f"target curve {str(path)!r} is corrupt: {e}") from None
 
-    def bad(msg: str):
+    def bad(msg: str) -> TableError:
         return TableError(f"target curve {str(path)!r} is invalid: {msg}")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -232,12 +236,13 @@ def load_curve(path: str | Path, rules: str | RuleSet | None = None) -> ShippedC
     if data.get("version") != FORMAT_VERSION:
         raise bad(f"format version {data.get('version')!r}, want {FORMAT_VERSION}")
     try:
-        file_rules = get_rules(data.get("rules"))
+        named: Any = data.get("rules")  # checked by get_rules
+        file_rules = get_rules(named)
     except Exception:
         raise bad(f"unknown rules {data.get('rules')!r}") from None
     if rules is not None and file_rules != get_rules(rules):
         raise bad(f"made for rules {file_rules.name!r}, want {get_rules(rules).name!r}")
-    def field(name: str, convert):
+    def field(name: str, convert: Callable[[Any], _T]) -> _T:
         if name not in data:
             raise bad(f"missing field {name!r}")
         try:
@@ -275,31 +280,31 @@ def max_final_total(rules: str | RuleSet) -> int:
     return int(max_points_to_come(get_rules(rules), [0], [0], [0])[0])
 
 
-def _column(v) -> np.ndarray:
+def _column(v: Any) -> np.ndarray:
     if not isinstance(v, list):
         raise TypeError("not a list")
     return np.array(v, dtype=np.float64)
 
 
-def _number(v) -> float:
+def _number(v: Any) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise TypeError("not a number")
     return float(v)
 
 
-def _text(v) -> str:
+def _text(v: Any) -> str:
     if not isinstance(v, str):
         raise TypeError("not a string")
     return v
 
 
-def _integer(v) -> int:
+def _integer(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError("not an integer")
     return v
 
 
-def _short(v) -> str:
+def _short(v: Any) -> str:
     text = json.dumps(v)
     return text if len(text) <= 40 else text[:37] + "..."
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from ..rules import RuleSet, get_rules
 from ..solver.table import ValueTable, resolve_table
 from ..strategy.levels import MATCH_LEVELS, make_strategy
 from ..strategy.master import MasterStrategy
+from ..strategy.players import Strategy
 from .simulate import EngineGame
 
 __all__ = ["MATCH_LEVELS", "MatchResult", "play_match", "wilson_interval"]
@@ -70,7 +73,7 @@ class MatchResult:
         """Share of the decided games won by ``a``."""
         return self.wins / self.decided if self.decided else math.nan
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         g = self.games
         out = {"a": self.a, "b": self.b, "rules": self.rules, "games": g, "seed": self.seed,
                "wins": self.wins, "draws": self.draws, "losses": self.losses, "seconds": self.seconds,
@@ -86,7 +89,7 @@ class MatchResult:
 
 
 def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, seed: int | None = None,
-               table: ValueTable | None = None, progress=None, max_open: int = 5) -> MatchResult:
+               table: ValueTable | None = None, progress: Callable[[int], object] | None = None, max_open: int = 5) -> MatchResult:
     """Play ``games`` games of CPU ``a`` against CPU ``b``, alternating who starts.
 
     Games ``2i`` and ``2i + 1`` share their dice: the starter's seat gets the
@@ -117,13 +120,13 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
         raise UsageError(f"invalid number of games {games!r}: want at least 1")
     a, b = str(a).lower(), str(b).lower()
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+        seed = int(cast(int, np.random.SeedSequence().entropy) % (1 << 63))
     ss = np.random.SeedSequence(seed)
     dice_rng = np.random.default_rng(ss)
     rngs = [np.random.default_rng(s) for s in ss.spawn(2)]
     table = resolve_table(rules, table)
 
-    def make(level, rng):
+    def make(level: str, rng: np.random.Generator) -> Strategy:
         if level == "master":
             return MasterStrategy(rules, table, max_open=max_open)
         return make_strategy(level, rules, rng=rng, table=table)
@@ -133,22 +136,23 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
     C = rules.n_categories
     scores = np.zeros((games, 2), np.int64)
     t0 = time.perf_counter()
-    dice = None
+    dice = np.empty((2, C, 3, 5), np.int8)  # drawn for each pair of games
     for g in range(games):
         if g % 2 == 0:
             dice = dice_rng.integers(1, 7, size=(2, C, 3, 5), dtype=np.int8)  # seat 0 (starter), seat 1
         first = g % 2  # game 2i: a starts; 2i + 1: b starts, on the same dice
         seats = (first, 1 - first)  # seats[s] = player index in seat s
         # each player's game runs through the engine (simulate.EngineGame), turn by turn
-        boards = [None, None]
+        boards: dict[int, EngineGame] = {}
         for s in (0, 1):
             boards[seats[s]] = EngineGame(players[seats[s]], dice[s], rules)
         for t in range(C):
             for s in (0, 1):
                 p = seats[s]
                 other = 1 - p
-                if isinstance(players[p], MasterStrategy):
-                    players[p].observe(boards[other].card, levels[other])
+                player = players[p]
+                if isinstance(player, MasterStrategy):
+                    player.observe(boards[other].card, levels[other])
                 boards[p].play_turn(t)
         scores[g] = (boards[0].card.total, boards[1].card.total)
         if progress is not None:

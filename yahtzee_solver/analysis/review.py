@@ -38,7 +38,9 @@ kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -48,6 +50,9 @@ from ..errors import SavedGameError, UsageError
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable
+
+if TYPE_CHECKING:
+    from ..game import Event, GameState
 
 __all__ = [
     "BANDS",
@@ -86,8 +91,8 @@ class TurnPlay:
         The box the final dice were scored in.
     """
 
-    rolls: tuple
-    keeps: tuple
+    rolls: tuple[tuple[int, ...], ...]
+    keeps: tuple[tuple[int, ...], ...]
     box: int
 
 
@@ -117,17 +122,17 @@ class Decision:
 
     turn: int
     kind: str
-    dice: tuple
+    dice: tuple[int, ...]
     rolls_left: int
-    choice: object
-    best: object
+    choice: tuple[int, ...] | int
+    best: tuple[int, ...] | int
     expected_choice: float
     expected_best: float
     loss: float
     card_total: int
 
-    def to_dict(self, rules: RuleSet | None = None) -> dict:
-        def show(x):
+    def to_dict(self, rules: RuleSet | None = None) -> dict[str, Any]:
+        def show(x: tuple[int, ...] | int) -> str | int:
             if isinstance(x, tuple):
                 return format_dice(x)
             return rules.categories[x].slug if rules is not None else x
@@ -205,7 +210,7 @@ class GameReview:
     """
 
     rules: RuleSet
-    decisions: tuple
+    decisions: tuple[Decision, ...]
     final_score: int
     start_value: float
     complete: bool = True
@@ -245,7 +250,7 @@ class GameReview:
         return self.total_loss / len(self.decisions) if self.decisions else 0.0
 
     @property
-    def bands(self) -> dict:
+    def bands(self) -> dict[str, int]:
         """Number of decisions per loss band (:data:`BANDS`): ``{"0": n, "<1": n, "1-5": n, ">=5": n}``."""
         out = {name: 0 for name, _, _ in BANDS}
         for d in self.decisions:
@@ -254,12 +259,12 @@ class GameReview:
                     out[name] += 1
         return out
 
-    def costliest(self, n: int = 3) -> list:
+    def costliest(self, n: int = 3) -> list[Decision]:
         """The ``n`` decisions of greatest loss (greater than 0), costliest first (ties: earlier first)."""
         ranked = sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)
         return ranked[:n]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules.name,
             **self.meta,
@@ -283,8 +288,8 @@ def _clean(loss: float) -> float:
     return 0.0 if loss < ZERO else float(loss)
 
 
-def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
-                 table: ValueTable | None = None, meta: dict | None = None) -> GameReview:
+def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Advisor | None = None,
+                 table: ValueTable | None = None, meta: dict[str, Any] | None = None) -> GameReview:
     """Review a game given as the moves of each turn.
 
     Parameters
@@ -352,7 +357,7 @@ def review_turns(turns, rules: str | RuleSet, *, advisor: Advisor | None = None,
                       tuple(chance), before)
 
 
-def replay(turns, rules: str | RuleSet) -> ScoreCard:
+def replay(turns: Sequence[TurnPlay], rules: str | RuleSet) -> ScoreCard:
     """The card the turns write, checking that they are a legal game (no values needed: cheap).
 
     Raises
@@ -384,8 +389,8 @@ def replay(turns, rules: str | RuleSet) -> ScoreCard:
     return card
 
 
-def review_log(log, rules: str | RuleSet, player: int = 0, *, advisor: Advisor | None = None,
-               meta: dict | None = None) -> GameReview:
+def review_log(log: Iterable[Event | Mapping[str, Any]], rules: str | RuleSet, player: int = 0, *,
+               advisor: Advisor | None = None, meta: dict[str, Any] | None = None) -> GameReview:
     """Review one player's turns in a move log (:func:`turns_from_log`, :func:`review_turns`).
 
     Raises
@@ -396,7 +401,7 @@ def review_log(log, rules: str | RuleSet, player: int = 0, *, advisor: Advisor |
     return review_turns(turns_from_log(log, player), rules, advisor=advisor, meta=meta)
 
 
-def _contains(dice, keep) -> bool:
+def _contains(dice: Iterable[int], keep: Iterable[int]) -> bool:
     rest = list(dice)
     for d in keep:
         if d not in rest:
@@ -405,7 +410,7 @@ def _contains(dice, keep) -> bool:
     return True
 
 
-def turns_from_log(log, player: int = 0) -> list[TurnPlay]:
+def turns_from_log(log: Iterable[Event | Mapping[str, Any]], player: int = 0) -> list[TurnPlay]:
     """The turns of ``player`` in a game's move log.
 
     Parameters
@@ -423,8 +428,8 @@ def turns_from_log(log, player: int = 0) -> list[TurnPlay]:
     from ..game import Event
 
     turns: list[TurnPlay] = []
-    rolls: list = []
-    keeps: list = []
+    rolls: list[tuple[int, ...]] = []
+    keeps: list[tuple[int, ...]] = []
     try:
         for e in log:
             ev = e if isinstance(e, Event) else Event.from_dict(e)
@@ -455,7 +460,8 @@ def turns_from_log(log, player: int = 0) -> list[TurnPlay]:
     return turns
 
 
-def review_game(state, player: int = 0, *, advisor: Advisor | None = None, meta: dict | None = None) -> GameReview:
+def review_game(state: GameState, player: int = 0, *, advisor: Advisor | None = None,
+                meta: dict[str, Any] | None = None) -> GameReview:
     """Review one player's turns of a game (:class:`~yahtzee_solver.game.GameState`).
 
     The replayed card must equal the game's card (a check that the log is whole).
@@ -508,13 +514,13 @@ class PolicyLosses:
     seed: int
     decisions: int
     per_decision: float
-    per_game: tuple
-    mean_score: tuple
+    per_game: tuple[float, ...]
+    mean_score: tuple[float, ...]
     start_value: float
-    scores: np.ndarray = field(repr=False, compare=False, default=None)
-    game_losses: np.ndarray = field(repr=False, compare=False, default=None)
+    scores: np.ndarray | None = field(repr=False, compare=False, default=None)
+    game_losses: np.ndarray | None = field(repr=False, compare=False, default=None)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "level": self.level, "rules": self.rules, "games": self.games, "seed": self.seed,
             "decisions": self.decisions, "loss_per_decision": self.per_decision,
@@ -557,7 +563,7 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     if isinstance(strategy, BeginnerStrategy):
         moves = []
         for g in range(len(dice)):
-            m: list = []
+            m: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = []
             play_game(strategy, dice[g], rules, moves=m)
             moves.append(m)
     else:
@@ -592,28 +598,28 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     scores = np.array([_final_total(rules, game) for game in moves], dtype=float)
     n = len(dice)
 
-    def mean_ci(x):
+    def mean_ci(x: np.ndarray) -> tuple[float, float]:
         sd = float(x.std(ddof=1)) if n > 1 else 0.0
         return float(x.mean()), 1.96 * sd / np.sqrt(n)
 
-    return PolicyLosses(name, rules.name, n, int(ss.entropy), len(a), float(loss.mean()),
+    return PolicyLosses(name, rules.name, n, int(cast(int, ss.entropy)), len(a), float(loss.mean()),
                         tuple(map(float, mean_ci(per_game))), tuple(map(float, mean_ci(scores))),
                         float(adv.table.empty_value), scores, per_game)
 
 
-def _roll(faces) -> int:
+def _roll(faces: Iterable[int]) -> int:
     from ..dice import roll_index
 
     return roll_index(faces)
 
 
-def _keep(faces) -> int:
+def _keep(faces: Iterable[int]) -> int:
     from ..dice import keep_index
 
     return keep_index(faces)
 
 
-def _final_total(rules: RuleSet, game) -> int:
+def _final_total(rules: RuleSet, game: Iterable[tuple[Any, Any, Sequence[int], int]]) -> int:
     card = ScoreCard.empty(rules)
     for _, _, final, box in game:
         points, _, bonus = card.box_points(final)

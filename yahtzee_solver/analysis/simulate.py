@@ -28,13 +28,14 @@ import contextlib
 import math
 import time
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 import numpy as np
 
 from ..solver import jit as _jit
 from ..dice import ROLL_SUBKEEPS
 from ..errors import IllegalMoveError, UsageError
-from ..game import GameConfig, GameState, cpu_actions
+from ..game import Event, GameConfig, GameState, cpu_actions
 from ..strategy.players import LEVELS, BeginnerStrategy, Strategy
 from ..strategy.players import fixed_strategy
 from ..strategy.policy import KernelValueSource
@@ -103,7 +104,7 @@ class SimulationResult:
     mean: float
     ci95: tuple[float, float]
     sd: float
-    percentiles: dict
+    percentiles: dict[int, float]
     min: int
     max: int
     upper_bonus_rate: float
@@ -122,7 +123,7 @@ class SimulationResult:
         """Games per second of wall time."""
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--json`` (scores left out)."""
         return {
             "level": self.level,
@@ -144,7 +145,8 @@ class SimulationResult:
         }
 
 
-def summarise(level: str, rules: str, seed: int, scores, upper_bonus, yahtzee, seconds: float) -> SimulationResult:
+def summarise(level: str, rules: str, seed: int, scores: np.ndarray, upper_bonus: np.ndarray, yahtzee: np.ndarray,
+              seconds: float) -> SimulationResult:
     """Build a :class:`SimulationResult` from per-game arrays.
 
     Parameters
@@ -195,7 +197,7 @@ def draw_dice(rng: np.random.Generator, games: int, turns: int) -> np.ndarray:
     return np.concatenate(blocks)[:games] if blocks else np.empty((0, turns, 3, 5), np.int8)
 
 
-def _check_dice(dice, ndim: int, turns: int) -> np.ndarray:
+def _check_dice(dice: Any, ndim: int, turns: int) -> np.ndarray:
     d = np.asarray(dice)
     want = "(games, turns, 3, 5)" if ndim == 4 else "(turns, 3, 5)"
     if d.ndim != ndim or d.shape[-2:] != (3, 5) or d.shape[-3] < turns:
@@ -257,7 +259,7 @@ class _Checked:
 
 def play_game(
     strategy: Strategy,
-    dice,
+    dice: Any,
     rules: str | RuleSet | None = None,
     moves: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] | None = None,
 ) -> ScoreCard:
@@ -324,19 +326,19 @@ class EngineGame:
         If ``dice`` is not ``(turns, 3, 5)`` faces 1-6 with a turn per box.
     """
 
-    def __init__(self, strategy: Strategy, dice, rules: str | RuleSet | None = None):
-        self.rules = get_rules(rules if rules is not None else strategy.rules)
+    def __init__(self, strategy: Strategy, dice: Any, rules: str | RuleSet | None = None) -> None:
+        self.rules: RuleSet = get_rules(rules if rules is not None else strategy.rules)
         self._deal = _PredrawnDice(_check_dice(dice, 3, self.rules.n_categories))
         # the strategy draws from its own generator; the state's CPU generator is never used here
-        self.state = GameState(GameConfig(self.rules), self._deal, _UNUSED_RNG)
-        self.player = _Checked(strategy, self.rules.n_categories)
+        self.state: GameState = GameState(GameConfig(self.rules), cast(np.random.Generator, self._deal), _UNUSED_RNG)  # deals like one
+        self.player: _Checked = _Checked(strategy, self.rules.n_categories)
 
     @property
     def card(self) -> ScoreCard:
         """The scorecard so far."""
         return self.state.cards[0]
 
-    def play_turn(self, t: int):
+    def play_turn(self, t: int) -> Event:
         """Play turn ``t`` (0-based) on its dice; returns the scoring :class:`~yahtzee_solver.game.Event`.
 
         Raises
@@ -354,7 +356,7 @@ class EngineGame:
                 return ev
 
 
-def play_games(strategy: Strategy, dice, *, jit: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def play_games(strategy: Strategy, dice: Any, *, jit: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play one game per row of ``dice`` with an ``expert`` or ``normal`` strategy, in compiled code.
 
     Parameters
@@ -468,7 +470,7 @@ def simulate(
         raise UsageError(f"invalid seed {seed!r}: want a whole number >= 0")
     rules = get_rules(rules)
     ss = np.random.SeedSequence(seed)
-    seed = int(ss.entropy)
+    seed = int(cast(int, ss.entropy))  # an int: given, or fresh
     dice_rng = np.random.default_rng(ss)
     play_rng = np.random.default_rng(ss.spawn(1)[0])
     strategy = fixed_strategy(name, rules, rng=play_rng, table=table, jit=jit)

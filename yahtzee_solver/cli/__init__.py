@@ -30,7 +30,8 @@ import importlib
 import io
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
@@ -121,17 +122,18 @@ class LazyGroup(click.Group):
     """A group that imports a command's module only when the command is used,
     and reports every failure as one line (see the module docstring)."""
 
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         target = COMMANDS.get(name)
         if target is None:
             return None
         module, attr = target.split(":")
-        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        command: click.Command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        return command
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except CardRulesError as e:
@@ -141,7 +143,8 @@ class LazyGroup(click.Group):
         except YahtzeeError as e:
             raise click.ClickException(str(e)) from None
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         """Run the command line and exit with its code (see the module docstring).
 
         With ``standalone_mode=False`` this is click's own ``main``: exceptions
@@ -151,7 +154,8 @@ class LazyGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         sys.exit(self._run(args, prog_name, complete_var, extra))
 
-    def _run(self, args, prog_name, complete_var, extra) -> int:
+    def _run(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+             extra: dict[str, Any]) -> int:
         """Run click without its standalone error handling; return the exit code."""
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -159,7 +163,8 @@ class LazyGroup(click.Group):
             sys.stdout.flush()
         except _NoArgsIsHelpError as e:  # bare ``yahtzee-solve``: the help, as click prints it
             e.show()
-            return e.exit_code
+            code: int = e.exit_code
+            return code
         except click.UsageError as e:
             _echo_error(_usage_line(e))
             return e.exit_code
@@ -190,7 +195,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="yahtzee-solve")
-def main():
+def main() -> None:
     """Optimal Yahtzee and Yacht: which dice to keep, where to score, and a game to play.
 
     \b

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,12 @@ from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
 from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..rules import RuleSet
+    from ..state import ScoreCard
 
 __all__ = ["dist", "histogram_lines", "format_distribution", "save_plot", "plot_figure", "plot_title", "write_figure",
            "check_plot_path", "PLOT_FORMATS"]
@@ -96,7 +103,7 @@ def format_distribution(d: ScoreDistribution, header: list[str]) -> str:
     return "\n".join(lines)
 
 
-def check_plot_path(path: str | os.PathLike) -> Path:
+def check_plot_path(path: str | os.PathLike[str]) -> Path:
     """Check that a chart can be written to ``path``, before any work is done.
 
     The file type must be one of :data:`PLOT_FORMATS`, and its folder must
@@ -131,7 +138,7 @@ def check_plot_path(path: str | os.PathLike) -> Path:
     return path
 
 
-def plot_figure(path: str | os.PathLike):
+def plot_figure(path: str | os.PathLike[str]) -> Figure:
     """A new matplotlib figure for a chart to be written to ``path``, checked before any work is done.
 
     The one check of ``dist --plot`` and ``target-curve --plot``: the path
@@ -156,7 +163,7 @@ def plot_figure(path: str | os.PathLike):
     return Figure(figsize=(8, 4.5))
 
 
-def write_figure(fig, path: str | os.PathLike) -> Path:
+def write_figure(fig: Figure, path: str | os.PathLike[str]) -> Path:
     """Write ``fig`` to ``path`` atomically, as an ordinary file (:func:`yahtzee_solver.files.write_atomic`).
 
     The folder must exist (:func:`check_plot_path`); it is not created.
@@ -172,7 +179,7 @@ def write_figure(fig, path: str | os.PathLike) -> Path:
                         error=lambda reason: PlotError(f"cannot write plot {str(path)!r}: {reason}"))
 
 
-def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "", fig=None) -> Path:
+def save_plot(d: ScoreDistribution, path: str | os.PathLike[str], title: str = "", fig: Figure | None = None) -> Path:
     """Write a bar chart of the distribution to ``path`` (.png, .svg or .pdf), atomically.
 
     Parameters
@@ -207,7 +214,7 @@ def save_plot(d: ScoreDistribution, path: str | os.PathLike, title: str = "", fi
     return write_figure(fig, path)
 
 
-def plot_title(d: ScoreDistribution, card, dice_line: str | None = None) -> str:
+def plot_title(d: ScoreDistribution, card: ScoreCard, dice_line: str | None = None) -> str:
     """The chart's title: rule set, strategy, and the position (turn, card total, filled boxes, dice).
 
     The filled boxes are listed as ``--card`` takes them, wrapped to lines of
@@ -248,7 +255,8 @@ def plot_title(d: ScoreDistribution, card, dice_line: str | None = None) -> str:
                    "pip install 'yahtzee-solver[plot]').")
 @click.option("--progress/--no-progress", default=False, help="Progress bar on stderr.")
 @json_option
-def dist(dice, card_text, rolls_left, rules, strategy, table_path, plot_path, progress, as_json):
+def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, rules: RuleSet | None, strategy: str,
+         table_path: str | None, plot_path: str | None, progress: bool, as_json: bool) -> None:
     """Exact distribution of the final score from a position.
 
     Without DICE the position is the start of a turn on --card; with DICE

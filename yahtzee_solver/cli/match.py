@@ -5,10 +5,15 @@ Thin: parses, calls :func:`yahtzee_solver.analysis.match.play_match`, prints.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..errors import UsageError
 from .options import echo_json, json_option, rules_option
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
 
 __all__ = ["match"]
 
@@ -31,7 +36,8 @@ MAX_GAMES = 100_000_000
               help="master plays the win DP once at most K of its boxes are open (the expert's move before).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def match(a, b, games, rules, seed, max_open, no_progress, as_json):
+def match(a: str, b: str, games: int, rules: RuleSet, seed: int | None, max_open: int, no_progress: bool,
+          as_json: bool) -> None:
     """Play CPU level A against CPU level B (beginner, normal, expert, master), alternating who starts.
 
     \b
@@ -70,7 +76,7 @@ def match(a, b, games, rules, seed, max_open, no_progress, as_json):
                f"({res.seconds:.1f} s, {d['games_per_second'] or 0:.1f} games/s)")
     for name, key in (("wins", "win_rate"), ("draws", "draw_rate"), ("losses", "loss_rate")):
         k = getattr(res, name)
-        l, h = d[key + "_ci95"]
-        click.echo(f"  {name:<7}{k:>8,}  {_pct(d[key]):>8}  (95 % CI {_pct(l)} .. {_pct(h)})")
+        low, high = d[key + "_ci95"]
+        click.echo(f"  {name:<7}{k:>8,}  {_pct(d[key]):>8}  (95 % CI {_pct(low)} .. {_pct(high)})")
     click.echo(f"  {res.a} wins {_pct(res.share)} of the decided games (95 % CI {_pct(lo)} .. {_pct(hi)})")
     click.echo(f"  mean score: {res.a} {d['mean_a']:.2f}, {res.b} {d['mean_b']:.2f}")

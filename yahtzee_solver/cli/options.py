@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json as _json
 import os
+from typing import Any
 
 import click
 
@@ -20,7 +21,7 @@ _RULES_HELP = (
 )
 
 
-class RulesType(click.Choice):
+class RulesType(click.Choice[str]):
     """``--rules``: one of the rule-set names (any case), converted once to its :class:`RuleSet`.
 
     Help and errors are those of ``click.Choice`` over :data:`RULESETS`.
@@ -28,10 +29,10 @@ class RulesType(click.Choice):
 
     name = "rules"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(list(RULESETS), case_sensitive=False)
 
-    def convert(self, value, param, ctx) -> RuleSet:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> RuleSet:  # type: ignore[override]
         if isinstance(value, RuleSet):
             return value
         return get_rules(super().convert(value, param, ctx))
@@ -62,7 +63,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 
 
-def _regular_file(ctx, param, value):
+def _regular_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an existing ``--table`` that is not a regular file (reading a fifo would block forever): a file
     problem, exit 1, like a table that cannot be read."""
     if value is None:
@@ -149,7 +150,7 @@ def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
     return QueryTable(rules, table_path).rules
 
 
-def echo_json(data) -> None:
+def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON."""
     click.echo(_json.dumps(data, indent=2, ensure_ascii=False))
 

@@ -8,6 +8,7 @@ A thin command: it parses the options, takes the data folder's lock
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -18,13 +19,16 @@ from ..i18n import LANGS
 from ..tui.start import play_game
 from .options import no_color, rules_option
 
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+
 __all__ = ["play"]
 
 
 _SETTINGS = ("rules", "opponent", "first", "seed")
 
 
-def _finite(ctx, param, value):
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     """Refuse nan and inf: FloatRange lets nan through (every comparison with it is false) and inf means nothing."""
     if value is not None and not math.isfinite(value):
         raise click.BadParameter(f"{value!r} is not a finite number of points", ctx, param)
@@ -51,7 +55,8 @@ def _finite(ctx, param, value):
                    "the game then counts as practice, as with a hint).  Kept with the saved game: --resume "
                    "asks the same way.")
 @click.pass_context
-def play(ctx, rules, opponent, first, seed, lang, resume, fast, confirm_loss):
+def play(ctx: click.Context, rules: RuleSet, opponent: str, first: str, seed: int | None, lang: str | None,
+         resume: bool, fast: bool, confirm_loss: float | None) -> None:
     """Play Yahtzee, Yatzy, Yacht or a Yahtzee variant in the terminal, alone or against the CPU.
 
     The scorecard shows what the dice would score in every open box; type

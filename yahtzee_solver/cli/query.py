@@ -12,6 +12,9 @@ verification (about 10 ms on top of the read).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import click
 
 from ..strategy.advisor import Advisor, BoxOption, KeepOption
@@ -22,6 +25,12 @@ from ..state import ScoreCard, parse_card
 from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 from .target_query import target_option, value_target_option
+
+if TYPE_CHECKING:
+    from ..strategy.distribution import ScoreDistribution
+
+_T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = ["hint", "keep", "fill", "value", "DEFAULT_KEEP_TOP", "box_note", "box_best", "reroll_cell", "keep_best"]
 
@@ -44,7 +53,7 @@ top_option = click.option(
 )
 
 
-def dice_argument(f):
+def dice_argument(f: _F) -> _F:
     """The DICE argument: ``22555``, ``"2 2 5 5 5"``, ``2,2,5,5,5`` or five separate words."""
     return click.argument("dice", nargs=-1, required=True, metavar="DICE")(f)
 
@@ -71,20 +80,21 @@ def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> t
 # -- text output ------------------------------------------------------------------
 
 
-def _loss(option, best: bool) -> str:
+def _loss(option: KeepOption | BoxOption, best: bool) -> str:
     if best:
         return "best"
     return "tie" if option.loss < 5e-10 else f"-{option.loss:.2f}"
 
 
-def _dist_cells(d, threshold: int) -> list[str]:
+def _dist_cells(d: ScoreDistribution, threshold: int) -> list[str]:
     """``hint --dist`` columns: SD of the final total and P(final >= threshold) (:func:`format_probability`)."""
     from ..i18n import format_probability
 
     return [f"{d.sd:.2f}", format_probability(d.prob_at_least(threshold))]
 
 
-def _keep_lines(options: list[KeepOption], shown: list[KeepOption], rules, dists=None, threshold=None) -> list[str]:
+def _keep_lines(options: Sequence[KeepOption], shown: Sequence[KeepOption], rules: RuleSet,
+                dists: Mapping[Any, ScoreDistribution] | None = None, threshold: int = 0) -> list[str]:
     rows = [
         ["*" if i == 0 else "", format_dice(o.keep), reroll_cell(o, rules), f"{o.expected:.2f}", _loss(o, i == 0)]
         + (_dist_cells(dists[o.keep], threshold) if dists else [])
@@ -99,7 +109,8 @@ def _keep_lines(options: list[KeepOption], shown: list[KeepOption], rules, dists
     return lines
 
 
-def _box_lines(options: list[BoxOption], shown: list[BoxOption], rules, dists=None, threshold=None) -> list[str]:
+def _box_lines(options: Sequence[BoxOption], shown: Sequence[BoxOption], rules: RuleSet,
+               dists: Mapping[Any, ScoreDistribution] | None = None, threshold: int = 0) -> list[str]:
     rows = [
         ["*" if i == 0 else "", o.name, str(o.points), f"{o.expected:.2f}", _loss(o, i == 0)]
         + (_dist_cells(dists[o.category], threshold) if dists else []) + [box_note(o, rules)]
@@ -174,7 +185,7 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
         click.echo("\n".join(_why_lines(why, tr, shown, is_keep)))
         return
     if as_json and dists:
-        def with_dist(o):
+        def with_dist(o: Any) -> dict[str, Any]:
             d = dists[o.keep if is_keep else o.category]
             return {**o.to_dict(), "sd": d.sd, "p_at_least": d.prob_at_least(threshold)}
 
@@ -213,7 +224,8 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     click.echo("\n".join(lines))
 
 
-def _target(card, faces, rolls_left, q: QueryTable, target, top, as_json) -> None:
+def _target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, q: QueryTable,
+            target: int, top: int | None, as_json: bool) -> None:
     """The ``--target`` answer (:mod:`.target_query`)."""
     from .target_query import report_target
 
@@ -324,7 +336,8 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
 @top_option
 @target_option
 @json_option
-def keep(dice, rolls_left, card_text, rules, table_path, top, target, as_json):
+def keep(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: RuleSet | None, table_path: str | None,
+         top: int | None, target: int | None, as_json: bool) -> None:
     """Ranked keeps of DICE before a reroll (keeping all five = scoring now in the best box).
 
     \b
@@ -348,7 +361,8 @@ def keep(dice, rolls_left, card_text, rules, table_path, top, target, as_json):
 @top_option
 @target_option
 @json_option
-def fill(dice, card_text, rules, table_path, top, target, as_json):
+def fill(dice: tuple[str, ...], card_text: str | None, rules: RuleSet | None, table_path: str | None,
+         top: int | None, target: int | None, as_json: bool) -> None:
     """Ranked boxes to score the final DICE in (the Joker rule decides which are open).
 
     Points now include the Yahtzee bonus (+100) and the upper bonus (+35)
@@ -373,7 +387,8 @@ def fill(dice, card_text, rules, table_path, top, target, as_json):
 @table_option
 @value_target_option
 @json_option
-def value(card_text, rules, table_path, target, as_json):
+def value(card_text: str | None, rules: RuleSet | None, table_path: str | None, target: int | None,
+          as_json: bool) -> None:
     """Expected final score of a turn-start CARD under optimal play.
 
     The empty card (the default) gives the optimal expected score of a game.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from ..files import read_json
@@ -32,21 +35,22 @@ def _settle(tr: Translator, err: bool) -> None:
 
 def _saved_lang() -> str | None:
     """The language of the game in progress, else of the last game filed (a quiet peek: no file is changed)."""
-    for path, get in ((save_path().with_name("ledger.json"), lambda d: (d.get("game") or {}).get("lang")),
-                      (records_path(), lambda d: d.get("lang"))):
+    getters: tuple[tuple[Any, Callable[[Any], Any]], ...] = ((save_path().with_name("ledger.json"), lambda d: (d.get("game") or {}).get("lang")),
+                      (records_path(), lambda d: d.get("lang")))
+    for path, get in getters:
         try:
             lang = get(read_json(path))
         except Exception:  # noqa: BLE001 -- a missing or damaged file is reported by the real load
             continue
         if lang in LANGS:
-            return lang
+            return str(lang)
     return None
 
 
 _COLUMNS = ("games", "best", "average", "wins", "losses", "draws", "abandoned")
 
 
-def _table(rows: list[dict], tr: Translator) -> list[str]:
+def _table(rows: list[dict[str, Any]], tr: Translator) -> list[str]:
     head = [tr("rec.rules"), tr("rec.opponent")] + [tr(f"rec.{c}") for c in _COLUMNS]
     body = []
     for r in rows:
@@ -81,7 +85,7 @@ def _table(rows: list[dict], tr: Translator) -> list[str]:
               help="Interface language: English, Chinese, Japanese.  Default: the locale's (LC_ALL/LANG "
                    "zh_*, ja_*), else the language of the game in progress or the last game played.")
 @click.pass_context
-def records(ctx, as_json, reset, yes, lang):
+def records(ctx: click.Context, as_json: bool, reset: bool, yes: bool, lang: str | None) -> None:
     """Show your game records: games, best, average, wins, losses, draws.
 
     Kept per rule set and opponent (solo or a CPU level) in records.json in

@@ -7,8 +7,18 @@ write their answers with these, so one position reads the same in each.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from ..dice import format_dice
 from ..state import ScoreCard
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+    from ..strategy.advisor import BoxOption, KeepOption
+    from ..strategy.target import TargetBoxOption, TargetKeepOption
+
+_T = TypeVar("_T")
 
 __all__ = ["describe_card", "box_note", "box_best", "keep_best", "reroll_cell", "limit_options"]
 
@@ -37,14 +47,14 @@ def _render(headers: list[str], rows: list[list[str]], right: set[int]) -> list[
     """Align ``rows`` under ``headers``; columns in ``right`` are right-aligned."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
 
-    def line(cells):
+    def line(cells: list[str]) -> str:
         out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
         return "  ".join(out).rstrip()
 
     return [line(headers)] + [line(row) for row in rows]
 
 
-def box_note(o, rules) -> str:
+def box_note(o: BoxOption | TargetBoxOption, rules: RuleSet) -> str:
     """The note column of a box option: the bonuses it earns now and the Joker, e.g. ``'+100 Yahtzee bonus, Joker'``.
 
     ``o`` is any option with ``yahtzee_bonus``, ``upper_bonus`` (points) and ``joker``
@@ -60,13 +70,13 @@ def box_note(o, rules) -> str:
     return ", ".join(notes)
 
 
-def box_best(o, rules) -> str:
+def box_best(o: BoxOption | TargetBoxOption, rules: RuleSet) -> str:
     """The start of a ``best:`` line for box option ``o``: ``'score 30 in Chance (+100 Yahtzee bonus, Joker)'``."""
     note = box_note(o, rules)
     return f"score {o.points} in {o.name}{f' ({note})' if note else ''}"
 
 
-def _state_dict(card: ScoreCard) -> dict:
+def _state_dict(card: ScoreCard) -> dict[str, Any]:
     k = card.key
     return {
         "rules": card.rules.name,
@@ -77,7 +87,7 @@ def _state_dict(card: ScoreCard) -> dict:
     }
 
 
-def reroll_cell(o, rules) -> str:
+def reroll_cell(o: KeepOption | TargetKeepOption, rules: RuleSet) -> str:
     """The reroll column of a keep option: the dice rerolled, or ``none: score 15 in Fives`` for the
     option that keeps all five dice, which stops and scores now (there is no pass: a roll rerolls
     one to five dice).  ``o`` has ``reroll`` and ``score`` (the box option of the stop, or ``None``)."""
@@ -86,7 +96,7 @@ def reroll_cell(o, rules) -> str:
     return format_dice(o.reroll)
 
 
-def keep_best(o, rules) -> str:
+def keep_best(o: KeepOption | TargetKeepOption, rules: RuleSet) -> str:
     """The start of a ``best:`` line for keep option ``o``: ``'keep 555, reroll 12'`` or
     ``'score 15 in Fives now (no reroll)'``."""
     if o.score is not None:
@@ -94,7 +104,7 @@ def keep_best(o, rules) -> str:
     return f"keep {format_dice(o.keep)}, reroll {format_dice(o.reroll)}"
 
 
-def limit_options(options: list, top: int | None, default: int | None, as_json: bool) -> list:
+def limit_options(options: Sequence[_T], top: int | None, default: int | None, as_json: bool) -> Sequence[_T]:
     """The options a ``--top`` shows: ``top`` if given (0: all), else ``default`` in text and all in JSON."""
     n = top if top is not None else (None if as_json else default)
     return options if not n else options[:n]

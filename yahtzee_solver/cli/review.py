@@ -8,12 +8,16 @@ about 40 turn evaluations.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..i18n import LANGS, Translator, locale_lang
 from ..tui.review import review_lines
 from .options import echo_json, json_option
+
+if TYPE_CHECKING:
+    from ..analysis.review import GameReview
 
 __all__ = ["review"]
 
@@ -27,7 +31,7 @@ __all__ = ["review"]
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
 @json_option
-def review(game, last, cpu, rules, lang, as_json):
+def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str | None, as_json: bool) -> None:
     """Review a finished game: each decision, the best one, and its expected loss.
 
     N is a number in the game history (1 = the oldest kept; see the numbers
@@ -48,7 +52,7 @@ def review(game, last, cpu, rules, lang, as_json):
     from ..analysis.review import review_log
     from ..rules import get_rules
 
-    tr = Translator(lang.lower() if lang else locale_lang())
+    tr = Translator(lang.lower() if lang else locale_lang() or "en")
     if game is not None and last:
         raise UsageError("give a game N or FILE, or --last, not both")
     player = 1 if cpu else 0
@@ -68,7 +72,7 @@ def review(game, last, cpu, rules, lang, as_json):
         meta = {"source": "history", "number": n, "date": entry.date, "result": entry.result,
                 "scores": list(entry.scores)}
 
-        def review_it(m):
+        def review_it(m: dict[str, Any]) -> GameReview:
             try:
                 return review_log(entry.log, entry.rules, player, meta=m)
             except (SavedGameError, DiceError, CategoryError) as e:  # the history's content
@@ -83,7 +87,7 @@ def review(game, last, cpu, rules, lang, as_json):
         what = game
         meta = {"source": "file", "path": game}
 
-        def review_it(m):
+        def review_it(m: dict[str, Any]) -> GameReview:
             try:
                 return review_log(saved.log, saved.rules, player, meta=m)
             except (SavedGameError, DiceError, CategoryError) as e:  # the file's content, not the command line

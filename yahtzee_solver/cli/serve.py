@@ -11,11 +11,15 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import YahtzeeError
 from ..i18n import LANGS
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 __all__ = ["serve", "DEFAULT_PORT", "MISSING_EXTRA"]
 
@@ -39,7 +43,7 @@ def _machine_names(host: str) -> tuple[str, ...]:
         if ipaddress.ip_address(host.strip("[]")).is_unspecified:  # 0.0.0.0 / :: -- every interface
             names |= {socket.gethostname(), socket.getfqdn()}
             for info in socket.getaddrinfo(socket.gethostname(), None):
-                names.add(info[4][0])
+                names.add(str(info[4][0]))
     except (ValueError, OSError):
         pass
     return tuple(f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names)
@@ -89,7 +93,7 @@ def _listen(host: str, port: int) -> socket.socket:
 @click.option("--no-open", "no_open", is_flag=True, help="Do not open the page in the default browser.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Language of the page (default: the browser's language).")
-def serve(port, host, no_open, lang):
+def serve(port: int, host: str, no_open: bool, lang: str | None) -> None:
     """Play the game and ask the advisor in your web browser.
 
     Starts a local web server and opens the page.  The game in progress is the
@@ -114,7 +118,7 @@ def serve(port, host, no_open, lang):
             sock.close()
 
 
-def _run(server, app, host: str, port: int, no_open: bool) -> None:
+def _run(server: Any, app: Flask, host: str, port: int, no_open: bool) -> None:
     """Serve until Ctrl-C on the bound ``port``, the page opened in the browser unless ``no_open``."""
     # Load the table and compile the kernels while the browser opens.
     warm = threading.Thread(target=app.extensions["yahtzee"].warm, daemon=True)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ..strategy.players import LEVELS
 from ..rules import get_rules
 from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
+
+if TYPE_CHECKING:
+    from ..analysis.review import PolicyLosses
+    from ..analysis.simulate import SimulationResult
+    from ..rules import RuleSet
 
 __all__ = ["simulate", "format_result", "format_losses", "MAX_GAMES", "INTERRUPTED"]
 
@@ -21,7 +27,7 @@ INTERRUPTED = 130
 MAX_GAMES = 100_000_000
 
 
-def format_result(res) -> str:
+def format_result(res: SimulationResult) -> str:
     """The human-readable summary of a :class:`~yahtzee_solver.analysis.simulate.SimulationResult`."""
     lo, hi = res.ci95
     p = res.percentiles
@@ -42,7 +48,7 @@ def format_result(res) -> str:
     return "\n".join(lines)
 
 
-def format_losses(loss) -> str:
+def format_losses(loss: PolicyLosses) -> str:
     """Lines for ``--losses``: a :class:`~yahtzee_solver.analysis.review.PolicyLosses` in points."""
     lg, hg = loss.per_game
     return "\n".join([
@@ -78,7 +84,8 @@ def format_losses(loss) -> str:
               help="Also value every decision of the same games with the optimal values: the mean expected "
                    "loss per decision and per game, as 'review' reports for a human (slower).")
 @json_option
-def simulate(level, games, rules, seed, table_path, progress, as_json, losses):
+def simulate(level: str, games: int, rules: RuleSet | None, seed: int | None, table_path: str | None,
+             progress: bool | None, as_json: bool, losses: bool) -> None:
     """Play GAMES solitaire games with a CPU level and print score statistics.
 
     Reports the mean final score with its 95% confidence interval, the standard

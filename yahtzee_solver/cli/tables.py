@@ -19,6 +19,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +27,9 @@ from ..errors import TableError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
 from .options import DEFAULT_RULES, echo_json, json_option, rules_option, table_option, table_rules_option
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
 
 __all__ = ["build", "info", "REFERENCE_TOLERANCE", "REFERENCE_SOURCES"]
 
@@ -82,7 +86,7 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
         raise fail(f"folder {str(ancestor)!r} is not writable")
 
 
-def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | None]:
+def compare_reference(rules: RuleSet, empty_value: float) -> tuple[float | None, bool | None]:
     """The reference value of ``rules`` (quoted in docs/rules.md) and whether ``empty_value`` matches it.
 
     Returns
@@ -99,7 +103,7 @@ def compare_reference(rules, empty_value: float) -> tuple[float | None, bool | N
     return ref, abs(empty_value - ref) <= REFERENCE_TOLERANCE
 
 
-def _reference_text(rules, ref, ok, empty_value) -> str:
+def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_value: float) -> str:
     if ref is None:
         return f"no published optimal value to compare for {rules.name}"
     verdict = "matches" if ok else "DIFFERS from"
@@ -120,7 +124,7 @@ def _reference_text(rules, ref, ok, empty_value) -> str:
     ),
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
-def build(rules, out, progress):
+def build(rules: RuleSet, out: str | None, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
 
     Uses the numba-compiled kernels on every core: a few seconds, plus the
@@ -160,7 +164,7 @@ def build(rules, out, progress):
 @table_rules_option
 @table_option
 @json_option
-def info(rules, table_path, as_json):
+def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     """Metadata of a value table, with a full checksum verification.
 
     Shows the file, format version, rule set, the package version that built
@@ -186,10 +190,11 @@ def info(rules, table_path, as_json):
         why = "fails its checksum (corrupt)" if not ok_sum else f"holds no value for the empty card ({empty})"
         raise TableError(f"value table {str(table.path)!r} {why}; {rebuild}")
     ref, ok_ref = compare_reference(rs, empty)
+    assert table.path is not None  # loaded from a file
     size = table.path.stat().st_size
     from .._version import __version__
 
-    data = {
+    data: dict[str, Any] = {
         "path": str(table.path.resolve()),
         "size_bytes": size,
         "format_version": int(meta.get("format_version", FORMAT_VERSION)),

@@ -13,6 +13,9 @@ stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import click
 
 from ..strategy.objectives import MAX_TARGET
@@ -21,10 +24,17 @@ from .options import card_option, echo_json, json_option, rules_option
 from ..i18n import format_probability
 from .target_query import progress_bar
 
+if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from ..rules import RuleSet
+    from ..state import ScoreCard
+
 __all__ = ["target_curve_command"]
 
 
-def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
+def ev_policy_survival(rules: RuleSet, max_target: int, card: ScoreCard, progress: bool = False) -> np.ndarray:
     """P(final >= T) of the expected-score (expert) policy from ``card``, for T = 0..max_target.
 
     From the policy's exact final-score distribution (:func:`yahtzee_solver.strategy.objectives.opponent_pmf`,
@@ -35,7 +45,7 @@ def ev_policy_survival(rules, max_target: int, card, progress: bool = False):
     return survival(opponent_pmf(rules, card, "expert", progress=progress), max_target)
 
 
-def _plot(fig, path: str, rules, probs, ev) -> None:
+def _plot(fig: Figure, path: str, rules: RuleSet, probs: np.ndarray, ev: np.ndarray) -> None:
     ax = fig.subplots()
     ax.plot(range(len(probs)), probs, label="best achievable P(final >= T) (target play)")
     if ev is not None:
@@ -48,7 +58,7 @@ def _plot(fig, path: str, rules, probs, ev) -> None:
     write_figure(fig, path)
 
 
-def _say_why_the_dp_runs(rules, max_target: int) -> None:
+def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> None:
     """One stderr line when a shipped curve was expected for the empty card but cannot answer."""
     from ..analysis.curve_data import SHIPPED_RULES, curve_path, load_curve
 
@@ -76,7 +86,8 @@ def _say_why_the_dp_runs(rules, max_target: int) -> None:
               help="Run the DP even where a precomputed curve is shipped (the empty card; minutes).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def target_curve_command(rules, max_target, step, plot_path, card_text, recompute, no_progress, as_json):
+def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: str | None, card_text: str | None,
+                         recompute: bool, no_progress: bool, as_json: bool) -> None:
     """Best achievable P(final total >= T) from the empty card (or --card), for every T up to --max.
 
     \b
@@ -121,6 +132,8 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
             source += (f"; T above {shipped.padded_from - 1} is exactly 0: no {rules.name} game scores more "
                        f"than {max_final_total(rules)}")
     else:
+        update: Callable[[int, int], None] | None
+        close: Callable[[], None]
         update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
         try:
             curve = target_curve(rules, max_target, card, progress=update)
@@ -131,6 +144,7 @@ def target_curve_command(rules, max_target, step, plot_path, card_text, recomput
         seconds, n_states = curve.seconds, curve.n_states
         source = f"{n_states:,} states solved in {seconds:.1f} s"
     if plot_path is not None:
+        assert fig is not None  # made above with the path
         _plot(fig, plot_path, rules, probs, ev)
     if as_json:
         data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target,

@@ -11,6 +11,9 @@ when the solve is long.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import click
 
 from ..dice import format_dice
@@ -19,12 +22,19 @@ from ..state import ScoreCard
 from .options import QueryTable, echo_json
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from ..strategy.target import TargetAdvisor
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 __all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
 
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
 
-def _target_option(help_text: str):
+def _target_option(help_text: str) -> Callable[[_F], _F]:
     return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
                         help=help_text)
 
@@ -39,14 +49,14 @@ value_target_option = _target_option(
     "(the expected final total with expected-score play is shown beside).")
 
 
-def progress_bar(desc: str):
+def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A ``progress(done, total)`` callable showing a tqdm bar on stderr once the work is large, and a closer.
 
     The bar is drawn only when stderr is a terminal (tqdm's ``disable=None``).
     """
-    state = {"bar": None}
+    state: dict[str, tqdm[Any] | None] = {"bar": None}
 
-    def update(done, total):
+    def update(done: int, total: int) -> None:
         bar = state["bar"]
         if bar is None:
             if total < 2000:  # a few thousand states solve in well under a second
@@ -59,14 +69,15 @@ def progress_bar(desc: str):
         bar.n = done
         bar.refresh()
 
-    def close():
-        if state["bar"] is not None:
-            state["bar"].close()
+    def close() -> None:
+        bar = state["bar"]
+        if bar is not None:
+            bar.close()
 
     return update, close
 
 
-def _target_advisor(q: QueryTable, target: int, card: ScoreCard):
+def _target_advisor(q: QueryTable, target: int, card: ScoreCard) -> tuple[TargetAdvisor, Callable[[], None]]:
     from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
@@ -75,16 +86,17 @@ def _target_advisor(q: QueryTable, target: int, card: ScoreCard):
     return adv, close
 
 
-def _unreachable_note(adv, card) -> str:
+def _unreachable_note(adv: TargetAdvisor, card: ScoreCard) -> str:
     return (f"target {adv.target} cannot be reached from this card (at most {adv.max_final(card)} points): "
             f"P(final >= {adv.target}) = 0")
 
 
-def report_target(card: ScoreCard, faces, rolls_left: int, q: QueryTable, target: int, top, as_json: bool,
-                  default_top: int) -> None:
+def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, q: QueryTable, target: int,
+                  top: int | None, as_json: bool, default_top: int) -> None:
     """Rank the keeps (``rolls_left`` 1, 2) or boxes (0) of a position by P(final >= target) and print them."""
     rules = q.rules
     adv, close = _target_advisor(q, target, card)
+    options: list[Any]
     try:
         if rolls_left > 0:
             options = adv.keep_options(card, faces, rolls_left)
@@ -94,7 +106,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, q: QueryTable, target
         close()
     reachable = adv.reachable(card)
     is_keep = rolls_left > 0
-    shown = limit_options(options, top, default_top if is_keep else None, as_json)
+    shown: Sequence[Any] = limit_options(options, top, default_top if is_keep else None, as_json)
     if as_json:
         echo_json({
             **_state_dict(card),
@@ -130,7 +142,7 @@ def report_target(card: ScoreCard, faces, rolls_left: int, q: QueryTable, target
     what = "keeps" if is_keep else "boxes"
     if len(shown) < len(options):
         lines.append(f"({len(shown)} of {len(options)} {what} shown; --top 0 lists all)")
-    b = options[0]
+    b: Any = options[0]
     if is_keep:
         lines.append(f"best: {keep_best(b, rules)}"
                      f" -> P(final >= {target}) {format_probability(b.probability)}, expected final total {b.expected:.2f}")

@@ -30,6 +30,7 @@ reroll).  The return of an episode is the final total on the card.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -69,7 +70,8 @@ def _kept_codes(dice: tuple[int, ...]) -> np.ndarray:
     ``dice`` in position order.
     """
     counts = _HELD_INT @ (np.asarray(dice)[:, None] == _FACES)  # (31, 6) faces kept by each action
-    return _KEEP_OF_CODE[counts @ _BASE6]
+    codes: np.ndarray = _KEEP_OF_CODE[counts @ _BASE6]
+    return codes
 
 
 class YahtzeeEnv(gym.Env):
@@ -197,7 +199,7 @@ class YahtzeeEnv(gym.Env):
         self.game: GameState | None = None
         self._done = True
         self._kernels: ModuleType | None = None
-        self._card_obs: tuple | None = None  # (card, its part of the observation)
+        self._card_obs: tuple[Any, np.ndarray] | None = None  # (card, its part of the observation)
 
     # -- actions -------------------------------------------------------------------
     def box_action(self, box: int | str) -> int:
@@ -212,7 +214,7 @@ class YahtzeeEnv(gym.Env):
         return N_REROLL_ACTIONS + c
 
     @staticmethod
-    def reroll_action(positions) -> int:
+    def reroll_action(positions: Iterable[int]) -> int:
         """The action that rerolls the dice at ``positions`` (die positions 0..4, at least one) and keeps the rest.
 
         Raises
@@ -252,7 +254,8 @@ class YahtzeeEnv(gym.Env):
         return f"score {self.rules.categories[a - N_REROLL_ACTIONS].name}"
 
     # -- the gymnasium API -----------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new game and make its first roll.
 
         Parameters
@@ -278,7 +281,7 @@ class YahtzeeEnv(gym.Env):
         self._roll()
         return self._obs(), self._info()
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (module docstring), then roll for the next turn after a score.
 
         Parameters
@@ -426,7 +429,7 @@ class YahtzeeEnv(gym.Env):
             self._advisor = Advisor(self.rules, self._table, jit=self._jit)
         return self._advisor
 
-    def _refuse(self, action: int, why: tuple[str, dict] | None) -> None:
+    def _refuse(self, action: int, why: tuple[str, dict[str, Any]] | None) -> None:
         if why is not None:
             key, params = why
             raise IllegalMoveError(f"illegal action {action} ({self.describe_action(action)}): "
@@ -471,7 +474,7 @@ class YahtzeeEnv(gym.Env):
         return info
 
 
-def _index(value, what: str, n: int) -> int:
+def _index(value: Any, what: str, n: int) -> int:
     """``value`` as an int in 0..n-1 (Python or numpy integers, 0-d integer arrays; not bools), else UsageError."""
     if not isinstance(value, (bool, np.bool_)):
         try:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from ..errors import UsageError
 from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
@@ -21,11 +23,22 @@ from ..rules import ALIASES, N_UPPER, RuleSet
 
 __all__ = ["LANGS", "NBSP", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]
 
+class JokerCase(Protocol):
+    """What :meth:`Translator.joker` reads of a :class:`yahtzee_solver.game.JokerInfo` (a layer above)."""
+
+    @property
+    def case(self) -> str: ...
+    @property
+    def face(self) -> int: ...
+    @property
+    def category(self) -> int: ...
+
+
 #: Interface languages (``--lang``).
 LANGS = ("en", "zh", "ja")
 
 
-def locale_lang(default: str | None = "en", environ=None) -> str | None:
+def locale_lang(default: str | None = "en", environ: Mapping[str, str] | None = None) -> str | None:
     """The interface language the locale asks for: ``zh`` for ``zh_*``, ``ja`` for ``ja_*``, else ``default``.
 
     The first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set and not
@@ -115,12 +128,13 @@ def wrap(text: str, width: int | None) -> str:
             continue
         m = (re.match(r"\s*(?:\d+\.\s+|[-*]\s+)", line) or re.match(r"\s+\S.*?\s{2,}(?=\S)", line)
              or re.match(r"\s*", line))
+        assert m is not None  # r"\s*" matches every line
         hang = " " * min(display_width(m.group(0)), width // 2)
         cur: list[str] = []
         for tok in _TOKEN.findall(line):
             used = sum(display_width(t) for t in cur)
             if used + display_width(tok) > width and not tok.isspace() and "".join(cur).strip():
-                carry = []
+                carry: list[str] = []
                 if tok[0] in _NO_START:  # take the previous character down too
                     while cur and not cur[-1].isspace() and cur[-1][0] in _NO_START:
                         carry.insert(0, cur.pop())
@@ -162,9 +176,9 @@ class Translator:
         self.lang = lang
         self._m = MESSAGES[lang]
 
-    def __call__(self, key: str, **params) -> str:
+    def __call__(self, key: str, **params: object) -> str:
         """The message ``key`` with ``params`` filled in (falls back to English)."""
-        text = self._m.get(key, MESSAGES["en"][key])
+        text: str = self._m.get(key, MESSAGES["en"][key])
         return text.format(**params) if params else text
 
     # -- names ---------------------------------------------------------------------------
@@ -174,7 +188,8 @@ class Translator:
         if self.lang == "en":
             return spec.name
         names = BOX_NAMES.get((self.lang, rules.name), {})
-        return names.get(spec.key) or BOX_NAMES[self.lang].get(spec.key, spec.name)
+        name: str = names.get(spec.key) or BOX_NAMES[self.lang].get(spec.key, spec.name)
+        return name
 
     def box_index(self, rules: RuleSet, text: str) -> int | None:
         """Box of ``rules`` whose name in this language is ``text`` (spaces and ``・`` ignored), else ``None``."""
@@ -201,7 +216,7 @@ class Translator:
             return rules.title
         return TITLES.get(self.lang, {}).get(rules.name, rules.title)
 
-    def record_line(self, record: dict, vs_cpu: bool, **names) -> str:
+    def record_line(self, record: Mapping[str, Any], vs_cpu: bool, **names: str) -> str:
         """The end-of-game line of a record (:meth:`Record.to_dict <yahtzee_solver.play.records.Record.to_dict>`).
 
         ``names`` gives ``rules`` and ``opponent`` in words.  Against the CPU the
@@ -230,17 +245,18 @@ class Translator:
             return True
         return None
 
-    def problem(self, key: str, params: dict, rules: RuleSet) -> str:
+    def problem(self, key: str, params: Mapping[str, object], rules: RuleSet) -> str:
         """An illegal-action reason (:data:`yahtzee_solver.game.PROBLEMS`) in this language."""
         p = dict(params)
-        if isinstance(p.get("box"), str):
+        box = p.get("box")
+        if isinstance(box, str):
             try:
-                p["box"] = self.box(rules, rules.category_index(p["box"]))
+                p["box"] = self.box(rules, rules.category_index(box))
             except KeyError:
                 pass
         return self(f"problem.{key}", **p)
 
-    def history_problem(self, problem) -> str:
+    def history_problem(self, problem: object) -> str:
         """A warning about the game history in this language.
 
         ``problem`` is a :class:`yahtzee_solver.play.history.HistoryProblem` (its
@@ -250,9 +266,10 @@ class Translator:
         key = getattr(problem, "key", None)
         if key is None:
             return str(problem)
-        return self(f"history.{key}", **problem.fields)
+        fields: Mapping[str, object] = getattr(problem, "fields", {})
+        return self(f"history.{key}", **fields)
 
-    def join(self, items) -> str:
+    def join(self, items: Iterable[str]) -> str:
         """Items joined with this language's list separator."""
         return self("list_sep").join(items)
 
@@ -263,7 +280,7 @@ class Translator:
                           for c in cs)
         return items, self.join(self.box(rules, c) for c in cs)
 
-    def joker(self, info, rules: RuleSet) -> str:
+    def joker(self, info: JokerCase, rules: RuleSet) -> str:
         """Explanation of a :class:`yahtzee_solver.game.JokerInfo`."""
         fixed, names = self.fixed_points(rules)
         y = self.box(rules, rules.yahtzee_category)

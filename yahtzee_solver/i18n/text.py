@@ -17,7 +17,7 @@ from __future__ import annotations
 
 #: Box names by category key; ``(lang, rules name)`` entries override ``lang``.
 #: English uses the rule set's canonical names (``CategorySpec.name``).
-BOX_NAMES: dict = {
+BOX_NAMES: dict[str | tuple[str, str], dict[str, str]] = {
     "zh": {
         "ones": "一点", "twos": "二点", "threes": "三点", "fours": "四点", "fives": "五点",
         "sixes": "六点", "three-of-a-kind": "三条", "four-of-a-kind": "四条",
@@ -56,12 +56,12 @@ TITLES = {
 
 #: Answers that mean yes / no at a confirmation prompt (an empty answer is no).
 #: Compared after NFKC normalisation and lower-casing (so ｙ/Ｙ count as y).
-YES = {
+YES: dict[str, tuple[str, ...]] = {
     "en": ("y", "yes"),
     "zh": ("y", "yes", "是", "是的", "好", "好的", "对", "要", "确定"),
     "ja": ("y", "yes", "はい", "ハイ", "うん", "ええ", "する"),
 }
-NO = {
+NO: dict[str, tuple[str, ...]] = {
     "en": ("n", "no"),
     "zh": ("n", "no", "否", "不", "不是", "不要", "不用", "取消"),
     "ja": ("n", "no", "いいえ", "イイエ", "いや", "いえ", "しない"),

@@ -27,11 +27,15 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, SavedGameError, UsageError, YahtzeeError
 from ..game import GameState
 from ..files import data_dir, set_aside, write_json_atomic
 from .savegame import SavedLog, saved_log
+
+if TYPE_CHECKING:
+    from ..game import Event
 
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "DamagedEntry",
            "History", "HistoryProblem",
@@ -81,9 +85,9 @@ class HistoryEntry:
     opponent: str
     first: int
     seed: int
-    scores: tuple
+    scores: tuple[int, ...]
     result: str
-    log: tuple = field(repr=False, compare=False)
+    log: tuple[Event, ...] = field(repr=False, compare=False)
 
     @classmethod
     def of(cls, state: GameState, date: str | None = None) -> HistoryEntry:
@@ -106,13 +110,13 @@ class HistoryEntry:
         """1 (solitaire) or 2."""
         return 1 if self.opponent == "solo" else 2
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"date": self.date, "rules": self.rules, "opponent": self.opponent, "first": self.first,
                 "seed": self.seed, "scores": list(self.scores), "result": self.result,
                 "log": [e.to_dict() for e in self.log]}
 
     @classmethod
-    def from_dict(cls, d) -> HistoryEntry:
+    def from_dict(cls, d: Any) -> HistoryEntry:
         """Validate and restore one entry: the log must replay, turn by turn, to the scores.
 
         Raises
@@ -135,6 +139,7 @@ class HistoryEntry:
             raise SavedGameError(f"a history entry has unknown rules{shown}")
         if opp not in ("solo",) + tuple(o for o in OPPONENTS if o != "none"):
             raise SavedGameError(f"a history entry has an unknown opponent {_clip(repr(opp), 40)}")
+        first: Any
         first, seed, scores, log = d.get("first"), d.get("seed"), d.get("scores"), d.get("log")
         n = 1 if opp == "solo" else 2
         if first not in range(n) or isinstance(first, bool):
@@ -178,17 +183,17 @@ class DamagedEntry:
     raw: object = field(repr=False)
     reason: str
 
-    def to_dict(self):
+    def to_dict(self) -> object:
         return self.raw
 
 
-def _result(scores: tuple) -> str:
+def _result(scores: tuple[int, ...]) -> str:
     if len(scores) == 1:
         return "solo"
     return "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "draw"
 
 
-def _read(path: Path):
+def _read(path: Path) -> Any:
     """JSON of ``path`` with the size bound; FileNotFoundError, ValueError (unusable), DataFileError (unreadable)."""
     try:
         st = os.stat(path)
@@ -216,12 +221,12 @@ def _read(path: Path):
         raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
 
-def _clip(text, limit: int = 120) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _clip(text: object, limit: int = 120) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def _newer(data) -> bool:
+def _newer(data: object) -> bool:
     v = data.get("version") if isinstance(data, dict) else None
     return isinstance(v, int) and not isinstance(v, bool) and v > HISTORY_VERSION
 
@@ -235,9 +240,9 @@ class HistoryProblem(str):
     """
 
     key: str
-    fields: dict
+    fields: dict[str, Any]
 
-    def __new__(cls, key: str, text: str, **fields) -> HistoryProblem:
+    def __new__(cls, key: str, text: str, **fields: Any) -> HistoryProblem:
         self = super().__new__(cls, text)
         self.key, self.fields = key, fields
         return self
@@ -258,12 +263,12 @@ class History:
         moved aside, or when some of its entries are damaged and skipped.
     """
 
-    entries: list = field(default_factory=list)
+    entries: list[HistoryEntry | DamagedEntry] = field(default_factory=list)
     path: Path | None = None
     problem: str | None = None
 
     @classmethod
-    def load(cls, path: str | os.PathLike | None = None) -> History:
+    def load(cls, path: str | os.PathLike[str] | None = None) -> History:
         """Read the history (default :func:`history_path`); empty if there is no file.
 
         A damaged entry is kept as a :class:`DamagedEntry` (the other games stay
@@ -299,7 +304,7 @@ class History:
             raise
         except (ValueError, YahtzeeError) as e:  # all raised above with a message in words
             moved = set_aside(path)
-            fields = {"path": repr(str(path)), "reason": _clip(e), "moved": repr(str(moved))}
+            fields: dict[str, Any] = {"path": repr(str(path)), "reason": _clip(e), "moved": repr(str(moved))}
             h.problem = HistoryProblem("unreadable", f"history file {fields['path']} is unreadable as a whole "
                                        f"({fields['reason']}); moved to {fields['moved']}, starting a new history",
                                        **fields)
@@ -357,7 +362,7 @@ class History:
         return entry
 
 
-def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -> tuple[int, str | None]:
+def add_finished_game(state: GameState, path: str | os.PathLike[str] | None = None) -> tuple[int, str | None]:
     """Append a finished game to the history and save it.
 
     Idempotent: a game already in the history (same rules, opponent, seed and
@@ -388,7 +393,7 @@ def add_finished_game(state: GameState, path: str | os.PathLike | None = None) -
     return len(h.entries), h.problem
 
 
-def _entry(d) -> HistoryEntry | DamagedEntry:
+def _entry(d: Any) -> HistoryEntry | DamagedEntry:
     """One entry of the file, or a :class:`DamagedEntry` saying in words what is wrong with it."""
     try:
         return HistoryEntry.from_dict(d)
@@ -400,11 +405,11 @@ def _entry(d) -> HistoryEntry | DamagedEntry:
         return DamagedEntry(d, "a history entry is nested too deeply")
 
 
-def _identity(e: HistoryEntry) -> tuple:
+def _identity(e: HistoryEntry) -> tuple[Any, ...]:
     return (e.rules, e.opponent, e.first, e.seed, e.scores, tuple(json.dumps(x.to_dict()) for x in e.log))
 
 
-def load_game_file(path: str | os.PathLike) -> SavedLog:
+def load_game_file(path: str | os.PathLike[str]) -> SavedLog:
     """The rules, players and move log of a saved-game file (``game.json``, :func:`savegame.saved_log`).
 
     Unlike the data folder's files, a file named by the user is only read, never

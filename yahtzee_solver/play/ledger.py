@@ -37,6 +37,7 @@ import os
 import secrets
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ PRACTICE_REASONS = ("seed", "hint", "undo", "confirm")
 _BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
 
 
-def _restore_generator(state) -> np.random.Generator:
+def _restore_generator(state: object) -> np.random.Generator:
     if not isinstance(state, dict) or state.get("bit_generator") not in _BIT_GENERATORS:
         raise SavedGameError("saved game has an invalid random generator state")
     bg = getattr(np.random, state["bit_generator"])()
@@ -79,7 +80,7 @@ def ledger_path() -> Path:
     return data_dir() / "ledger.json"
 
 
-def log_digest(key: str, log: list[dict]) -> str:
+def log_digest(key: str, log: list[dict[str, Any]]) -> str:
     """HMAC-SHA256 (hex) under the hex ``key`` of the move log ``log`` (event dicts), in a canonical JSON form."""
     text = json.dumps(log, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hmac.new(bytes.fromhex(key), text.encode("ascii"), "sha256").hexdigest()
@@ -129,13 +130,14 @@ class LedgerEntry:
     lang: str = "en"
     counter: int = 0
     digest: str = ""
-    cpu_rng: dict | None = None
-    practice: tuple = field(default_factory=tuple)
+    cpu_rng: dict[str, Any] | None = None
+    practice: tuple[str, ...] = field(default_factory=tuple)
     confirm_loss: float | None = None
-    last: dict | None = None
+    last: dict[str, Any] | None = None
 
     @classmethod
-    def new(cls, *, seed: int, rules: str, opponent: str, first: int, lang: str, practice=()) -> LedgerEntry:
+    def new(cls, *, seed: int, rules: str, opponent: str, first: int, lang: str,
+            practice: tuple[str, ...] = ()) -> LedgerEntry:
         """A fresh entry with a random id and key (:mod:`secrets`)."""
         key = secrets.token_hex(32)
         return cls(secrets.token_hex(16), key, int(seed), rules, opponent, int(first), lang, 0,
@@ -155,13 +157,13 @@ class LedgerEntry:
             raise UsageError(f"unknown practice reason {reason!r}")
         return replace(self, practice=tuple(sorted({*self.practice, reason})))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["practice"] = list(self.practice)
         return d
 
     @classmethod
-    def from_dict(cls, d) -> LedgerEntry:
+    def from_dict(cls, d: object) -> LedgerEntry:
         """Validated entry.
 
         Raises
@@ -172,13 +174,13 @@ class LedgerEntry:
         if not isinstance(d, dict):
             raise ValueError("ledger entry is not an object")
 
-        def text(name, hexa=False):
+        def text(name: str, hexa: bool = False) -> str:
             v = d.get(name)
             if not isinstance(v, str) or (hexa and (not v or any(c not in "0123456789abcdef" for c in v))):
                 raise ValueError(f"invalid {name}")
             return v
 
-        def whole(name):
+        def whole(name: str) -> int:
             v = d.get(name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"invalid {name}")
@@ -206,7 +208,7 @@ class LedgerEntry:
                    confirm_loss, _last_event(d.get("last"), counter))
 
 
-def _last_event(last, counter: int) -> dict | None:
+def _last_event(last: Any, counter: int) -> dict[str, Any] | None:
     """The ledger's ``last``, checked: ``null`` before the first action (and in ledgers written before
     it was kept), else an event :meth:`~yahtzee_solver.game.Event.from_dict` reads.
 
@@ -223,10 +225,11 @@ def _last_event(last, counter: int) -> dict | None:
         Event.from_dict(last)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError):
         raise ValueError("invalid last: not an action of the game") from None
-    return last
+    checked: dict[str, Any] = last
+    return checked
 
 
-def _generator_state(cpu, counter: int) -> dict | None:
+def _generator_state(cpu: Any, counter: int) -> dict[str, Any] | None:
     """The ledger's ``cpu_rng``, checked: ``null`` only before the first action (every action writes it),
     else a state numpy restores (the CPU's next random choices depend on it).
 
@@ -243,7 +246,8 @@ def _generator_state(cpu, counter: int) -> dict | None:
         _restore_generator(cpu)
     except ValueError:
         raise ValueError("invalid cpu_rng: not a random generator state") from None
-    return cpu
+    state: dict[str, Any] = cpu  # a dict: _restore_generator checked it
+    return state
 
 
 class Ledger:
@@ -256,8 +260,8 @@ class Ledger:
         Set by :meth:`read` when the file was unreadable and was moved aside.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else ledger_path()
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path: Path = Path(path) if path is not None else ledger_path()
         self.problem: str | None = None
 
     def read(self) -> LedgerEntry | None:

@@ -19,6 +19,8 @@ import os
 import signal
 import threading
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import filelock
 
@@ -81,11 +83,11 @@ class GameLock:
         From :meth:`acquire`: the data folder is a file, or the lock file cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else lock_path()
-        self.held = False
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path: Path = Path(path) if path is not None else lock_path()
+        self.held: bool = False
         self._lock = filelock.FileLock(str(self.path), timeout=0, thread_local=False)
-        self._old_handlers: dict = {}
+        self._old_handlers: dict[int, Any] = {}
 
     def _owner(self) -> int | None:
         """The pid the holder wrote in the lock file; ``None`` if there is none (yet) or it is unreadable."""
@@ -136,13 +138,13 @@ class GameLock:
                 self._old_handlers[sig] = signal.signal(sig, _end)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         for sig, handler in self._old_handlers.items():
             signal.signal(sig, handler)
         self._old_handlers = {}
         self.release()
 
 
-def _end(signum, frame):
+def _end(signum: int, frame: FrameType | None) -> None:
     """Stop the game: unwinds to :meth:`GameLock.__exit__`, which releases the lock."""
     raise SystemExit(128 + signum)

@@ -29,12 +29,19 @@ import os
 import reprlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, IllegalMoveError, RuleSetError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
 from ..game import OPPONENTS, GameState
 from ..rules import RULESETS
 from .ledger import LedgerEntry
+
+if TYPE_CHECKING:
+    from .savegame import GameStore
+
+#: Records by (rules name, opponent key).
+_Section = dict[tuple[str, str], "Record"]
 
 __all__ = [
     "DataFileError",
@@ -105,13 +112,13 @@ class Record:
         """Mean final score (points), ``None`` before the first game."""
         return self.total / self.games if self.games else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["average"] = self.average
         return d
 
     @classmethod
-    def from_dict(cls, d) -> Record:
+    def from_dict(cls, d: object) -> Record:
         """Validated record.
 
         Raises
@@ -187,15 +194,15 @@ class RecordBook:
         (one lowercase line naming the file and where it went).
     """
 
-    records: dict = field(default_factory=dict)
-    practice: dict = field(default_factory=dict)
+    records: _Section = field(default_factory=dict)
+    practice: _Section = field(default_factory=dict)
     lang: str | None = None
-    filed: list = field(default_factory=list)
+    filed: list[str] = field(default_factory=list)
     path: Path | None = None
     problem: str | None = None
 
     @classmethod
-    def load(cls, path: str | os.PathLike | None = None) -> RecordBook:
+    def load(cls, path: str | os.PathLike[str] | None = None) -> RecordBook:
         """Read the records (default :func:`records_path`); an empty book if there is no file.
 
         A corrupt or foreign file is renamed aside (:func:`~yahtzee_solver.files.set_aside`)
@@ -229,7 +236,7 @@ class RecordBook:
         DataFileError
             If the file cannot be written (the old file is left intact).
         """
-        def section(recs):
+        def section(recs: _Section) -> dict[str, dict[str, dict[str, Any]]]:
             return {
                 rules: {opp: {k: v for k, v in rec.to_dict().items() if k != "average"}
                         for (r, opp), rec in sorted(recs.items()) if r == rules}
@@ -241,7 +248,7 @@ class RecordBook:
                 "lang": self.lang, "filed": self.filed}
         return write_json_atomic(self.path or records_path(), data)
 
-    def _section(self, practice: bool) -> dict:
+    def _section(self, practice: bool) -> _Section:
         return self.practice if practice else self.records
 
     def get(self, rules: str, opponent: str, practice: bool = False) -> Record:
@@ -302,7 +309,7 @@ class RecordBook:
         rec.forfeits += 1
         return "loss"
 
-    def to_list(self) -> list[dict]:
+    def to_list(self) -> list[dict[str, Any]]:
         """Records as ``[{"rules", "opponent", "practice", games, best, average, ...}]``.
 
         Unaided records first, then practice; each sorted by rules and opponent.
@@ -323,10 +330,10 @@ def _check_key(rules: str, opponent: str) -> None:
         raise UsageError(f"unknown opponent {opponent!r}")
 
 
-def _parse_section(recs, what: str) -> dict:
+def _parse_section(recs: object, what: str) -> _Section:
     if not isinstance(recs, dict):
         raise ValueError(f"no {what} object")
-    out = {}
+    out: _Section = {}
     for rules, per in recs.items():
         if rules not in RULESETS or not isinstance(per, dict):
             raise ValueError(f"unknown rules {_short.repr(rules)}")
@@ -340,7 +347,7 @@ def _parse_section(recs, what: str) -> dict:
     return out
 
 
-def _parse_records(data) -> tuple[dict, dict, str | None, list]:
+def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str]]:
     if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
         raise ValueError("not a yahtzee_solver records file")
     if data.get("version") not in _READS:
@@ -358,7 +365,7 @@ def _parse_records(data) -> tuple[dict, dict, str | None, list]:
 
 
 # -- filing a game ---------------------------------------------------------------------------------
-def file_finished_game(state: GameState, store, records_file: str | os.PathLike | None = None,
+def file_finished_game(state: GameState, store: GameStore, records_file: str | os.PathLike[str] | None = None,
                        ) -> tuple[RecordUpdate, str | None]:
     """Add a finished game to the records, then delete its saved game and ledger entry.
 
@@ -410,7 +417,7 @@ def file_finished_game(state: GameState, store, records_file: str | os.PathLike 
     return upd, book.problem
 
 
-def file_unfinished_game(entry: LedgerEntry, store, records_file: str | os.PathLike | None = None,
+def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str | os.PathLike[str] | None = None,
                          ) -> tuple[str, str | None]:
     """Count a game left unfinished (abandoned, save deleted, or failing verification), then forget it.
 

@@ -30,8 +30,10 @@ game.  (An undo, which shortens the log, writes the save first: see
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -70,11 +72,12 @@ def save_path() -> Path:
 
 
 # -- random generators -----------------------------------------------------------------------------
-def _bit_generator_state(rng: np.random.Generator) -> dict:
-    return _plain(rng.bit_generator.state)
+def _bit_generator_state(rng: np.random.Generator) -> dict[str, Any]:
+    state: dict[str, Any] = _plain(rng.bit_generator.state)
+    return state
 
 
-def _plain(x):
+def _plain(x: Any) -> Any:
     """numpy scalars/arrays in a bit-generator state -> JSON-safe Python values."""
     if isinstance(x, dict):
         return {str(k): _plain(v) for k, v in x.items()}
@@ -88,7 +91,7 @@ def _plain(x):
 
 
 # -- the format -------------------------------------------------------------------------------
-def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict:
+def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict[str, Any]:
     """The game as JSON-safe data: position and move log, no seed and no generator state.
 
     Parameters
@@ -116,7 +119,7 @@ def state_to_dict(state: GameState, game_id: str = "", lang: str = "en") -> dict
     }
 
 
-def _action(ev: Event):
+def _action(ev: Event) -> Roll | Hold | Score:
     if ev.kind == "roll":
         return Roll()
     if ev.kind == "hold":
@@ -126,7 +129,7 @@ def _action(ev: Event):
     raise SavedGameError(f"saved game is damaged (unknown action {clip(ev.kind, 20)!r})")
 
 
-def _check_format(data) -> None:
+def _check_format(data: object) -> None:
     """Raise :class:`SavedGameError` unless ``data`` is a save of this format and version."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SavedGameError("not a yahtzee_solver saved game")
@@ -136,7 +139,7 @@ def _check_format(data) -> None:
         raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
 
 
-def _check_rules(name) -> str:
+def _check_rules(name: object) -> str:
     """``name`` if it is a known rule set's name, else :class:`SavedGameError`."""
     if not isinstance(name, str) or name not in RULESETS:
         shown = f" {name[:40]!r}" if isinstance(name, str) else ""
@@ -144,7 +147,7 @@ def _check_rules(name) -> str:
     return name
 
 
-def state_from_dict(data, entry: LedgerEntry) -> GameState:
+def state_from_dict(data: Any, entry: LedgerEntry) -> GameState:
     """Restore a game written by :func:`state_to_dict` by replaying its moves from the ledger's seed.
 
     Parameters
@@ -238,7 +241,7 @@ class SavedLog:
         return 1 if self.opponent == "none" else 2
 
 
-def saved_log(data) -> SavedLog:
+def saved_log(data: Any) -> SavedLog:
     """The rules, players and move log of a save written by :func:`state_to_dict`.
 
     Raises
@@ -268,7 +271,7 @@ def _check(state: GameState) -> None:
     """Raise :class:`SavedGameError` unless the restored state ``state`` is one a game can reach."""
     cfg = state.config
 
-    def bad(what):
+    def bad(what: str) -> NoReturn:
         raise SavedGameError(f"saved game is inconsistent: {what}")
 
     if len(state.cards) != cfg.n_players:
@@ -311,7 +314,7 @@ def _check(state: GameState) -> None:
 
 
 
-def _replay(state: GameState, events, first: int = 0) -> None:
+def _replay(state: GameState, events: Iterable[Event], first: int = 0) -> None:
     """Apply the actions of ``events`` to ``state``, requiring each to produce the same event
     (``first``: the number of the first event in the game's log, less one, for the messages)."""
     for i, ev in enumerate(events, first):
@@ -325,7 +328,7 @@ def _replay(state: GameState, events, first: int = 0) -> None:
             raise SavedGameError(f"saved game's move {i + 1} does not replay (dice or points differ)")
 
 
-def _orphan_entry(data) -> LedgerEntry | None:
+def _orphan_entry(data: Any) -> LedgerEntry | None:
     """The game a save of this format names when the ledger has no entry for it (the ledger was deleted).
 
     Deleting ``ledger.json`` must not make a game against the CPU vanish: the
@@ -387,13 +390,13 @@ class GameStore:
     ledger : Ledger
     """
 
-    def __init__(self, game_file: str | os.PathLike | None = None, ledger_file: str | os.PathLike | None = None):
-        self.game_file = Path(game_file) if game_file is not None else save_path()
-        self.ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
+    def __init__(self, game_file: str | os.PathLike[str] | None = None, ledger_file: str | os.PathLike[str] | None = None):
+        self.game_file: Path = Path(game_file) if game_file is not None else save_path()
+        self.ledger: Ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
         self.entry: LedgerEntry | None = None
 
     @property
-    def practice(self) -> tuple:
+    def practice(self) -> tuple[str, ...]:
         """Why the game is practice (:data:`~yahtzee_solver.play.ledger.PRACTICE_REASONS`); empty for unaided play."""
         return self.entry.practice if self.entry is not None else ()
 
@@ -401,7 +404,7 @@ class GameStore:
     def lang(self) -> str | None:
         return self.entry.lang if self.entry is not None else None
 
-    def begin(self, state: GameState, *, lang: str = "en", practice=()) -> None:
+    def begin(self, state: GameState, *, lang: str = "en", practice: tuple[str, ...] = ()) -> None:
         """Record a new game in the ledger (a fresh id and key), then save it.
 
         Raises
@@ -436,6 +439,7 @@ class GameStore:
             if the ledger's write failed).
         """
         entry = self._counted(state)
+        assert self.entry is not None  # _counted checked it
         if entry.counter < self.entry.counter:  # an undo
             self._write_save(state)
             self.ledger.write(entry)
@@ -450,10 +454,11 @@ class GameStore:
         """The game's ``--confirm-loss`` threshold (points), ``None`` when it never asks."""
         return self.entry.confirm_loss if self.entry is not None else None
 
-    def update(self, *, practice: str | None = None, lang: str | None = None, confirm_loss=_UNSET) -> None:
+    def update(self, *, practice: str | None = None, lang: str | None = None, confirm_loss: Any = _UNSET) -> None:
         """Mark the game as practice (``practice`` a reason), change its language or its ``--confirm-loss``
         threshold (a float, or ``None`` to stop asking), in the ledger."""
         e = self.entry
+        assert e is not None, "no game begun or opened"
         if practice is not None:
             e = e.with_practice(practice)
         if lang is not None:
@@ -467,10 +472,12 @@ class GameStore:
     def _counted(self, state: GameState) -> LedgerEntry:
         """:attr:`entry` certifying ``state``'s move log (count, digest, last action) and CPU generator."""
         log = [ev.to_dict() for ev in state.log]
+        assert self.entry is not None and state.cpu_rng is not None, "no game begun or opened"
         return replace(self.entry, counter=len(log), digest=log_digest(self.entry.key, log),
                        cpu_rng=_bit_generator_state(state.cpu_rng), last=log[-1] if log else None)
 
     def _write_save(self, state: GameState) -> None:
+        assert self.entry is not None, "no game begun or opened"
         write_json_atomic(self.game_file, state_to_dict(state, self.entry.game_id, self.entry.lang))
 
     def open(self) -> Opened:

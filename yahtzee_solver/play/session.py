@@ -24,15 +24,24 @@ See the README, "What the records count".
 from __future__ import annotations
 
 import secrets
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import DataFileError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
 from ..i18n import Translator
 from .records import RecordUpdate, file_finished_game, file_unfinished_game
-from ..rules import get_rules
+from ..rules import RuleSet, get_rules
 from .savegame import GameStore, Opened
+
+if TYPE_CHECKING:
+    from ..game import Action, Event
+    from ..strategy.players import Strategy
+
+_Path = str | os.PathLike[str] | None
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
            "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
@@ -95,7 +104,8 @@ class Filed:
     history_problem: str | None
 
 
-def file_finished(state: GameState, store: GameStore, records_file=None, history_file=None) -> Filed:
+def file_finished(state: GameState, store: GameStore, records_file: _Path = None,
+                  history_file: _Path = None) -> Filed:
     """File a finished game: into the game history (for ``review``), then into the records.
 
     The history comes first and is not essential: if it cannot be written the
@@ -117,7 +127,7 @@ def file_finished(state: GameState, store: GameStore, records_file=None, history
     return Filed(upd, problem, number, hist_problem)
 
 
-def settle(store: GameStore, records_file=None) -> Settled:
+def settle(store: GameStore, records_file: _Path = None) -> Settled:
     """Settle what an earlier run left in ``store`` (see the module's docstring).
 
     Parameters
@@ -138,7 +148,7 @@ def settle(store: GameStore, records_file=None) -> Settled:
     if opened.status in ("missing", "refused") and opened.entry is not None:
         how, problem = file_unfinished_game(opened.entry, store, records_file)
         return Settled(opened, counted=how, records_problem=problem, ledger_problem=ledger_problem)
-    if opened.status == "ok" and opened.state.is_terminal():
+    if opened.status == "ok" and opened.state is not None and opened.state.is_terminal():
         st = opened.state
         try:
             filed = file_finished(st, store, records_file)
@@ -167,6 +177,7 @@ def settle_notes(tr: Translator, s: Settled) -> list[tuple[str, bool]]:
         out.append((tr("warn.records", detail=s.records_problem), True))
     if s.counted is not None:
         e = s.opened.entry
+        assert e is not None  # a counted game has its entry
         why = tr("why.deleted" if s.opened.status == "missing" else "why.refused")
         out.append((tr(f"settled.{s.counted}", rules=tr.title(get_rules(e.rules)), opponent=tr.opponent(e.opponent_key),
                        why=why), True))
@@ -182,7 +193,7 @@ def fresh_seed() -> int:
     return secrets.randbits(64)
 
 
-def make_game(rules: str, opponent: str, first: str, seed: int | None) -> tuple[GameState, tuple[str, ...]]:
+def make_game(rules: str | RuleSet, opponent: str, first: str, seed: int | None) -> tuple[GameState, tuple[str, ...]]:
     """A new game's position, and why it is practice (``("seed",)`` when ``seed`` is chosen, else empty).
 
     Nothing is written: call :func:`begin_game` to start it.
@@ -204,8 +215,8 @@ def make_game(rules: str, opponent: str, first: str, seed: int | None) -> tuple[
     return state, ("seed",) if chosen else ()
 
 
-def begin_game(store: GameStore, state: GameState, practice=(), *, lang: str = "en",
-               records_file=None) -> tuple[str, str | None] | None:
+def begin_game(store: GameStore, state: GameState, practice: tuple[str, ...] = (), *, lang: str = "en",
+               records_file: _Path = None) -> tuple[str, str | None] | None:
     """Start ``state`` (from :func:`make_game`) in ``store``, counting the unfinished game it replaces.
 
     Returns
@@ -233,12 +244,13 @@ def player_name(state: GameState, p: int, tr: Translator) -> str:
     return tr("you") if p == HUMAN else tr("cpu", level=tr.level(state.config.opponent))
 
 
-def dice_text(dice) -> str:
+def dice_text(dice: Iterable[int]) -> str:
     """``dice`` as ``"5 6 5 6 4"``."""
     return " ".join(str(d) for d in dice)
 
 
-def cpu_steps(state: GameState, strategy, act, tr: Translator):
+def cpu_steps(state: GameState, strategy: Strategy, act: Callable[[Action], Event],
+              tr: Translator) -> Iterator[tuple[Event, list[str]]]:
     """Play the CPU's next step (:func:`~yahtzee_solver.game.cpu_actions`) and tell it.
 
     Parameters
@@ -264,6 +276,7 @@ def cpu_steps(state: GameState, strategy, act, tr: Translator):
             continue
         lines = []
         if isinstance(action, Roll) and state.rolls_used:
+            assert state.dice is not None  # rolled this turn
             kept = sorted(d for d, h in zip(state.dice, state.held) if h)
             rest = sorted(d for d, h in zip(state.dice, state.held) if not h)
             if kept:
@@ -289,7 +302,7 @@ def can_undo(state: GameState, before: GameState | None) -> bool:
             and not state.rolls_used)
 
 
-def undo_score(store: GameStore, state: GameState, before: GameState):
+def undo_score(store: GameStore, state: GameState, before: GameState) -> tuple[GameState, Event, bool]:
     """Take back the last score (:func:`can_undo` must hold): the game becomes practice (``"undo"``)
     and ``before`` the saved game.
 

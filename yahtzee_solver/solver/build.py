@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ def reachable_upper(rules: RuleSet, up0: int = 0) -> np.ndarray:
     return out
 
 
-def reachable_layers(rules: RuleSet, root) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def reachable_layers(rules: RuleSet, root: tuple[int, int, int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The turn-start states reachable from ``root``, layer by layer (by number of filled boxes).
 
     Parameters
@@ -124,7 +125,7 @@ def upper_classes(rules: RuleSet, reach: np.ndarray | None = None) -> np.ndarray
     for m in range(1 << N_UPPER):
         # sums the open upper boxes can still make: the reachable subtotals of the complement
         sums = np.flatnonzero(reachable_upper_sums(m, T))
-        first: dict[tuple, int] = {}
+        first: dict[tuple[bool, ...], int] = {}
         for u in np.flatnonzero(reach[m]):
             sig = tuple(np.minimum(T, u + sums) >= T)
             out[m, u] = first.setdefault(sig, int(u))
@@ -141,7 +142,7 @@ def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:
         nxt = np.zeros_like(out)
         for n in range(6):
             add = n * (i + 1)
-            for s in np.flatnonzero(out):
+            for s in np.flatnonzero(out).tolist():
                 nxt[min(cap, s + add)] = True
         out = nxt
     return out
@@ -193,13 +194,14 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -
 CHUNK_STATES = 256
 
 
-def _dynamic_schedule(jit_compile: bool):
+def _dynamic_schedule(jit_compile: bool) -> contextlib.AbstractContextManager[Any]:
     """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted)."""
     if not jit_compile:
         return contextlib.nullcontext()
     import numba  # already loaded by the compiled kernels
 
-    return numba.parallel_chunksize(CHUNK_STATES)
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(CHUNK_STATES)
+    return schedule
 
 
 @dataclass(frozen=True)

@@ -66,8 +66,10 @@ import hashlib
 import importlib
 import importlib.util
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from .. import dice as _dice
 from . import kernels as _kernels
@@ -118,9 +120,10 @@ def compiled() -> ModuleType:
             import numba
 
             spec = importlib.util.find_spec(_kernels.__name__)
+            assert spec is not None and spec.loader is not None  # the kernels module is on disk
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            mod.prange = numba.prange
+            mod.__dict__["prange"] = numba.prange
             for name in mod.KERNELS:
                 setattr(mod, name, _njit(getattr(mod, name), name in _PARALLEL, _base_sources()))
             _compiled = mod
@@ -134,7 +137,7 @@ def _passive_wait() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _one_at_a_time(dispatcher):
+def _one_at_a_time(dispatcher: Any) -> Callable[..., Any]:
     """``dispatcher`` (a parallel kernel, called from Python only) made safe to call from several threads.
 
     numba's ``workqueue`` layer aborts the process when two threads launch
@@ -145,7 +148,7 @@ def _one_at_a_time(dispatcher):
     seconds.
     """
 
-    def call(*args):
+    def call(*args: Any) -> Any:
         if _parallel_free:
             return dispatcher(*args)
         with _parallel_lock:
@@ -155,8 +158,9 @@ def _one_at_a_time(dispatcher):
 
     call.__name__ = call.__qualname__ = dispatcher.__name__
     call.__doc__ = dispatcher.__doc__
-    call.__wrapped__ = dispatcher
-    call.dispatcher = dispatcher
+    wrapped: Any = call  # a function object with two more attributes
+    wrapped.__wrapped__ = dispatcher
+    wrapped.dispatcher = dispatcher
     return call
 
 
@@ -172,7 +176,7 @@ def _note_layer() -> None:
     _parallel_free = layer in THREAD_SAFE_LAYERS
 
 
-def _njit(fn, parallel: bool, sources: tuple[str, ...] = ()):
+def _njit(fn: Callable[..., Any], parallel: bool, sources: tuple[str, ...] = ()) -> Any:
     """``numba.njit(cache=True, nogil=True)`` of ``fn``, loading its cache without the registry refresh.
 
     ``sources`` are the files whose content stamps the shipped cache
@@ -189,7 +193,7 @@ def _njit(fn, parallel: bool, sources: tuple[str, ...] = ()):
     return _one_at_a_time(dispatcher) if parallel else dispatcher
 
 
-def _load_without_refresh(dispatcher) -> bool:
+def _load_without_refresh(dispatcher: Any) -> bool:
     """Make ``dispatcher`` load its cached machine code without refreshing numba's registries.
 
     ``Cache.load_overload`` refreshes the target context (imports and installs
@@ -207,14 +211,14 @@ def _load_without_refresh(dispatcher) -> bool:
         dispatcher as this was written for (``NUMBA_DISABLE_JIT``), or numba's
         version is outside :data:`SHORT_LOAD_NUMBA`.
     """
-    cache = getattr(dispatcher, "_cache", None)
+    cache: Any = getattr(dispatcher, "_cache", None)
     load_overload = getattr(cache, "load_overload", None)
     rebuild = getattr(cache, "_load_overload", None)
     if load_overload is None or rebuild is None or not _short_load_checked():
         return False
     from numba.core.runtime import rtsys
 
-    def load(sig, target_context):
+    def load(sig: Any, target_context: Any) -> Any:
         try:
             rtsys.initialize(target_context)
             return rebuild(sig, target_context)
@@ -299,9 +303,10 @@ def compiled_module(module: ModuleType) -> ModuleType:
             import numba
 
             spec = importlib.util.find_spec(module.__name__)
+            assert spec is not None and spec.loader is not None and spec.origin is not None  # a kernel module on disk
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
-            mod.prange = numba.prange
+            mod.__dict__["prange"] = numba.prange
             for name in getattr(mod, "IMPORTS", ()):
                 setattr(mod, name, getattr(base, name))
             parallel = set(getattr(mod, "PARALLEL", ()))
@@ -345,8 +350,8 @@ def _base_sources() -> tuple[str, ...]:
     return (_kernels.__file__, _dice.__file__)
 
 
-@functools.lru_cache(maxsize=None)
-def source_stamp(sources: tuple[str, ...]) -> tuple:
+@functools.cache
+def source_stamp(sources: tuple[str, ...]) -> tuple[str, int, str, str]:
     """What a shipped cache entry must have been built from to be loaded here.
 
     Numba stamps a cache with its source file's modification time and size,
@@ -371,7 +376,7 @@ def source_stamp(sources: tuple[str, ...]) -> tuple:
     return ("yahtzee-solver jit", _STAMP_VERSION, h.hexdigest(), numpy.__version__)
 
 
-def _shipped_file(dispatcher, sources: tuple[str, ...], folder: Path):
+def _shipped_file(dispatcher: Any, sources: tuple[str, ...], folder: Path) -> Any:
     from numba.core.caching import IndexDataCacheFile
 
     cache = dispatcher._cache
@@ -379,7 +384,7 @@ def _shipped_file(dispatcher, sources: tuple[str, ...], folder: Path):
                               source_stamp=source_stamp(sources))
 
 
-def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
+def _use_shipped_cache(dispatcher: Any, sources: tuple[str, ...]) -> bool:
     """Make ``dispatcher`` load from the cache shipped in the package first, then from numba's own.
 
     The shipped cache (:data:`CACHE_FOLDER` beside the kernel source) is
@@ -394,7 +399,7 @@ def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
     bool
         Whether the dispatcher reads a shipped cache.
     """
-    cache = getattr(dispatcher, "_cache", None)
+    cache: Any = getattr(dispatcher, "_cache", None)
     if not sources or getattr(cache, "_impl", None) is None or not _short_load_checked():
         return False
     if _writing is not None:
@@ -406,9 +411,9 @@ def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
     from numba.core.runtime import rtsys
 
     own = cache.load_overload
-    shipped = None
+    shipped: Any = None
 
-    def load(sig, target_context):
+    def load(sig: Any, target_context: Any) -> Any:
         nonlocal shipped
         for refresh in (False, True):
             try:
@@ -434,7 +439,7 @@ def _use_shipped_cache(dispatcher, sources: tuple[str, ...]) -> bool:
     return True
 
 
-def _fits(shipped, target_context) -> bool:
+def _fits(shipped: Any, target_context: Any) -> bool:
     """Whether the shipped index ``shipped`` has entries for this source, numba, numpy and CPU.
 
     A miss where it fits is a signature the list lacks (numba compiles it as
@@ -454,7 +459,7 @@ _filled: set[str] = set()  # shipped folders whose list this process compiled (o
 _fill_lock = threading.Lock()
 
 
-def _compile_shipped_list(folder: Path, current) -> None:
+def _compile_shipped_list(folder: Path, current: tuple[Any, tuple[Any, ...]]) -> None:
     """Compile, once, every signature the shipped cache in ``folder`` was built with, into numba's own cache.
 
     Called when a kernel finds neither the shipped cache nor numba's own
@@ -482,7 +487,7 @@ def _compile_shipped_list(folder: Path, current) -> None:
     tty = sys.stderr is not None and sys.stderr.isatty()
     head = "compiling the solver's kernels for this machine, once (the install's compiled copy does not fit it)"
 
-    def bar(done, end="\r"):
+    def bar(done: int, end: str = "\r") -> None:
         filled = 30 * done // max(n, 1)
         sys.stderr.write(f"{head} [{'#' * filled}{'.' * (30 - filled)}] {done}/{n} "
                          f"{time.perf_counter() - t0:4.0f} s{end}")
@@ -504,7 +509,7 @@ def _compile_shipped_list(folder: Path, current) -> None:
             bar(i, "\n" if i == n else "\r")
 
 
-def signature_text(sig) -> str | None:
+def signature_text(sig: Sequence[Any]) -> str | None:
     """``sig`` (a tuple of numba types) as text that :func:`listed_signatures` reads back, or ``None``.
 
     ``None`` for a signature that only a kernel calling another can make
@@ -518,14 +523,14 @@ def signature_text(sig) -> str | None:
     return text if back == tuple(sig) else None
 
 
-def _parse_types(text: str) -> tuple:
+def _parse_types(text: str) -> tuple[Any, ...]:
     from numba.core import types
 
     out = eval(text, {"__builtins__": {}}, dict(vars(types)))  # only numba's type names are in scope
     return out if isinstance(out, tuple) else (out,)
 
 
-def listed_signatures(text: bool = False, path: str | None = None) -> list:
+def listed_signatures(text: bool = False, path: str | None = None) -> list[Any]:
     """The signatures of :data:`SIGNATURES_FILE`.
 
     Returns
@@ -539,14 +544,14 @@ def listed_signatures(text: bool = False, path: str | None = None) -> list:
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
     if text:
         return lines
-    out = []
+    out: list[Any] = []
     for ln in lines:
         module, kernel, types_text = ln.split(" ", 2)
         out.append((module, kernel, _parse_types(types_text)))
     return out
 
 
-def _dispatcher(module: str, kernel: str):
+def _dispatcher(module: str, kernel: str) -> Any:
     """The numba dispatcher of ``kernel`` in compiled module ``module`` (a parallel kernel unwrapped from
     :func:`_one_at_a_time`)."""
     k = getattr(_kernel_module(module), kernel)
@@ -559,7 +564,8 @@ def _kernel_module(label: str) -> ModuleType:
     return compiled_module(importlib.import_module(f"{_kernels.__package__}.{label}"))
 
 
-def build_cache(folder: str | None = None, progress=None, signatures: str | None = None) -> int:
+def build_cache(folder: str | None = None, progress: Callable[[int, int, str], object] | None = None,
+                signatures: str | None = None) -> int:
     """Compile every listed signature into the shipped cache (``setup.py`` runs this at wheel build).
 
     Run in a fresh process (the dispatchers made before do not save to the
@@ -613,7 +619,7 @@ def build_cache(folder: str | None = None, progress=None, signatures: str | None
     return len(sigs)
 
 
-def _main(argv=None) -> int:
+def _main(argv: Sequence[str] | None = None) -> int:
     """``python -m yahtzee_solver.solver.jit --build-cache``: :func:`build_cache` with a one-line progress bar."""
     import argparse
     import sys
@@ -626,7 +632,7 @@ def _main(argv=None) -> int:
     opts = ap.parse_args(argv)
     t0 = time.perf_counter()
 
-    def bar(done, total, name):
+    def bar(done: int, total: int, name: str) -> None:
         filled = 30 * done // total
         sys.stderr.write(f"\rcompiling the solver's kernels for this machine (once) [{'#' * filled}{'.' * (30 - filled)}]"
                          f" {done}/{total} {time.perf_counter() - t0:5.0f} s")

@@ -38,8 +38,10 @@ import operator
 import os
 import signal
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -85,7 +87,7 @@ def _installed_data_folder() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def demand_zeros(shape, dtype=np.float64) -> np.ndarray:
+def demand_zeros(shape: tuple[int, ...], dtype: type[np.generic] = np.float64) -> np.ndarray:
     """A zero array whose memory is taken 4 KiB page by page as it is first written.
 
     For big arrays written in a few scattered places (the rows of a partly read
@@ -157,12 +159,12 @@ class ValueTable:
     """
 
     def __init__(self, rules: RuleSet, values: np.ndarray | None = None, path: Path | None = None,
-                 meta: dict | None = None, *, _reader: _ChunkReader | None = None):
+                 meta: dict[str, Any] | None = None, *, _reader: _ChunkReader | None = None) -> None:
         self.rules = rules
         self.path = path
-        self.meta = {} if meta is None else meta
+        self.meta: dict[str, Any] = {} if meta is None else meta
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.shape = (1 << C, T + 1, F)
+        self.shape: tuple[int, int, int] = (1 << C, T + 1, F)
         if values is None and _reader is None:
             raise TypeError("ValueTable needs values or a reader")
         if values is not None and (values.shape != self.shape or values.dtype != np.float64):
@@ -186,6 +188,7 @@ class ValueTable:
         if self._values is None:
             with self._lock:
                 if self._values is None:
+                    assert self._reader is not None  # a table without values reads them on demand
                     self._values = self._reader.read_all()
         return self._values
 
@@ -238,13 +241,14 @@ class ValueTable:
         TableError
             If the file cannot be read or a chunk fails its checksum.
         """
-        def holding(C):
+        def holding(C: int) -> list[int]:
             masks = np.arange(1 << C, dtype=np.int64)
-            return masks[(masks & filled) == filled].tolist()
+            rows: list[int] = masks[(masks & filled) == filled].tolist()
+            return rows
 
         return self._rows_read(filled, holding)
 
-    def _rows_read(self, filled: int, rows_of) -> np.ndarray:
+    def _rows_read(self, filled: int, rows_of: Callable[[int], Iterable[int]]) -> np.ndarray:
         """The whole table if loaded; else the partly read values once the rows ``rows_of(C)`` are read and checked."""
         if self._values is not None:
             return self._values
@@ -255,11 +259,13 @@ class ValueTable:
         with self._lock:
             if self._partial is None:
                 self._partial = demand_zeros(self.shape)
+            assert self._reader is not None  # values is None: read on demand
             self._reader.read_rows(rows, self._partial)
             return self._partial_view()
 
     def _partial_view(self) -> np.ndarray:
         """The partly read values, read-only like a whole table (one kernel signature for both)."""
+        assert self._partial is not None
         v = self._partial.view()
         v.setflags(write=False)
         return v
@@ -302,13 +308,13 @@ class _ChunkReader:
     is read (HDF5 checks the Fletcher-32 of the stored bytes as well).
     """
 
-    def __init__(self, path: Path, rules_name: str, checksum_attr, chunk_rows: int, digests: np.ndarray):
-        self.path = path
-        self.rules_name = rules_name
-        self.checksum = checksum_attr
-        self.chunk_rows = chunk_rows
-        self.digests = digests
-        self.loaded = np.zeros(len(digests), dtype=bool)
+    def __init__(self, path: Path, rules_name: str, checksum_attr: object, chunk_rows: int, digests: np.ndarray) -> None:
+        self.path: Path = path
+        self.rules_name: str = rules_name
+        self.checksum: object = checksum_attr
+        self.chunk_rows: int = chunk_rows
+        self.digests: np.ndarray = digests
+        self.loaded: np.ndarray = np.zeros(len(digests), dtype=bool)
 
     def _fail(self, e: Exception) -> TableError:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -321,7 +327,7 @@ class _ChunkReader:
 
         try:
             with h5py.File(self.path, "r") as f:
-                values = f["values"][...]
+                values: np.ndarray = f["values"][...]
         except _H5_ERRORS as e:
             raise self._fail(e) from None
         if checksum(values) != self.checksum:
@@ -332,7 +338,7 @@ class _ChunkReader:
         values.setflags(write=False)
         return values
 
-    def read_rows(self, rows, out: np.ndarray) -> None:
+    def read_rows(self, rows: Iterable[int], out: np.ndarray) -> None:
         """Read the chunks holding ``rows`` (masks) into ``out``, each chunk once."""
         n = self.chunk_rows
         want = sorted({r // n for r in rows} - set(np.flatnonzero(self.loaded).tolist()))
@@ -366,11 +372,11 @@ class _ChunkReader:
 _H5_ERRORS = (OSError, KeyError, ValueError, RuntimeError, TypeError)
 
 
-def _rebuild_hint(rules_name: str, path) -> str:
+def _rebuild_hint(rules_name: str, path: object) -> str:
     return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {path}"
 
 
-def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | None = None) -> Path:
+def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None) -> Path:
     """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
 
     Missing folders are created.  An existing file is replaced only if it is
@@ -405,7 +411,7 @@ def save_table(table: ValueTable, path: str | os.PathLike, *, n_states: int | No
 
 
 @contextmanager
-def _signals_held():
+def _signals_held() -> Iterator[None]:
     """Defer SIGINT/SIGTERM until the block is done, then deliver them as usual.
 
     Python runs signal handlers in the main thread whichever thread the OS
@@ -424,8 +430,8 @@ def _signals_held():
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-        for s in dict.fromkeys(pending):
-            signal.raise_signal(s)
+        for signum in dict.fromkeys(pending):
+            signal.raise_signal(signum)
 
 
 _HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
@@ -470,7 +476,7 @@ def _write_atomic(table: ValueTable, v: np.ndarray, path: Path, n_states: int | 
                  error=lambda reason: TableError(f"cannot write table to {str(path)!r}: {reason}"))
 
 
-def _plain(v):
+def _plain(v: Any) -> Any:
     """An HDF5 attribute as plain Python (str, int, float), so messages and ``meta`` show ``2``, not ``np.int64(2)``."""
     if isinstance(v, bytes):
         return v.decode()
@@ -479,12 +485,12 @@ def _plain(v):
     return v
 
 
-_TABLE_CACHE: dict[tuple[str, str, int, int, bool], ValueTable] = {}
+_TABLE_CACHE: dict[tuple[str, str | None, int, int, bool], ValueTable] = {}
 
 
 def load_table(
     rules: str | RuleSet | None = "yahtzee",
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike[str] | None = None,
     *,
     verify: bool = True,
 ) -> ValueTable:
@@ -518,7 +524,7 @@ def load_table(
     return _open(rules, path, whole=True, verify=verify)
 
 
-def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike | None = None) -> ValueTable:
+def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike[str] | None = None) -> ValueTable:
     """Open a value table for a few queries: validate it now, read its values as queries need them.
 
     The file's attributes, shape and rule set are checked as by
@@ -536,11 +542,15 @@ def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike 
     return _open(rules, path, whole=False, verify=True)
 
 
-def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
+def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, whole: bool, verify: bool) -> ValueTable:
     if rules is None and path is None:
         raise UsageError("load_table: give the rules, the path, or both")
     rules = get_rules(rules) if rules is not None else None
-    p = Path(path) if path is not None else default_table_path(rules)
+    if path is not None:
+        p = Path(path)
+    else:
+        assert rules is not None  # one of the two is given (checked above)
+        p = default_table_path(rules)
     hint = _rebuild_hint(rules.name if rules is not None else "NAME", p)
     try:
         st = p.stat()
@@ -558,7 +568,7 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
 
     try:
         with h5py.File(p, "r") as f:
-            attrs = {k: _plain(v) for k, v in f.attrs.items()}
+            attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
             if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
                 raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {hint}")
             if rules is None:
@@ -597,10 +607,12 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
         raise TableError(f"cannot read value table {str(p)!r} ({msg}); {hint}") from None
     key = (key[0], rules.name, key[2], key[3])
     if lazy:
+        assert digests is not None
         reader = _ChunkReader(p, rules.name, attrs.get("checksum"), CHUNK_ROWS, digests)
         table = ValueTable(rules, None, p, attrs, _reader=reader)
         _TABLE_CACHE[(*key, True)] = table
         return table
+    assert values is not None  # not lazy: read whole
     if verify and checksum(values) != attrs.get("checksum"):
         raise TableError(f"value table {str(p)!r} fails its checksum (corrupt); {hint}")
     values.setflags(write=False)
@@ -610,7 +622,7 @@ def _open(rules, path, *, whole: bool, verify: bool) -> ValueTable:
     return table
 
 
-def _chunked_with_digests(f, ds) -> bool:
+def _chunked_with_digests(f: Any, ds: Any) -> bool:
     """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each."""
     import h5py
 
@@ -620,7 +632,7 @@ def _chunked_with_digests(f, ds) -> bool:
     return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
 
 
-def _rules_named_in(path: Path, name) -> RuleSet:
+def _rules_named_in(path: Path, name: object) -> RuleSet:
     """The rule set a file names in its ``rules`` attribute (``load_table(None, path)``)."""
     if not isinstance(name, str):
         raise TableError(f"{str(path)!r} does not name its rule set; rebuild it with: "

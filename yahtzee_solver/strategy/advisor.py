@@ -17,8 +17,10 @@ Example
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -29,6 +31,13 @@ from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard, StateKey, parse_card
 from ..solver.table import ValueTable, resolve_table
+
+_R = TypeVar("_R")
+_O = TypeVar("_O")
+
+#: A scorecard as the queries take it: a ScoreCard, a card string (``parse_card``), a
+#: ``{box: points}`` mapping, or ``None`` for the empty card.
+CardLike = ScoreCard | str | Mapping[str, Any] | None
 
 __all__ = ["Advisor", "KeepOption", "BoxOption"]
 
@@ -69,7 +78,7 @@ class KeepOption:
         """True when this option stops to score now (keeps all five dice) instead of rerolling."""
         return self.score is not None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The keep as plain data (the ``options`` of ``hint --json``).
 
         Returns
@@ -127,7 +136,7 @@ class BoxOption:
         """Points scored now: box + Yahtzee bonus + upper bonus."""
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The box as plain data (the ``options`` of ``fill --json``): machine names, display names beside.
 
         Returns
@@ -155,7 +164,7 @@ class BoxOption:
         }
 
 
-def _make(cls, fields: dict):
+def _make(cls: type[_R], fields: dict[str, Any]) -> _R:
     """A frozen result dataclass from trusted ``fields`` (every field, by name), without ``__init__``.
 
     The generated ``__init__`` of a frozen dataclass sets each field through
@@ -191,7 +200,7 @@ def _rerolls(r: int) -> dict[int, tuple[int, ...]]:
     return out
 
 
-class _Options(Sequence):
+class _Options(Sequence[_O]):
     """A ranking returned by :class:`Advisor`: a read-only sequence of result objects, made on first look.
 
     The kernel's ranking (codes and values) is kept as it comes; the
@@ -203,14 +212,14 @@ class _Options(Sequence):
 
     __slots__ = ("_adv", "_card", "_r", "_n", "_codes", "_vals", "_items")
 
-    def __init__(self, adv, card, r, n, codes, vals):
+    def __init__(self, adv: Advisor, card: ScoreCard, r: int, n: int, codes: np.ndarray, vals: np.ndarray) -> None:
         self._adv, self._card, self._r, self._n, self._codes, self._vals = adv, card, r, n, codes, vals
-        self._items = None
+        self._items: list[_O] | None = None
 
-    def _build(self) -> list:  # pragma: no cover - overridden
+    def _build(self) -> list[_O]:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _list(self) -> list:
+    def _list(self) -> list[_O]:
         items = self._items
         if items is None:
             items = self._items = self._build()
@@ -219,13 +228,13 @@ class _Options(Sequence):
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:  # an int gives an option, a slice a list
         return self._list()[i]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[_O]:
         return iter(self._list())
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, _Options):
             return self._list() == other._list()
         if isinstance(other, list):
@@ -234,22 +243,22 @@ class _Options(Sequence):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __add__(self, other):
+    def __add__(self, other: Iterable[_O]) -> list[_O]:
         return self._list() + list(other)
 
     def __repr__(self) -> str:
         return repr(self._list())
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return (list, (self._list(),))
 
 
-class _KeepOptions(_Options):
+class _KeepOptions(_Options[KeepOption]):
     """:meth:`Advisor.keep_options`: every keep and reroll, and stopping to score (keeping all five)."""
 
     __slots__ = ()
 
-    def _build(self) -> list:
+    def _build(self) -> list[KeepOption]:
         n = self._n
         codes = self._codes[:n].tolist()
         vals = self._vals[:n].tolist()
@@ -257,7 +266,7 @@ class _KeepOptions(_Options):
         base = self._card.total
         rerolls = _rerolls(self._r)
         stop = ROLL_OFFSET + self._r
-        out = []
+        out: list[KeepOption] = []
         for k, v in zip(codes, vals):
             if k == stop:  # no reroll: stop and score in the best box
                 score = self._adv._stop_box(self._card, self._r)
@@ -269,12 +278,12 @@ class _KeepOptions(_Options):
         return out
 
 
-class _BoxOptions(_Options):
+class _BoxOptions(_Options[BoxOption]):
     """:meth:`Advisor.box_options`: the legal boxes, best first."""
 
     __slots__ = ()
 
-    def _build(self) -> list:
+    def _build(self) -> list[BoxOption]:
         n = self._n
         codes = self._codes[:n].tolist()
         vals = self._vals[:n].tolist()
@@ -291,7 +300,7 @@ class _BoxOptions(_Options):
 class _Scratch(threading.local):
     """Per-thread outputs of ``kernels.box_scoring`` (the kernels release the GIL: threads must not share them)."""
 
-    def __init__(self, n_categories: int):
+    def __init__(self, n_categories: int) -> None:
         C = n_categories
         self.arrays = (np.empty(C, np.int64), np.empty(C, np.int8), np.empty(C, np.int64))
         self.keep_out = np.empty(N_KEEPS)  # Advisor.keep_values' answer
@@ -359,11 +368,15 @@ class Advisor:
     the GIL, so threads answer in parallel.
     """
 
+    _ranked_keeps: Any  # kernels.ranked_keeps and ranked_boxes once bound (None before)
+    _ranked_boxes: Any
+    _V: np.ndarray | None  # the whole table, once in memory
+
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = table = resolve_table(self.rules, table)
-        self.source = ExpectedValueSource(self.rules, table, jit=jit)
-        self.policy = Policy(self.source)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.source: ExpectedValueSource = ExpectedValueSource(self.rules, self.table, jit=jit)
+        self.policy: Policy = Policy(self.source)
         C = self.rules.n_categories
         arrays = self.rules.arrays()
         self._params = arrays["params"]  # scoring uses the true rules
@@ -371,21 +384,22 @@ class Advisor:
         self._scratch = _Scratch(C)  # per thread
         self._names = tuple(c.name for c in self.rules.categories)
         self._n_cat = C
-        self._dice: dict = {}  # dice as given (str or tuple) -> roll index
+        self._dice: dict[Any, int] = {}  # dice as given (str or tuple) -> roll index
         self._ranked_keeps = self._ranked_boxes = None  # kernels, bound on the first query
         self._V = None  # the whole table, once in memory
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted)."""
         return self.source.kernels
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as the recipe to make it again (for spawn-based worker
         # processes): the rule set, the table's file (opened whole or on
         # demand, as here) and jit.  A table built in memory has no file and
         # travels as its values.
         t = self.table
+        where: np.ndarray | tuple[str, bool]
         if t.path is None:
             where = np.asarray(t.values)
         else:
@@ -393,7 +407,7 @@ class Advisor:
         return (_restore_advisor, (self.rules, where, self.source.jit))
 
     # -- helpers ---------------------------------------------------------
-    def _card(self, card) -> ScoreCard:
+    def _card(self, card: CardLike) -> ScoreCard:
         if card is None:
             return ScoreCard.empty(self.rules)
         if isinstance(card, ScoreCard):
@@ -404,14 +418,14 @@ class Advisor:
             return parse_card(card, self.rules)
         return ScoreCard.from_mapping(card, self.rules)
 
-    def _open_card(self, card) -> ScoreCard:
+    def _open_card(self, card: CardLike) -> ScoreCard:
         if type(card) is not ScoreCard or card.rules is not self.rules:  # the common case skips the checks
             card = self._card(card)
         if card.is_full:
             raise ScoreCardError("the card is full: the game is over, there is no move to advise")
         return card
 
-    def _roll(self, dice) -> int:
+    def _roll(self, dice: str | Sequence[int]) -> int:
         """The roll index (0..251) of ``dice`` (as :func:`parse_dice` reads them), remembered by spelling."""
         try:
             return self._dice[dice]
@@ -435,20 +449,20 @@ class Advisor:
                 self._V = V
         return V
 
-    def _no_value(self, card: ScoreCard):
+    def _no_value(self, card: ScoreCard) -> NoReturn:
         """Raise the error of a card whose state has no value in the table (no game reaches it)."""
         mask, up, yb = card.key
         raise ScoreCardError(f"no game reaches this card: the table has no value for state "
                              f"(mask={mask}, up={up}, yb={yb})")
 
-    def _scoring(self, key: StateKey, r: int) -> tuple[list, list, int, bool]:
+    def _scoring(self, key: StateKey, r: int) -> tuple[list[int], list[int], int, bool]:
         """How roll ``r`` scores from state ``key``: points and upper bonus per box, Yahtzee bonus, Joker (kernel)."""
         src, (points, legal, gain) = self.source, self._scratch.arrays
         bonus, case = self.kernels.box_scoring(*key, r, src.score, src.joker, self._params, points, legal, gain)
         return points.tolist(), gain.tolist(), int(bonus), case != JOKER_NONE
 
     # -- queries -----------------------------------------------------------
-    def expected_final(self, card=None) -> float:
+    def expected_final(self, card: CardLike = None) -> float:
         """Expected final total (points) from the start of a turn with ``card``, under optimal play.
 
         ``card`` may be a :class:`ScoreCard`, a CLI card string or a mapping;
@@ -482,7 +496,7 @@ class Advisor:
         out[ROLL_OFFSET:] = E[0, ROLL_OFFSET:]  # S_0(r): the best box of roll r
         return out
 
-    def keep_options(self, card, dice, rolls_left: int = 2) -> Sequence[KeepOption]:
+    def keep_options(self, card: CardLike, dice: str | Sequence[int], rolls_left: int = 2) -> Sequence[KeepOption]:
         """Every distinct keep of ``dice``, best first.
 
         Parameters
@@ -530,7 +544,7 @@ class Advisor:
             "upper_bonus": gain[c], "expected": card.total + v, "loss": 0.0, "joker": joker,
         })
 
-    def box_options(self, card, dice) -> Sequence[BoxOption]:
+    def box_options(self, card: CardLike, dice: str | Sequence[int]) -> Sequence[BoxOption]:
         """Every box the final ``dice`` may be scored in, best first.
 
         Boxes that are filled, or closed by the forced-Joker rule, are left out.
@@ -557,7 +571,7 @@ class Advisor:
             n = m
         return _BoxOptions(self, card, r, n, codes, vals)
 
-    def hint(self, card, dice, rolls_left: int):
+    def hint(self, card: CardLike, dice: str | Sequence[int], rolls_left: int) -> Sequence[KeepOption] | Sequence[BoxOption]:
         """Ranked keeps when ``rolls_left`` is 1 or 2, ranked boxes when it is 0.
 
         Raises
@@ -572,7 +586,7 @@ class Advisor:
         return self.keep_options(card, dice, rolls_left)
 
 
-def _restore_advisor(rules: RuleSet, where, jit: bool) -> Advisor:
+def _restore_advisor(rules: RuleSet, where: np.ndarray | tuple[str, bool], jit: bool) -> Advisor:
     """The :class:`Advisor` that :meth:`Advisor.__reduce__` describes (loads are cached per process)."""
     from ..solver.table import load_table, open_table
 

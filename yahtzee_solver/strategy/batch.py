@@ -50,9 +50,12 @@ import functools
 import itertools
 import operator
 import threading
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from ..errors import DiceError, ScoreCardError, UsageError
@@ -85,9 +88,9 @@ _empty, _INT64 = np.empty, np.int64
 _BASE6 = 6 ** np.arange(5, -1, -1, dtype=np.int64)  # face-count code, face 1 most significant
 
 
-def _make_lookup() -> tuple[np.ndarray, dict]:
+def _make_lookup() -> tuple[np.ndarray, dict[tuple[int, ...], int]]:
     look = np.full(6**6, -1, dtype=np.int64)
-    by_dice: dict = {}
+    by_dice: dict[tuple[int, ...], int] = {}
     for r in range(N_ROLLS):
         counts = KEEP_COUNTS[ROLL_OFFSET + r]
         look[int(counts @ _BASE6)] = r
@@ -104,12 +107,12 @@ _N_SUBKEEPS = (ROLL_SUBKEEPS >= 0).sum(axis=1).tolist()
 
 
 @functools.cache
-def _roll_of_any_order() -> dict:
+def _roll_of_any_order() -> dict[Any, int]:  # looked up with any dice (TypeError if unhashable)
     """Roll index of every ordered tuple of five faces (6**5 keys; built on first use, ~3 ms)."""
     return {d: _ROLL_OF_DICE[tuple(sorted(d))] for d in itertools.product(range(1, 7), repeat=5)}
 
 
-def _roll_of(dice) -> int:
+def _roll_of(dice: int | np.integer[Any] | Sequence[int]) -> int:
     """Roll index of ``dice``: a roll index 0..251 or five faces 1..6 in any order; DiceError if neither."""
     if isinstance(dice, (bool, np.bool_)):
         raise DiceError(f"invalid dice {dice!r}: want five faces 1-6 or a roll index 0..{N_ROLLS - 1}")
@@ -125,7 +128,7 @@ def _roll_of(dice) -> int:
     return r
 
 
-def roll_indices(dice) -> np.ndarray:
+def roll_indices(dice: npt.ArrayLike) -> np.ndarray:
     """Roll indices (0..251) of many rolls of five dice.
 
     Parameters
@@ -154,7 +157,8 @@ def roll_indices(dice) -> np.ndarray:
         i = int(bad[0])
         raise DiceError(f"invalid dice {format_dice(d[i].tolist())!r} at row {i}: faces are 1-6")
     counts = np.stack([(d == f).sum(axis=1) for f in range(1, 7)], axis=1).astype(np.int64)
-    return _ROLL_OF_CODE[counts @ _BASE6]
+    rolls: np.ndarray = _ROLL_OF_CODE[counts @ _BASE6]
+    return rolls
 
 
 class OptionValues(NamedTuple):
@@ -207,9 +211,9 @@ class _RankedArgs(threading.local):
     work arrays (made on its first query).
     """
 
-    def __init__(self, source, n_categories: int):
+    def __init__(self, source: ExpectedValueSource, n_categories: int) -> None:
         C = n_categories
-        self.tail = (
+        self.tail: tuple[Any, ...] = (
             source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
             np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
             np.empty(MAX_KEEPS), np.empty(C),
@@ -251,10 +255,11 @@ class ArrayAdvisor:
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = table = resolve_table(self.rules, table)
-        self.source = source = ExpectedValueSource(self.rules, table, jit=jit)
-        self.policy = Policy(source)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.source: ExpectedValueSource = ExpectedValueSource(self.rules, self.table, jit=jit)
+        source = self.source
+        self.policy: Policy = Policy(source)
         C = self.rules.n_categories
         # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
         # thread); its ranking applies the policy's tie-break rule
@@ -266,8 +271,8 @@ class ArrayAdvisor:
         self._packed = self.rules.arrays()["packed"]
         self._roll_of_tuple = _roll_of_any_order()
         # the kernels load on the first query (see the kernels property)
-        self._ranked = self._first_ranked
-        self._ranked_boxes = self._first_ranked_boxes
+        self._ranked: Callable[..., int] = self._first_ranked
+        self._ranked_boxes: Callable[..., int] = self._first_ranked_boxes
 
     @property
     def jit(self) -> bool:
@@ -275,22 +280,24 @@ class ArrayAdvisor:
         return self.source.jit
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted)."""
         k = self.source.kernels
         self._ranked = k.ranked_options
         self._ranked_boxes = k.ranked_boxes
         return k
 
-    def _first_ranked(self, *args) -> int:
+    def _first_ranked(self, *args: Any) -> int:
         """``kernels.ranked_options`` on the first query: loads the kernels first."""
-        return self.kernels.ranked_options(*args)
+        n: int = self.kernels.ranked_options(*args)
+        return n
 
-    def _first_ranked_boxes(self, *args) -> int:
+    def _first_ranked_boxes(self, *args: Any) -> int:
         """``kernels.ranked_boxes`` on the first query: loads the kernels first."""
-        return self.kernels.ranked_boxes(*args)
+        n: int = self.kernels.ranked_boxes(*args)
+        return n
 
-    def ranked(self, mask: int, up: int, yb: int, dice, rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
+    def ranked(self, mask: int, up: int, yb: int, dice: int | Sequence[int], rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
         """The options of one position, best first.
 
         Parameters
@@ -351,7 +358,7 @@ class ArrayAdvisor:
                 pass
         return self._ranked_checked(mask, up, yb, r, rolls_left)
 
-    def _ranked_checked(self, mask, up, yb, r: int, rolls_left) -> tuple[np.ndarray, np.ndarray]:
+    def _ranked_checked(self, mask: Any, up: Any, yb: Any, r: int, rolls_left: object) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`ranked` for roll index ``r``, every argument checked in Python first (errors in that order)."""
         rl = check_rolls_left(rolls_left, (0, 1, 2))
         V = self._V
@@ -377,12 +384,14 @@ class ArrayAdvisor:
         self._ranked_boxes(mask, up, yb, r, V, self._packed, codes, vals)
         return codes, vals
 
-    def option_values(self, masks, ups, ybs, dice, rolls_left) -> OptionValues:
+    def option_values(self, masks: npt.ArrayLike, ups: npt.ArrayLike, ybs: npt.ArrayLike, dice: npt.ArrayLike,
+                      rolls_left: npt.ArrayLike) -> OptionValues:
         """Every option of many positions in one call (see :func:`option_values`)."""
         return _option_values(self, masks, ups, ybs, dice, rolls_left)
 
 
-def option_values(table: ValueTable, masks, ups, ybs, dice, rolls_left, *, jit: bool = True) -> OptionValues:
+def option_values(table: ValueTable, masks: npt.ArrayLike, ups: npt.ArrayLike, ybs: npt.ArrayLike,
+                  dice: npt.ArrayLike, rolls_left: npt.ArrayLike, *, jit: bool = True) -> OptionValues:
     """Every keep and box value of ``n`` positions in one call, in parallel.
 
     Parameters
@@ -431,7 +440,7 @@ def _state_error(rules: RuleSet, mask: int, up: int, yb: int, where: str = "") -
     raise ScoreCardError(f"invalid state {state}: it cannot occur under rules {rules.name!r}")
 
 
-def _as_index_array(x, name: str, n: int | None) -> np.ndarray:
+def _as_index_array(x: npt.ArrayLike, name: str, n: int | None) -> np.ndarray:
     a = np.asarray(x)
     if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
         raise UsageError(f"invalid {name}: want a 1-d integer array, got shape {a.shape} dtype {a.dtype}")
@@ -440,7 +449,8 @@ def _as_index_array(x, name: str, n: int | None) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
-def _option_values(adv: ArrayAdvisor, masks, ups, ybs, dice, rolls_left) -> OptionValues:
+def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, ybs: npt.ArrayLike,
+                   dice: npt.ArrayLike, rolls_left: npt.ArrayLike) -> OptionValues:
     m = _as_index_array(masks, "masks", None)
     n = m.shape[0]
     u = _as_index_array(ups, "ups", n)

@@ -43,7 +43,10 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -157,7 +160,8 @@ class ScoreDistribution:
             return 1.0
         return float(min(1.0, max(0.0, self.pmf[t:].sum())))
 
-    def to_dict(self, percentiles=PERCENTILES, thresholds=THRESHOLDS) -> dict:
+    def to_dict(self, percentiles: Sequence[float] = PERCENTILES,
+                thresholds: Sequence[int] = THRESHOLDS) -> dict[str, Any]:
         """Plain data for ``--json``: summary figures and the pmf (from ``min`` on)."""
         lo, hi = self.support
         return {
@@ -187,7 +191,7 @@ class _Policy:
     rkeeps: np.ndarray
 
 
-def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
+def _policy(strategy: str, rules: RuleSet, table: ValueTable | None, jit: bool, filled: int = 0) -> _Policy:
     """The kernel form of a CPU strategy (``players.fixed_strategy``), one definition of each policy.
 
     The optimal policy reads the value table only at states with the boxes
@@ -207,12 +211,13 @@ def _policy(strategy, rules: RuleSet, table: ValueTable | None, jit: bool, fille
     if isinstance(s, players.BeginnerStrategy):
         return _Policy(name, 1, np.zeros((1, 1, 1)), rules.arrays()["params"], s.blunder, s.made_mask,
                        players.blunder_keeps())
+    assert isinstance(s, players.PolicyStrategy)  # expert or normal
     V = s.table.values_from(filled) if isinstance(s, players.ExpertStrategy) else s.values
     return _Policy(name, 0, V, s.params, 0.0, 0, no_keeps)
 
 
 # -- reachable states --------------------------------------------------------------------
-def _layers(rules: RuleSet, mask0: int, up0: int, yb0: int):
+def _layers(rules: RuleSet, mask0: int, up0: int, yb0: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """States reachable from ``(mask0, up0, yb0)`` with more boxes filled, from the full card down
     (:func:`yahtzee_solver.solver.build.reachable_layers`, the root's own layer left out)."""
     return reachable_layers(rules, (mask0, up0, yb0))[:0:-1]
@@ -240,14 +245,17 @@ class _Layer:
     D: np.ndarray
 
 
-def _solve_layer(k, pol: _Policy, rules: RuleSet, states, r0: int, rl0: int, index, nxt: _Layer,
+def _solve_layer(k: ModuleType, pol: _Policy, rules: RuleSet, states: Sequence[np.ndarray],
+                 r0: int, rl0: int, index: np.ndarray, nxt: _Layer,
                  k0: int = -1) -> _Layer:
     """Distributions of the points still to come from every state of one layer."""
     with _threads(k is not _jit.interpreted(), len(states[0])):
         return _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0)
 
 
-def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Layer:
+def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
+                         states: Sequence[np.ndarray], r0: int, rl0: int, index: np.ndarray,
+                         nxt: _Layer, k0: int) -> _Layer:
     masks, ups, ybs = states
     n = len(masks)
     a = rules.arrays()
@@ -287,12 +295,13 @@ def _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0) -> _Lay
     return _Layer(lo, hi, off, D)
 
 
-def _schedule(jit: bool):
+def _schedule(jit: bool) -> contextlib.AbstractContextManager[Any]:
     if not jit:
         return contextlib.nullcontext()
     import numba
 
-    return numba.parallel_chunksize(64)
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(64)
+    return schedule
 
 
 #: Layers with fewer states run on one thread: waking the others costs more than they save.
@@ -300,7 +309,7 @@ _SERIAL_BELOW = 4096
 
 
 @contextlib.contextmanager
-def _threads(jit: bool, n: int):
+def _threads(jit: bool, n: int) -> Iterator[None]:
     """One thread for a small layer (numba's thread count is per calling thread)."""
     if not jit or n >= _SERIAL_BELOW:
         yield
@@ -324,8 +333,8 @@ class _Engine:
     sizes the job for :func:`yahtzee_solver.solver.jit.for_work` (compiled or interpreted).
     """
 
-    def __init__(self, rules: RuleSet, state, pol: _Policy, *, jit: bool = True, progress: bool = False,
-                 starts: int = 1):
+    def __init__(self, rules: RuleSet, state: tuple[int, int, int], pol: _Policy, *, jit: bool = True,
+                 progress: bool = False, starts: int = 1) -> None:
         self.rules, self.pol = rules, pol
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
@@ -383,15 +392,15 @@ class _Engine:
         _jit.interpreted().roll_gains(mask, up, yb, box_of, a["score"], a["joker"], a["params"],
                                       np.empty(C, np.int64), np.empty(C, np.int8), gain, nm, nu, ny)
         nxt = (int(nm[roll]), int(nu[roll]), int(ny[roll]))
-        gain = int(gain[roll])
+        points = int(gain[roll])
         if self.next is None or nxt[0] == self.rules.full_mask:
-            return gain, np.ones(1)
+            return points, np.ones(1)
         i = int(self.index[nxt[0], nxt[1], nxt[2]])
         L = self.next
-        return gain + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
+        return points + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
 
 
-def _remaining(rules: RuleSet, state, pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
+def _remaining(rules: RuleSet, state: tuple[int, int, int], pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
                             jit: bool = True, progress: bool = False) -> tuple[int, np.ndarray]:
     """Pmf of the points still to come from one position (internal engine of :func:`score_distribution`).
 
@@ -413,8 +422,9 @@ def _final(rules: RuleSet, pol: _Policy, card: ScoreCard, lo: int, rem: np.ndarr
     return ScoreDistribution(rules.name, pol.name, pmf, card.total)
 
 
-def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: ValueTable | None = None,
-                         strategy: str = "optimal", jit: bool = True, progress: bool = False) -> dict:
+def option_distributions(card: ScoreCard, dice: str | Sequence[int], rolls_left: int, *,
+                         table: ValueTable | None = None, strategy: str = "optimal", jit: bool = True,
+                         progress: bool = False) -> dict[tuple[int, ...] | int, ScoreDistribution]:
     """The final-score distribution after each option of a position, with ``strategy`` play afterwards.
 
     Parameters
@@ -451,7 +461,7 @@ def option_distributions(card: ScoreCard, dice, rolls_left: int, *, table: Value
     pol = _policy(strategy, rules, table, jit, card.key.mask)
     eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
                   starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)
-    out = {}
+    out: dict[tuple[int, ...] | int, ScoreDistribution] = {}
     if rolls_left:
         for k in ROLL_SUBKEEPS[r]:
             if k < 0:
@@ -472,7 +482,7 @@ def score_distribution(
     card: ScoreCard | None = None,
     rules: str | RuleSet | None = None,
     *,
-    dice=None,
+    dice: str | Sequence[int] | None = None,
     rolls_left: int | None = None,
     strategy: str = "optimal",
     table: ValueTable | None = None,

@@ -37,6 +37,9 @@ CPU-vs-CPU matches live in :mod:`yahtzee_solver.analysis.match`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeAlias
+
 import numpy as np
 
 from ..dice import KEEPS, parse_dice, roll_index
@@ -51,6 +54,10 @@ __all__ = ["MasterStrategy", "TIE"]
 
 #: Winning chances closer than this count as a tie (then the expert's choice is taken).
 TIE = 1e-12
+
+#: An opponent model: (opponent key: boxes, Yahtzee bonus, level; its final-total pmf; the win source; the
+#: win policy).
+_Model: TypeAlias = "tuple[tuple[tuple[int | None, ...], int, str], np.ndarray, WinSource, Policy]"
 
 
 class MasterStrategy:
@@ -106,14 +113,14 @@ class MasterStrategy:
         lvl = str(opponent_level).lower()
         self._opponent = (opponent_card, lvl if lvl in DISTRIBUTION_LEVELS else "expert")
 
-    def _opponent_model(self) -> tuple | None:
+    def _opponent_model(self) -> _Model | None:
         """``(key, pmf, WinSource, Policy)`` of the observed opponent (computed once per opponent card)."""
         opp = self._opponent
         if opp is None:
             return None
         card, level = opp
         key = (card.boxes, card.yahtzee_bonus, level)
-        m = self._model
+        m: _Model | None = self._model
         if m is None or m[0] != key:
             pmf = opponent_pmf(self.rules, card, level, self.table, jit=self.jit)
             src = WinSource(self.rules, pmf, jit=self.jit)
@@ -126,7 +133,7 @@ class MasterStrategy:
         m = self._opponent_model()
         return None if m is None else m[1]
 
-    def _win_model(self, card: ScoreCard) -> tuple | None:
+    def _win_model(self, card: ScoreCard) -> _Model | None:
         if len(card.open_categories) > self.max_open:
             return None
         return self._opponent_model()
@@ -179,14 +186,14 @@ class MasterStrategy:
         m = self._win_model(card)
         return self.expert.policy if m is None else m[3]
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """The keep of highest winning chance; ties (within :data:`TIE`): highest expected total, then the smaller keep."""
         card = _check_card(card, self.rules)
         rl = check_rolls_left(rolls_left)
         r = roll_index(parse_dice(dice))
         return KEEPS[self._policy(card).choose_keep(card.key, card.total, r, rl)]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box of highest winning chance; ties (within :data:`TIE`): highest expected total, then the lower box."""
         card = _check_card(card, self.rules)
         r = roll_index(parse_dice(dice))

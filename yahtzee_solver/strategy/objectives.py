@@ -31,7 +31,10 @@ Example
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +46,10 @@ from ..dice import N_KEEPS, N_ROLLS
 from ..errors import UsageError
 from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
 from ..state import ScoreCard, StateKey
+from ..solver.table import ValueTable
+
+#: ``progress(done_states, all_states)``, called after each layer.
+Progress = Callable[[int, int], object]
 
 __all__ = [
     "Utility",
@@ -83,7 +90,7 @@ class Utility:
     @property
     def J(self) -> int:
         """Largest offset stored (points above the root total)."""
-        return self.values.shape[0] - 1
+        return int(self.values.shape[0]) - 1
 
 
 def _flat_prefix(values: np.ndarray) -> int:
@@ -108,7 +115,7 @@ def target_utility(target: int, total: int) -> Utility:
     return Utility(values, J)
 
 
-def win_utility(opponent_pmf, total: int) -> Utility:
+def win_utility(opponent_pmf: np.ndarray, total: int) -> Utility:
     """``u(t) = P(opp < t) + P(opp = t) / 2``: the chance of beating an opponent, a draw counting half.
 
     Parameters
@@ -141,7 +148,8 @@ def win_utility(opponent_pmf, total: int) -> Utility:
     return Utility(values, _flat_prefix(values))
 
 
-def max_points_to_come(rules: RuleSet, masks, ups, ybs) -> np.ndarray:
+def max_points_to_come(rules: RuleSet, masks: Sequence[int] | np.ndarray, ups: Sequence[int] | np.ndarray,
+                       ybs: Sequence[int] | np.ndarray) -> np.ndarray:
     """An upper bound on the points still to come from each turn-start state.
 
     The most each open box can hold (Joker points included), the upper bonus
@@ -208,13 +216,13 @@ class UtilitySolution:
     root: StateKey
     total: int
     utility: Utility
-    layers: list
+    layers: list[Any]
     idx: np.ndarray
     seconds: float
     n_states: int
     jit: bool = True
     every_offset: bool = False
-    _k: object = field(default=None, repr=False)
+    _k: ModuleType | None = field(default=None, repr=False)
 
     @property
     def J(self) -> int:
@@ -223,7 +231,8 @@ class UtilitySolution:
     @property
     def root_values(self) -> np.ndarray:
         """(J+1,) float64: value of the root turn-start state at each offset (probability)."""
-        return self.layers[0][4][0]
+        root: np.ndarray = self.layers[0][4][0]
+        return root
 
     @property
     def value(self) -> float:
@@ -288,13 +297,13 @@ class UtilitySolution:
         return _box_values(self.rules, key, j, roll, Wn, self.idx, self.J)
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         if self._k is None:
             self._k = _jit.module_backend(_uk, self.jit)
         return self._k
 
 
-_ZEROS: dict = {}
+_ZEROS: dict[RuleSet, np.ndarray] = {}
 
 
 def _zeros(rules: RuleSet) -> np.ndarray:
@@ -305,7 +314,8 @@ def _zeros(rules: RuleSet) -> np.ndarray:
     return _ZEROS[rules]
 
 
-def _box_values(rules, key, j, roll, Wn, idx, J) -> np.ndarray:
+def _box_values(rules: RuleSet, key: StateKey, j: int, roll: int, Wn: np.ndarray, idx: np.ndarray,
+                J: int) -> np.ndarray:
     """Scoring roll ``roll`` at offset ``j`` in each box: the next state's value at ``j + gain``."""
     a = rules.arrays()
     params = a["params"]
@@ -331,9 +341,9 @@ def _box_values(rules, key, j, roll, Wn, idx, J) -> np.ndarray:
     return out
 
 
-def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | None, utility: Utility, *,
+def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
                   jit: bool = True, keep_all: bool = True, every_offset: bool = False,
-                  progress=None, tile: int | None = None) -> UtilitySolution:
+                  progress: Progress | None = None, tile: int | None = None) -> UtilitySolution:
     """Solve the utility DP for every state reachable from a root card.
 
     Parameters
@@ -398,7 +408,7 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | tuple, total: int | No
     # the most points the root can still make; a state cannot be reached with more than
     # root_max - max_points_to_come(state) of them (the bound is additive along every path)
     root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (J if every_offset else 0)
-    out: list = [None] * len(layers_states)
+    out: list[Any] = [None] * len(layers_states)
     # terminal layer: the utility itself
     masks, ups, ybs = layers_states[-1]
     W = np.broadcast_to(utility.values, (masks.size, L)).copy()
@@ -444,8 +454,8 @@ class _UtilitySource:
 
     units = "probability"
 
-    def __init__(self, rules, *, jit: bool = True, progress=None):
-        self.rules = get_rules(rules)
+    def __init__(self, rules: str | RuleSet, *, jit: bool = True, progress: Progress | None = None) -> None:
+        self.rules: RuleSet = get_rules(rules)
         self.jit = jit
         self.progress = progress
         self._solution: UtilitySolution | None = None
@@ -465,7 +475,8 @@ class _UtilitySource:
         """(462,) float64: value of each keep index (``dice.KEEPS``) with ``rolls_left`` (1|2) rerolls to go."""
         if isinstance(rolls_left, bool) or rolls_left not in (1, 2):
             raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
-        return self.solution(state, total).turn_values(state, total, rolls_left)[rolls_left - 1]
+        values: np.ndarray = self.solution(state, total).turn_values(state, total, rolls_left)[rolls_left - 1]
+        return values
 
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
         """(C,) float64: value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
@@ -500,11 +511,11 @@ class TargetSource(_UtilitySource):
         For a negative or non-integer target.
     """
 
-    def __init__(self, rules, target: int, *, jit: bool = True, progress=None):
+    def __init__(self, rules: str | RuleSet, target: int, *, jit: bool = True, progress: Progress | None = None) -> None:
         if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target < 0:
             raise UsageError(f"invalid target {target!r}: want a whole number of points >= 0")
         super().__init__(rules, jit=jit, progress=progress)
-        self.target = int(target)
+        self.target: int = int(target)
 
     def _utility(self, total: int) -> Utility:
         return target_utility(self.target, total)
@@ -531,9 +542,10 @@ class WinSource(_UtilitySource):
     jit : bool
     """
 
-    def __init__(self, rules, opponent_pmf, *, jit: bool = True, progress=None):
+    def __init__(self, rules: str | RuleSet, opponent_pmf: np.ndarray, *, jit: bool = True,
+                 progress: Progress | None = None) -> None:
         super().__init__(rules, jit=jit, progress=progress)
-        self.opponent_pmf = np.asarray(opponent_pmf, dtype=np.float64)
+        self.opponent_pmf: np.ndarray = np.asarray(opponent_pmf, dtype=np.float64)
         win_utility(self.opponent_pmf, 0)  # validate now
 
     def _utility(self, total: int) -> Utility:
@@ -572,11 +584,11 @@ class TargetCurve:
 
     @property
     def max_target(self) -> int:
-        return self.probabilities.shape[0] - 1
+        return int(self.probabilities.shape[0]) - 1
 
 
 def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: ScoreCard | None = None, *,
-                 jit: bool = True, progress=None) -> TargetCurve:
+                 jit: bool = True, progress: Progress | None = None) -> TargetCurve:
     """P*(final >= T) for every ``T = 0..max_target`` from ``card`` (default: the empty card), in one DP.
 
     One solve with target ``max_target`` gives all smaller targets: at offset
@@ -625,7 +637,7 @@ MAX_TARGET = 10_000
 DISTRIBUTION_LEVELS = ("beginner", "normal", "expert")
 
 
-def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", table=None, *,
+def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", table: ValueTable | None = None, *,
                  jit: bool = True, progress: bool = False) -> np.ndarray:
     """Exact distribution of the final total of a player of ``level`` playing on from ``card`` (turn start).
 
@@ -663,7 +675,7 @@ def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", t
                               progress=progress).pmf
 
 
-def survival(pmf, max_target: int) -> np.ndarray:
+def survival(pmf: np.ndarray, max_target: int) -> np.ndarray:
     """``out[T]`` = P(final >= T) for ``T = 0..max_target`` from a final-total distribution ``pmf[t]``."""
     pmf = np.asarray(pmf, dtype=np.float64)
     tail = np.cumsum(pmf[::-1])[::-1]  # tail[t] = P(final >= t)

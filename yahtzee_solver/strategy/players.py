@@ -38,7 +38,9 @@ Example
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -46,6 +48,7 @@ from ..solver import jit as _jit
 from ..dice import KEEPS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
 from .policy import (
+    KernelSource,
     ExpectedValueSource,
     Policy,
     TurnOnlySource,
@@ -127,38 +130,43 @@ class PolicyStrategy:
         The name reported (default: the class's ``level``).
     """
 
-    level = ""
+    level: str = ""
 
     def __init__(self, source: ValueSource, level: str = ""):
-        self.source = source
-        self.policy = Policy(source)
-        self.rules = source.rules
+        self.source: ValueSource = source
+        self.policy: Policy = Policy(source)
+        self.rules: RuleSet = source.rules
         if level:
             self.level = level
 
     @property
-    def kernels(self):
+    def _kernel_source(self) -> KernelSource:
+        """The source as a kernel source (expert, normal); another source has none of the attributes below."""
+        return cast(KernelSource, self.source)
+
+    @property
+    def kernels(self) -> ModuleType:
         """The kernel module of the source (compiled or interpreted)."""
-        return self.source.kernels
+        return self._kernel_source.kernels
 
     @property
     def values(self) -> np.ndarray:
         """The value array the decisions look ahead with (``source.values``; kernel sources)."""
-        return self.source.values
+        return self._kernel_source.values
 
     @property
     def params(self) -> np.ndarray:
         """The rule parameters the decisions use (``source.params``; kernel sources)."""
-        return self.source.params
+        return self._kernel_source.params
 
     def keep_values(self, state: StateKey) -> np.ndarray:
         """Points still to come of every keep at 1 and 2 rerolls left, (3, 462) float64 (row ``rolls_left - 1``).
 
         For a :class:`~yahtzee_solver.strategy.policy.KernelValueSource`; reused by the next call of the same thread.
         """
-        return self.source.turn_values(state, 2)
+        return self._kernel_source.turn_values(state, 2)
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """The keep of highest value (:meth:`Policy.choose_keep <yahtzee_solver.strategy.policy.Policy.choose_keep>`).
 
         Raises
@@ -171,7 +179,7 @@ class PolicyStrategy:
         r = roll_index(parse_dice(dice))
         return KEEPS[self.policy.choose_keep(card.key, card.total, r, rl)]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box of highest value (:meth:`Policy.choose_box <yahtzee_solver.strategy.policy.Policy.choose_box>`).
 
         Raises
@@ -210,7 +218,7 @@ class ExpertStrategy(PolicyStrategy):
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
         rules = get_rules(rules)
-        self.table = resolve_table(rules, table)
+        self.table: ValueTable = resolve_table(rules, table)
         super().__init__(ExpectedValueSource(rules, self.table, jit=jit))
 
 
@@ -256,11 +264,11 @@ class BeginnerStrategy:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", *, rng: np.random.Generator | None = None,
                  blunder: float = 0.2):
-        self.rules = get_rules(rules)
+        self.rules: RuleSet = get_rules(rules)
         if not 0.0 <= blunder <= 1.0:
             raise UsageError(f"invalid blunder probability {blunder!r}: want 0 to 1")
-        self.blunder = float(blunder)
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.blunder: float = float(blunder)
+        self.rng: np.random.Generator = rng if rng is not None else np.random.default_rng()
         # boxes for a pattern a casual player stands on: Full House, straights, five alike
         self._made = tuple(
             c for c, spec in enumerate(self.rules.categories)
@@ -275,7 +283,7 @@ class BeginnerStrategy:
             m |= 1 << c
         return m
 
-    def choose_keep(self, card: ScoreCard, dice, rolls_left: int) -> tuple[int, ...]:
+    def choose_keep(self, card: ScoreCard, dice: str | Sequence[int], rolls_left: int) -> tuple[int, ...]:
         """Stand on a made pattern, else keep the most common face; sometimes a random keep.
 
         Draws one uniform number per call (two when it blunders) from ``rng``.
@@ -302,7 +310,7 @@ class BeginnerStrategy:
         )
         return KEEPS[k]
 
-    def choose_box(self, card: ScoreCard, dice) -> int:
+    def choose_box(self, card: ScoreCard, dice: str | Sequence[int]) -> int:
         """The legal box with the most points now (ties: the lowest box index).
 
         :func:`yahtzee_solver.solver.kernels.beginner_box`.

@@ -67,7 +67,9 @@ value array ``values`` with decision parameters ``params``.
 from __future__ import annotations
 
 import threading
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -80,6 +82,7 @@ from ..solver.table import ValueTable
 
 __all__ = [
     "ValueSource",
+    "KernelSource",
     "KernelValueSource",
     "ExpectedValueSource",
     "TurnOnlySource",
@@ -90,7 +93,7 @@ __all__ = [
 ]
 
 
-def check_rolls_left(rolls_left, allowed: tuple[int, ...] = (1, 2)) -> int:
+def check_rolls_left(rolls_left: object, allowed: tuple[int, ...] = (1, 2)) -> int:
     """``rolls_left`` as an int if it is one of ``allowed``, the one check of the package.
 
     Raises
@@ -125,6 +128,44 @@ class ValueSource(Protocol):
 
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
         """(C,) float64: value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
+        ...
+
+
+class KernelSource(ValueSource, Protocol):
+    """A :class:`ValueSource` whose policy the game kernel can play (:class:`KernelValueSource`).
+
+    What :class:`~yahtzee_solver.strategy.players.PolicyStrategy`, the advisor and the
+    batch and simulation kernels read of it.
+
+    Attributes
+    ----------
+    params : (n,) int64
+        The rule parameters the decisions use (``rules.arrays()["params"]`` or
+        :func:`turn_only_params`).
+    score, joker : int64 arrays
+        ``rules.arrays()["score"]`` and ``["joker"]``.
+    """
+
+    params: np.ndarray
+    score: np.ndarray
+    joker: np.ndarray
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value array (2**C, T+1, F) float64 the decisions look ahead with."""
+        ...
+
+    @property
+    def kernels(self) -> ModuleType:
+        """The kernel module in use (compiled or interpreted)."""
+        ...
+
+    def values_for(self, mask: int) -> np.ndarray:
+        """The value array good for a turn from a card with the boxes ``mask`` filled."""
+        ...
+
+    def turn_values(self, state: StateKey, levels: int = 2) -> np.ndarray:
+        """Points still to come of every keep, (3, 462) float64; row ``rolls_left - 1``."""
         ...
 
 
@@ -167,6 +208,10 @@ def zero_values(rules: str | RuleSet) -> np.ndarray:
     return _ZEROS[rules]
 
 
+#: What :meth:`Policy._boxes` gives: the legal boxes best first, the source's box values, the tie-break's (or None).
+_Boxes = tuple[list[int], list[float], list[float] | None]
+
+
 class _TurnScratch(threading.local):
     """The work arrays of one :class:`KernelValueSource` in one thread.
 
@@ -175,7 +220,7 @@ class _TurnScratch(threading.local):
     first query, about 2 us) and its own cached turn.
     """
 
-    def __init__(self, n_categories: int):
+    def __init__(self, n_categories: int) -> None:
         C = n_categories
         self.E = np.empty((3, N_KEEPS))
         self.B = np.empty(N_KEEPS)
@@ -230,22 +275,28 @@ class KernelValueSource:
     additive = True
 
     def __init__(self, rules: RuleSet, values: np.ndarray | None, params: np.ndarray, *, jit: bool = True):
-        self.rules = rules
+        self.rules: RuleSet = rules
         if values is not None:
-            self.values = values
-        self.params = params
+            self._values = values
+        self.params: np.ndarray = params
         a = rules.arrays()
-        self.score, self.joker = a["score"], a["joker"]
+        self.score: np.ndarray = a["score"]
+        self.joker: np.ndarray = a["joker"]
         self.jit = jit
-        self._k = None
+        self._k: ModuleType | None = None
         self._scratch = _TurnScratch(rules.n_categories)  # per thread
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value array (2**C, T+1, F) float64 the decisions look ahead with (as given)."""
+        return self._values
 
     def values_for(self, mask: int) -> np.ndarray:
         """The value array good for a turn from a card with the boxes ``mask`` filled (here: :attr:`values`)."""
         return self.values
 
     @property
-    def kernels(self):
+    def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted), loaded on first use."""
         if self._k is None:
             self._k = _jit.backend(self.jit)
@@ -273,7 +324,7 @@ class KernelValueSource:
 
         At ``total == 0`` the array is a view reused by the next call of this thread.
         """
-        E = self.turn_values(state, rolls_left)[rolls_left - 1]
+        E: np.ndarray = self.turn_values(state, rolls_left)[rolls_left - 1]
         return E if total == 0 else total + E
 
     def box_values(self, state: StateKey, total: int, roll: int) -> np.ndarray:
@@ -314,7 +365,7 @@ class ExpectedValueSource(KernelValueSource):
     def __init__(self, rules: RuleSet, table: ValueTable, *, jit: bool = True):
         if table.rules != rules:
             raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
-        self.table = table
+        self.table: ValueTable = table
         super().__init__(rules, None, rules.arrays()["params"], jit=jit)
 
     @property
@@ -342,7 +393,7 @@ class TurnOnlySource(KernelValueSource):
 _SUBKEEPS = tuple(np.ascontiguousarray(row[row >= 0], dtype=np.int64) for row in ROLL_SUBKEEPS)
 
 
-def _check_roll(roll) -> int:
+def _check_roll(roll: object) -> int:
     if isinstance(roll, bool) or not isinstance(roll, (int, np.integer)) or not 0 <= roll < N_ROLLS:
         raise DiceError(f"invalid roll index {roll!r}: want 0..{N_ROLLS - 1}")
     return int(roll)
@@ -375,31 +426,33 @@ class Policy:
     """
 
     def __init__(self, source: ValueSource, tiebreak: ValueSource | None = None, *, tie_tolerance: float = 0.0):
-        self.source = source
-        self.rules = source.rules
+        self.source: ValueSource = source
+        self.rules: RuleSet = source.rules
         self._additive = bool(getattr(source, "additive", False))
         if tiebreak is not None and tiebreak.rules != self.rules:
             raise UsageError(f"tie-break source is for rules {tiebreak.rules.name!r}, not {self.rules.name!r}")
         if not tie_tolerance >= 0:
             raise UsageError(f"invalid tie tolerance {tie_tolerance!r}: want a number >= 0")
-        self.tiebreak = tiebreak
-        self.tie_tolerance = float(tie_tolerance)
-        self._memo = None  # (roll, total, state, _boxes result) of the last position asked
-        self._memoize = isinstance(source, KernelValueSource) and (
+        self.tiebreak: ValueSource | None = tiebreak
+        self.tie_tolerance: float = float(tie_tolerance)
+        # (roll, total, state, _boxes result) of the last position asked
+        self._memo: tuple[int, int, StateKey, _Boxes] | None = None
+        self._memoize: bool = isinstance(source, KernelValueSource) and (
             tiebreak is None or isinstance(tiebreak, KernelValueSource))
 
-    def _key(self, values):
+    def _key(self, values: Any) -> np.ndarray:
         """The values as compared for ranking (rounded to the tie tolerance's grid when it is set)."""
         return np.round(np.asarray(values) / self.tie_tolerance) if self.tie_tolerance else np.asarray(values)
 
-    def _order(self, values: np.ndarray, tie) -> np.ndarray:
+    def _order(self, values: np.ndarray, tie: Callable[[], np.ndarray] | None) -> np.ndarray:
         """Indices of ``values`` best first: descending value, then ``tie()`` (descending), then position."""
         key = self._key(values)
-        if self.tiebreak is None or np.unique(key).size == key.size:
+        if self.tiebreak is None or tie is None or np.unique(key).size == key.size:
             return np.argsort(-key, kind="stable")
         return np.lexsort((np.arange(key.size), -tie(), -key))
 
-    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int, tie=None) -> tuple[np.ndarray, np.ndarray]:
+    def _ranked(self, values: np.ndarray, codes: np.ndarray, total: int,
+                tie: Callable[[], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         order = self._order(values, tie)
         v = values[order]
         if self._additive and total:
@@ -440,14 +493,16 @@ class Policy:
         boxes, vals, tie = self._boxes(state, total, r)
         values[-1] = vals[boxes[0]]  # keeping all five (listed last) = scoring now in the best box
 
-        def tie_values():
+        def tie_values() -> np.ndarray:
+            # called by _order only when there is a tie-break source
+            assert self.tiebreak is not None and tie is not None
             tv = self.tiebreak.keep_values(state, total, rl)[ks]
             tv[-1] = tie[boxes[0]]
             return tv
 
         return self._ranked(values, ks, total, tie_values)
 
-    def _boxes(self, state: StateKey, total: int, r: int) -> tuple[list, list, list | None]:
+    def _boxes(self, state: StateKey, total: int, r: int) -> _Boxes:
         """The legal boxes best first, the source's box values (at 0 when additive) and the tie-break's (or None).
 
         For a kernel source (fixed values) the last call is remembered: a hint asks for the stop option
@@ -460,13 +515,13 @@ class Policy:
         # at most 13 boxes: a Python sort beats numpy's per-call cost (stable, also with reverse=True)
         boxes = [c for c, v in enumerate(vals) if v == v]  # v == v: not NaN
         key = self._key(vals).tolist() if self.tie_tolerance else vals
-        tie = None
+        tie: list[float] | None = None
         if self.tiebreak is None:
             boxes.sort(key=key.__getitem__, reverse=True)
         else:
             tie = self.tiebreak.box_values(state, total, r).tolist()
             boxes.sort(key=lambda c: (key[c], tie[c]), reverse=True)
-        out = (boxes, vals, tie)
+        out: _Boxes = (boxes, vals, tie)
         if self._memoize:
             self._memo = (r, total, state, out)
         return out

@@ -26,12 +26,16 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .advisor import Advisor
+import numpy as np
+
+from .advisor import Advisor, CardLike
 from ..dice import KEEPS, format_dice, parse_dice, roll_index
 from ..errors import UsageError
-from .objectives import TargetSource, max_points_to_come
+from .objectives import TargetSource, UtilitySolution, max_points_to_come
 from .policy import Policy
 from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard
@@ -60,13 +64,13 @@ class TargetKeepOption:
         first of :meth:`TargetAdvisor.box_options`); ``None`` for a reroll.
     """
 
-    keep: tuple
-    reroll: tuple
+    keep: tuple[int, ...]
+    reroll: tuple[int, ...]
     probability: float
     expected: float
     score: TargetBoxOption | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"keep": format_dice(self.keep), "reroll": format_dice(self.reroll),
                 "probability": self.probability, "expected": self.expected,
                 "stop": self.score is not None, "score": None if self.score is None else self.score.to_dict()}
@@ -105,7 +109,7 @@ class TargetBoxOption:
         """Points scored now: box + Yahtzee bonus + upper bonus."""
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         # the box's machine name and display name, as BoxOption.to_dict gives them
         return {"box": box_slug(self.name), "name": self.name, "category": self.name, "points": self.points, "yahtzee_bonus": self.yahtzee_bonus,
                 "upper_bonus": self.upper_bonus, "probability": self.probability,
@@ -141,12 +145,12 @@ class TargetAdvisor:
     """
 
     def __init__(self, rules: str | RuleSet, target: int, table: ValueTable | None = None, *, jit: bool = True,
-                 progress=None):
-        self.rules = get_rules(rules)
-        self.source = TargetSource(self.rules, target, jit=jit, progress=progress)
-        self.target = self.source.target
-        self.advisor = Advisor(self.rules, resolve_table(self.rules, table), jit=False)
-        self.policy = Policy(self.source, tiebreak=self.advisor.source)
+                 progress: Callable[[int, int], object] | None = None) -> None:
+        self.rules: RuleSet = get_rules(rules)
+        self.source: TargetSource = TargetSource(self.rules, target, jit=jit, progress=progress)
+        self.target: int = self.source.target
+        self.advisor: Advisor = Advisor(self.rules, resolve_table(self.rules, table), jit=False)
+        self.policy: Policy = Policy(self.source, tiebreak=self.advisor.source)
 
     def max_final(self, card: ScoreCard) -> int:
         """An upper bound on the final total from ``card`` (points): the most its open boxes can add."""
@@ -157,20 +161,20 @@ class TargetAdvisor:
         """False when the target is out of reach from ``card`` whatever the dice (then P = 0)."""
         return self.max_final(card) >= self.target
 
-    def _solve(self, card: ScoreCard):
+    def _solve(self, card: ScoreCard) -> UtilitySolution:
         return self.source.solution(card.key, card.total)
 
-    def probability(self, card=None) -> float:
+    def probability(self, card: CardLike = None) -> float:
         """Best P(final total >= target) from the start of a turn with ``card`` (exact)."""
-        card = self.advisor._card(card)
-        if card.is_full:
-            return float(card.total >= self.target)
-        if not self.reachable(card):
+        sc = self.advisor._card(card)
+        if sc.is_full:
+            return float(sc.total >= self.target)
+        if not self.reachable(sc):
             return 0.0
-        self._solve(card)
-        return self.source.probability(card)
+        self._solve(sc)
+        return self.source.probability(sc)
 
-    def keep_options(self, card, dice, rolls_left: int = 2) -> list[TargetKeepOption]:
+    def keep_options(self, card: CardLike, dice: str | Sequence[int], rolls_left: int = 2) -> list[TargetKeepOption]:
         """Every distinct keep of ``dice``, by P(final >= target), best first.
 
         Equal probabilities (a target already sure or out of reach) are
@@ -199,7 +203,7 @@ class TargetAdvisor:
             out.append(TargetKeepOption(keep, tuple(rest), p, expected[keep]))
         return out
 
-    def box_options(self, card, dice) -> list[TargetBoxOption]:
+    def box_options(self, card: CardLike, dice: str | Sequence[int]) -> list[TargetBoxOption]:
         """Every legal box for the final ``dice``, by P(final >= target), best first.
 
         Equal probabilities are ordered by expected final total, then the lower box first.
@@ -225,10 +229,11 @@ class TargetAdvisor:
             return self.policy
         return self.advisor.policy
 
-    def _probabilities(self, card: ScoreCard, values) -> list[float]:
+    def _probabilities(self, card: ScoreCard, values: np.ndarray) -> list[float]:
         return [float(v) for v in values] if self.reachable(card) else [0.0] * len(values)
 
-    def hint(self, card, dice, rolls_left: int):
+    def hint(self, card: CardLike, dice: str | Sequence[int],
+             rolls_left: int) -> list[TargetKeepOption] | list[TargetBoxOption]:
         """Ranked keeps when ``rolls_left`` is 1 or 2, ranked boxes when it is 0."""
         if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
             raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")

@@ -30,13 +30,23 @@ solution, so further hints before the CPU's card changes cost a look-up.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..dice import KEEPS, roll_index
 from ..errors import IllegalMoveError, OptionError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..rules import RuleSet
+    from ..solver.table import ValueTable
+    from .advisor import Advisor
+    from .objectives import WinSource
+    from .policy import Policy
 
 __all__ = ["WIN_HINT_MAX_OPEN", "WinOption", "WinChances", "WinHints", "win_note", "warm", "TableChances", "TableOdds"]
 
@@ -118,7 +128,7 @@ class WinChances:
         """The option of highest chance (``None`` before the first roll or when not shown)."""
         return self.options[0] if self.options else None
 
-    def of_keep(self, keep) -> WinOption:
+    def of_keep(self, keep: Iterable[int]) -> WinOption:
         """The option keeping faces ``keep`` (any order).
 
         Raises
@@ -171,7 +181,7 @@ class WinHints:
         n_me, n_cpu = len(me.open_categories), len(cpu.open_categories)
         return n_me + n_cpu <= DEFAULT_MAX_OPEN and n_me - n_cpu in (0, 1)
 
-    def _policy_for(self, st: GameState, advisor):
+    def _policy_for(self, st: GameState, advisor: Advisor) -> Policy:
         from .objectives import WinSource, opponent_pmf
         from .policy import Policy
 
@@ -204,7 +214,7 @@ class WinHints:
             raise IllegalMoveError("the chances of winning are for the player's turn of a game in progress")
         return len(st.cards[HUMAN].open_categories) <= WIN_HINT_MAX_OPEN
 
-    def __call__(self, state: GameState, advisor) -> WinChances | None:
+    def __call__(self, state: GameState, advisor: Advisor) -> WinChances | None:
         """The chances of winning at the player's position in ``state``.
 
         Parameters
@@ -243,10 +253,11 @@ class WinHints:
             return chances()
         policy = self._policy_for(st, advisor)
         if kind == "roll":
-            return chances(start=policy.source.probability(me))
+            return chances(start=cast("WinSource", policy.source).probability(me))
         if kind == "box":
             return chances(options=self._boxes(st, advisor))
         dice = st.sorted_dice
+        assert dice is not None  # kind is keep: rolled
         r = roll_index(dice)
         codes, P = policy.keep_ranking(me.key, me.total, r, st.rerolls_left)
         ev = {o.keep: o.expected for o in advisor.keep_options(me, dice, st.rerolls_left)}
@@ -254,7 +265,7 @@ class WinHints:
         stop = policy.stop_option(me.key, me.total, r)[0]
         box = next(o for o in advisor.box_options(me, dice) if o.category == stop)
 
-        def option(k, p):
+        def option(k: int, p: float) -> WinOption:
             keep = KEEPS[k]
             if len(keep) == len(dice):
                 return WinOption(keep, stop, box.points, p, box.expected)
@@ -262,13 +273,14 @@ class WinHints:
 
         return chances(options=(option(k, p) for k, p in zip(codes.tolist(), P.tolist())))
 
-    def _boxes(self, st: GameState, advisor) -> tuple[WinOption, ...]:
+    def _boxes(self, st: GameState, advisor: Advisor) -> tuple[WinOption, ...]:
         me, dice = st.cards[HUMAN], st.sorted_dice
+        assert dice is not None  # rolled
         boxes, P = self._policy_for(st, advisor).box_ranking(me.key, me.total, roll_index(dice))
         ev = {o.category: o for o in advisor.box_options(me, dice)}
         return tuple(WinOption(None, c, ev[c].points, p, ev[c].expected) for c, p in zip(boxes.tolist(), P.tolist()))
 
-    def boxes(self, state: GameState, advisor) -> tuple[WinOption, ...] | None:
+    def boxes(self, state: GameState, advisor: Advisor) -> tuple[WinOption, ...] | None:
         """The legal boxes for the dice as they are, best chance first (what keeping all five leads to).
 
         The same values as the options of :meth:`__call__` after the last roll;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -62,7 +63,7 @@ def render_board(state: GameState, tr: Translator, width: int | None = None) -> 
     cols = [column_name(p, tr) for p in players]
     wc = max(6, *(display_width(n) for n in cols))
 
-    def box_cell(p, c):
+    def box_cell(p: int, c: int) -> tuple[str, dict[str, Any]]:
         v = state.cards[p].boxes[c]
         if v is not None:
             return str(v), {}
@@ -101,7 +102,7 @@ def render_board(state: GameState, tr: Translator, width: int | None = None) -> 
         right.append(("", tr("yahtzee_bonus", yahtzee=names[y]), cells, False))
     right.append(("", tr("total"), [(str(state.cards[p].total), {}) for p in players], True))
 
-    def block(rows, header):
+    def block(rows: list[tuple[str, str, list[tuple[str, dict[str, Any]]], bool]], header: str) -> list[tuple[str, int]]:
         wl = max(display_width(r[1]) for r in rows + [("", header, [], False)])
         out = []
         head = pad("#", 2, ">") + " " + pad(header, wl)
@@ -145,7 +146,7 @@ def render_dice(state: GameState, tr: Translator, width: int | None = None) -> l
 
     ``width`` (terminal cells) wraps the explanations; ``None`` leaves them on one line.
     """
-    def fit(text):
+    def fit(text: str) -> str:
         return text if width is None else wrap(text, width)
 
     if state.is_terminal():

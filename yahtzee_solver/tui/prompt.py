@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import click
@@ -37,11 +38,11 @@ __all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", 
 class PromptError(Exception):
     """A command that cannot be carried out: a message key of :mod:`yahtzee_solver.i18n.text` and its fields."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
         self.key = key
         # What the player typed is echoed in the message: at most ECHO_LIMIT characters of it.
-        self.params = {k: _clip_echo(v) if isinstance(v, str) else v for k, v in params.items()}
+        self.params: dict[str, object] = {k: _clip_echo(v) if isinstance(v, str) else v for k, v in params.items()}
 
 
 #: Longest piece of the player's input echoed back in an error message (characters).
@@ -118,7 +119,7 @@ def parse_command(text: str, state: GameState, tr: Translator) -> Command:
     return Command("score", _parse_box(rest, state, tr))
 
 
-def _check(state: GameState, action) -> None:
+def _check(state: GameState, action: Roll | Hold | Score) -> None:
     why = state.problem(action)
     if why is not None:
         raise PromptError("problem." + why[0], **why[1])
@@ -161,6 +162,7 @@ def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
             held[i] = not held[i]
         return tuple(held)
     faces = [int(ch) for ch in chars]  # all faces 1-6 here: letters with digits were refused above
+    assert state.dice is not None  # a keep is asked for after a roll
     try:
         return positions_of(state.dice, faces, state.held)
     except IllegalMoveError:
@@ -193,7 +195,7 @@ def _ascii_digit(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def keep_command(keep) -> str:
+def keep_command(keep: Iterable[int]) -> str:
     """The prompt command that keeps exactly the faces ``keep`` (sorted multiset).
 
     ``k 44`` (faces; positions are letters, so ``k 4`` keeps one 4), ``k -`` for none.

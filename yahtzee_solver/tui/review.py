@@ -9,7 +9,14 @@ from __future__ import annotations
 import click
 
 from ..dice import format_dice
+from typing import TYPE_CHECKING
+
 from ..i18n import Translator, display_width, pad, wrap
+
+if TYPE_CHECKING:
+    from ..analysis.review import Decision, GameReview
+    from ..game import GameState
+    from ..rules import RuleSet
 
 __all__ = ["review_lines", "summary_lines", "luck_skill_lines"]
 
@@ -18,16 +25,16 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
-def _choice(tr: Translator, rules, d, which) -> str:
+def _choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> str:
     x = d.choice if which == "choice" else d.best
-    if d.kind == "box":
+    if isinstance(x, int):  # a box (kind "box")
         return tr.box(rules, x)
     if which == "choice" and x == d.dice and d.rolls_left:
         return tr("review.stand")
     return tr("review.keep", dice=format_dice(x))
 
 
-def _table(tr: Translator, rev) -> list[str]:
+def _table(tr: Translator, rev: GameReview) -> list[str]:
     head = [tr("review.col_turn"), tr("review.col_dice"), tr("review.col_rolls"), tr("review.col_choice"),
             tr("review.col_best"), tr("review.col_loss")]
     rows = []
@@ -86,7 +93,7 @@ def _wrapped(lines: list[str]) -> list[str]:
     return [part for line in lines for part in wrap(line, WIDTH).split("\n")]
 
 
-def review_lines(tr: Translator, rev, what: str, opponent: str, seed: int | None, player: int = 0) -> list[str]:
+def review_lines(tr: Translator, rev: GameReview, what: str, opponent: str, seed: int | None, player: int = 0) -> list[str]:
     """The full text review: header, one row per decision, totals, bands, costliest decisions.
 
     Every line but the table's is wrapped to :data:`WIDTH` terminal cells
@@ -114,7 +121,7 @@ def review_lines(tr: Translator, rev, what: str, opponent: str, seed: int | None
     return lines
 
 
-def summary_lines(state, tr: Translator | None = None, player: int = 0) -> list[str]:
+def summary_lines(state: GameState, tr: Translator | None = None, player: int = 0) -> list[str]:
     """The end-of-game summary of ``play``: the player's expected loss, bands and costliest decisions.
 
     Raises

@@ -12,6 +12,8 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -25,6 +27,17 @@ from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
 from .review import summary_lines
+
+if TYPE_CHECKING:
+    import os
+    from pathlib import Path
+
+    from ..game import Action, Event, GameState
+    from ..i18n import Translator
+    from ..solver.table import ValueTable
+    from ..strategy.advisor import Advisor, BoxOption, KeepOption
+    from ..strategy.players import Strategy
+    from ..strategy.win_chances import WinHints
 
 __all__ = ["Session", "CPU_PAUSE", "on_terminal"]
 
@@ -60,32 +73,35 @@ class Session:
         Redraw the whole screen for every prompt (default: stdout is a terminal).
     """
 
-    def __init__(self, state, tr, *, fast=False, game_file=None, records_file=None, store=None, notices=(),
-                 confirm_loss=None, sleep=time.sleep, tty=None):
-        self.state = state
+    def __init__(self, state: GameState, tr: Translator, *, fast: bool = False,
+                 game_file: str | os.PathLike[str] | None = None, records_file: str | os.PathLike[str] | None = None,
+                 store: GameStore | None = None, notices: Iterable[tuple[str, dict[str, Any]]] = (),
+                 confirm_loss: float | None = None, sleep: Callable[[float], object] = time.sleep,
+                 tty: bool | None = None) -> None:
+        self.state: GameState = state
         self.confirm_loss = confirm_loss
-        self._before_score = None  # the game before the player's last score, for an undo
+        self._before_score: GameState | None = None  # the game before the player's last score, for an undo
         self.tr = tr
         self.fast = fast
         if store is None:
             store = GameStore(game_file)
             store.begin(state, lang=tr.lang)
-        self.store = store
-        self.game_file = store.game_file
-        self.records_file = records_file if records_file is not None else records_path()
+        self.store: GameStore = store
+        self.game_file: Path = store.game_file
+        self.records_file: str | os.PathLike[str] = records_file if records_file is not None else records_path()
         self.sleep = sleep
-        self.tty = on_terminal() if tty is None else tty
+        self.tty: bool = on_terminal() if tty is None else tty
         self.messages: list[str] = []  # kept until the player's next move (terminal only)
         for text, style in notices:
             self.note(text, **style)
-        self.pinned = self.messages  # start-up messages: never left out to fit the screen
+        self.pinned: list[str] = self.messages  # start-up messages: never left out to fit the screen
         self.messages = []
         self.transient: list[str] = []  # shown once (terminal only)
-        self.dirty = True
-        self._table = None
-        self._advisor = None
-        self._strategy = None
-        self._win_hints = None  # the chances of winning, the last DP kept
+        self.dirty: bool = True
+        self._table: ValueTable | None = None
+        self._advisor: Advisor | None = None
+        self._strategy: Strategy | None = None
+        self._win_hints: WinHints | None = None  # the chances of winning, the last DP kept
 
     # -- output ----------------------------------------------------------------------------
     @property
@@ -97,7 +113,7 @@ class Session:
         """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
         return wrap(text, self.width)
 
-    def note(self, text: str, **style) -> None:
+    def note(self, text: str, **style: Any) -> None:
         """Show a message: kept under the board on a terminal, printed at once otherwise."""
         text = self.wrap(text)
         text = click.style(text, **style) if style else text
@@ -134,14 +150,14 @@ class Session:
         self.transient.clear()
         self.dirty = False
 
-    def _show(self, screen: list[str], messages: list[str], pinned: list[str] = ()) -> None:
+    def _show(self, screen: list[str], messages: list[str], pinned: Sequence[str] = ()) -> None:
         """Print ``screen``, ``pinned`` then ``messages``; on a terminal, the oldest ``messages`` that
         would push the title off the screen (with the prompt line) are left out."""
         screen = [*screen, *pinned]
         if self.tty:
             rows = shutil.get_terminal_size((80, 24)).lines
             used = sum(s.count("\n") + 1 for s in screen) + 1  # + the prompt line
-            kept = []
+            kept: list[str] = []
             for m in reversed(messages):
                 n = m.count("\n") + 1
                 if kept and used + n > rows:
@@ -160,7 +176,7 @@ class Session:
 
     # -- helpers ------------------------------------------------------------------------------
     @property
-    def table(self):
+    def table(self) -> ValueTable:
         if self._table is None:
             from ..solver.table import load_table
 
@@ -168,7 +184,7 @@ class Session:
         return self._table
 
     @property
-    def advisor(self):
+    def advisor(self) -> Advisor:
         if self._advisor is None:
             from ..strategy.advisor import Advisor
 
@@ -176,7 +192,7 @@ class Session:
         return self._advisor
 
     @property
-    def strategy(self):
+    def strategy(self) -> Strategy:
         if self._strategy is None:
             from ..strategy.levels import make_strategy
 
@@ -187,13 +203,13 @@ class Session:
                                            jit=level == "master")
         return self._strategy
 
-    def act(self, action):
+    def act(self, action: Action) -> Event:
         ev = self.state.apply_action(action)
         self.store.save(self.state)
         self.dirty = True
         return ev
 
-    def scored(self, ev) -> None:
+    def scored(self, ev: Event) -> None:
         tr, rules = self.tr, self.state.rules
         who = player_name(self.state, ev.player, tr)
         text = tr("ev.scored", player=who, points=ev.points, box=tr.box(rules, ev.category),
@@ -275,15 +291,16 @@ class Session:
             self.history()
         elif cmd.verb == "hold":
             if cmd.arg != st.held:
-                self.act(Hold(cmd.arg))
+                self.act(Hold(cast("tuple[bool, ...]", cmd.arg)))  # parse_command gives hold flags
             self.say_kept()
         elif cmd.verb == "score":
-            self.score(cmd.arg)
+            self.score(cast(int, cmd.arg))  # parse_command gives a box index
         return True
 
     def say_kept(self) -> None:
         """Say in words which dice are kept and which the next roll rerolls."""
         st, tr = self.state, self.tr
+        assert st.dice is not None  # rolled
         kept = sorted(d for d, h in zip(st.dice, st.held) if h)
         rest = sorted(d for d, h in zip(st.dice, st.held) if not h)
         if not kept:
@@ -317,13 +334,14 @@ class Session:
         st = self.state
         if self.confirm_loss is None or st.rolls_used == 0 or all(st.held):
             return True
+        assert st.dice is not None and st.sorted_dice is not None  # rolled
         kept = tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
         options = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)
         mine = next(o for o in options if tuple(o.keep) == kept)
         return not self._too_costly(self.tr("confirm.loss_keep"), mine.loss, self._command(options[0]),
                                     "confirm.not_rolled")
 
-    def _command(self, o) -> str:
+    def _command(self, o: Any) -> str:
         """What to type for advisor option ``o``: ``k 555``, or ``s 5 (Fives)`` for a box or for
         keeping all five dice, which stops and scores now (there is no pass)."""
         box = getattr(o, "score", o)  # a KeepOption's box when it stops (else None); a BoxOption itself
@@ -337,6 +355,7 @@ class Session:
         if not can_undo(st, self._before_score):
             self.error(PromptError("err.no_undo"))
             return
+        assert self._before_score is not None  # can_undo checked it
         self.state, last, first = undo_score(self.store, st, self._before_score)
         self._before_score = None
         if first:
@@ -347,7 +366,9 @@ class Session:
     def history(self) -> None:
         """The turns scored so far, the CPU's included: each roll's dice, then the box and points."""
         st, tr, rules = self.state, self.tr, self.state.rules
-        lines, rolls, turn = [], [], {}
+        lines: list[str] = []
+        rolls: list[str] = []
+        turn: dict[int, int] = {}
         for ev in st.log:
             if ev.kind == "roll":
                 rolls.append(dice_text(ev.dice).replace(" ", ""))
@@ -370,7 +391,9 @@ class Session:
         ``confirm_loss``) about a costly box; either answered no leaves the dice unscored."""
         st, tr, rules = self.state, self.tr, self.state.rules
         if st.zero_warning(c):
-            pts, legal, _ = st.preview()
+            preview = st.preview()
+            assert preview is not None  # a zero warning needs dice
+            pts, legal, _ = preview
             best = max((p, -i) for i, p in enumerate(pts) if legal[i])
             other = -best[1]
             q = tr("confirm.zero", box=tr.box(rules, c), other=tr.box(rules, other), points=best[0])
@@ -382,13 +405,14 @@ class Session:
         if self.confirm_loss is not None:
             # against every move the game allows now: the other boxes and, while rerolls remain,
             # every reroll (the best of the keep options; keeping all five is scoring in the best box)
+            assert st.sorted_dice is not None  # rolled
             boxes = self.advisor.box_options(st.card, st.sorted_dice)
             mine = next(o for o in boxes if o.category == c)
-            best = boxes[0]
+            best_move: BoxOption | KeepOption = boxes[0]
             if st.rolls_used < MAX_ROLLS:
-                best = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)[0]
-            loss = max(best.expected - mine.expected, 0.0)
-            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), loss, self._command(best)):
+                best_move = self.advisor.keep_options(st.card, st.sorted_dice, st.rerolls_left)[0]
+            loss = max(best_move.expected - mine.expected, 0.0)
+            if self._too_costly(tr("confirm.loss_box", box=tr.box(rules, c)), loss, self._command(best_move)):
                 return
         self._score(c)
 
@@ -412,9 +436,10 @@ class Session:
             self.note("\n".join(lines + self.win_lines()), fg="cyan")
             return
         dice = st.sorted_dice
-        rows = []  # (command, label, expected, loss, best) or a bare text line
+        assert dice is not None  # rolled
+        rows: list[tuple[str, str, float, float, bool] | str] = []  # (command, label, expected, loss, best) or a bare text line
 
-        def box_row(o, best):
+        def box_row(o: BoxOption, best: bool) -> tuple[str, str, float, float, bool]:
             label = tr("hint.box", box=tr.box(rules, o.category), points=o.points)
             return (f"s {o.category + 1}", label, o.expected, o.loss, best)
 

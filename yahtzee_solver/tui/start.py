@@ -15,11 +15,14 @@ the terminal's questions and messages.
 
 from __future__ import annotations
 
+import os
 import shutil
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import DataFileError, UsageError
+from ..rules import RuleSet
 from ..game import CPU, HUMAN
 from ..i18n import LANGS, Translator, display_width, locale_lang, wrap
 from ..play.lock import GameLock
@@ -30,14 +33,22 @@ from .prompt import confirm
 from . import session as tui_session
 from .session import Session
 
+if TYPE_CHECKING:
+    from ..game import GameState
+    from ..play.savegame import Opened
+
+_Path = str | os.PathLike[str] | None
+_Notices = list[tuple[str, dict[str, Any]]]
+
 __all__ = ["open_saved_game", "record_pending", "start_game", "play_game"]
 
 
-def _warn(notices, text) -> None:
+def _warn(notices: _Notices, text: str) -> None:
     notices.append((text, {"fg": "yellow"}))
 
 
-def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices=None, err: bool = False):
+def open_saved_game(tr: Translator, store: GameStore, records_file: _Path = None, notices: _Notices | None = None,
+                    err: bool = False) -> tuple[GameState | None, Opened]:
     """Settle what an earlier run left in ``store`` (:func:`yahtzee_solver.play.session.settle`); the verified
     unfinished game, if any.
 
@@ -72,7 +83,7 @@ def open_saved_game(tr: Translator, store: GameStore, records_file=None, notices
     return settled.state, settled.opened
 
 
-def record_pending(tr: Translator, game_file=None, records_file=None, err: bool = False) -> bool:
+def record_pending(tr: Translator, game_file: _Path = None, records_file: _Path = None, err: bool = False) -> bool:
     """Settle the game an earlier run left behind (see :func:`open_saved_game`), telling the user.
 
     A verified unfinished game is left as it is (it can be resumed).
@@ -96,7 +107,8 @@ def _wrapped(question: str, suffix: str) -> str:
     return wrap(question, max(width - display_width(suffix), 20))
 
 
-def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notices, records_file=None):
+def start_game(tr: Translator, store: GameStore, resume: bool, rules: str | RuleSet, opponent: str, first: str,
+               seed: int | None, notices: _Notices, records_file: _Path = None) -> GameState | None:
     """The game to play: the saved one (``--resume``) or a new one; ``None`` if the player keeps the saved game.
 
     What an earlier run left is settled first (:func:`open_saved_game`).
@@ -157,7 +169,7 @@ def start_game(tr, store: GameStore, resume, rules, opponent, first, seed, notic
     return state
 
 
-def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, first: str, seed: int | None,
+def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent: str, first: str, seed: int | None,
               fast: bool = False, confirm_loss: float | None = None) -> int:
     """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
     or the finished game could not be recorded).
@@ -180,8 +192,8 @@ def play_game(lang: str | None, *, resume: bool, rules: str, opponent: str, firs
         if lang is None:
             saved = store.ledger.read() if resume else None
             lang = saved.lang if saved is not None and saved.lang in LANGS else locale_lang()
-        tr = Translator(lang)
-        notices: list = []
+        tr = Translator(lang or "en")  # locale_lang() with its default is never None
+        notices: _Notices = []
         state = start_game(tr, store, resume, rules, opponent, first, seed, notices)
         if state is None:
             return 0

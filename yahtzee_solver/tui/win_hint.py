@@ -10,12 +10,18 @@ from __future__ import annotations
 
 from ..i18n import display_width, format_probability, pad
 from ..play.session import dice_text
-from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, win_note
+from typing import TYPE_CHECKING
+
+from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinOption, win_note
+
+if TYPE_CHECKING:
+    from ..game import GameState
+    from ..i18n import Translator
 
 __all__ = ["win_hint_lines", "WIN_HINT_MAX_OPEN"]
 
 
-def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
+def win_hint_lines(st: GameState, tr: Translator, wc: WinChances | None) -> list[str]:
     """Lines for the hint from the chances ``wc`` (:class:`~yahtzee_solver.strategy.win_chances.WinHints`) at ``st``."""
     if wc is None:
         return []
@@ -23,6 +29,7 @@ def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
         return ["  " + tr("hint.win_far", n=WIN_HINT_MAX_OPEN)]
     level = tr.level(wc.level)
     if wc.kind == "roll":
+        assert wc.start is not None  # shown at the start of a turn
         return ["  " + tr("hint.win_start", level=level, p=format_probability(wc.start)),
                 "  " + win_note(tr, wc)]
     rows = []
@@ -37,7 +44,7 @@ def win_hint_lines(st, tr, wc: WinChances | None) -> list[str]:
     return out
 
 
-def _label(st, tr, o) -> str:
+def _label(st: GameState, tr: Translator, o: WinOption) -> str:
     """An option in the player's language: a keep (``hint.win_keep``; all five, which stops and scores now:
     ``hint.stop`` with its box) or a box with its points (``hint.box``, the label of the expected-score
     hint's boxes)."""

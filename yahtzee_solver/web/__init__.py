@@ -20,10 +20,17 @@ Flask is the optional extra ``[web]``; importing :mod:`yahtzee_solver` never
 imports it.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
 __all__ = ["create_app"]
 
 
-def create_app(**kwargs):
+def create_app(**kwargs: Any) -> Flask:
     """:func:`yahtzee_solver.web.app.create_app` (imports Flask on first call)."""
     from .app import create_app as make
 

@@ -46,12 +46,16 @@ records answers a ``GET`` or ``HEAD``.
 from __future__ import annotations
 
 import hmac
+import os
 import json
 import secrets
 import sys
 from importlib import resources
+from typing import Any
 
 from flask import Flask, Response, jsonify, request
+from flask.json.provider import DefaultJSONProvider
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .._version import __version__
@@ -71,7 +75,7 @@ TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
-NEW_GAME_DEFAULTS = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
+NEW_GAME_DEFAULTS: dict[str, object] = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
 PAGES = ("/", "/advisor", "/rules", "/records", "/review")
 
@@ -107,7 +111,7 @@ def _read_body() -> bytes:
     return raw
 
 
-def _body(fields: dict) -> dict:
+def _body(fields: dict[str, Any]) -> dict[str, Any]:
     """The request's JSON object, checked against ``fields`` (name -> (type, required)).
 
     Raises
@@ -156,7 +160,7 @@ def _body(fields: dict) -> dict:
     return data
 
 
-def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict:
+def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """The query parameters, each given at most once, all in ``allowed`` (``lang`` always allowed)."""
     args = request.args
     for name in args:
@@ -172,9 +176,9 @@ def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict:
 
 def create_app(
     *,
-    game_file=None,
-    records_file=None,
-    history_file=None,
+    game_file: str | os.PathLike[str] | None = None,
+    records_file: str | os.PathLike[str] | None = None,
+    history_file: str | os.PathLike[str] | None = None,
     token: str | None = None,
     lang: str | None = None,
     hosts: tuple[str, ...] = (),
@@ -210,8 +214,10 @@ def create_app(
     # MAX_BODY bytes when reading to its end).
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY + 1
     app.config["TOKEN"] = token = token or secrets.token_urlsafe(32)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    provider = app.json
+    assert isinstance(provider, DefaultJSONProvider)  # Flask's own
+    provider.sort_keys = False
+    provider.ensure_ascii = False
     service = GameService(game_file, records_file, history_file=history_file, jit=jit)
     app.extensions["yahtzee"] = service
     allowed_hosts = {h.lower() for h in LOCAL_HOSTS} | {_host_name(h) for h in hosts}
@@ -222,7 +228,7 @@ def create_app(
         return WebTranslator(check_lang(request.args.get("lang", lang or "en")))
 
     @app.before_request
-    def guard():
+    def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
             raise ApiError(403, f"host {request.host[:60]!r} is not served here", "bad_host")
         if request.path.startswith("/api/"):
@@ -249,7 +255,7 @@ def create_app(
                 raise ApiError(415, "send the body as application/json", "bad_type")
 
     @app.after_request
-    def headers(resp: Response):
+    def headers(resp: Response) -> Response:
         resp.headers["X-Content-Type-Options"] = "nosniff"
         resp.headers["X-Frame-Options"] = "DENY"
         resp.headers["Referrer-Policy"] = "no-referrer"
@@ -262,25 +268,25 @@ def create_app(
         return resp
 
     @app.errorhandler(ApiError)
-    def api_error(e: ApiError):
+    def api_error(e: ApiError) -> ResponseReturnValue:
         return jsonify(error=e.message, code=e.code, **e.extra), e.status
 
     @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException):
+    def http_error(e: HTTPException) -> ResponseReturnValue:
         messages = {413: f"request body larger than {MAX_BODY} bytes", 404: f"no such page {request.path[:60]!r}",
                     405: f"method {request.method} not allowed on {request.path[:60]!r}"}
-        msg = messages.get(e.code, (e.description or e.name or "bad request").split("\n")[0])
-        return jsonify(error=" ".join(msg.split()), code=(e.name or "error").lower().replace(" ", "_")), e.code
+        msg = messages.get(e.code or 0, (e.description or e.name or "bad request").split("\n")[0])
+        return jsonify(error=" ".join(msg.split()), code=(e.name or "error").lower().replace(" ", "_")), e.code or 500
 
     @app.errorhandler(Exception)
-    def internal_error(e: Exception):
+    def internal_error(e: Exception) -> ResponseReturnValue:
         import traceback
 
         traceback.print_exc(file=sys.stderr)  # for the server's console, never for the page
         return jsonify(error=f"internal error ({type(e).__name__})", code="internal"), 500
 
     # -- the page -----------------------------------------------------------------------------------
-    def index():
+    def index() -> Response:
         # a page takes any query: the advisor reads its own parameters, a shared link may carry others
         return Response(page, mimetype="text/html")
 
@@ -289,30 +295,30 @@ def create_app(
 
     # -- read-only API --------------------------------------------------------------------------------
     @app.get("/api/config")
-    def api_config():
+    def api_config() -> Response:
         _query(())
         return jsonify(version=__version__, lang=lang, langs=list(LANGS), rules=list(RULESETS),
                        opponents=list(OPPONENTS))
 
     @app.get("/api/text")
-    def api_text():
+    def api_text() -> Response:
         _query(())
         return jsonify(texts(tr().lang))
 
     @app.get("/api/rules")
-    def api_rules():
+    def api_rules() -> Response:
         q = _query(("rules",), ("rules",))
         if q["rules"] not in RULESETS:
             raise ApiError(400, f"unknown rules {q['rules'][:40]!r} (choose from {', '.join(RULESETS)})")
         return jsonify(rules_pages(q["rules"], tr().lang))
 
     @app.get("/api/records")
-    def api_records():
+    def api_records() -> Response:
         _query(())
         return jsonify(records(tr().lang, service.records_file))
 
     @app.get("/api/review")
-    def api_review():
+    def api_review() -> Response:
         q = _query(("game", "player"))
         g = q.get("game")
         if g is not None and not (g.isascii() and g.isdigit() and len(g) <= 6):
@@ -324,7 +330,7 @@ def create_app(
                               1 if p == "cpu" else 0))
 
     @app.get("/api/advice")
-    def api_advice():
+    def api_advice() -> Response:
         q = _query(("rules", "card", "dice", "rolls_left"), ("dice",))
         r = q.get("rolls_left", "2")
         if r not in ("0", "1", "2"):
@@ -333,7 +339,7 @@ def create_app(
                               tr().lang))
 
     @app.get("/api/game")
-    def api_game():
+    def api_game() -> Response:
         _query(())
         return jsonify(service.get(tr()))
 
@@ -341,7 +347,7 @@ def create_app(
     version = {"version": ("str?", False)}
 
     @app.post("/api/game/new")
-    def api_new():
+    def api_new() -> Response:
         _query(())
         b = _body({"rules": ("str", False), "opponent": ("str", False), "first": ("str", False),
                    "seed": ("seed", False), "abandon": ("bool", False)})
@@ -350,37 +356,37 @@ def create_app(
         return jsonify(service.new(tr(), b["rules"], b["opponent"], b["first"], seed, b["abandon"]))
 
     @app.post("/api/game/roll")
-    def api_roll():
+    def api_roll() -> Response:
         _query(())
         b = _body(version)
         return jsonify(service.roll(tr(), b.get("version")))
 
     @app.post("/api/game/hold")
-    def api_hold():
+    def api_hold() -> Response:
         _query(())
         b = _body({"held": ("bools5", True), **version})
         return jsonify(service.hold(tr(), b["held"], b.get("version")))
 
     @app.post("/api/game/score")
-    def api_score():
+    def api_score() -> Response:
         _query(())
         b = _body({"box": ("int", True), "confirm": ("bool", False), **version})
         return jsonify(service.score(tr(), b["box"], b.get("confirm", False), b.get("version")))
 
     @app.post("/api/game/cpu")
-    def api_cpu():
+    def api_cpu() -> Response:
         _query(())
         b = _body(version)
         return jsonify(service.cpu(tr(), b.get("version")))
 
     @app.post("/api/game/undo")
-    def api_undo():
+    def api_undo() -> Response:
         _query(())
         b = _body(version)
         return jsonify(service.undo(tr(), b.get("version")))
 
     @app.post("/api/game/hint")
-    def api_hint():
+    def api_hint() -> Response:
         # a POST with the token: the hint makes the game practice, so no other site may ask for it
         _query(())
         b = _body(version)

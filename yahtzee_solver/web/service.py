@@ -20,10 +20,13 @@ lock around the game).
 from __future__ import annotations
 
 import copy
+import os
 import secrets
 import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
@@ -33,10 +36,20 @@ from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
 from ..state import ScoreCard
-from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, win_note
+from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
 from .text import WEB_TEXT
+
+if TYPE_CHECKING:
+    from ..analysis.review import Decision
+    from ..game import Action, Event
+    from ..play.session import Settled
+    from ..solver.table import ValueTable
+    from ..strategy.advisor import Advisor
+    from ..strategy.players import Strategy
+
+_Path = str | os.PathLike[str] | None
 
 __all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs",
            "records", "review"]
@@ -59,10 +72,10 @@ class ApiError(Exception):
         More fields of the reply (``game``: the current game, with a 409 ``stale``).
     """
 
-    def __init__(self, status: int, message: str, code: str = "bad_request", **extra):
+    def __init__(self, status: int, message: str, code: str = "bad_request", **extra: Any) -> None:
         super().__init__(message)
         self.status = status
-        self.message = " ".join(str(message).split())
+        self.message: str = " ".join(str(message).split())
         self.code = code
         self.extra = extra
 
@@ -72,7 +85,7 @@ def _message(e: Exception) -> str:
     return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
 
 
-def _dice_text(dice) -> str:
+def _dice_text(dice: Iterable[int]) -> str:
     return " ".join(str(d) for d in dice)
 
 
@@ -80,14 +93,14 @@ def _dice_text(dice) -> str:
 class WebTranslator(Translator):
     """:class:`~yahtzee_solver.i18n.Translator` that also knows the page's own words (keys ``web.*``)."""
 
-    def __call__(self, key: str, **params) -> str:
+    def __call__(self, key: str, **params: object) -> str:
         if key.startswith("web."):
             k = key[4:]
             text = WEB_TEXT[self.lang].get(k, WEB_TEXT["en"][k])
             return text.format(**params) if params else text
         return super().__call__(key, **params)
 
-    def problem(self, key: str, params: dict, rules: RuleSet) -> str:
+    def problem(self, key: str, params: Mapping[str, object], rules: RuleSet) -> str:
         """An illegal-action reason as the page says it: the page's own words where the terminal's
         name its commands (``(s <box>)``, ``(k a b ...)``), else the terminal's."""
         if f"problem.{key}" in WEB_TEXT["en"]:
@@ -95,7 +108,7 @@ class WebTranslator(Translator):
         return super().problem(key, params, rules)
 
 
-def _rules_info(rules: RuleSet, tr: Translator) -> dict:
+def _rules_info(rules: RuleSet, tr: Translator) -> dict[str, Any]:
     return {
         "name": rules.name,
         "title": tr.title(rules),
@@ -109,7 +122,7 @@ def _rules_info(rules: RuleSet, tr: Translator) -> dict:
     }
 
 
-def texts(lang: str) -> dict:
+def texts(lang: str) -> dict[str, Any]:
     """Every word the page shows in ``lang``: the game's messages (:mod:`yahtzee_solver.i18n.text`),
     the page's own (:mod:`yahtzee_solver.web.text`, keys ``web.*``), box names and titles of each rule set.
     """
@@ -127,7 +140,7 @@ def texts(lang: str) -> dict:
     }
 
 
-def rules_pages(rules: str, lang: str) -> dict:
+def rules_pages(rules: str, lang: str) -> dict[str, Any]:
     """The rules of ``rules`` as the terminal game shows them, page by page (:meth:`Translator.rules_pages`)."""
     r = get_rules(rules)
     tr = WebTranslator(lang)
@@ -150,7 +163,7 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
     tr = tr or WebTranslator("en")
     if len(text) > MAX_CARD_TEXT:
         raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
-    pairs: dict = {}
+    pairs: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         name, value = name.strip(), value.strip()
@@ -195,14 +208,14 @@ class _Advisors:
 
     def __init__(self, jit: bool):
         self.jit = jit
-        self._made: dict = {}  # rules name -> [(Advisor, Lock), ...]
+        self._made: dict[str, list[tuple[Advisor, threading.Lock]]] = {}  # rules name -> [(Advisor, Lock), ...]
         self._lock = threading.Lock()
 
-    def __call__(self, rules: RuleSet):
+    def __call__(self, rules: RuleSet) -> tuple[Advisor, threading.Lock]:
         """The first advisor of ``rules`` and its query lock."""
         return self._pool(rules)[0]
 
-    def _pool(self, rules: RuleSet) -> list:
+    def _pool(self, rules: RuleSet) -> list[tuple[Advisor, threading.Lock]]:
         with self._lock:
             if rules.name not in self._made:
                 from ..strategy.advisor import Advisor
@@ -211,11 +224,12 @@ class _Advisors:
             return self._made[rules.name]
 
     @contextmanager
-    def using(self, rules: RuleSet):
+    def using(self, rules: RuleSet) -> Iterator[Advisor]:
         """``with advisors.using(rules) as adv:`` -- an advisor of ``rules``, for this thread only."""
         pool = self._pool(rules)
-        for adv, lock in list(pool):
-            if lock.acquire(blocking=False):
+        for pair in list(pool):
+            if pair[1].acquire(blocking=False):
+                adv, lock = pair
                 break
         else:
             with self._lock:
@@ -230,12 +244,13 @@ class _Advisors:
         finally:
             lock.release()
 
-    def table(self, rules: RuleSet):
+    def table(self, rules: RuleSet) -> ValueTable:
         """The value table of ``rules`` (read-only, shared)."""
         return self(rules)[0].table
 
 
-def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held=None, position_dice=None) -> list:
+def _keep_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], rolls_left: int, tr: Translator,
+               held: Sequence[bool] | None = None, position_dice: Sequence[int] | None = None) -> list[dict[str, Any]]:
     rows = []
     for o in adv.keep_options(card, dice, rolls_left):
         stop = None
@@ -255,7 +270,7 @@ def _keep_rows(adv, card: ScoreCard, dice, rolls_left: int, tr: Translator, held
     return rows
 
 
-def _box_rows(adv, card: ScoreCard, dice, tr: Translator) -> list:
+def _box_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], tr: Translator) -> list[dict[str, Any]]:
     rules = card.rules
     return [
         {"box": o.category, "name": tr.box(rules, o.category), "points": o.points, "expected": o.expected,
@@ -265,7 +280,8 @@ def _box_rows(adv, card: ScoreCard, dice, tr: Translator) -> list:
     ]
 
 
-def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int, lang: str) -> dict:
+def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, rolls_left: int,
+           lang: str) -> dict[str, Any]:
     """The advisor page's answer: ranked keeps (``rolls_left`` 1 or 2) or ranked boxes (0).
 
     Raises
@@ -302,7 +318,7 @@ def advise(advisors, rules: str, card_text: str, dice_text: str, rolls_left: int
     return out
 
 
-def records(lang: str, records_file=None) -> dict:
+def records(lang: str, records_file: _Path = None) -> dict[str, Any]:
     """The records book as rows with localized rule-set and opponent names (an unreadable file is moved aside)."""
     tr = WebTranslator(lang)
     try:
@@ -315,9 +331,9 @@ def records(lang: str, records_file=None) -> dict:
     return {"records": rows, "problem": book.problem}
 
 
-def _review_choice(tr: Translator, rules: RuleSet, d, which: str) -> str:
+def _review_choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> str:
     # the words of `yahtzee-solve review` (i18n keys review.*)
-    x = d.choice if which == "choice" else d.best
+    x: Any = d.choice if which == "choice" else d.best  # a box index or the dice kept
     if d.kind == "box":
         return tr.box(rules, x)
     if which == "choice" and x == d.dice and d.rolls_left:
@@ -325,7 +341,8 @@ def _review_choice(tr: Translator, rules: RuleSet, d, which: str) -> str:
     return tr("review.keep", dice=_dice_text(x))
 
 
-def review(advisors, lang: str, history_file, number: int | None = None, player: int = 0) -> dict:
+def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | None = None,
+           player: int = 0) -> dict[str, Any]:
     """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
     (:func:`yahtzee_solver.analysis.review.review_log`): every decision, the best one and the expected loss.
 
@@ -362,10 +379,11 @@ def review(advisors, lang: str, history_file, number: int | None = None, player:
     if n is None or not 1 <= n <= len(h.entries) or not isinstance(h.entries[n - 1], HistoryEntry):
         raise ApiError(404, tr("web.review.none"), "no_game", games=games)
     e = h.entries[n - 1]
+    assert isinstance(e, HistoryEntry)  # checked above
     if player == 1 and e.players < 2:
         raise ApiError(400, tr("web.review.no_cpu"), "no_cpu")
     r = get_rules(e.rules)
-    meta = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
+    meta: dict[str, Any] = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
             "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": e.seed,
             "player": "cpu" if player else "you"}
     try:
@@ -434,29 +452,30 @@ class GameService:
         A records file that was unreadable when the last game was counted.
     """
 
-    def __init__(self, game_file=None, records_file=None, *, history_file=None, jit: bool = False):
+    def __init__(self, game_file: _Path = None, records_file: _Path = None, *, history_file: _Path = None,
+                 jit: bool = False) -> None:
         given = game_file is not None
-        self.game_file = Path(game_file) if given else store.save_path()
-        self.records_file = (Path(records_file) if records_file is not None
-                             else self.game_file.with_name("records.json") if given else store.records_path())
-        self.history_file = (Path(history_file) if history_file is not None
-                             else self.game_file.with_name("history.json") if given else store.history_path())
-        self.store = store.GameStore(self.game_file)
-        self.lock = threading.RLock()
-        self.cpu_lock = threading.Lock()  # one CPU step at a time; a second one is refused, never queued
-        self.hint_lock = threading.Lock()  # the chances of winning keep their last DP (self.win_hints)
+        self.game_file: Path = Path(game_file) if game_file is not None else store.save_path()
+        self.records_file: Path = (Path(records_file) if records_file is not None
+                                   else self.game_file.with_name("records.json") if given else store.records_path())
+        self.history_file: Path = (Path(history_file) if history_file is not None
+                                   else self.game_file.with_name("history.json") if given else store.history_path())
+        self.store: store.GameStore = store.GameStore(self.game_file)
+        self.lock: threading.RLock = threading.RLock()
+        self.cpu_lock: threading.Lock = threading.Lock()  # one CPU step at a time; a second one is refused, never queued
+        self.hint_lock: threading.Lock = threading.Lock()  # the chances of winning keep their last DP (self.win_hints)
         self._epoch = secrets.token_hex(4)  # versions of one server never match another's
         self._changes = 0
-        self._before_score = None  # the game before the player's last score, for an undo (solitaire)
-        self.advisors = _Advisors(jit)
+        self._before_score: GameState | None = None  # the game before the player's last score, for an undo (solitaire)
+        self.advisors: _Advisors = _Advisors(jit)
         self.jit = jit
         self.state: GameState | None = None
-        self.result: dict | None = None
-        self.settled = None
+        self.result: dict[str, Any] | None = None
+        self.settled: Settled | None = None
         self.problem: str | None = None
         self.notice: str | None = None
-        self._strategy = None
-        self.win_hints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
+        self._strategy: Strategy | None = None
+        self.win_hints: WinHints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
         self.load()
 
     # -- files ------------------------------------------------------------------------------
@@ -502,14 +521,14 @@ class GameService:
         """Save the game after an action; if that fails, go back to what the files hold (the ledger is
         written first: an action it does not certify is forgotten, never shown)."""
         try:
-            self.store.save(self.state)
+            self.store.save(self._game)
         except store.DataFileError as e:
             self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
 
     def _file(self) -> None:
         """Record the finished game (its save and ledger entry are deleted once recorded)."""
-        st = self.state
+        st = self._game
         outcome = None
         if st.config.n_players == 2:
             outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
@@ -527,6 +546,12 @@ class GameService:
         }
 
     # -- helpers ------------------------------------------------------------------------------
+    @property
+    def _game(self) -> GameState:
+        """The game in progress, where the caller has made sure there is one."""
+        assert self.state is not None, "no game"
+        return self.state
+
     def _need_game(self, tr: Translator) -> GameState:
         if self.state is None:
             raise ApiError(409, "there is no game: start one", "no_game")
@@ -540,18 +565,18 @@ class GameService:
             raise ApiError(409, tr("hint.cpu_turn"), "cpu_turn")
         return st
 
-    def _check(self, st: GameState, action, tr: Translator) -> None:
+    def _check(self, st: GameState, action: Action, tr: Translator) -> None:
         why = st.problem(action)
         if why is not None:
             status = 400 if why[0] in ("bad_box", "bad_hold") else 409
             raise ApiError(status, tr.problem(why[0], why[1], st.rules), "illegal")
 
     @property
-    def strategy(self):
+    def strategy(self) -> Strategy:
         if self._strategy is None:
             from ..strategy.levels import make_strategy
 
-            st = self.state
+            st = self._game
             level = st.config.opponent
             table = self.advisors.table(st.rules) if level in ("expert", "master") else None
             # master solves a DP at each of its late turns: compiled kernels, as in the terminal game
@@ -560,19 +585,19 @@ class GameService:
         return self._strategy
 
     def _player(self, p: int, tr: Translator) -> str:
-        return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self.state.config.opponent))
+        return tr("you") if p == HUMAN else tr("cpu", level=tr.level(self._game.config.opponent))
 
-    def _act(self, action):
+    def _act(self, action: Action) -> Event:
         self._changes += 1
         self._before_score = None
-        ev = self.state.apply_action(action)
+        ev = self._game.apply_action(action)
         self._save()
-        if self.state.is_terminal():
+        if self._game.is_terminal():
             self._file()
         return ev
 
-    def _scored_lines(self, ev, tr: Translator) -> list[str]:
-        rules = self.state.rules
+    def _scored_lines(self, ev: Event, tr: Translator) -> list[str]:
+        rules = self._game.rules
         lines = [tr("ev.scored", player=self._player(ev.player, tr), points=ev.points,
                     box=tr.box(rules, ev.category), joker=tr("ev.joker") if ev.joker else "")]
         if ev.yahtzee_bonus:
@@ -581,11 +606,11 @@ class GameService:
             lines.append(tr("ev.upper_bonus", points=ev.upper_bonus))
         return lines
 
-    def _reply(self, tr: Translator, events: list[str]) -> dict:
+    def _reply(self, tr: Translator, events: list[str]) -> dict[str, Any]:
         return {"game": self.view(tr), "events": events}
 
     # -- the view --------------------------------------------------------------------------------
-    def view(self, tr: Translator) -> dict | None:
+    def view(self, tr: Translator) -> dict[str, Any] | None:
         """The game as the page draws it (``None`` when there is no game)."""
         st = self.state
         if st is None:
@@ -603,9 +628,9 @@ class GameService:
         over = st.is_terminal()
         preview = None
         joker = bonus_now = None
-        p = st.preview()
-        if p is not None:
-            points, legal, ybonus = p
+        scored = st.preview()
+        if scored is not None:
+            points, legal, ybonus = scored
             preview = {"points": list(points), "legal": list(legal), "yahtzee_bonus": ybonus,
                        "zero": [st.zero_warning(c) and legal[c] for c in range(rules.n_categories)]}
             j = st.joker()
@@ -646,8 +671,8 @@ class GameService:
             return bool(self.store.practice)
         return bool((self.result or {}).get("practice"))
 
-    def _result_view(self, tr: Translator) -> dict:
-        st, res = self.state, self.result or {}
+    def _result_view(self, tr: Translator) -> dict[str, Any]:
+        st, res = self._game, self.result or {}
         me = st.cards[HUMAN].total
         lines = []
         if st.config.n_players == 1:
@@ -692,7 +717,7 @@ class GameService:
             pass
 
     # -- actions -----------------------------------------------------------------------------------
-    def get(self, tr: Translator) -> dict:
+    def get(self, tr: Translator) -> dict[str, Any]:
         """``{"game": view or None, "notice": text or None, "notices": [text, ...]}``.
 
         ``notices`` says what the start found (a game resumed, filed, or
@@ -703,7 +728,7 @@ class GameService:
             notes = self.notices(tr)
             return {"game": self.view(tr), "notice": " ".join(notes) or None, "notices": notes}
 
-    def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict:
+    def new(self, tr: Translator, rules: str, opponent: str, first: str, seed: int | None, abandon: bool) -> dict[str, Any]:
         """Start a new game (:func:`store.make_game`, :func:`store.begin_game`).
 
         A chosen ``seed`` makes it practice; ``None`` draws a secret one.  An
@@ -728,6 +753,7 @@ class GameService:
             old = self.state
             if old is not None and old.is_terminal() and self.store.entry is not None:
                 self._file()  # a finished game the records could not take: file it first, or keep it
+                assert self.result is not None  # _file sets it
                 if not self.result["recorded"]:
                     raise ApiError(500, f"the records could not be updated: {self.result['problem']}",
                                    "records_failed")
@@ -746,6 +772,7 @@ class GameService:
             self.notice = counted[1] if counted is not None else None
             events = []
             if counted is not None:
+                assert old is not None  # the game counted is the one replaced
                 events.append(tr(f"web.counted.{counted[0]}", rules=tr.title(old.rules),
                                  opponent=tr.opponent(old.config.opponent_key)))
             if practice:
@@ -755,7 +782,7 @@ class GameService:
                 events.append(tr(key, player=self._player(CPU, tr)))
             return self._reply(tr, events)
 
-    def roll(self, tr: Translator, version: str | None = None) -> dict:
+    def roll(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """The human rolls (all five first, then the dice not held).
 
         ``version`` (every action's): the game's version the action was decided on;
@@ -768,7 +795,7 @@ class GameService:
             self._act(Roll())
             return self._reply(tr, [])
 
-    def hold(self, tr: Translator, held: list, version: str | None = None) -> dict:
+    def hold(self, tr: Translator, held: list[Any], version: str | None = None) -> dict[str, Any]:
         """The human holds exactly the dice at the positions where ``held`` is true."""
         with self.lock:
             self._check_version(version, tr)
@@ -779,7 +806,7 @@ class GameService:
                 self._act(action)
             return self._reply(tr, [])
 
-    def score(self, tr: Translator, box: int, confirm: bool, version: str | None = None) -> dict:
+    def score(self, tr: Translator, box: int, confirm: bool, version: str | None = None) -> dict[str, Any]:
         """The human scores in ``box``; a would-be 0 while another box scores needs ``confirm``.
 
         Raises
@@ -794,7 +821,9 @@ class GameService:
             self._check(st, action, tr)
             rules = st.rules
             if st.zero_warning(box) and not confirm:
-                pts, legal, _ = st.preview()
+                preview = st.preview()
+                assert preview is not None  # a zero warning needs dice
+                pts, legal, _ = preview
                 best = max((pt, -i) for i, pt in enumerate(pts) if legal[i])
                 q = tr("confirm.zero", box=tr.box(rules, box), other=tr.box(rules, -best[1]), points=best[0])
                 raise ApiError(409, q, "confirm_zero")
@@ -803,7 +832,7 @@ class GameService:
             self._before_score = before
             return self._reply(tr, self._scored_lines(ev, tr))
 
-    def undo(self, tr: Translator, version: str | None = None) -> dict:
+    def undo(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """Take back the player's last score, as the terminal's ``u`` (:func:`store.undo_score`).
 
         Solitaire only, before the next roll; the game becomes practice.
@@ -818,6 +847,7 @@ class GameService:
             st = self._need_game(tr)
             if st.is_terminal() or not store.can_undo(st, self._before_score):
                 raise ApiError(409, tr("web.err.no_undo"), "no_undo")
+            assert self._before_score is not None  # can_undo checked it
             try:
                 state, last, first = store.undo_score(self.store, st, self._before_score)
             except store.DataFileError as e:
@@ -828,7 +858,7 @@ class GameService:
             events.append(tr("ev.undone", box=tr.box(st.rules, last.category)))
             return self._reply(tr, events)
 
-    def cpu(self, tr: Translator, version: str | None = None) -> dict:
+    def cpu(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """One step of the CPU's turn: its first roll, a keep and reroll, or its score.
 
         The server owns the CPU's turn: one step runs at a time, and a second
@@ -847,7 +877,7 @@ class GameService:
                     raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn", game=self.view(tr))
                 strategy = self.strategy
 
-            def act(action):  # the human cannot move on the CPU's turn; a new game replaces self.state
+            def act(action: Action) -> Event:  # the human cannot move on the CPU's turn; a new game replaces self.state
                 with self.lock:
                     if self.state is not st:
                         raise ApiError(409, tr("web.stale"), "stale", game=self.view(tr))
@@ -861,7 +891,7 @@ class GameService:
         finally:
             self.cpu_lock.release()
 
-    def hint(self, tr: Translator, version: str | None = None) -> dict:
+    def hint(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """The advisor's ranked options for the human's position, with expected final totals and losses.
 
         Against the CPU, also each option's chance of winning, as the
@@ -901,7 +931,7 @@ class GameService:
             out["version"] = self.version
             return out
 
-    def _hint(self, adv, tr: Translator, st: GameState) -> dict:
+    def _hint(self, adv: Advisor, tr: Translator, st: GameState) -> dict[str, Any]:
         card = st.card
         wc = self.win_hints(st, adv)  # None in solitaire
         if st.dice is None:
@@ -909,6 +939,7 @@ class GameService:
             out = {"kind": "roll", "expected": ev, "text": tr("hint.roll", ev=f"{ev:.2f}"), "options": []}
         else:
             dice = st.sorted_dice
+            assert dice is not None  # st.dice is not None
             if st.rolls_used < MAX_ROLLS:
                 rows = _keep_rows(adv, card, dice, st.rerolls_left, tr, st.held, st.dice)
                 out = {"kind": "keep", "expected": rows[0]["expected"], "options": rows}
@@ -920,7 +951,8 @@ class GameService:
         out["win"] = self._win(wc, out, adv, tr, st)
         return out
 
-    def _win(self, wc: WinChances | None, out: dict, adv, tr: Translator, st: GameState) -> dict | None:
+    def _win(self, wc: WinChances | None, out: dict[str, Any], adv: Advisor, tr: Translator,
+             st: GameState) -> dict[str, Any] | None:
         """Put the chances of winning ``wc`` into the hint ``out``; return the hint's ``win`` summary.
 
         Each option (and ``then``) gets ``win`` (probability) and ``win_text``
@@ -940,13 +972,15 @@ class GameService:
         level = tr.level(wc.level)
         view["note"] = win_note(tr, wc)
         if wc.kind == "roll":
+            assert wc.start is not None  # shown at the start of a turn
             view["text"] = tr("hint.win_start", level=level, p=format_probability(wc.start))
             return view
         view["caption"] = tr("web.hint.win_caption", level=level)
         ranked_boxes = wc.options if wc.kind == "box" else self.win_hints.boxes(st, adv)
+        assert ranked_boxes is not None  # shown: the DP is solved
         boxes = {o.box: o for o in ranked_boxes}
 
-        def put(row, o):
+        def put(row: dict[str, Any], o: WinOption) -> None:
             row["win"], row["win_text"] = o.win, format_probability(o.win)
 
         for i, row in enumerate(out["options"]):
@@ -956,16 +990,20 @@ class GameService:
                 view["best"] = i
         if "then" in out:
             put(out["then"], boxes[out["then"]["box"]])
-        if wc.kind == "keep" and len(wc.best.keep) == N_DICE:  # the best chance stops rolling: in which box
+        best = wc.best
+        if wc.kind == "keep" and best is not None and best.keep is not None and len(best.keep) == N_DICE:
+            # the best chance stops rolling: in which box
             best_box = ranked_boxes[0]
-            row = next(r for r in _box_rows(adv, st.card, st.sorted_dice, tr) if r["box"] == best_box.box)
+            dice = st.sorted_dice
+            assert dice is not None  # a keep is asked for after a roll
+            row = next(r for r in _box_rows(adv, st.card, dice, tr) if r["box"] == best_box.box)
             put(row, best_box)
             out["win_then"] = row
         return view
 
 
-def check_lang(lang) -> str:
+def check_lang(lang: object) -> str:
     """``lang`` if it is one of :data:`yahtzee_solver.i18n.LANGS`, else :class:`ApiError` 400."""
     if lang not in LANGS:
         raise ApiError(400, f"unknown language {str(lang)[:20]!r} (choose from {', '.join(LANGS)})")
-    return lang
+    return str(lang)
