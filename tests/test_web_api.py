@@ -1322,3 +1322,20 @@ def test_the_advisor_page_does_not_wait_for_a_long_hint(files, monkeypatch):
     assert time.perf_counter() - t0 < 2.5  # not after the hint's 3 s
     assert [o["keep"] for o in r["options"]] == [list(o.keep) for o in want]
     th.join()
+
+
+def test_a_game_whose_ledger_could_not_be_written_comes_back_once_the_file_is_mended(client, files):
+    """The ledger made a folder: the roll fails (500, the position kept); put the file back and the next
+    reading of the game shows it again (it stayed unreadable until a new game was asked for)."""
+    client.ok("post", "/api/game/new", {"rules": "yacht", "seed": "5"})
+    before = client.ok("get", "/api/game")["game"]
+    ledger = files["game_file"].with_name("ledger.json")
+    kept = ledger.with_name("ledger.bak")
+    ledger.rename(kept)
+    ledger.mkdir()
+    r = client.post("/api/game/roll")
+    assert r.status_code == 500 and r.get_json()["code"] == "save_failed"
+    ledger.rmdir()
+    kept.rename(ledger)
+    game = client.ok("get", "/api/game")["game"]
+    assert game is not None and game["dice"] == before["dice"] and game["rolls_used"] == before["rolls_used"]

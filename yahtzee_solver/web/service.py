@@ -725,6 +725,8 @@ class GameService:
         ``notice`` is the same joined in one line.
         """
         with self.lock:
+            if self.state is None and self.problem:
+                self.load()  # the files could not be read: read them again, they may have been mended
             notes = self.notices(tr)
             return {"game": self.view(tr), "notice": " ".join(notes) or None, "notices": notes}
 

@@ -28,7 +28,8 @@ export async function loadRecords() {
         ...cols.map((c) => el("th", {scope: "col", class: "num", text: t("rec." + c)})))));
       tbl.append(el("tbody", {}, ...rows.map((row) => el("tr", {}, el("td", {text: row.rules_title}), el("td", {text: row.opponent_name}),
         ...cols.map((c) => el("td", {class: "num", text: cell(row, c)}))))));
-      return tbl;
+      // wider than a phone: it scrolls in its own box (reachable by keyboard), not the page
+      return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": t("web.nav.records")}, tbl);
     };
     const unaided = r.records.filter((row) => !row.practice);
     const practice = r.records.filter((row) => row.practice);

@@ -22,7 +22,7 @@ export async function loadReview() {
       el("td", {class: "num", text: d.rolls_left === null ? "–" : String(d.rolls_left)}),
       el("td", {text: d.choice}), el("td", {text: d.best}),
       el("td", {class: "num", text: d.loss === 0 ? "0" : "−" + fmt(d.loss)})))));
-    out.replaceChildren(...r.lines.map((l) => el("p", {class: "review-line", text: l})), el("div", {class: "scroll"}, tbl));
+    out.replaceChildren(...r.lines.map((l) => el("p", {class: "review-line", text: l})), el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": t("web.nav.review")}, tbl));
   } catch (e) {
     if (e.body && e.body.games) fillGames(e.body.games, "");
     out.replaceChildren(el("p", {text: e.message}));
