@@ -243,7 +243,7 @@ WEB_TEXT: dict[str, dict[str, str]] = {
         "status.locked": "サイコロは確定しました：役を選んでください。",
         "status.cpu": "{player} の番です。",
         "held": "キープ",
-        "keys": "キー：R ロール、1-5 ダイスをキープ、S 役を選ぶ（矢印、Enter）、H ヒント、U 直前の記入を取り消す（ひとり用）。",
+        "keys": "キー：R ロール、1-5 サイコロをキープ、S 役を選ぶ（矢印、Enter）、H ヒント、U 直前の記入を取り消す（ひとり用）。",
         "preview_zero": "0 点になります",
         "hint.none": "あなたの番ではないのでヒントはありません。",
         "hint.lost": "{loss} 損",
