@@ -474,7 +474,7 @@ class Session:
 
     def why(self, top: int = 2) -> None:
         """The reasons of the ``top`` best options at the dice showing (:mod:`yahtzee_solver.strategy.reasons`)."""
-        from ..strategy.advisor import BoxOption, KeepOption
+        from ..strategy.advisor import KeepOption
         from ..strategy.reasons import Option, option_reasons
         from .why import figures, sentence
 
