@@ -56,7 +56,8 @@ class RollError(DiceError):
 
     def __init__(self, key: str, message: str, **params: Any) -> None:
         super().__init__(message)
-        self.key, self.params = key, params
+        self.key: str = key
+        self.params: dict[str, Any] = params
 
 
 class TypedDice:
@@ -117,11 +118,11 @@ class CoachGame:
     """
 
     def __init__(self, rules: str | RuleSet, players: Iterable[str]) -> None:
-        self.rules = get_rules(rules)
-        self.players = tuple(players)
+        self.rules: RuleSet = get_rules(rules)
+        self.players: tuple[str, ...] = tuple(players)
         if not 1 <= len(self.players) <= MAX_PLAYERS:
             raise UsageError(f"invalid number of players {len(self.players)}: want 1-{MAX_PLAYERS}")
-        self.states = [GameState(GameConfig(self.rules), TypedDice()) for _ in self.players]
+        self.states: list[GameState] = [GameState(GameConfig(self.rules), TypedDice()) for _ in self.players]
         self.actions: list[dict[str, Any]] = []
         self._scores = 0
 

@@ -139,12 +139,12 @@ class DuelSolver:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", model: str = "optimal", table: ValueTable | None = None, *,
                  jit: bool = True) -> None:
-        self.rules = get_rules(rules)
+        self.rules: RuleSet = get_rules(rules)
         m = str(model).strip().lower()
         if m not in MODELS:
             raise UsageError(f"unknown opponent model {model!r} (choose from {', '.join(MODELS)})")
-        self.model = m
-        self.jit = jit
+        self.model: str = m
+        self.jit: bool = jit
         self._dk = _jit.module_backend(_dk, jit)
         self._uk = _jit.module_backend(_uk, jit)
         r = self.rules
@@ -157,7 +157,7 @@ class DuelSolver:
         self._trans: dict[CardKey, Transitions] = {}
         self._table = table
         self._pol: _Policy | None = None
-        self.seconds = 0.0
+        self.seconds: float = 0.0
 
     # -- card classes ------------------------------------------------------------------
     def _upper_open_max(self, mask: int) -> int:
@@ -397,14 +397,14 @@ class DuelSource:
 
     def __init__(self, rules: str | RuleSet, opponent: ScoreCard, model: str = "optimal", *,
                  solver: DuelSolver | None = None, table: ValueTable | None = None, jit: bool = True) -> None:
-        self.rules = get_rules(rules)
+        self.rules: RuleSet = get_rules(rules)
         if solver is None:
             solver = DuelSolver(self.rules, model, table, jit=jit)
         elif solver.rules != self.rules or solver.model != str(model).strip().lower():
             raise UsageError("the shared duel solver has other rules or another opponent model")
-        self.solver = solver
-        self.model = solver.model
-        self.opponent = opponent
+        self.solver: DuelSolver = solver
+        self.model: str = solver.model
+        self.opponent: ScoreCard = opponent
         k = opponent.key
         self._other: CardKey = solver.canon(k) if solver.model == "optimal" else (int(k[0]), int(k[1]), int(k[2]))
         self._last: tuple[CardKey, np.ndarray, np.ndarray, Options] | None = None

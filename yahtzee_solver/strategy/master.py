@@ -97,18 +97,18 @@ class MasterStrategy:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
                  duel_max_open: int | None = None, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = resolve_table(self.rules, table)
-        self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
-        self.max_open = int(max_open)
-        self.jit = jit
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.expert: ExpertStrategy = ExpertStrategy(self.rules, self.table, jit=jit)
+        self.max_open: int = int(max_open)
+        self.jit: bool = jit
         self._opponent: tuple[ScoreCard, str] | None = None  # (card, level) as observed
         # (opponent key, its pmf, the win source, the win policy): one tuple, replaced whole, so
         # threads sharing this player never see a pmf with another opponent's source
         self._model: _Model | None = None
         from .duel import DEFAULT_MAX_OPEN
 
-        self.duel_max_open = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
+        self.duel_max_open: int = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
         # (opponent key, the exact solver, its policy): one tuple, replaced whole, as the win model
         self._duel_model: _DuelModel | None = None
 

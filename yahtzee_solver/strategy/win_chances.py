@@ -397,9 +397,9 @@ class TableOdds:
                  max_open: int = WIN_HINT_MAX_OPEN) -> None:
         from ..rules import get_rules
 
-        self.rules = get_rules(rules)
-        self.table = table
-        self.max_open = int(max_open)
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable | None = table
+        self.max_open: int = int(max_open)
         self._start: dict[tuple[tuple[int, int, int], int], np.ndarray] = {}
         self._position: dict[tuple[Any, ...], tuple[np.ndarray, dict[tuple[int, ...] | int, np.ndarray]]] = {}
 

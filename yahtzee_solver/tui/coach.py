@@ -59,9 +59,14 @@ class CoachSession:
                  odds: TableOdds | None = None) -> None:
         from ..strategy.win_chances import TableOdds
 
-        self.game, self.tr, self.advisor = game, tr, advisor
-        self.auto, self.quiet, self.path, self.history_file = auto, quiet, path, history_file
-        self.odds = odds if odds is not None else TableOdds(game.rules, advisor.table)
+        self.game: CoachGame = game
+        self.tr: Translator = tr
+        self.advisor: Advisor = advisor
+        self.auto: bool = auto
+        self.quiet: bool = quiet
+        self.path: str | os.PathLike[str] | None = path
+        self.history_file: str | os.PathLike[str] | None = history_file
+        self.odds: TableOdds = odds if odds is not None else TableOdds(game.rules, advisor.table)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str, **style: Any) -> None:
