@@ -9,8 +9,6 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, run
-from yahtzee_solver.dice import KEEPS
-from yahtzee_solver.files import data_dir
 from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking
 from yahtzee_solver.play.history import History
 from yahtzee_solver.strategy.advisor import Advisor
@@ -35,7 +33,7 @@ def _brute_first(pmfs):
 def test_first_place_chances_match_brute_force_with_ties(n):
     rng = np.random.default_rng(n)
     pmfs = []
-    for i in range(n):
+    for _ in range(n):
         p = rng.random(rng.integers(3, 7))
         p[rng.integers(0, p.size)] = 0.0
         pmfs.append(p / p.sum())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -107,7 +107,7 @@ def end_value(d):
     return (1.0, 0.0) if d > 0 else ((0.5, 1.0) if d == 0 else (0.0, 0.0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_optimal(mover: ScoreCard, other: ScoreCard):
     """(value, draw) of the mover at a turn start, both maximising their own winning chance."""
     if mover.is_full and other.is_full:
@@ -147,7 +147,7 @@ def cpu_turn(cpu, card: ScoreCard):
 def make_brute_fixed(cpu):
     turns: dict = {}
 
-    @lru_cache(maxsize=None)
+    @cache
     def mine(me: ScoreCard, opp: ScoreCard, my_turn: bool):
         if me.is_full and opp.is_full:
             return end_value(me.total - opp.total)
@@ -257,7 +257,7 @@ def test_zero_sum_values_of_the_two_sides_sum_to_one():
 def _brute_min(me_card, opp_card):
     """My value at the opponent's turn start when it plays to minimise my value (brute force, my perspective)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def mine(me, opp, my_turn):
         if me.is_full and opp.is_full:
             return end_value(me.total - opp.total)[0]

@@ -10,7 +10,6 @@ its definition (``before`` is the chance node's expected value: the average of
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 import pytest
@@ -92,7 +91,7 @@ def test_the_luck_of_a_roll_averages_to_zero_over_its_outcomes(advisor):
             card = card.with_box(d.choice, points[d.choice], bonus)
         rl = 3 - r.roll
 
-        def value(dice):
+        def value(dice, card=card, rl=rl):
             return adv.hint(card, dice, rl)[0].expected
 
         assert r.after == pytest.approx(value(r.dice), abs=1e-12)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ def adv():
     return Advisor("yahtzee")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _outcomes(n: int):
     """Every sorted roll of ``n`` dice with its probability."""
     out: dict = {}

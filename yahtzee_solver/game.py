@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import BoxIndexError, IllegalMoveError, UsageError
 from .rules import RuleSet, get_rules
@@ -43,6 +44,7 @@ from .state import ScoreCard
 
 __all__ = [
     "N_DICE",
+    "DiceSource",
     "MAX_ROLLS",
     "OPPONENTS",
     "HUMAN",
@@ -356,6 +358,13 @@ class _NoCards(list[ScoreCard]):
     where it is checked)."""
 
 
+class DiceSource(Protocol):
+    """Where a game's dice come from: a ``numpy.random.Generator``, or faces typed at the table
+    (:class:`yahtzee_solver.play.coach.TypedDice`)."""
+
+    def integers(self, low: int, high: int, size: int) -> npt.NDArray[np.int64]: ...
+
+
 @dataclass
 class GameState:
     """A game in progress (mutable).
@@ -363,8 +372,8 @@ class GameState:
     Parameters
     ----------
     config : GameConfig
-    rng : numpy.random.Generator
-        Source of the dice.
+    rng : numpy.random.Generator or DiceSource
+        Source of the dice (any object with a Generator's ``integers(low, high, size)``).
     cpu_rng : numpy.random.Generator, optional
         Source of the CPU's random choices (the beginner level); default: a
         generator derived from ``config.seed``.
@@ -388,7 +397,7 @@ class GameState:
     """
 
     config: GameConfig
-    rng: np.random.Generator
+    rng: DiceSource
     cpu_rng: np.random.Generator | None = None
     cards: list[ScoreCard] = field(default_factory=_NoCards)
     current: int = -1

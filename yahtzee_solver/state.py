@@ -156,7 +156,7 @@ class ScoreCard:
             return f"ScoreCard.empty({rules})"
         return f"ScoreCard.from_mapping({filled!r}, {rules})"
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """The fields only (``rules``, ``boxes``, ``yahtzee_bonus``): the caches of derived facts (the state
         key, the totals, the scoring memo, which grows with every roll asked about) are not pickled."""
         return {"rules": self.rules, "boxes": self.boxes, "yahtzee_bonus": self.yahtzee_bonus}

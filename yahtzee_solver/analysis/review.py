@@ -170,8 +170,8 @@ class Roll:
 
     turn: int
     roll: int
-    kept: tuple
-    dice: tuple
+    kept: tuple[int, ...]
+    dice: tuple[int, ...]
     before: float
     after: float
 
@@ -179,7 +179,7 @@ class Roll:
     def luck(self) -> float:
         return float(self.after - self.before)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"turn": self.turn, "roll": self.roll, "kept": format_dice(self.kept), "dice": format_dice(self.dice),
                 "before": self.before, "after": self.after, "luck": self.luck}
 
@@ -214,8 +214,8 @@ class GameReview:
     final_score: int
     start_value: float
     complete: bool = True
-    meta: dict = field(default_factory=dict, compare=False)
-    rolls: tuple = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    rolls: tuple[Roll, ...] = ()
     end_value: float | None = None
 
     @property
@@ -326,7 +326,7 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
     for t, tp in enumerate(turns, start=1):
         rolls = [tuple(sorted(r)) for r in tp.rolls]
         keeps = [tuple(sorted(k)) for k in tp.keeps]
-        kept: tuple = ()
+        kept: tuple[int, ...] = ()
         for j, keep in enumerate(keeps):
             dice, rl = rolls[j], 2 - j
             opts = adv.keep_options(card, dice, rl)
@@ -346,12 +346,12 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
                                 _clean(chosen.loss), card.total))
         else:
             chance.append(Roll(t, 3, kept, final, before, boxes[0].expected))
-        chosen = next(o for o in boxes if o.category == tp.box)
-        out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, chosen.expected, boxes[0].expected,
-                            _clean(chosen.loss), card.total))
+        scored = next(o for o in boxes if o.category == tp.box)
+        out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, scored.expected, boxes[0].expected,
+                            _clean(scored.loss), card.total))
         points, _, bonus = card.box_points(final)
         card = card.with_box(tp.box, points[tp.box], bonus)
-        # the next turn's start, valued from its card (equal to chosen.expected up to rounding)
+        # the next turn's start, valued from its card (equal to scored.expected up to rounding)
         before = adv.expected_final(card)
     return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}),
                       tuple(chance), before)

@@ -31,18 +31,22 @@ from __future__ import annotations
 
 import math
 import time
+import os
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..dice import N_DICE, format_dice
 from ..errors import DataFileError, UsageError, YahtzeeError
 from ..files import data_dir, read_json, set_aside, write_json_atomic
+from ..game import Event
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
-from ..strategy.advisor import Advisor
+from ..strategy.advisor import Advisor, BoxOption, KeepOption
 from .review import ZERO, review_log, turns_from_log
 
 __all__ = [
@@ -82,13 +86,16 @@ class Answer:
     and ``box`` (a box index) is set.
     """
 
-    keep: tuple | None = None
+    keep: tuple[int, ...] | None = None
     box: int | None = None
 
     @property
     def stops(self) -> bool:
         """True when the answer scores now (a box, or all five dice kept)."""
-        return self.box is not None or len(self.keep) == N_DICE
+        if self.box is not None:
+            return True
+        assert self.keep is not None  # exactly one of keep and box is set
+        return len(self.keep) == N_DICE
 
     def command(self) -> str:
         """The prompt command that gives this answer (``k 55``, ``k -``, ``s 9``)."""
@@ -118,14 +125,14 @@ class Position:
     """
 
     card: ScoreCard
-    dice: tuple
+    dice: tuple[int, ...]
     rolls_left: int
     kind: str
     gap: float
     best: Answer
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """What identifies the position: (card state, dice, rolls left)."""
         return (tuple(self.card.key), self.dice, self.rolls_left)
 
@@ -154,7 +161,7 @@ class Graded:
     reason: str | None = None
 
 
-def _points(card: ScoreCard, dice) -> list:
+def _points(card: ScoreCard, dice: Sequence[int]) -> list[int]:
     return card.box_points(dice)[0]
 
 
@@ -169,16 +176,16 @@ def _yahtzee_scores(rules: RuleSet, card: ScoreCard) -> bool:
     return card.boxes[y] is None or (bool(rules.yahtzee_bonus) and card.boxes[y] == rules.categories[y].points)
 
 
-def _straight_draw(keep) -> bool:
+def _straight_draw(keep: tuple[int, ...]) -> bool:
     # three or more distinct faces with at most one face missing between them (1-2-4, 2-3-4-6)
     return len(keep) >= 3 and len(set(keep)) == len(keep) and max(keep) - min(keep) <= len(keep)
 
 
-def _has_pair(keep) -> bool:
+def _has_pair(keep: tuple[int, ...]) -> bool:
     return any(n >= 2 for n in Counter(keep).values())
 
 
-def classify(card: ScoreCard, dice, rolls_left: int, a: Answer, b: Answer) -> str:
+def classify(card: ScoreCard, dice: Sequence[int], rolls_left: int, a: Answer, b: Answer) -> str:
     """The kind of decision (one of :data:`KINDS`) between two answers ``a`` and ``b`` at a position.
 
     A player's decision is classified by (their answer, the best); a position by its two best options.
@@ -201,7 +208,7 @@ def classify(card: ScoreCard, dice, rolls_left: int, a: Answer, b: Answer) -> st
         if _bonus_open(rules, card) and any(c < _N_UPPER for c in boxes):
             return "upper_bonus"
         return "box"
-    keeps = [x.keep for x in pair]
+    keeps = [x.keep for x in pair if x.keep is not None]  # no box here: both are keeps
     if any(_straight_draw(k) for k in keeps) and any(_has_pair(k) for k in keeps):
         return "straight_vs_pairs"
     if _yahtzee_scores(rules, card) and any(len(k) >= 3 and len(set(k)) == 1 for k in keeps):
@@ -212,7 +219,7 @@ def classify(card: ScoreCard, dice, rolls_left: int, a: Answer, b: Answer) -> st
     return "keep"
 
 
-def answer_value(advisor: Advisor, card: ScoreCard, dice, rolls_left: int, answer: Answer) -> tuple[float, float]:
+def answer_value(advisor: Advisor, card: ScoreCard, dice: Sequence[int], rolls_left: int, answer: Answer) -> tuple[float, float]:
     """Expected final score (points) after ``answer`` and after the best option, optimal play afterwards.
 
     The values are the advisor's (the play hint's): with rerolls left the keep ranking (keeping all
@@ -230,6 +237,7 @@ def answer_value(advisor: Advisor, card: ScoreCard, dice, rolls_left: int, answe
         opts = advisor.keep_options(card, dice, rolls_left)
         best = opts[0].expected
         if answer.box is None:
+            assert answer.keep is not None  # exactly one of keep and box is set
             keep = tuple(sorted(answer.keep))
             for o in opts:
                 if o.keep == keep:
@@ -240,9 +248,9 @@ def answer_value(advisor: Advisor, card: ScoreCard, dice, rolls_left: int, answe
             raise UsageError("no reroll is left: the answer is a box")
         best = None
     boxes = advisor.box_options(card, dice)
-    for o in boxes:
-        if o.category == answer.box:
-            return o.expected, (boxes[0].expected if best is None else best)
+    for b in boxes:
+        if b.category == answer.box:
+            return b.expected, (boxes[0].expected if best is None else best)
     raise UsageError(f"box {answer.box!r} is not open for {format_dice(dice)}")
 
 
@@ -256,7 +264,8 @@ def no_reason(position: Position, answer: Answer, lang: str = "en") -> str | Non
     return None
 
 
-def grade(advisor: Advisor, position: Position, answer: Answer, *, reason=no_reason, lang: str = "en") -> Graded:
+def grade(advisor: Advisor, position: Position, answer: Answer, *,
+          reason: Callable[[Position, Answer, str], str | None] = no_reason, lang: str = "en") -> Graded:
     """The graded answer: its expected score, the best, the cost and the reason (:func:`answer_value`).
 
     Raises
@@ -270,14 +279,16 @@ def grade(advisor: Advisor, position: Position, answer: Answer, *, reason=no_rea
 
 
 # -- positions from optimal play ------------------------------------------------------------------------
-def _position(advisor: Advisor, card: ScoreCard, dice: tuple, rolls_left: int):
+def _position(advisor: Advisor, card: ScoreCard, dice: tuple[int, ...],
+              rolls_left: int) -> tuple[Position, KeepOption | BoxOption]:
     """(Position, best option object) at the decision; the options ranked by the advisor."""
+    opts: Sequence[KeepOption] | Sequence[BoxOption]
     if rolls_left > 0:
         opts = advisor.keep_options(card, dice, rolls_left)
         answers = [Answer(keep=o.keep) for o in opts[:2]]
     else:
         opts = advisor.box_options(card, dice)
-        answers = [Answer(box=o.category) for o in opts[:2]]
+        answers = [Answer(box=b.category) for b in opts[:2]]
     if len(opts) > 1:
         gap, kind = opts[0].expected - opts[1].expected, classify(card, dice, rolls_left, *answers)
     else:
@@ -285,7 +296,7 @@ def _position(advisor: Advisor, card: ScoreCard, dice: tuple, rolls_left: int):
     return Position(card, dice, rolls_left, kind, gap, answers[0]), opts[0]
 
 
-def _roll(rng: np.random.Generator, n: int) -> tuple:
+def _roll(rng: np.random.Generator, n: int) -> tuple[int, ...]:
     return tuple(int(x) for x in rng.integers(1, 7, size=n))
 
 
@@ -311,14 +322,16 @@ def play_positions(advisor: Advisor, rng: np.random.Generator, games: int) -> li
             for rl in (2, 1):
                 pos, best = _position(advisor, card, dice, rl)
                 out.append(pos)
+                assert isinstance(best, KeepOption)  # rerolls left: a keep
                 if best.score is not None:
                     box = best.score.category
                     break
                 dice = tuple(sorted(best.keep + _roll(rng, N_DICE - len(best.keep))))
             if box is None:
-                pos, best = _position(advisor, card, dice, 0)
+                pos, last = _position(advisor, card, dice, 0)
                 out.append(pos)
-                box = best.category
+                assert isinstance(last, BoxOption)  # no reroll left: a box
+                box = last.category
             points, _, bonus = card.box_points(dice)
             card = card.with_box(box, points[box], bonus)
     return out
@@ -330,11 +343,11 @@ class Mistake:
     """A past decision that lost points: its kind, its position and the loss (points)."""
 
     kind: str
-    key: tuple
+    key: tuple[tuple[int, ...], tuple[int, ...], int]
     loss: float
 
 
-def history_mistakes(logs, rules: str | RuleSet, advisor: Advisor | None = None) -> list[Mistake]:
+def history_mistakes(logs: Iterable[tuple[Iterable[Event | Mapping[str, Any]], int]], rules: str | RuleSet, advisor: Advisor | None = None) -> list[Mistake]:
     """The decisions that lost expected points in past games, classified (:func:`classify`).
 
     Parameters
@@ -368,13 +381,17 @@ def history_mistakes(logs, rules: str | RuleSet, advisor: Advisor | None = None)
             if d.loss <= ZERO:
                 continue
             card = cards[d.turn - 1]
-            wrap = (lambda x: Answer(keep=x)) if d.kind == "keep" else (lambda x: Answer(box=x))
-            kind = classify(card, d.dice, d.rolls_left, wrap(d.choice), wrap(d.best))
+            kind = classify(card, d.dice, d.rolls_left, _answer(d.choice), _answer(d.best))
             out.append(Mistake(kind, (tuple(card.key), tuple(d.dice), d.rolls_left), d.loss))
     return out
 
 
-def kind_weights(mistakes) -> dict:
+def _answer(x: tuple[int, ...] | int) -> Answer:
+    """A reviewed decision's keep (a tuple of faces) or box (an index) as an :class:`Answer`."""
+    return Answer(keep=x) if isinstance(x, tuple) else Answer(box=x)
+
+
+def kind_weights(mistakes: Iterable[Mistake]) -> dict[str, float]:
     """Points lost per kind (:data:`KINDS` order, kinds with losses only): what ``--from-history`` draws by."""
     lost = {k: 0.0 for k in KINDS}
     for m in mistakes:
@@ -382,12 +399,12 @@ def kind_weights(mistakes) -> dict:
     return {k: v for k, v in lost.items() if v > 0}
 
 
-def _close_weights(pool) -> np.ndarray:
+def _close_weights(pool: Sequence[Position]) -> np.ndarray:
     gaps = np.array([p.gap for p in pool], dtype=float)
     return np.where(np.isfinite(gaps), np.exp(-np.minimum(gaps, 700.0) / CLOSE_SCALE), 0.0)
 
 
-def _pick(rng: np.random.Generator, pool, n: int) -> list:
+def _pick(rng: np.random.Generator, pool: Sequence[Position], n: int) -> list[Position]:
     """``n`` distinct positions of ``pool`` drawn with closeness weights (fewer if the pool is short)."""
     w = _close_weights(pool)
     live = int(np.count_nonzero(w))
@@ -402,7 +419,8 @@ def _pick(rng: np.random.Generator, pool, n: int) -> list:
 GAMES_PER_ROUND, MAX_ROUNDS = 4, 25
 
 
-def draw_positions(advisor: Advisor, rng: np.random.Generator, count: int, mistakes=()) -> list[Position]:
+def draw_positions(advisor: Advisor, rng: np.random.Generator, count: int,
+                   mistakes: Sequence[Mistake] = ()) -> list[Position]:
     """``count`` positions to train on (see the module docstring).
 
     Parameters
@@ -444,7 +462,7 @@ def draw_positions(advisor: Advisor, rng: np.random.Generator, count: int, mista
         if all(have[k] >= 2 * n for k, n in wanted.items()) and len(pool) >= 4 * count:
             break
     out: list[Position] = []
-    taken: set = set()
+    taken: set[int] = set()
     for k in kinds:  # the kinds in a fixed order, then shuffled: the draws depend on the seed only
         if wanted[k]:
             got = _pick(rng, [q for q in pool if q.kind == k], wanted[k])
@@ -495,7 +513,7 @@ class SessionRecord:
     seed: int
     positions: int
     total_loss: float
-    kinds: dict = field(default_factory=dict, compare=False)
+    kinds: dict[str, list[float]] = field(default_factory=dict, compare=False)
 
     @property
     def proficiency(self) -> float:
@@ -503,7 +521,7 @@ class SessionRecord:
         return self.total_loss / self.positions
 
     @classmethod
-    def of(cls, graded, rules: str, source: str, seed: int, date: str | None = None) -> SessionRecord:
+    def of(cls, graded: Sequence[Graded], rules: str, source: str, seed: int, date: str | None = None) -> SessionRecord:
         """The record of the answered positions ``graded`` (a sequence of :class:`Graded`, at least one).
 
         Raises
@@ -513,20 +531,20 @@ class SessionRecord:
         """
         if not graded:
             raise UsageError("no position was answered: there is no session to save")
-        kinds: dict = {}
+        kinds: dict[str, list[float]] = {}
         for g in graded:
             n, lost = kinds.get(g.position.kind, (0, 0.0))
             kinds[g.position.kind] = [n + 1, lost + g.cost]
         return cls(date or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), rules, source, int(seed),
                    len(graded), float(sum(g.cost for g in graded)), kinds)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"date": self.date, "rules": self.rules, "source": self.source, "seed": self.seed,
                 "positions": self.positions, "total_loss": self.total_loss, "proficiency": self.proficiency,
                 "kinds": self.kinds}
 
     @classmethod
-    def from_dict(cls, d) -> SessionRecord:
+    def from_dict(cls, d: Any) -> SessionRecord:
         """Validate and restore one saved session.
 
         Raises
@@ -571,12 +589,12 @@ class TrainingStats:
         Set by :meth:`load` when the file was unreadable and was moved aside (a new file is started).
     """
 
-    sessions: list = field(default_factory=list)
+    sessions: list[SessionRecord] = field(default_factory=list)
     path: Path | None = None
     problem: str | None = None
 
     @classmethod
-    def load(cls, path=None) -> TrainingStats:
+    def load(cls, path: str | os.PathLike[str] | None = None) -> TrainingStats:
         """Read the sessions (default :func:`training_path`); empty when there is no file.
 
         A file that is not a valid sessions file (not JSON, a wrong format, a malformed session) is moved
@@ -626,7 +644,7 @@ class TrainingStats:
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-def trend_bars(values, width: int = 30) -> list[str]:
+def trend_bars(values: Sequence[float], width: int = 30) -> list[str]:
     """One horizontal bar per value, ``width`` cells for the largest, in Unicode eighth blocks.
 
     Parameters

@@ -7,12 +7,17 @@ hands over to the terminal coach (:mod:`yahtzee_solver.tui.coach`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from click.core import ParameterSource
 
 from ..errors import UsageError
 from ..i18n import LANGS
 from .options import no_color, rules_option
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
 
 __all__ = ["coach"]
 
@@ -27,7 +32,8 @@ __all__ = ["coach"]
 @click.option("--quiet", is_flag=True, help="Do not flag mistakes as they happen.")
 @click.option("--resume", is_flag=True, help="Continue the saved coach game.")
 @click.pass_context
-def coach(ctx, rules, players, lang, auto, quiet, resume):
+def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, auto: bool, quiet: bool,
+          resume: bool) -> None:
     """Keep score and advise for a game played with real dice, every player at the table.
 
     Type the dice you rolled (12555); k 555 keeps dice, and the next roll is
@@ -59,7 +65,7 @@ def coach(ctx, rules, players, lang, auto, quiet, resume):
             lang = lang or saved_lang
         else:
             game = engine.CoachGame(rules, names)
-            lang = lang or locale_lang()
+            lang = lang or locale_lang() or "en"
         tr = Translator(lang.lower())
         engine.save(game, None, tr.lang)
         session = CoachSession(game, tr, Advisor(game.rules), auto=auto, quiet=quiet)

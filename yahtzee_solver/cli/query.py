@@ -27,7 +27,9 @@ from .render import _render, _state_dict, box_best, box_note, describe_card, kee
 from .target_query import target_option, value_target_option
 
 if TYPE_CHECKING:
+    from ..i18n import Translator
     from ..strategy.distribution import ScoreDistribution
+    from ..strategy.reasons import Reasons
 
 _T = TypeVar("_T")
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -132,7 +134,12 @@ def _box_lines(options: Sequence[BoxOption], shown: Sequence[BoxOption], rules: 
 WHY_TOP = 3
 
 
-def _why_lines(why, tr, shown, is_keep) -> list[str]:
+def _option_key(o: KeepOption | BoxOption) -> tuple[int, ...] | int:
+    """What names an option in :class:`~yahtzee_solver.strategy.reasons.Reasons`: its keep faces or its box."""
+    return o.keep if isinstance(o, KeepOption) else o.category
+
+
+def _why_lines(why: Reasons, tr: Translator, shown: Sequence[KeepOption | BoxOption]) -> list[str]:
     """``hint --why`` text: the turn start's figures, then each explained option's figures and sentence."""
     from ..i18n import wrap
     from ..tui.why import figures, sentence
@@ -140,17 +147,16 @@ def _why_lines(why, tr, shown, is_keep) -> list[str]:
     rules = why.rules
     lines = ["", wrap(tr("why.head", figures=figures(tr, rules, why.start)), 80)]
     for o in shown:
-        key = o.keep if is_keep else o.category
-        r = why.options.get(key)
+        r = why.options.get(_option_key(o))
         if r is None:
             continue
-        label = format_dice(o.keep) if is_keep else tr.box(rules, o.category)
+        label = format_dice(o.keep) if isinstance(o, KeepOption) else tr.box(rules, o.category)
         lines.append(wrap(f"{label}: {figures(tr, rules, r)}", 80))
         lines.append(wrap("  " + sentence(tr, rules, r, why.start), 80))
     return lines
 
 
-def _why_dict(why, tr, key) -> dict | None:
+def _why_dict(why: Reasons, tr: Translator, key: tuple[int, ...] | int) -> dict[str, Any] | None:
     from ..tui.why import sentence
 
     r = why.options.get(key)
@@ -159,8 +165,9 @@ def _why_dict(why, tr, key) -> dict | None:
     return {**r.to_dict(why.rules), "sentence": sentence(tr, why.rules, r, why.start)}
 
 
-def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshold=None, why=None,
-            tr=None) -> None:
+def _report(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, options: Sequence[Any], top: int | None,
+            as_json: bool, dists: Mapping[Any, ScoreDistribution] | None = None, threshold: int = 0,
+            why: Reasons | None = None, tr: Translator | None = None) -> None:
     """Print ranked keep (``rolls_left`` 1, 2) or box (0) options.
 
     ``dists`` (``hint --dist``): the final-score distribution after each option,
@@ -171,9 +178,10 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
     is_keep = rolls_left > 0
     shown = limit_options(options, top, DEFAULT_KEEP_TOP if is_keep else None, as_json)
     if why is not None:
+        assert tr is not None  # the reasons are worded in tr's language
         if as_json:
-            def with_why(o):
-                return {**o.to_dict(), "why": _why_dict(why, tr, o.keep if is_keep else o.category)}
+            def with_why(o: KeepOption | BoxOption) -> dict[str, Any]:
+                return {**o.to_dict(), "why": _why_dict(why, tr, _option_key(o))}
 
             echo_json({
                 **_state_dict(card), "dice": format_dice(faces), "rolls_left": rolls_left,
@@ -182,7 +190,7 @@ def _report(card, faces, rolls_left, options, top, as_json, dists=None, threshol
             })
             return
         _report(card, faces, rolls_left, options, top, False, dists, threshold)
-        click.echo("\n".join(_why_lines(why, tr, shown, is_keep)))
+        click.echo("\n".join(_why_lines(why, tr, shown)))
         return
     if as_json and dists:
         def with_dist(o: Any) -> dict[str, Any]:
@@ -268,8 +276,9 @@ DIST_THRESHOLD = 300
               help="Language of the --why sentences.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
 @target_option
 @json_option
-def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_threshold, with_why, lang, target,
-         as_json):
+def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: RuleSet | None, table_path: str | None,
+         top: int | None, with_dist: bool, dist_threshold: int | None, with_why: bool, lang: str | None,
+         target: int | None, as_json: bool) -> None:
     """What to do with DICE: ranked keeps while rolls remain, ranked boxes when none do.
 
     \b
@@ -308,14 +317,15 @@ def hint(dice, rolls_left, card_text, rules, table_path, top, with_dist, dist_th
         from ..strategy.distribution import option_distributions
 
         dists = option_distributions(card, faces, rolls_left, table=adv.table)
-    why = tr = None
+    why: Reasons | None = None
+    tr: Translator | None = None
     if with_why:
         from ..i18n import Translator, locale_lang
         from ..strategy.reasons import option_reasons
 
-        tr = Translator(lang.lower() if lang else locale_lang())
+        tr = Translator(lang.lower() if lang else locale_lang() or "en")
         n = WHY_TOP if top in (None, 0) else min(WHY_TOP, top)
-        best = [o.keep if rolls_left else o.category for o in options[:n]]
+        best = [_option_key(o) for o in options[:n]]
         why = option_reasons(card, faces, rolls_left, best, table=adv.table)
     _report(card, faces, rolls_left, options, top, as_json, dists, dist_threshold, why, tr)
 

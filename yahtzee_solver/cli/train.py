@@ -8,11 +8,17 @@ the interpreted turn kernel (no numba start-up): a position is graded in about a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 import numpy as np
 
 from ..i18n import LANGS, Translator, locale_lang
 from .options import no_color, rules_option
+
+if TYPE_CHECKING:
+    from ..analysis.training import Mistake
+    from ..rules import RuleSet
 
 __all__ = ["train"]
 
@@ -29,7 +35,8 @@ __all__ = ["train"]
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
 @click.option("--stats", is_flag=True, help="Show the saved sessions' proficiency scores and their trend instead.")
 @click.pass_context
-def train(ctx, rules, from_history, count, seed, lang, stats):
+def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, seed: int | None, lang: str | None,
+          stats: bool) -> None:
     """Train on positions: answer with a keep or a box, then see the ranking and what your answer cost.
 
     Answer as in play: k 225 keeps a 2, a 2 and a 5; k a c keeps the dice at
@@ -51,7 +58,7 @@ def train(ctx, rules, from_history, count, seed, lang, stats):
     from ..tui.train import run_training, stats_lines, summary_lines
 
     no_color(ctx)
-    tr = Translator(lang.lower() if lang else locale_lang())
+    tr = Translator(lang.lower() if lang else locale_lang() or "en")
     src = ctx.get_parameter_source
     if stats:
         given = [n for n in ("from_history", "count", "seed") if src(n) is click.core.ParameterSource.COMMANDLINE]
@@ -63,9 +70,11 @@ def train(ctx, rules, from_history, count, seed, lang, stats):
         click.echo("\n".join(stats_lines(st, tr)))
         return
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**63)
+        entropy = np.random.SeedSequence().entropy
+        assert isinstance(entropy, int)  # fresh entropy is one int
+        seed = int(entropy % 2**63)
     advisor = Advisor(rules, jit=False)
-    mistakes = []
+    mistakes: list[Mistake] = []
     if from_history:
         from ..play.history import History, HistoryEntry
 

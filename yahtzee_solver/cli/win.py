@@ -12,6 +12,8 @@ response to the opponent's final-score distribution
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from ..dice import KEEPS, format_dice, parse_dice, roll_index
@@ -21,6 +23,12 @@ from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
 from .render import _render, _state_dict, describe_card
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+    from ..solver.table import ValueTable
+    from ..strategy.duel import DuelSource
+    from ..strategy.objectives import WinSource
 
 __all__ = ["win", "move_order"]
 
@@ -48,7 +56,8 @@ def move_order(mine: ScoreCard, opponent: ScoreCard) -> str:
         f"as many as the opponent (I move first this round) or one more (the opponent has played this round)")
 
 
-def _sources(rules, mine, opponent, plays, max_open, table):
+def _sources(rules: RuleSet, mine: ScoreCard, opponent: ScoreCard, plays: str, max_open: int,
+             table: ValueTable) -> tuple[DuelSource | WinSource, bool, str]:
     """(source, exact, reason): the exact duel source within ``max_open``, else the best response."""
     from ..strategy.duel import DuelSource
     from ..strategy.objectives import WinSource, opponent_pmf
@@ -64,7 +73,7 @@ def _sources(rules, mine, opponent, plays, max_open, table):
     return WinSource(rules, pmf), False, reason
 
 
-def _outcome(p, d):
+def _outcome(p: float, d: float | None) -> dict[str, float | None]:
     if d is None:
         return {"probability": p, "win": None, "draw": None, "loss": None}
     return {"probability": p, "win": p - d / 2, "draw": d, "loss": 1.0 - p - d / 2}
@@ -90,7 +99,8 @@ def _outcome(p, d):
               help=f"List only the N best options; 0 lists all (default: {DEFAULT_KEEP_TOP} keeps, every box; "
                    "everything with --json).")
 @json_option
-def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, table_path, top, as_json):
+def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_text: str, plays: str,
+        max_open: int | None, rules: RuleSet | None, table_path: str | None, top: int | None, as_json: bool) -> None:
     """My keeps or boxes ranked by the exact chance of beating the opponent (a draw counts half).
 
     \b
@@ -104,7 +114,7 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
       yahtzee-solve win 66612 --card @mine.json --opponent @theirs.json
       yahtzee-solve win 22345 -r 0 --card ... --opponent ... --opponent-plays expert --json
     """
-    from ..strategy.duel import DEFAULT_MAX_OPEN
+    from ..strategy.duel import DEFAULT_MAX_OPEN, DuelSource
 
     rules = resolve_rules(rules, table_path)
     mine = parse_card(card_text, rules)
@@ -115,6 +125,7 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
     k = DEFAULT_MAX_OPEN if max_open is None else max_open
     table = open_table(rules, table_path)
     src, exact, reason = _sources(rules, mine, opponent, plays, k, table)
+    duel = src if isinstance(src, DuelSource) else None  # exact: the two-player source
     n_open = len(mine.open_categories) + len(opponent.open_categories)
     head = {
         "mine": _state_dict(mine),
@@ -131,8 +142,9 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
     title = (f"exact two-player play, opponent plays {plays}; I move {order} this round ({n_open} open boxes in all)"
              if exact else f"NOT exact: {reason}")
     if faces is None:
-        if exact:
-            p, d = src.state_outcomes(mine.key, mine.total)
+        d: float | None
+        if duel is not None:
+            p, d = duel.state_outcomes(mine.key, mine.total)
         else:
             p, d = src.probability(mine), None
         out = _outcome(p, d)
@@ -142,8 +154,8 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
         click.echo(f"me:       {describe_card(mine)}")
         click.echo(f"opponent: {describe_card(opponent)}")
         click.echo(title)
-        extra = "" if d is None else (f" (win {format_probability(out['win'])}, draw {format_probability(d)}, "
-                                      f"loss {format_probability(out['loss'])})")
+        extra = "" if d is None else (f" (win {format_probability(p - d / 2)}, draw {format_probability(d)}, "
+                                      f"loss {format_probability(1.0 - p - d / 2)})")
         click.echo(f"P(win) + P(draw)/2 from the start of my turn = {format_probability(p)} ({p:.12f}){extra}")
         return
     from ..strategy.policy import ExpectedValueSource, Policy
@@ -151,10 +163,10 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
     policy = Policy(src, tiebreak=ExpectedValueSource(rules, table, jit=False))
     r = roll_index(faces)
     state, total = mine.key, mine.total
-    options = []
+    options: list[dict[str, Any]] = []
     if rolls_left > 0:
         codes, values = policy.keep_ranking(state, total, r, rolls_left)
-        draws = src.keep_outcomes(state, total, rolls_left)[1] if exact else None
+        draws = duel.keep_outcomes(state, total, rolls_left)[1] if duel is not None else None
         for c, v in zip(codes.tolist(), values.tolist()):
             kept = KEEPS[c]
             rest = list(faces)
@@ -164,7 +176,7 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
                             **_outcome(v, None if draws is None else float(draws[c]))})
     else:
         boxes, values = policy.box_ranking(state, total, r)
-        draws = src.box_outcomes(state, total, r)[1] if exact else None
+        draws = duel.box_outcomes(state, total, r)[1] if duel is not None else None
         pts, _, bonus = mine.box_points(faces)
         for c, v in zip(boxes.tolist(), values.tolist()):
             options.append({"box": rules.categories[c].slug, "name": rules.categories[c].name, "points": pts[c],
@@ -180,7 +192,7 @@ def win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, tabl
     click.echo(f"opponent: {describe_card(opponent)}")
     click.echo(title)
 
-    def cells(o):
+    def cells(o: dict[str, Any]) -> list[str]:
         if o["draw"] is None:
             return [format_probability(o["probability"]), "", "", ""]
         return [format_probability(o[x]) for x in ("probability", "win", "draw", "loss")]

@@ -17,14 +17,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dice import parse_dice
 from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
 from ..files import data_dir, read_json, write_json_atomic
-from ..game import N_DICE, GameConfig, GameState, Hold, Roll, Score, positions_of
+from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
+from ..state import ScoreCard
+from ..strategy.advisor import BoxOption, KeepOption
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from ..strategy.advisor import Advisor
 
 __all__ = ["RollError", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
            "save", "load", "file_finished"]
@@ -45,18 +54,19 @@ def coach_path() -> Path:
 class RollError(DiceError):
     """A typed roll the coach refuses: a message key of :mod:`yahtzee_solver.i18n.text` (``coach.err.*``) and its fields."""
 
-    def __init__(self, key: str, message: str, **params):
+    def __init__(self, key: str, message: str, **params: Any) -> None:
         super().__init__(message)
-        self.key, self.params = key, params
+        self.key: str = key
+        self.params: dict[str, Any] = params
 
 
 class TypedDice:
     """The dice source of a coached card: hands the engine the faces the player typed for the next roll."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pending: tuple[int, ...] = ()
 
-    def integers(self, low, high, size):
+    def integers(self, low: int, high: int, size: int) -> npt.NDArray[np.int64]:
         faces, self.pending = self.pending, ()
         if len(faces) != size:  # the coach always sets exactly the dice to roll
             raise IllegalMoveError(f"want {size} dice for this roll, got {len(faces)}")
@@ -107,13 +117,13 @@ class CoachGame:
         or ``{"player": i, "score": box index}``, in the order played.
     """
 
-    def __init__(self, rules: str | RuleSet, players):
-        self.rules = get_rules(rules)
-        self.players = tuple(players)
+    def __init__(self, rules: str | RuleSet, players: Iterable[str]) -> None:
+        self.rules: RuleSet = get_rules(rules)
+        self.players: tuple[str, ...] = tuple(players)
         if not 1 <= len(self.players) <= MAX_PLAYERS:
             raise UsageError(f"invalid number of players {len(self.players)}: want 1-{MAX_PLAYERS}")
-        self.states = [GameState(GameConfig(self.rules), TypedDice()) for _ in self.players]
-        self.actions: list[dict] = []
+        self.states: list[GameState] = [GameState(GameConfig(self.rules), TypedDice()) for _ in self.players]
+        self.actions: list[dict[str, Any]] = []
         self._scores = 0
 
     # -- queries -----------------------------------------------------------------------
@@ -128,7 +138,7 @@ class CoachGame:
         return self.states[self.current]
 
     @property
-    def cards(self) -> list:
+    def cards(self) -> list[ScoreCard]:
         return [s.cards[0] for s in self.states]
 
     @property
@@ -163,7 +173,7 @@ class CoachGame:
         raise UsageError(f"unknown player {name!r}: the players are {', '.join(self.players)}")
 
     # -- reading a roll ------------------------------------------------------------------
-    def rerolled(self, text) -> tuple[int, ...]:
+    def rerolled(self, text: str) -> tuple[int, ...]:
         """The faces the next roll brings, from what the player typed.
 
         The first roll of a turn is five dice.  A reroll is typed as the five
@@ -206,11 +216,13 @@ class CoachGame:
                         "rerolled dice", roll=_faces(faces), n=free)
 
     # -- acting ------------------------------------------------------------------------
-    def roll(self, text) -> tuple[int, ...]:
+    def roll(self, text: str) -> tuple[int, ...]:
         """Roll: the dice typed (see :meth:`rerolled`).  Returns the five dice showing (position order)."""
         faces = self.rerolled(text)
         self._do({"player": self.current, "roll": list(faces)})
-        return self.state.dice
+        dice = self.state.dice
+        assert dice is not None  # just rolled
+        return dice
 
     def keep(self, held: tuple[bool, ...]) -> tuple[int, ...]:
         """Keep the dice at the positions ``held`` (the rest to be rerolled).  Returns the kept faces.
@@ -225,16 +237,17 @@ class CoachGame:
         _check(st, Hold(tuple(held)))
         if all(held):
             raise IllegalMoveError("keeping all five dice is scoring them: name the box")
+        assert st.dice is not None  # _check: the dice are rolled
         faces = sorted(d for d, h in zip(st.dice, held) if h)
         self._do({"player": self.current, "keep": faces})
         return tuple(faces)
 
-    def score(self, box: int):
+    def score(self, box: int) -> Event:
         """Score the dice in box ``box`` (index).  Returns the engine's event."""
         _check(self.state, Score(box))
         return self._do({"player": self.current, "score": int(box)})
 
-    def undo(self) -> dict:
+    def undo(self) -> dict[str, Any]:
         """Take back the last action of the game (anyone's); returns it.
 
         Raises
@@ -251,16 +264,18 @@ class CoachGame:
         self.states, self.actions, self._scores = again.states, again.actions, again._scores
         return last
 
-    def _do(self, a: dict):
+    def _do(self, a: dict[str, Any]) -> Event:
         p = a["player"]
         if p != self.current:
             raise IllegalMoveError(f"it is {self.players[self.current]}'s turn, not {self.players[p]}'s")
         st = self.state
         if "roll" in a:
-            st.rng.pending = tuple(a["roll"])
+            src = st.rng
+            assert isinstance(src, TypedDice)  # every coached card rolls typed dice
+            src.pending = tuple(a["roll"])
             ev = st.apply_action(Roll())
         elif "keep" in a:
-            ev = st.apply_action(Hold(positions_of(st.dice, a["keep"], st.held)))
+            ev = st.apply_action(Hold(positions_of(st.dice or (), a["keep"], st.held)))
         else:
             ev = st.apply_action(Score(a["score"]))
             self._scores += 1
@@ -268,12 +283,12 @@ class CoachGame:
         return ev
 
     # -- saving ---------------------------------------------------------------------------
-    def to_dict(self, lang: str = "en") -> dict:
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
         return {"format": COACH_FORMAT, "version": COACH_VERSION, "rules": self.rules.name,
                 "players": list(self.players), "lang": lang, "actions": [dict(a) for a in self.actions]}
 
     @classmethod
-    def from_dict(cls, data) -> CoachGame:
+    def from_dict(cls, data: Any) -> CoachGame:
         """The game :meth:`to_dict` wrote, every action replayed through the engine.
 
         Raises
@@ -296,11 +311,11 @@ class CoachGame:
         return game
 
 
-def _faces(faces) -> str:
+def _faces(faces: Iterable[int]) -> str:
     return "".join(map(str, faces)) or "-"
 
 
-def _check(st: GameState, action) -> None:
+def _check(st: GameState, action: Action) -> None:
     why = st.problem(action)
     if why is not None:
         from ..game import PROBLEMS
@@ -308,13 +323,13 @@ def _check(st: GameState, action) -> None:
         raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
 
 
-def _whole(v) -> int:
+def _whole(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"{v!r} is not a whole number")
     return v
 
 
-def _action(a, n_players: int) -> dict:
+def _action(a: Any, n_players: int) -> dict[str, Any]:
     """One saved action, checked for shape (the engine checks that it is legal)."""
     if not isinstance(a, dict) or len(a) != 2 or "player" not in a:
         raise ValueError("malformed action")
@@ -332,7 +347,7 @@ def _action(a, n_players: int) -> dict:
     raise ValueError("malformed action")
 
 
-def save(game: CoachGame, path=None, lang: str = "en") -> Path:
+def save(game: CoachGame, path: str | os.PathLike[str] | None = None, lang: str = "en") -> Path:
     """Write the game atomically (:func:`~yahtzee_solver.files.write_json_atomic`) to ``path`` (default :func:`coach_path`).
 
     Raises
@@ -343,7 +358,7 @@ def save(game: CoachGame, path=None, lang: str = "en") -> Path:
     return write_json_atomic(Path(path) if path is not None else coach_path(), game.to_dict(lang))
 
 
-def load(path=None) -> tuple[CoachGame, str]:
+def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
     """The saved game and its language.
 
     Raises
@@ -366,7 +381,8 @@ def load(path=None) -> tuple[CoachGame, str]:
     return game, lang if lang in ("en", "zh", "ja") else "en"
 
 
-def file_finished(game: CoachGame, path=None, history_file=None) -> tuple[list, str | None]:
+def file_finished(game: CoachGame, path: str | os.PathLike[str] | None = None,
+                  history_file: str | os.PathLike[str] | None = None) -> tuple[list[int | None], str | None]:
     """File a finished game into the game history, one solitaire game per player, and delete the save.
 
     Returns
@@ -377,7 +393,8 @@ def file_finished(game: CoachGame, path=None, history_file=None) -> tuple[list, 
     """
     from .history import add_finished_game
 
-    numbers, problem = [], None
+    numbers: list[int | None] = []
+    problem: str | None = None
     for st in game.states:
         try:
             n, pr = add_finished_game(st, history_file)
@@ -394,14 +411,16 @@ def file_finished(game: CoachGame, path=None, history_file=None) -> tuple[list, 
 
 
 # -- advice and the cost of a move (the same ranking as play's hint) ---------------------------------------
-def ranking(card, dice, rolls_left: int, advisor):
+def ranking(card: ScoreCard, dice: Iterable[int], rolls_left: int,
+            advisor: Advisor) -> Sequence[KeepOption] | Sequence[BoxOption]:
     """The ranked options at a position: keeps (:class:`~yahtzee_solver.strategy.advisor.KeepOption`,
     keeping all five = scoring now) while rerolls are left, else boxes
     (:class:`~yahtzee_solver.strategy.advisor.BoxOption`); as ``play``'s hint."""
     return advisor.hint(card, tuple(sorted(dice)), rolls_left)
 
 
-def judge(game: CoachGame, advisor, *, keep=None, box=None):
+def judge(game: CoachGame, advisor: Advisor, *, keep: Iterable[int] | None = None,
+          box: int | None = None) -> tuple[float, KeepOption | BoxOption, KeepOption | BoxOption]:
     """What a keep (faces) or a box the player to move is about to choose costs, before it is played.
 
     Returns
@@ -412,15 +431,17 @@ def judge(game: CoachGame, advisor, *, keep=None, box=None):
         included), the best option and the chosen one (advisor results).
     """
     st = game.state
+    assert st.dice is not None  # a move to judge: the dice are rolled
     card, dice = st.cards[0], tuple(sorted(st.dice))
     rl = st.rerolls_left if st.rolls_used < 3 else 0
     opts = ranking(card, dice, rl, advisor)
     best = opts[0]
     if keep is not None:
-        chosen = next(o for o in opts if o.keep == tuple(sorted(keep)))
-        return chosen.loss, best, chosen
+        k = tuple(sorted(keep))
+        kept = next(o for o in opts if isinstance(o, KeepOption) and o.keep == k)
+        return kept.loss, best, kept
     if rl == 0:
-        chosen = next(o for o in opts if o.category == box)
-        return chosen.loss, best, chosen
+        boxed = next(o for o in opts if isinstance(o, BoxOption) and o.category == box)
+        return boxed.loss, best, boxed
     chosen = next(o for o in advisor.box_options(card, dice) if o.category == box)
     return max(best.expected - chosen.expected, 0.0), best, chosen

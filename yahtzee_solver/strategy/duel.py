@@ -49,7 +49,9 @@ opponent card: ranking and play go through :class:`~.policy.Policy`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 import numpy as np
 
@@ -61,6 +63,19 @@ from ..solver import jit as _jit
 from ..solver import utility_kernels as _uk
 from ..state import ScoreCard, StateKey
 from .objectives import _zeros, max_points_to_come
+
+if TYPE_CHECKING:
+    from ..solver.table import ValueTable
+    from .distribution import _Policy
+
+#: A card class or exact turn-start state ``(mask, up, yb)``.
+CardKey: TypeAlias = tuple[int, int, int]
+#: ``(V, D)``: value and draw-chance vectors (float64) of one node.
+VecPair: TypeAlias = tuple[np.ndarray, np.ndarray]
+#: :meth:`DuelSolver.options`: ``(nopt, orow, ogain, succ)``.
+Options: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, list[CardKey]]
+#: :meth:`DuelSolver.transitions`: ``(card after, gain, probability)`` of each outcome.
+Transitions: TypeAlias = list[tuple[CardKey, int, float]]
 
 __all__ = ["MODELS", "DEFAULT_MAX_OPEN", "DuelSolver", "DuelSource", "DuelStats"]
 
@@ -97,8 +112,8 @@ class DuelStats:
         Memory of the stored vectors (value and draw chance, float64).
     """
 
-    nodes: dict
-    diffs: dict
+    nodes: dict[int, int]
+    diffs: dict[int, int]
     bytes: int
 
 
@@ -122,32 +137,33 @@ class DuelSolver:
         For an unknown model.
     """
 
-    def __init__(self, rules: str | RuleSet = "yahtzee", model: str = "optimal", table=None, *, jit: bool = True):
-        self.rules = get_rules(rules)
+    def __init__(self, rules: str | RuleSet = "yahtzee", model: str = "optimal", table: ValueTable | None = None, *,
+                 jit: bool = True) -> None:
+        self.rules: RuleSet = get_rules(rules)
         m = str(model).strip().lower()
         if m not in MODELS:
             raise UsageError(f"unknown opponent model {model!r} (choose from {', '.join(MODELS)})")
-        self.model = m
-        self.jit = jit
+        self.model: str = m
+        self.jit: bool = jit
         self._dk = _jit.module_backend(_dk, jit)
         self._uk = _jit.module_backend(_uk, jit)
         r = self.rules
         C, T, F = r.n_categories, r.upper_threshold, r.n_flags
         self._code = np.arange((1 << C) * (T + 1) * F, dtype=np.int32).reshape(1 << C, T + 1, F)
         self._shape = (1 << C, T + 1, F)
-        self._memo: dict = {}
-        self._opts: dict = {}
-        self._bounds: dict = {}
-        self._trans: dict = {}
+        self._memo: dict[tuple[str, CardKey, CardKey], VecPair] = {}
+        self._opts: dict[CardKey, Options] = {}
+        self._bounds: dict[CardKey, int] = {}
+        self._trans: dict[CardKey, Transitions] = {}
         self._table = table
-        self._pol = None
-        self.seconds = 0.0
+        self._pol: _Policy | None = None
+        self.seconds: float = 0.0
 
     # -- card classes ------------------------------------------------------------------
     def _upper_open_max(self, mask: int) -> int:
         return sum(5 * (c + 1) for c in range(N_UPPER) if not (mask >> c) & 1)
 
-    def canon(self, key) -> tuple[int, int, int]:
+    def canon(self, key: Sequence[int]) -> CardKey:
         """The class of a turn-start state: the upper subtotal replaced by 0 where it can no longer matter."""
         mask, up, yb = (int(x) for x in key)
         thr = self.rules.upper_threshold
@@ -159,7 +175,7 @@ class DuelSolver:
             up = 0
         return (mask, up, yb)
 
-    def bound(self, key) -> int:
+    def bound(self, key: CardKey) -> int:
         """The most points a (class of) card can still make: :func:`max_points_to_come`, without an unreachable upper bonus."""
         b = self._bounds.get(key)
         if b is None:
@@ -172,14 +188,14 @@ class DuelSolver:
             self._bounds[key] = b
         return b
 
-    def n_open(self, key) -> int:
+    def n_open(self, key: Sequence[int]) -> int:
         return self.rules.n_categories - bin(int(key[0])).count("1")
 
-    def is_full(self, key) -> bool:
+    def is_full(self, key: Sequence[int]) -> bool:
         return int(key[0]) == self.rules.full_mask
 
     # -- one turn of a card --------------------------------------------------------------
-    def options(self, key):
+    def options(self, key: CardKey) -> Options:
         """The legal scores of each final roll from card class ``key``.
 
         Returns
@@ -213,7 +229,7 @@ class DuelSolver:
             self._opts[key] = o
         return o
 
-    def transitions(self, key):
+    def transitions(self, key: CardKey) -> Transitions:
         """The exact outcomes of one turn of the fixed-policy opponent from its state ``key``.
 
         Returns
@@ -246,12 +262,12 @@ class DuelSolver:
                             self._zero_support, self._zero_support, gmax, oi, og, op, counts, lo, hi)
             c = int(counts[0])
             nxt = zip(*(x.tolist() for x in np.unravel_index(oi[0, :c], self._shape)))
-            t = [(tuple(s), int(g), float(p)) for s, g, p in zip(nxt, og[0, :c].tolist(), op[0, :c].tolist())]
+            t = [((int(s[0]), int(s[1]), int(s[2])), int(g), float(p)) for s, g, p in zip(nxt, og[0, :c].tolist(), op[0, :c].tolist())]
             self._trans[key] = t
         return t
 
     # -- node values -------------------------------------------------------------------
-    def node(self, mover, other, my_turn: bool = True):
+    def node(self, mover: CardKey, other: CardKey, my_turn: bool = True) -> VecPair:
         """``(V, D)`` over ``d = -M_mover .. M_other``: the mover's value and the draw chance at a turn start.
 
         ``optimal``: ``mover`` moves; both keys are card classes (:meth:`canon`).
@@ -273,13 +289,13 @@ class DuelSolver:
             out = self._opponent_turn(mover, other)
         else:
             Wv, Wd, o = self._after_turn(mover, other)
-            out = self._turn(Wv, Wd, o, 0, Wv.shape[1] - 1, 3)
-            out = (out[0][2][0].copy(), out[1][2][0].copy())
+            V, D = self._turn(Wv, Wd, o, 0, Wv.shape[1] - 1, 3)
+            out = (V[2][0].copy(), D[2][0].copy())
         self._memo[key] = out
         self.seconds += time.perf_counter() - t0
         return out
 
-    def _next(self, a2, b):
+    def _next(self, a2: CardKey, b: CardKey) -> tuple[Literal["same", "swap"], VecPair]:
         """How to read the node after the mover (card ``a2`` now) ends its turn, and its value and draw vectors.
 
         ``"same"``: the vectors are still the mover's, over its difference; ``"swap"``: the opponent's,
@@ -294,7 +310,7 @@ class DuelSolver:
             return "same", self.node(a2, b, True)
         return "same", self.node(a2, b, False)
 
-    def _after_turn(self, A, B):
+    def _after_turn(self, A: CardKey, B: CardKey) -> tuple[np.ndarray, np.ndarray, Options]:
         """``Wv``, ``Wd`` (n_succ, J+1): value and draw chance of each card after the mover's turn, by offset."""
         MA, MB = self.bound(A), self.bound(B)
         o = self.options(A)
@@ -315,14 +331,14 @@ class DuelSolver:
                 Wd[r] = _read(d, -MB, -x, 0.0, 0.0)
         return Wv, Wd, o
 
-    def _turn(self, Wv, Wd, o, a, b, levels):
+    def _turn(self, Wv: np.ndarray, Wd: np.ndarray, o: Options, a: int, b: int, levels: int) -> VecPair:
         n = max(b - a, 1)
         V = np.empty((3, N_KEEPS, n))
         D = np.empty((3, N_KEEPS, n))
         self._dk.duel_turn(a, b, levels, Wv, Wd, o[0], o[1], o[2], V, D)
         return V, D
 
-    def _opponent_turn(self, A, B):
+    def _opponent_turn(self, A: CardKey, B: CardKey) -> VecPair:
         """My value and the draw chance at the fixed-policy opponent's turn start (cards: mine ``A``, its ``B``)."""
         MA, MB = self.bound(A), self.bound(B)
         dd = np.arange(-MA, MB + 1)
@@ -337,8 +353,8 @@ class DuelSolver:
 
     # -- statistics --------------------------------------------------------------------
     def stats(self) -> DuelStats:
-        nodes: dict = {}
-        diffs: dict = {}
+        nodes: dict[int, int] = {}
+        diffs: dict[int, int] = {}
         nbytes = 0
         for (_, a, b), (v, d) in self._memo.items():
             n = self.n_open(a) + self.n_open(b)
@@ -379,24 +395,25 @@ class DuelSource:
 
     units = "probability"
 
-    def __init__(self, rules, opponent: ScoreCard, model: str = "optimal", *, solver: DuelSolver | None = None,
-                 table=None, jit: bool = True):
-        self.rules = get_rules(rules)
+    def __init__(self, rules: str | RuleSet, opponent: ScoreCard, model: str = "optimal", *,
+                 solver: DuelSolver | None = None, table: ValueTable | None = None, jit: bool = True) -> None:
+        self.rules: RuleSet = get_rules(rules)
         if solver is None:
             solver = DuelSolver(self.rules, model, table, jit=jit)
         elif solver.rules != self.rules or solver.model != str(model).strip().lower():
             raise UsageError("the shared duel solver has other rules or another opponent model")
-        self.solver = solver
-        self.model = solver.model
-        self.opponent = opponent
-        self._other = solver.canon(opponent.key) if solver.model == "optimal" else tuple(int(x) for x in opponent.key)
-        self._last = None
+        self.solver: DuelSolver = solver
+        self.model: str = solver.model
+        self.opponent: ScoreCard = opponent
+        k = opponent.key
+        self._other: CardKey = solver.canon(k) if solver.model == "optimal" else (int(k[0]), int(k[1]), int(k[2]))
+        self._last: tuple[CardKey, np.ndarray, np.ndarray, Options] | None = None
 
-    def n_open(self, state) -> int:
+    def n_open(self, state: Sequence[int]) -> int:
         """Open boxes of both cards together with my state ``state``."""
         return self.solver.n_open(state) + self.solver.n_open(self._other)
 
-    def _node(self, state):
+    def _node(self, state: Sequence[int]) -> tuple[CardKey, np.ndarray, np.ndarray, Options]:
         s = self.solver
         A = s.canon(state)
         if s.is_full(A):
@@ -406,12 +423,12 @@ class DuelSource:
             self._last = (A, Wv, Wd, o)
         return self._last
 
-    def _offset(self, A, total: int):
+    def _offset(self, A: CardKey, total: int) -> tuple[int, int, int]:
         d = int(total) - int(self.opponent.total)
         MA, MB = self.solver.bound(A), self.solver.bound(self._other)
         return d, d + MA, MA + MB + 1
 
-    def _keep_vd(self, state, total, rolls_left):
+    def _keep_vd(self, state: Sequence[int], total: int, rolls_left: int) -> VecPair:
         A, Wv, Wd, o = self._node(state)
         d, j, J = self._offset(A, total)
         if j < 0 or j >= J:  # decided: every option is worth the same
@@ -426,11 +443,11 @@ class DuelSource:
             raise UsageError(f"invalid rolls-left {rolls_left!r} for a keep: want 1 or 2")
         return self._keep_vd(state, total, rolls_left)[0]
 
-    def keep_outcomes(self, state, total, rolls_left):
+    def keep_outcomes(self, state: StateKey, total: int, rolls_left: int) -> VecPair:
         """``(value, draw)`` (462,) float64 each, for every keep with ``rolls_left`` rerolls to go."""
         return self._keep_vd(state, total, rolls_left)
 
-    def box_outcomes(self, state, total: int, roll: int):
+    def box_outcomes(self, state: StateKey, total: int, roll: int) -> VecPair:
         """``(value, draw)`` (C,) float64 each of scoring roll ``roll`` in each box; NaN where illegal."""
         A, Wv, Wd, o = self._node(state)
         d, j, J = self._offset(A, total)
@@ -449,7 +466,7 @@ class DuelSource:
                 v[c], dr[c] = Wv[row, jj], Wd[row, jj]
         return v, dr
 
-    def _legal(self, state, roll):
+    def _legal(self, state: Sequence[int], roll: int) -> list[int]:
         from ..solver import kernels as _kern
 
         a = self.rules.arrays()
@@ -464,7 +481,7 @@ class DuelSource:
         """(C,) float64: my value of scoring roll index ``roll`` (0..251) in each box; NaN where illegal."""
         return self.box_outcomes(state, total, roll)[0]
 
-    def state_outcomes(self, state, total: int):
+    def state_outcomes(self, state: StateKey, total: int) -> tuple[float, float]:
         """``(value, draw)`` at the start of my turn."""
         s = self.solver
         A = s.canon(state)
@@ -477,7 +494,7 @@ class DuelSource:
             return 0.0, 0.0
         return float(v[d + MA]), float(dr[d + MA])
 
-    def state_value(self, state, total: int) -> float:
+    def state_value(self, state: StateKey, total: int) -> float:
         """My value at the start of my turn."""
         return self.state_outcomes(state, total)[0]
 

@@ -38,7 +38,7 @@ CPU-vs-CPU matches live in :mod:`yahtzee_solver.analysis.match`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -50,6 +50,9 @@ from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, resolve_table
 
+if TYPE_CHECKING:
+    from .duel import DuelSolver
+
 __all__ = ["MasterStrategy", "TIE"]
 
 #: Winning chances closer than this count as a tie (then the expert's choice is taken).
@@ -58,6 +61,8 @@ TIE = 1e-12
 #: An opponent model: (opponent key: boxes, Yahtzee bonus, level; its final-total pmf; the win source; the
 #: win policy).
 _Model: TypeAlias = "tuple[tuple[tuple[int | None, ...], int, str], np.ndarray, WinSource, Policy]"
+#: ``(opponent key, the exact two-player solver, its policy)``.
+_DuelModel: TypeAlias = "tuple[tuple[tuple[int | None, ...], int], DuelSolver, Policy]"
 
 
 class MasterStrategy:
@@ -92,20 +97,20 @@ class MasterStrategy:
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
                  duel_max_open: int | None = None, jit: bool = True):
-        self.rules = get_rules(rules)
-        self.table = resolve_table(self.rules, table)
-        self.expert = ExpertStrategy(self.rules, self.table, jit=jit)
-        self.max_open = int(max_open)
-        self.jit = jit
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable = resolve_table(self.rules, table)
+        self.expert: ExpertStrategy = ExpertStrategy(self.rules, self.table, jit=jit)
+        self.max_open: int = int(max_open)
+        self.jit: bool = jit
         self._opponent: tuple[ScoreCard, str] | None = None  # (card, level) as observed
         # (opponent key, its pmf, the win source, the win policy): one tuple, replaced whole, so
         # threads sharing this player never see a pmf with another opponent's source
-        self._model: tuple | None = None
+        self._model: _Model | None = None
         from .duel import DEFAULT_MAX_OPEN
 
-        self.duel_max_open = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
+        self.duel_max_open: int = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
         # (opponent key, the exact solver, its policy): one tuple, replaced whole, as the win model
-        self._duel_model: tuple | None = None
+        self._duel_model: _DuelModel | None = None
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
@@ -148,7 +153,11 @@ class MasterStrategy:
         Exact (the two-player value, both playing to win) within the exact scope (:meth:`is_duel`).
         """
         if self.is_duel(card):
-            return self._duel(card).source.probability(card)
+            from .duel import DuelSource
+
+            duel = self._duel(card).source
+            assert isinstance(duel, DuelSource)  # _duel's policy reads a DuelSource
+            return duel.probability(card)
         src = self._win_source(card)
         return None if src is None else src.probability(card)
 

@@ -31,12 +31,13 @@ Example
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..solver import jit as _jit
 from ..solver import kernels as _kernels
@@ -688,7 +689,7 @@ def survival(pmf: np.ndarray, max_target: int) -> np.ndarray:
 # -- several opponents: the chance of finishing first, a tie sharing the place ------------------------
 
 
-def _first_share(pmfs, t: np.ndarray) -> np.ndarray:
+def _first_share(pmfs: Sequence[ArrayLike], t: ArrayLike) -> np.ndarray:
     """E[my share of first place | my final total = t] against independent opponents (vectorised over ``t``).
 
     With opponents' totals ``X_1..X_k`` independent, finishing with ``t`` wins
@@ -701,8 +702,8 @@ def _first_share(pmfs, t: np.ndarray) -> np.ndarray:
     t = np.asarray(t, np.int64)
     coef = np.zeros((len(pmfs) + 1, t.size))
     coef[0] = 1.0
-    for j, p in enumerate(pmfs):
-        p = np.asarray(p, np.float64)
+    for pmf in pmfs:
+        p = np.asarray(pmf, np.float64)
         cdf = np.concatenate(([0.0], np.cumsum(p)))  # cdf[t] = P(X < t)
         below = np.where(t < p.size, cdf[np.minimum(t, p.size)], 1.0)
         at = np.where(t < p.size, p[np.minimum(t, p.size - 1)], 0.0)
@@ -712,14 +713,14 @@ def _first_share(pmfs, t: np.ndarray) -> np.ndarray:
     return np.minimum(coef.T @ (1.0 / np.arange(1, len(pmfs) + 2)), 1.0)
 
 
-def _check_pmf(p) -> np.ndarray:
-    p = np.asarray(p, dtype=np.float64)
+def _check_pmf(pmf: ArrayLike) -> np.ndarray:
+    p: np.ndarray = np.asarray(pmf, dtype=np.float64)
     if p.ndim != 1 or p.size == 0 or not np.all(np.isfinite(p)) or p.min() < 0 or abs(p.sum() - 1.0) > 1e-9:
         raise UsageError("invalid opponent distribution: want non-negative probabilities per final total, summing to 1")
     return p
 
 
-def first_place_utility(opponent_pmfs, total: int) -> Utility:
+def first_place_utility(opponent_pmfs: Iterable[ArrayLike], total: int) -> Utility:
     """``u(t)`` = my expected share of first place with final total ``t`` against several independent opponents.
 
     ``u(t) = sum_m P(exactly m opponents finish with t, the others below t) / (m + 1)``:
@@ -752,7 +753,7 @@ def first_place_utility(opponent_pmfs, total: int) -> Utility:
     return Utility(values, _flat_prefix(values))
 
 
-def first_place_chances(pmfs) -> np.ndarray:
+def first_place_chances(pmfs: Sequence[ArrayLike]) -> np.ndarray:
     """Every player's chance of finishing first, a ``k``-way tie for first counting ``1/k``.
 
     Parameters
@@ -770,11 +771,11 @@ def first_place_chances(pmfs) -> np.ndarray:
     UsageError
         If a distribution is invalid (as :func:`first_place_utility`).
     """
-    pmfs = [_check_pmf(p) for p in pmfs]
-    if len(pmfs) == 1:
+    checked = [_check_pmf(p) for p in pmfs]
+    if len(checked) == 1:
         return np.ones(1)
-    out = np.empty(len(pmfs))
-    for i, p in enumerate(pmfs):
-        others = pmfs[:i] + pmfs[i + 1:]
+    out = np.empty(len(checked))
+    for i, p in enumerate(checked):
+        others = checked[:i] + checked[i + 1:]
         out[i] = float(p @ _first_share(others, np.arange(p.size)))
     return out

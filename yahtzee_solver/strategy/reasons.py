@@ -34,7 +34,9 @@ many points otherwise).  ``p_yahtzee = 1 - Q``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -47,6 +49,7 @@ from ..state import ScoreCard
 from .distribution import (
     _CHUNK,
     _INTERPRETED_STATE_SECONDS,
+    _Policy,
     _layers,
     _max_gain,
     _max_outcomes,
@@ -56,6 +59,13 @@ from .distribution import (
 )
 
 __all__ = ["Reason", "Reasons", "option_reasons"]
+
+#: An option of a position: the faces kept (a sorted tuple) or a box index.
+Option: TypeAlias = tuple[int, ...] | int
+#: ``(masks, B, Q)`` of a layer of states (module docstring).
+_Layer: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: A turn's flat outcome list: (state row, next index, gain, probability).
+_Outcomes: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ class Reason:
         Its probability (1 for a box or a stop).
     """
 
-    option: object
+    option: Option | None
     kind: str
     p_upper_bonus: float | None
     p_yahtzee: float
@@ -94,13 +104,14 @@ class Reason:
     box: int
     p_box: float
 
-    def to_dict(self, rules: RuleSet | None = None) -> dict:
+    def to_dict(self, rules: RuleSet | None = None) -> dict[str, Any]:
         from ..dice import format_dice
 
-        if self.option is None or not isinstance(self.option, tuple) and rules is None:
-            opt = self.option
-        elif isinstance(self.option, tuple):
+        opt: Option | str | None
+        if isinstance(self.option, tuple):
             opt = format_dice(self.option)
+        elif self.option is None or rules is None:
+            opt = self.option
         else:
             opt = rules.categories[self.option].slug
         return {
@@ -128,13 +139,14 @@ class Reasons:
 
     rules: RuleSet
     start: Reason
-    options: dict
+    options: dict[Option, Reason]
 
 
 class _IndicatorEngine:
     """``B`` and ``Q`` (module docstring) at every state reachable after the current turn of a position."""
 
-    def __init__(self, rules: RuleSet, state, pol, *, jit: bool = True, starts: int = 1):
+    def __init__(self, rules: RuleSet, state: Sequence[int], pol: _Policy, *, jit: bool = True,
+                 starts: int = 1) -> None:
         self.rules, self.pol = rules, pol
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
@@ -151,7 +163,7 @@ class _IndicatorEngine:
         layers = _layers(rules, mask0, up0, yb0)
         self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
         self.jit = self.k is not _jit.interpreted()
-        self.next = None  # (masks, ups, B, Q) of the layer after the current turn
+        self.next: _Layer | None = None  # (masks, B, Q) of the layer after the current turn
         with _schedule(self.jit):
             for masks, ups, ybs in layers:
                 n = len(masks)
@@ -164,12 +176,17 @@ class _IndicatorEngine:
                 self.index[masks, ups, ybs] = np.arange(n)
                 self.next = (masks, B, Q)
 
-    def _outcomes(self, states, r0, rl0, k0):
+    def _after(self) -> _Layer:
+        nxt = self.next
+        assert nxt is not None  # set by the first layer (the full card) in __init__
+        return nxt
+
+    def _outcomes(self, states: tuple[np.ndarray, np.ndarray, np.ndarray], r0: int, rl0: int, k0: int) -> _Outcomes:
         """The flat outcome list of a turn from each state: (state row, next index, gain, probability)."""
         masks, ups, ybs = states
         n = len(masks)
         pol, a, k, cap = self.pol, self.arrays, self.k, self.cap
-        m_next = len(self.next[0])
+        m_next = len(self._after()[0])
         zeros = np.zeros(m_next, np.int64)
         counts = np.empty(n, np.int64)
         lo = np.empty(n, np.int64)
@@ -178,7 +195,7 @@ class _IndicatorEngine:
         oi = np.empty((m, cap), np.int64)
         og = np.empty((m, cap), np.int64)
         op = np.empty((m, cap), np.float64)
-        parts = []
+        parts: list[_Outcomes] = []
         with _threads(self.jit, n):
             for s0 in range(0, n, _CHUNK):
                 s1 = min(n, s0 + _CHUNK)
@@ -190,11 +207,13 @@ class _IndicatorEngine:
                 used = np.arange(cap) < counts[s0:s1, None]
                 rows = np.broadcast_to(np.arange(s0, s1)[:, None], used.shape)[used]
                 parts.append((rows, oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]))
-        return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))
+        rows, idx, gain, prob = (np.concatenate([p[j] for p in parts]) for j in range(4))
+        return rows, idx, gain, prob
 
-    def _fold(self, from_masks, rows, idx, gain, prob, n):
+    def _fold(self, from_masks: np.ndarray, rows: np.ndarray, idx: np.ndarray, gain: np.ndarray, prob: np.ndarray,
+              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """B, Q, expected gain and P(Yahtzee this turn) of each of ``n`` states from their outcomes."""
-        nmasks, Bn, Qn = self.next
+        nmasks, Bn, Qn = self._after()
         filled = nmasks[idx] ^ from_masks  # the one box this outcome filled (a bit)
         yahtzee = np.zeros(len(idx), bool)
         if self.ycat >= 0:
@@ -207,21 +226,22 @@ class _IndicatorEngine:
         Y = np.bincount(rows, weights=prob * yahtzee, minlength=n)
         return B, Q, G, Y
 
-    def reason(self, option, kind, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> Reason:
+    def reason(self, option: Option | None, kind: str, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> Reason:
         """The figures of a start inside the current turn (as :meth:`distribution._Engine.start`)."""
         mask = self.state[0]
-        start = tuple(np.array([x], np.int64) for x in self.state)
+        s = self.state
+        start = (np.array([s[0]], np.int64), np.array([s[1]], np.int64), np.array([s[2]], np.int64))
         with _schedule(self.jit):
             rows, idx, gain, prob = self._outcomes(start, roll, rolls_left, keep)
         B, Q, G, Y = self._fold(np.full(len(idx), mask, np.int64), rows, idx, gain, prob, 1)
-        boxes = np.log2(self.next[0][idx] ^ mask).astype(np.int64)
+        boxes = np.log2(self._after()[0][idx] ^ mask).astype(np.int64)
         per_box = np.bincount(boxes, weights=prob, minlength=self.rules.n_categories)
         c = int(np.argmax(per_box))
         return Reason(option, kind, float(B[0]) if self.rules.upper_bonus else None, float(1.0 - Q[0]),
                       float(Y[0]), float(G[0]), c, float(per_box[c]))
 
 
-def _box_reason(card: ScoreCard, eng: _IndicatorEngine | None, dice, c: int) -> Reason:
+def _box_reason(card: ScoreCard, eng: _IndicatorEngine | None, dice: Sequence[int], c: int) -> Reason:
     """The figures after scoring ``dice`` in box ``c`` (the next state's B and Q)."""
     rules = card.rules
     points, _, bonus = card.box_points(dice)
@@ -232,14 +252,16 @@ def _box_reason(card: ScoreCard, eng: _IndicatorEngine | None, dice, c: int) -> 
         B = float(after.upper_subtotal >= rules.upper_threshold)
         Q = 1.0
     else:
-        masks, Bn, Qn = eng.next
+        assert eng is not None  # a card that is not full after the score has later states
+        masks, Bn, Qn = eng._after()
         i = int(eng.index[after.key])
         B, Q = float(Bn[i]), float(Qn[i])
     Q = 0.0 if made else Q
     return Reason(c, "box", B if rules.upper_bonus else None, 1.0 - Q, float(bool(made)), float(gain), c, 1.0)
 
 
-def option_reasons(card: ScoreCard, dice, rolls_left: int, options=None, *, table: ValueTable | None = None,
+def option_reasons(card: ScoreCard, dice: str | Sequence[int], rolls_left: int,
+                   options: Iterable[Sequence[int] | int] | None = None, *, table: ValueTable | None = None,
                    jit: bool = True) -> Reasons:
     """The reasons (:class:`Reason`) of the options of a position, optimal play afterwards.
 
@@ -282,12 +304,13 @@ def option_reasons(card: ScoreCard, dice, rolls_left: int, options=None, *, tabl
     if table is not None and table.rules != rules:
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     r = roll_index(parse_dice(dice))
+    legal: list[Option]
     if rolls_left:
         legal = [KEEPS[k] for k in ROLL_SUBKEEPS[r] if k >= 0]
     else:
         _, ok, _ = card.box_points(ROLLS[r])
         legal = [c for c, x in enumerate(ok) if x]
-    wanted = legal if options is None else [tuple(sorted(o)) if not isinstance(o, (int, np.integer)) else int(o)
+    wanted: list[Option] = legal if options is None else [tuple(sorted(o)) if not isinstance(o, (int, np.integer)) else int(o)
                                             for o in options]
     for o in wanted:
         if o not in legal:
@@ -295,9 +318,9 @@ def option_reasons(card: ScoreCard, dice, rolls_left: int, options=None, *, tabl
     pol = _policy("optimal", rules, table, jit, card.key.mask)
     eng = _IndicatorEngine(rules, card.key, pol, jit=jit, starts=1 + len(wanted))
     start = eng.reason(None, "start")
-    out = {}
+    out: dict[Option, Reason] = {}
     for o in wanted:
-        if not rolls_left:
+        if isinstance(o, int):  # no reroll left: the options are boxes
             out[o] = _box_reason(card, eng, ROLLS[r], o)
             continue
         from ..dice import keep_index

@@ -30,7 +30,7 @@ solution, so further hints before the CPU's card changes cost a look-up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from ..i18n import Translator
     from ..rules import RuleSet
     from ..solver.table import ValueTable
+    from ..state import ScoreCard
     from .advisor import Advisor
+    from .duel import DuelSolver
     from .objectives import WinSource
     from .policy import Policy
 
@@ -168,9 +170,10 @@ class WinHints:
     per call (two threads asking about a new CPU card at once may both solve it).
     """
 
-    def __init__(self):
-        self._kept: tuple | None = None  # (key, policy)
-        self._solvers: dict = {}  # (rules, model, table) -> DuelSolver, its solved nodes kept across turns
+    def __init__(self) -> None:
+        self._kept: tuple[tuple[Any, ...], Policy] | None = None  # (key, policy)
+        # (rules, model, table) -> DuelSolver, its solved nodes kept across turns
+        self._solvers: dict[tuple[str, str, int], DuelSolver] = {}
 
     @staticmethod
     def is_duel(st: GameState) -> bool:
@@ -244,7 +247,7 @@ class WinHints:
 
         duel = shown and self.is_duel(st)
 
-        def chances(start=None, options=()):
+        def chances(start: float | None = None, options: Iterable[WinOption] = ()) -> WinChances:
             return WinChances(st.config.opponent, len(me.open_categories), shown, cpu.is_full or duel, cpu.total,
                               start, kind, tuple(options), duel,
                               len(me.open_categories) + len(cpu.open_categories))
@@ -302,7 +305,7 @@ class WinHints:
         return self._boxes(state, advisor)
 
 
-def win_note(tr, wc: WinChances) -> str:
+def win_note(tr: Translator, wc: WinChances) -> str:
     """What the chances are, in ``tr``'s language: exact (two-player solve, or the CPU has finished) or a best
     response as seen now."""
     if wc.duel and wc.n_open > wc.open_boxes:  # the CPU still has boxes open
@@ -310,7 +313,7 @@ def win_note(tr, wc: WinChances) -> str:
     return tr("hint.win_exact", score=wc.cpu_total) if wc.exact else tr("hint.win_note")
 
 
-def warm(rules, level: str, table=None) -> None:
+def warm(rules: str | RuleSet, level: str, table: ValueTable | None = None) -> None:
     """Load the compiled kernels of the chances (the CPU's distribution, the win DP, the two-player solve)
     ahead of a hint.
 
@@ -370,8 +373,8 @@ class TableChances:
     """
 
     shown: bool
-    players: tuple = ()
-    options: dict = field(default_factory=dict)
+    players: tuple[float, ...] = ()
+    options: dict[tuple[int, ...] | int, float] = field(default_factory=dict)
 
 
 class TableOdds:
@@ -390,16 +393,17 @@ class TableOdds:
         The chances are computed once every card has at most this many open boxes.
     """
 
-    def __init__(self, rules, table=None, max_open: int = WIN_HINT_MAX_OPEN):
+    def __init__(self, rules: str | RuleSet, table: ValueTable | None = None,
+                 max_open: int = WIN_HINT_MAX_OPEN) -> None:
         from ..rules import get_rules
 
-        self.rules = get_rules(rules)
-        self.table = table
-        self.max_open = int(max_open)
-        self._start: dict = {}
-        self._position: dict = {}
+        self.rules: RuleSet = get_rules(rules)
+        self.table: ValueTable | None = table
+        self.max_open: int = int(max_open)
+        self._start: dict[tuple[tuple[int, int, int], int], np.ndarray] = {}
+        self._position: dict[tuple[Any, ...], tuple[np.ndarray, dict[tuple[int, ...] | int, np.ndarray]]] = {}
 
-    def start_pmf(self, card):
+    def start_pmf(self, card: ScoreCard) -> np.ndarray:
         """P(final total = s) of ``expert`` play from the start of a turn with ``card`` (a full card: its total)."""
         from .objectives import opponent_pmf
 
@@ -413,7 +417,8 @@ class TableOdds:
             self._start[key] = p
         return self._start[key]
 
-    def _mover(self, card, dice, rolls_left: int, boxes: bool):
+    def _mover(self, card: ScoreCard, dice: Sequence[int], rolls_left: int,
+               boxes: bool) -> tuple[np.ndarray, dict[tuple[int, ...] | int, np.ndarray]]:
         from .distribution import option_distributions, score_distribution
 
         key = (card.key, card.total, tuple(sorted(dice)), rolls_left, boxes)
@@ -423,7 +428,8 @@ class TableOdds:
             self._position[key] = (here, {k: d.pmf for k, d in opts.items()})
         return self._position[key]
 
-    def __call__(self, cards, mover: int, dice=None, rolls_left: int = 2, *, boxes: bool = False) -> TableChances:
+    def __call__(self, cards: Sequence[ScoreCard], mover: int, dice: Sequence[int] | None = None, rolls_left: int = 2,
+                 *, boxes: bool = False) -> TableChances:
         """The chances at a decision of player ``mover``.
 
         Parameters
@@ -444,13 +450,14 @@ class TableOdds:
         if len(cards) < 2 or any(len(c.open_categories) > self.max_open for c in cards):
             return TableChances(False)
         others = [self.start_pmf(c) for i, c in enumerate(cards) if i != mover]
+        opts: dict[tuple[int, ...] | int, np.ndarray]
         if dice is None:
             here, opts = self.start_pmf(cards[mover]), {}
         else:
             here, opts = self._mover(cards[mover], dice, rolls_left, boxes or rolls_left == 0)
         pmfs = others[:mover] + [here] + others[mover:]
         players = tuple(float(x) for x in first_place_chances(pmfs))
-        options = {}
+        options: dict[tuple[int, ...] | int, float] = {}
         if opts:
             top = max(p.size for p in opts.values())
             share = _first_share(others, np.arange(top))

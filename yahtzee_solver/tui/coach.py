@@ -10,7 +10,10 @@ A refused line is one error line and changes nothing.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -19,7 +22,13 @@ from ..game import MAX_ROLLS
 from ..i18n import Translator, display_width, format_probability, pad
 from ..play import coach as engine
 from ..play.coach import CoachGame, RollError
+from ..strategy.advisor import BoxOption, KeepOption
 from .prompt import PromptError, ask, dice_text, keep_command, normalize, parse_command
+
+if TYPE_CHECKING:
+    from ..state import ScoreCard
+    from ..strategy.advisor import Advisor
+    from ..strategy.win_chances import TableChances, TableOdds
 
 __all__ = ["CoachSession"]
 
@@ -45,16 +54,22 @@ class CoachSession:
         The game history (default: the data folder's).
     """
 
-    def __init__(self, game: CoachGame, tr: Translator, advisor, *, auto=False, quiet=False, path=None,
-                 history_file=None, odds=None):
+    def __init__(self, game: CoachGame, tr: Translator, advisor: Advisor, *, auto: bool = False, quiet: bool = False,
+                 path: str | os.PathLike[str] | None = None, history_file: str | os.PathLike[str] | None = None,
+                 odds: TableOdds | None = None) -> None:
         from ..strategy.win_chances import TableOdds
 
-        self.game, self.tr, self.advisor = game, tr, advisor
-        self.auto, self.quiet, self.path, self.history_file = auto, quiet, path, history_file
-        self.odds = odds if odds is not None else TableOdds(game.rules, advisor.table)
+        self.game: CoachGame = game
+        self.tr: Translator = tr
+        self.advisor: Advisor = advisor
+        self.auto: bool = auto
+        self.quiet: bool = quiet
+        self.path: str | os.PathLike[str] | None = path
+        self.history_file: str | os.PathLike[str] | None = history_file
+        self.odds: TableOdds = odds if odds is not None else TableOdds(game.rules, advisor.table)
 
     # -- output ----------------------------------------------------------------------------
-    def say(self, text: str, **style) -> None:
+    def say(self, text: str, **style: Any) -> None:
         click.echo(click.style(text, **style) if style else text)
 
     def error(self, text: str) -> None:
@@ -111,9 +126,9 @@ class CoachSession:
                 return None
             cmd = parse_command(text, g.state, tr)
             if cmd.verb == "hold":
-                self.keep(cmd.arg)
+                self.keep(cast("tuple[bool, ...]", cmd.arg))  # parse_command gives hold flags
             elif cmd.verb == "score":
-                self.score(cmd.arg)
+                self.score(cast(int, cmd.arg))  # parse_command gives a box index
             elif cmd.verb == "hint":
                 self.hint()
             elif cmd.verb == "undo":
@@ -133,8 +148,9 @@ class CoachSession:
         return None
 
     # -- actions -----------------------------------------------------------------------------------
-    def _position(self):
+    def _position(self) -> tuple[ScoreCard, tuple[int, ...], int]:
         st = self.game.state
+        assert st.dice is not None  # asked after a roll
         rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
         return st.cards[0], tuple(sorted(st.dice)), rl
 
@@ -145,10 +161,11 @@ class CoachSession:
         if self.auto:
             self.hint()
 
-    def keep(self, held) -> None:
+    def keep(self, held: tuple[bool, ...]) -> None:
         g, tr = self.game, self.tr
         if all(held):
             raise PromptError("coach.err.keep_all")
+        assert g.state.dice is not None  # parse_command takes a keep after a roll only
         faces = tuple(sorted(d for d, h in zip(g.state.dice, held) if h))
         flag = None if self.quiet else self._cost(keep=faces)
         g.keep(held)
@@ -168,9 +185,9 @@ class CoachSession:
         if flag:
             self.say(flag, fg="yellow")
 
-    def _best_text(self, best) -> str:
+    def _best_text(self, best: KeepOption | BoxOption) -> str:
         tr, rules = self.tr, self.game.rules
-        if hasattr(best, "keep"):
+        if isinstance(best, KeepOption):
             if best.score is not None:
                 return tr("coach.best_stop", box=tr.box(rules, best.score.category))
             if not best.keep:
@@ -178,17 +195,19 @@ class CoachSession:
             return tr("coach.best_keep", keep=dice_text(best.keep))
         return tr.box(rules, best.category)
 
-    def _cost(self, *, keep=None, box=None) -> str | None:
+    def _cost(self, *, keep: tuple[int, ...] | None = None, box: int | None = None) -> str | None:
         """The mistake note for a keep or box about to be played (``None`` for a best move, no chance change)."""
         g, tr = self.game, self.tr
         loss, best, _ = engine.judge(g, self.advisor, keep=keep, box=box)
         card, dice, rl = self._position()
-        before = after = None
+        before: float | None = None
+        after: float | None = None
         wc = self.odds(g.cards, g.current, dice, rl, boxes=box is not None)
         if wc.shown:
             before = wc.players[g.current]
-            after = wc.options.get(tuple(keep) if keep is not None else box)
-        if loss <= 1e-9 and (after is None or abs(after - before) < 5e-5):
+            key = tuple(keep) if keep is not None else box
+            after = wc.options.get(key) if key is not None else None
+        if loss <= 1e-9 and (after is None or before is None or abs(after - before) < 5e-5):
             return None
         if before is not None and after is not None:
             return tr("coach.cost_win", loss=f"{loss:.2f}", best=self._best_text(best),
@@ -212,7 +231,7 @@ class CoachSession:
         self.say(tr("coach.undone", what=what))
 
     # -- advice ---------------------------------------------------------------------------------------
-    def hint(self, dice=None, rolls_left=None) -> None:
+    def hint(self, dice: Sequence[int] | None = None, rolls_left: int | None = None) -> None:
         """``play``'s ranking for the mover's position (or for ``dice``), with each option's chance of finishing first."""
         g, tr, rules = self.game, self.tr, self.game.rules
         st = g.state
@@ -223,11 +242,13 @@ class CoachSession:
             return
         if dice is None:
             card, dice, rolls_left = self._position()
-        opts = engine.ranking(card, dice, rolls_left, self.advisor)[:5]
+        assert rolls_left is not None  # given with the dice
+        opts: Sequence[KeepOption | BoxOption] = engine.ranking(card, dice, rolls_left, self.advisor)[:5]
         wc = self.odds(g.cards, g.current, dice, rolls_left)
-        rows = []
+        rows: list[tuple[str, str, float, str, str]] = []
         for i, o in enumerate(opts):
-            if hasattr(o, "keep"):
+            p: float | None
+            if isinstance(o, KeepOption):
                 if o.score is not None:
                     cmd, label = f"s {o.score.category + 1}", tr("hint.stop", box=tr.box(rules, o.score.category),
                                                                    points=o.score.points)
@@ -250,7 +271,7 @@ class CoachSession:
         self.say("\n".join(lines), fg="cyan")
         self.say_chances(wc)
 
-    def say_chances(self, wc) -> None:
+    def say_chances(self, wc: TableChances) -> None:
         g, tr = self.game, self.tr
         if len(g.players) < 2:
             return

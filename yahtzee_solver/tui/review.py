@@ -51,7 +51,7 @@ def _table(tr: Translator, rev: GameReview) -> list[str]:
     return out
 
 
-def luck_skill_lines(tr: Translator, rev) -> list[str]:
+def luck_skill_lines(tr: Translator, rev: GameReview) -> list[str]:
     """The luck and skill split of a review, stated as its identity with the three numbers.
 
     ``final score = value of the empty card - skill loss + luck`` (an unfinished
@@ -66,7 +66,7 @@ def luck_skill_lines(tr: Translator, rev) -> list[str]:
     return text.split("\n")
 
 
-def _tail(tr: Translator, rev) -> list[str]:
+def _tail(tr: Translator, rev: GameReview) -> list[str]:
     b = rev.bands
     lines = [
         tr("review.total", total=_num(rev.total_loss), n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"),

@@ -474,7 +474,8 @@ class Session:
 
     def why(self, top: int = 2) -> None:
         """The reasons of the ``top`` best options at the dice showing (:mod:`yahtzee_solver.strategy.reasons`)."""
-        from ..strategy.reasons import option_reasons
+        from ..strategy.advisor import KeepOption
+        from ..strategy.reasons import Option, option_reasons
         from .why import figures, sentence
 
         st, tr, rules = self.state, self.tr, self.state.rules
@@ -482,14 +483,16 @@ class Session:
             self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
             return
         dice = st.sorted_dice
+        assert dice is not None  # rolled
         rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
-        options = self.advisor.hint(st.card, dice, rl)[:top]
-        keys = [o.keep if rl else o.category for o in options]
+        # keeps with rerolls left, else boxes
+        options: Sequence[KeepOption | BoxOption] = self.advisor.hint(st.card, dice, rl)[:top]
+        keys: list[Option] = [o.keep if isinstance(o, KeepOption) else o.category for o in options]
         why = option_reasons(st.card, dice, rl, keys, table=self.advisor.table)
         lines = [tr("why.head", figures=figures(tr, rules, why.start))]
         for o, key in zip(options, keys):
             r = why.options[key]
-            label = dice_text(o.keep) if rl else tr.box(rules, o.category)
+            label = dice_text(o.keep) if isinstance(o, KeepOption) else tr.box(rules, o.category)
             lines.append(f"{label}: {figures(tr, rules, r)}")
             lines.append("  " + sentence(tr, rules, r, why.start))
         self.note("\n".join(lines), fg="cyan")

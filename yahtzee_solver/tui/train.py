@@ -8,19 +8,30 @@ one-line error and the same position is asked again; nothing answered before is 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeAlias, cast
+
 import click
 import numpy as np
 
-from ..analysis.training import STRONG, Answer, SessionRecord, TrainingStats, grade, no_reason, trend_bars
+from ..analysis.training import (STRONG, Answer, Graded, Position, SessionRecord, TrainingStats, grade, no_reason,
+                                 trend_bars)
 from ..game import MAX_ROLLS, GameConfig, GameState
-from ..i18n import display_width, pad
+from ..i18n import Translator, display_width, pad
 from .board import render_board, render_dice
 from .prompt import PromptError, ask, dice_text, keep_command, parse_command
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+    from ..strategy.advisor import Advisor
+
+#: A ranking row: ``(command, label, expected final score, loss)`` (points).
+Row: TypeAlias = tuple[str, str, float, float]
 
 __all__ = ["position_state", "ranking_rows", "ranking_lines", "run_training", "stats_lines"]
 
 
-def position_state(position) -> GameState:
+def position_state(position: Position) -> GameState:
     """A solitaire game standing at ``position`` (its dice in sorted order, none held), for the prompt and board."""
     rules = position.card.rules
     state = GameState(GameConfig(rules), np.random.default_rng(0), cards=[position.card])
@@ -30,14 +41,14 @@ def position_state(position) -> GameState:
     return state
 
 
-def ranking_rows(advisor, position, tr, n: int = 4) -> list:
+def ranking_rows(advisor: Advisor, position: Position, tr: Translator, n: int = 4) -> list[Row]:
     """The play hint's rows for the position: ``(command, label, expected, loss)``, best first, the first ``n``.
 
     Keeps with rerolls left (keeping all five is scoring now in the best box: no pass), boxes with none;
     the values are the advisor's, as ``play``'s hint shows them.
     """
     rules, card, dice = position.card.rules, position.card, position.dice
-    rows = []
+    rows: list[Row] = []
     if position.rolls_left > 0:
         for o in advisor.keep_options(card, dice, position.rolls_left):
             if o.score is not None:
@@ -50,13 +61,13 @@ def ranking_rows(advisor, position, tr, n: int = 4) -> list:
                 rows.append((keep_command(o.keep), tr("hint.keep", keep=dice_text(o.keep), reroll=dice_text(o.reroll)),
                              o.expected, o.loss))
     else:
-        for o in advisor.box_options(card, dice):
-            rows.append((f"s {o.category + 1}", tr("hint.box", box=tr.box(rules, o.category), points=o.points),
-                         o.expected, o.loss))
+        for bo in advisor.box_options(card, dice):
+            rows.append((f"s {bo.category + 1}", tr("hint.box", box=tr.box(rules, bo.category), points=bo.points),
+                         bo.expected, bo.loss))
     return rows[:n]
 
 
-def _answer_row(advisor, graded, tr):
+def _answer_row(advisor: Advisor, graded: Graded, tr: Translator) -> Row:
     """The row of the answer itself when it is not among the rows shown."""
     pos, a = graded.position, graded.answer
     rules = pos.card.rules
@@ -65,6 +76,7 @@ def _answer_row(advisor, graded, tr):
         key = "hint.stop" if pos.rolls_left else "hint.box"
         label = tr(key, box=tr.box(rules, a.box), points=pts)
         return (a.command(), label, graded.expected, graded.cost)
+    assert a.keep is not None  # exactly one of keep and box is set
     if len(a.keep) == len(pos.dice):  # no pass: keeping all five scores now in the best box
         b = advisor.box_options(pos.card, pos.dice)[0]
         label = tr("hint.stop", box=tr.box(rules, b.category), points=b.points)
@@ -76,12 +88,12 @@ def _answer_row(advisor, graded, tr):
     return (keep_command(a.keep), label, graded.expected, graded.cost)
 
 
-def ranking_lines(advisor, graded, tr) -> list[str]:
+def ranking_lines(advisor: Advisor, graded: Graded, tr: Translator) -> list[str]:
     """The ranking after an answer: the hint's rows (and the answer's, if lower), what it cost, the reason."""
     rows = ranking_rows(advisor, graded.position, tr)
     mine = _answer_row(advisor, graded, tr)
     shown = any(abs(r[2] - graded.expected) < 1e-9 and _same(r[0], mine[0], graded) for r in rows)
-    table = rows + ([None, mine] if not shown else [])
+    table: list[Row | None] = [*rows, *([None, mine] if not shown else [])]
     real = [r for r in table if r is not None]
     wc = max(display_width(r[0]) for r in real)
     wl = max(display_width(r[1]) for r in real)
@@ -103,23 +115,24 @@ def ranking_lines(advisor, graded, tr) -> list[str]:
     return lines
 
 
-def _same(cmd: str, mine: str, graded) -> bool:
+def _same(cmd: str, mine: str, graded: Graded) -> bool:
     """Whether a ranking row is the answer's (a keep of all five is the row that scores in the best box)."""
     a = graded.answer
     if cmd == mine:
         return True
-    return a.box is None and len(a.keep) == 5 and cmd.startswith("s ")
+    return a.box is None and len(a.keep or ()) == 5 and cmd.startswith("s ")
 
 
-def _answer(line: str, state, tr):
+def _answer(line: str, state: GameState, tr: Translator) -> Answer | None:
     """The Answer typed, or None for q; raises PromptError for anything else."""
     cmd = parse_command(line, state, tr)
     if cmd.verb == "quit":
         return None
     if cmd.verb == "hold":
-        return Answer(keep=tuple(sorted(d for d, h in zip(state.dice, cmd.arg) if h)))
+        held = cast("tuple[bool, ...]", cmd.arg)  # parse_command gives hold flags
+        return Answer(keep=tuple(sorted(d for d, h in zip(state.dice or (), held) if h)))
     if cmd.verb == "score":
-        return Answer(box=int(cmd.arg))
+        return Answer(box=int(cast(int, cmd.arg)))  # parse_command gives a box index
     if cmd.verb == "help":
         raise PromptError("train.help")
     if cmd.verb == "redraw":
@@ -127,14 +140,16 @@ def _answer(line: str, state, tr):
     raise PromptError("train.answer_what", cmd=line.strip())
 
 
-def _error_text(e: PromptError, tr, rules) -> str:
+def _error_text(e: PromptError, tr: Translator, rules: RuleSet) -> str:
     p = dict(e.params)
     if e.key.startswith("problem."):
         return tr.problem(e.key[len("problem."):], p, rules)
     return tr(e.key, **p)
 
 
-def run_training(positions, advisor, tr, *, reason=no_reason, read=ask, echo=click.echo) -> list:
+def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator, *,
+                 reason: Callable[[Position, Answer, str], str | None] = no_reason,
+                 read: Callable[[str], str] = ask, echo: Callable[[str], object] = click.echo) -> list[Graded]:
     """Ask ``positions`` one at a time; return the graded answers (fewer if the player quits with q or end of input).
 
     Parameters
@@ -148,7 +163,7 @@ def run_training(positions, advisor, tr, *, reason=no_reason, read=ask, echo=cli
     read, echo : callable
         One line from the player (the prompt text in), a line out (injected for tests).
     """
-    out = []
+    out: list[Graded] = []
     n = len(positions)
     for i, pos in enumerate(positions, start=1):
         state = position_state(pos)
@@ -177,7 +192,7 @@ def run_training(positions, advisor, tr, *, reason=no_reason, read=ask, echo=cli
     return out
 
 
-def summary_lines(record: SessionRecord | None, tr) -> list[str]:
+def summary_lines(record: SessionRecord | None, tr: Translator) -> list[str]:
     """The end of a session: positions, points lost, the proficiency score and its verdict."""
     if record is None:
         return [tr("train.none_answered")]
@@ -186,7 +201,7 @@ def summary_lines(record: SessionRecord | None, tr) -> list[str]:
                score=f"{record.proficiency:.3f}", verdict=verdict)]
 
 
-def stats_lines(stats: TrainingStats, tr, last: int = 20) -> list[str]:
+def stats_lines(stats: TrainingStats, tr: Translator, last: int = 20) -> list[str]:
     """``train --stats``: a table of the last ``last`` sessions with a bar of each proficiency, and the trend."""
     if not stats.sessions:
         return [tr("stats.none")]
@@ -210,11 +225,11 @@ def stats_lines(stats: TrainingStats, tr, last: int = 20) -> list[str]:
     lines.append(tr("stats.trend", k=k, recent=f"{sum(allp[-k:]) / k:.3f}", n=len(allp),
                     all=f"{sum(allp) / len(allp):.3f}", best=f"{min(allp):.3f}"))
     lines.append(tr("stats.legend", strong=STRONG))
-    kinds: dict = {}
+    kinds: dict[str, tuple[float, float]] = {}
     for s in stats.sessions:
-        for k, (n, lost) in s.kinds.items():
-            m, t = kinds.get(k, (0, 0.0))
-            kinds[k] = (m + n, t + lost)
+        for kind, (n, lost) in s.kinds.items():
+            m, t = kinds.get(kind, (0, 0.0))
+            kinds[kind] = (m + n, t + lost)
     if kinds:
         ranked = sorted(kinds.items(), key=lambda kv: -kv[1][1] / kv[1][0])
         lines.append(tr("stats.by_kind", kinds=tr.join(

@@ -8,7 +8,13 @@ the option's chances with those at the start of the turn.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..i18n import NBSP, Translator, format_probability
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+    from ..strategy.reasons import Reason
 
 __all__ = ["percent", "figures", "sentence"]
 
@@ -20,7 +26,7 @@ def percent(p: float) -> str:
     return format_probability(p).replace(" ", NBSP)  # never wrapped between the number and its sign
 
 
-def figures(tr: Translator, rules, reason) -> str:
+def figures(tr: Translator, rules: RuleSet, reason: Reason) -> str:
     """The figures of one option (or of the turn's start), as ``upper bonus 71 %, ...``."""
     parts = []
     if reason.p_upper_bonus is not None:
@@ -33,14 +39,14 @@ def figures(tr: Translator, rules, reason) -> str:
     return tr("why.sep").join(parts)
 
 
-def _move(tr, key, a: float, b: float, **kw) -> str:
+def _move(tr: Translator, key: str, a: float, b: float, **kw: object) -> str:
     pa, pb = percent(a), percent(b)
     if pa == pb:
         return tr(f"{key}_same", a=pa, **kw)
     return tr(f"{key}_up" if b > a else f"{key}_down", a=pa, b=pb, **kw)
 
 
-def sentence(tr: Translator, rules, reason, start) -> str:
+def sentence(tr: Translator, rules: RuleSet, reason: Reason, start: Reason) -> str:
     """One plain sentence: what the option aims at and how it moves the bonus and Yahtzee chances.
 
     Parameters
@@ -51,16 +57,17 @@ def sentence(tr: Translator, rules, reason, start) -> str:
     ycat = rules.yahtzee_category
     ybox = tr.box(rules, ycat) if ycat >= 0 else ""
     effects = []
-    if reason.p_upper_bonus is not None:
-        if start.p_upper_bonus == 1.0:
+    rb, sb = reason.p_upper_bonus, start.p_upper_bonus  # both None or neither: the same rules
+    if rb is not None:
+        assert sb is not None
+        if sb == 1.0:
             effects.append(tr("why.bonus_made"))
         else:
-            effects.append(_move(tr, "why.bonus", start.p_upper_bonus, reason.p_upper_bonus))
+            effects.append(_move(tr, "why.bonus", sb, rb))
     if ycat >= 0 and (start.p_yahtzee > 0 or reason.p_yahtzee > 0):
         y = _move(tr, "why.y", start.p_yahtzee, reason.p_yahtzee, ybox=ybox)
-        if effects and reason.p_upper_bonus is not None and start.p_upper_bonus < 1.0 and \
-                percent(reason.p_upper_bonus) != percent(start.p_upper_bonus) and \
-                (reason.p_upper_bonus > start.p_upper_bonus) == (reason.p_yahtzee > start.p_yahtzee) and \
+        if effects and rb is not None and sb is not None and sb < 1.0 and percent(rb) != percent(sb) and \
+                (rb > sb) == (reason.p_yahtzee > start.p_yahtzee) and \
                 percent(reason.p_yahtzee) != percent(start.p_yahtzee):
             # the same direction as the bonus clause: the verb is not repeated (where the language allows)
             y = tr("why.y_same_way", a=percent(start.p_yahtzee), b=percent(reason.p_yahtzee), ybox=ybox) \
@@ -68,13 +75,14 @@ def sentence(tr: Translator, rules, reason, start) -> str:
         effects.append(y)
     text = tr("why.join").join(effects) if effects else tr("why.none")
     box = tr.box(rules, reason.box)
+    faces = reason.option if isinstance(reason.option, tuple) else ()  # a stop or a keep: the faces kept
     if reason.kind == "box":
         return tr("why.box", box=box, points=f"{reason.turn_points:g}", effects=text)
     if reason.kind == "stop":
-        return tr("why.stop", dice=" ".join(str(d) for d in reason.option), box=box, points=f"{reason.turn_points:g}",
+        return tr("why.stop", dice=" ".join(str(d) for d in faces), box=box, points=f"{reason.turn_points:g}",
                   effects=text)
     aim = box
     if ycat >= 0 and reason.box != ycat and reason.p_yahtzee_turn >= 0.05:
         aim = tr("why.aim_yahtzee", box=box, ybox=ybox)
     key = "why.keep" if reason.option else "why.reroll_all"
-    return tr(key, dice=" ".join(str(d) for d in reason.option), aim=aim, effects=text)
+    return tr(key, dice=" ".join(str(d) for d in faces), aim=aim, effects=text)
