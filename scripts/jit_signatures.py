@@ -100,6 +100,14 @@ def workloads() -> None:
             _cli("hint", "22555", "--rolls-left", "2", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18",
                  "--target", "200")
             _cli("build", "--rules", "yacht", "--out", str(home / "yacht.h5"))
+            # the exact two-player endgame (win; master and the win hint use the same kernels)
+            mine = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
+            theirs = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=25,4k=25,fh=25,ss=30,ls=40"
+            _cli("win", "--card", mine, "--opponent", theirs)
+            _cli("win", "66612", "--card", mine, "--opponent", theirs)
+            _cli("win", "66612", "-r", "1", "--card", mine, "--opponent", theirs, "--opponent-plays", "expert")
+            _cli("win", "11112", "-r", "0", "--card", mine, "--opponent", theirs)
+            _cli("hint", "22555", "--why", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
             _web(home)
         finally:
             sys.stdout = out

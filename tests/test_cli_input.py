@@ -121,3 +121,4 @@ def test_targets_beyond_the_card_are_zero_without_solving_them():
     big = target_curve(card.rules, 5000, card)
     assert np.array_equal(big.probabilities[:451], small.probabilities)
     assert not big.probabilities[451:].any()
+

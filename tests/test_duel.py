@@ -416,3 +416,13 @@ def test_master_plays_the_exact_zero_sum_strategy_within_scope():
     # its best response to the expert's distribution: at most the exact value against the expert
     assert not small.is_duel(me)
     assert small.win_probability(me) <= DuelSource(R, opp, "expert").probability(me) + 1e-12
+
+
+def test_win_refuses_a_max_open_beyond_its_limit():
+    """--max-open 30 ran for minutes with the memory growing; it is a usage error naming the range."""
+    from clihelpers import assert_clean_error, run
+
+    from yahtzee_solver.cli.win import MAX_OPEN_LIMIT
+
+    res = run("win", "--card", "1s=3", "--opponent", "1s=3", "--max-open", str(MAX_OPEN_LIMIT + 20))
+    assert_clean_error(res, 2, "--max-open", str(MAX_OPEN_LIMIT + 20))

@@ -438,3 +438,11 @@ def test_simulate_reports_the_levels_expected_loss():
     assert out["expected_loss"]["mean_score"] == pytest.approx(out["mean"], abs=1e-9)  # the same games
     res = run("simulate", "--strategy", "normal", "-n", "100", "--seed", "3", "--losses", "--no-progress")
     assert res.exit_code == 0 and "points a decision" in res.output
+
+
+def test_a_review_number_of_thousands_of_digits_is_a_usage_error(home):
+    """It ended in a traceback ("Exceeds the limit (4300 digits)"); now one line, exit 2, clipped."""
+    add_finished_game(_finished(1))
+    res = run("review", "9" * 5000)
+    assert_clean_error(res, 2, "no game number", "99999")
+    assert len(res.output) < 200

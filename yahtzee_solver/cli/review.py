@@ -62,6 +62,10 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
+        if game is not None and len(game.strip()) > 18:  # no history holds that many games (and int() refuses
+            from ..files import clip                     # numbers of thousands of digits)
+
+            raise UsageError(f"no game number {clip(game.strip(), 40)} in the history")
         n = h.last_number() if game is None else int(game)
         if n is None:
             raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "

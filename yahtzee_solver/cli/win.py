@@ -79,6 +79,10 @@ def _outcome(p: float, d: float | None) -> dict[str, float | None]:
     return {"probability": p, "win": p - d / 2, "draw": d, "loss": 1.0 - p - d / 2}
 
 
+#: The largest ``--max-open``: the solve grows about fourfold per open box (K = 8: seconds and
+#: 33 MB, README); beyond 10 it would run for hours and fill the memory.
+MAX_OPEN_LIMIT = 10
+
 @click.command()
 @click.argument("dice", nargs=-1, required=False, metavar="[DICE]")
 @click.option("--rolls-left", "-r", type=click.IntRange(0, 2), default=2, show_default=True,
@@ -90,9 +94,10 @@ def _outcome(p: float, d: float | None) -> dict[str, float | None]:
               case_sensitive=False), default="optimal", show_default=True,
               help="optimal: the opponent plays to win as well (the zero-sum game); a CPU level: it plays that "
                    "level's fixed policy.")
-@click.option("--max-open", "max_open", type=click.IntRange(min=0), default=None, metavar="K",
+@click.option("--max-open", "max_open", type=click.IntRange(0, MAX_OPEN_LIMIT), default=None, metavar="K",
               help="Solve exactly when both cards together have at most K open boxes (default: the measured "
-                   "limit); beyond, the best response to the opponent's distribution, labelled as such.")
+                   f"limit; at most {MAX_OPEN_LIMIT}, an offline solve of minutes and gigabytes); beyond, the best "
+                   "response to the opponent's distribution, labelled as such.")
 @table_rules_option
 @table_option
 @click.option("--top", "-n", "top", type=click.IntRange(min=0), default=None, metavar="N",
