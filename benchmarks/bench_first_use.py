@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     n_shipped = len(list(shipped.glob("*.nbc"))) if shipped.is_dir() else 0
     print(f"source: {opts.source}")
     print(f"pip install . (new venv; includes compiling the kernels into the wheel): {install:.1f} s wall")
-    print(f"shipped cache: {n_shipped} machine-code files in {shipped.name}/; numba's own cache files after the "
+    print(f"shipped cache: {n_shipped} machine-code files in solver/{shipped.name}/; numba's own cache files after the "
           f"install: {len(caches(site))}")
     home = work / "home"
     run_env = {**env, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
