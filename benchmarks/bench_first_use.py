@@ -143,7 +143,7 @@ def main(argv=None) -> int:
     pip(py, env, "flask")
     site = Path(subprocess.run([str(py), "-c", "import yahtzee_solver, os; print(os.path.dirname(yahtzee_solver.__file__))"],
                                check=True, env=env, capture_output=True, text=True, cwd=work).stdout.strip())
-    shipped = site / "_jitcache"
+    shipped = site / "solver" / "_jitcache"  # beside the kernels (solver/jit.py, CACHE_FOLDER)
     n_shipped = len(list(shipped.glob("*.nbc"))) if shipped.is_dir() else 0
     print(f"source: {opts.source}")
     print(f"pip install . (new venv; includes compiling the kernels into the wheel): {install:.1f} s wall")
