@@ -16,13 +16,15 @@ every layer, beside the package's ``__init__``.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 __all__ = ["MOVED", "protect_public_names"]
 
@@ -90,7 +92,8 @@ def _caller_stacklevel() -> int:
     return level
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:
+    # the loader protocol by its two methods (importlib.abc costs a cold start ~7 ms of imports)
     def __init__(self, targets: tuple[str, ...]):
         self.targets = targets
 
@@ -106,14 +109,15 @@ class _Loader(importlib.abc.Loader):
                       DeprecationWarning, stacklevel=_caller_stacklevel())
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
+    # a meta path finder is any object with find_spec
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         package, _, name = fullname.rpartition(".")
         if package != _PACKAGE or name not in MOVED:
             return None
         targets = tuple(f"{_PACKAGE}.{t}" for t in MOVED[name])
-        return importlib.machinery.ModuleSpec(fullname, _Loader(targets))
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", _Loader(targets)))
 
 
 def protect_public_names(package: str, public: Sequence[str]) -> None:

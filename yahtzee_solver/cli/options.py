@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json as _json
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -159,3 +160,21 @@ def no_color(ctx: click.Context) -> None:
     """Honour ``NO_COLOR`` (https://no-color.org): set and not empty turns colours off for this command."""
     if os.environ.get("NO_COLOR"):
         ctx.color = False
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _target_option(help_text: str) -> Callable[[_F], _F]:
+    return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
+                        help=help_text)
+
+
+#: ``--target`` of ``hint``, ``keep`` and ``fill``.
+target_option = _target_option(
+    "Play to finish with at least T points: rank the options by the exact probability of "
+    "reaching T (the expected final total is shown beside).")
+#: ``--target`` of ``value`` (a card has no options to rank).
+value_target_option = _target_option(
+    "Play to finish with at least T points: the best exact probability of reaching T from the card "
+    "(the expected final total with expected-score play is shown beside).")

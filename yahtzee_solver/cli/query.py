@@ -22,9 +22,9 @@ from ..dice import format_dice, parse_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
+from .options import (QueryTable, card_option, echo_json, json_option, table_option, table_rules_option, target_option,
+                      value_target_option)
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
-from .target_query import target_option, value_target_option
 
 if TYPE_CHECKING:
     from ..i18n import Translator

@@ -19,7 +19,7 @@ import click
 from ..dice import format_dice
 from ..i18n import format_probability
 from ..state import ScoreCard
-from .options import QueryTable, echo_json
+from .options import QueryTable, echo_json, target_option, value_target_option  # re-exported
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
 if TYPE_CHECKING:
@@ -34,19 +34,6 @@ __all__ = ["target_option", "value_target_option", "report_target", "report_targ
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
 
-def _target_option(help_text: str) -> Callable[[_F], _F]:
-    return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
-                        help=help_text)
-
-
-#: ``--target`` of ``hint``, ``keep`` and ``fill``.
-target_option = _target_option(
-    "Play to finish with at least T points: rank the options by the exact probability of "
-    "reaching T (the expected final total is shown beside).")
-#: ``--target`` of ``value`` (a card has no options to rank).
-value_target_option = _target_option(
-    "Play to finish with at least T points: the best exact probability of reaching T from the card "
-    "(the expected final total with expected-score play is shown beside).")
 
 
 def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
