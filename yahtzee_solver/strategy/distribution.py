@@ -422,6 +422,29 @@ def _final(rules: RuleSet, pol: _Policy, card: ScoreCard, lo: int, rem: np.ndarr
     return ScoreDistribution(rules.name, pol.name, pmf, card.total)
 
 
+def _position_roll(card: ScoreCard, dice: str | Sequence[int], rolls_left: int, table: ValueTable | None) -> int:
+    """The roll index of a position inside a turn, after checking it (one check for every option evaluation).
+
+    Raises
+    ------
+    ScoreCardError
+        A full card.
+    UsageError
+        ``rolls_left`` not 0, 1 or 2; a table of other rules.
+    DiceError
+        Bad dice.
+    """
+    rules = card.rules
+    if card.is_full:
+        raise ScoreCardError("the card is full: the game is over, there are no dice to play")
+    if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
+        raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
+    if table is not None and table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    r = roll_index(parse_dice(dice))
+    return r
+
+
 def option_distributions(card: ScoreCard, dice: str | Sequence[int], rolls_left: int, *,
                          table: ValueTable | None = None, strategy: str = "optimal", jit: bool = True,
                          progress: bool = False) -> dict[tuple[int, ...] | int, ScoreDistribution]:
@@ -451,13 +474,7 @@ def option_distributions(card: ScoreCard, dice: str | Sequence[int], rolls_left:
     """
 
     rules = card.rules
-    if card.is_full:
-        raise ScoreCardError("the card is full: the game is over, there are no dice to play")
-    if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
-        raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
-    if table is not None and table.rules != rules:
-        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
-    r = roll_index(parse_dice(dice))
+    r = _position_roll(card, dice, rolls_left, table)
     pol = _policy(strategy, rules, table, jit, card.key.mask)
     eng = _Engine(rules, card.key, pol, jit=jit, progress=progress,
                   starts=int((ROLL_SUBKEEPS[r] >= 0).sum()) if rolls_left else 1)

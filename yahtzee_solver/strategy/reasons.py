@@ -40,8 +40,8 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
-from ..errors import ScoreCardError, UsageError
+from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS
+from ..errors import UsageError
 from ..rules import RuleSet
 from ..solver import jit as _jit
 from ..solver.table import ValueTable, demand_zeros
@@ -54,6 +54,7 @@ from .distribution import (
     _max_gain,
     _max_outcomes,
     _policy,
+    _position_roll,
     _schedule,
     _threads,
 )
@@ -297,13 +298,7 @@ def option_reasons(card: ScoreCard, dice: str | Sequence[int], rolls_left: int,
         A full card.
     """
     rules = card.rules
-    if card.is_full:
-        raise ScoreCardError("the card is full: the game is over, there are no dice to play")
-    if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
-        raise UsageError(f"invalid rolls-left {rolls_left!r}: want 0, 1 or 2")
-    if table is not None and table.rules != rules:
-        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
-    r = roll_index(parse_dice(dice))
+    r = _position_roll(card, dice, rolls_left, table)
     legal: list[Option]
     if rolls_left:
         legal = [KEEPS[k] for k in ROLL_SUBKEEPS[r] if k >= 0]
