@@ -20,6 +20,7 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/records``       the records book (unaided rows, then practice)
 ``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
                             last), the numbers of ``yahtzee-solve review N --json``
+``/api/coach...``           the coach's page (a game played with real dice): :mod:`yahtzee_solver.web.coach`
 ==========================  =====================================================================
 
 Every endpoint takes ``?lang=en|zh|ja`` for its texts.  The game (``game``) carries its

@@ -82,8 +82,11 @@ def table_review_data(game: CoachGame, advisor: Advisor) -> dict[str, Any]:
         ``rounds``: list of int; ``series``: per player a list (one entry per
         round) of probabilities or ``None``.
     """
+    import importlib
+
+    _tr: Any
     try:
-        from ..analysis import table_review as _tr  # type: ignore[attr-defined,unused-ignore]
+        _tr = importlib.import_module("yahtzee_solver.analysis.table_review")
     except ImportError:  # not in this build: the split only
         _tr = None
     if _tr is not None:
@@ -144,12 +147,12 @@ def chance_chart_svg(rounds: Sequence[int], names: Sequence[str], series: Sequen
            f'aria-label={quoteattr(title)}>', f"<title>{escape(title)}</title>"]
     last = []
     for name, s in zip(names, series):
-        known = [p for p in s if p is not None]
+        known = [x for x in s if x is not None]
         last.append(f"{name}: {format_probability(known[-1])}" if known else f"{name}: –")
     out.append(f"<desc>{escape('; '.join(last))}</desc>")
-    for p in (0.0, 0.5, 1.0):
-        out.append(f'<line class="grid" x1="{left}" x2="{w - right}" y1="{y(p):.1f}" y2="{y(p):.1f}"/>')
-        out.append(f'<text class="axis" x="{left - 4}" y="{y(p) + 4:.1f}" text-anchor="end">{int(p * 100)} %</text>')
+    for level in (0.0, 0.5, 1.0):
+        out.append(f'<line class="grid" x1="{left}" x2="{w - right}" y1="{y(level):.1f}" y2="{y(level):.1f}"/>')
+        out.append(f'<text class="axis" x="{left - 4}" y="{y(level) + 4:.1f}" text-anchor="end">{int(level * 100)} %</text>')
     for t, r in enumerate(rounds):
         out.append(f'<text class="axis" x="{x(t):.1f}" y="{h - bottom + 16}" text-anchor="middle">'
                    f"{escape(round_label(r))}</text>")

@@ -275,9 +275,9 @@ function draw() {
       return el("button", {
         type: "button", class: "die" + (kept ? " held" : "") + (canKeep ? "" : " locked"), "data-i": i, "data-face": d,
         "aria-pressed": kept ? "true" : "false", disabled: !canKeep,
-        "aria-label": `${i + 1}: ${d}` + (kept ? " (" + t("web.coach.kept_tag") + ")" : ""),
         onclick: () => { C.sel[i] = !C.sel[i]; draw(); },
-      }, face(d), el("span", {class: "tag", text: kept ? t("web.coach.kept_tag") : "\u00a0"}));
+      }, el("span", {class: "sr", text: `${i + 1}: ${d} `}), face(d),
+      el("span", {class: "tag", text: kept ? t("web.coach.kept_tag") : "\u00a0"}));
     }));
     const same = g.phase === "reroll" && C.sel.every((h, i) => h === g.held[i]);
     $("coach-keep").hidden = !canKeep || same;
@@ -365,7 +365,7 @@ function drawResult() {
   const res = g.over ? g.result : null;
   box.hidden = !res;
   if (!res) return;
-  const parts = [el("h2", {text: t("coach.over")}), el("ol", {class: "places"}, ...res.places.map((p, i) => el("li", {text: res.lines[i]})))];
+  const parts = [el("h2", {text: t("coach.over")}), el("ul", {class: "places"}, ...res.places.map((p, i) => el("li", {text: res.lines[i]})))];
   if (res.splits.length) {
     parts.push(el("p", {text: res.split_title}), el("ul", {class: "splits"}, ...res.splits.map((s) => el("li", {text: s.text}))));
   }
@@ -373,7 +373,7 @@ function drawResult() {
     const doc = new DOMParser().parseFromString(res.chart, "image/svg+xml");
     const svg = document.importNode(doc.documentElement, true);
     const legend = el("ul", {class: "chart-legend"}, ...g.players.map((p, i) => el("li", {class: "p" + (i % 8)}, el("span", {class: "swatch", "aria-hidden": "true"}), p.name)));
-    parts.push(el("figure", {class: "chance-figure"}, svg, legend));
+    parts.push(el("figure", {class: "chance-figure"}, el("figcaption", {text: t("web.coach.chart_title")}), svg, legend));
   }
   if (res.filed) parts.push(el("p", {text: res.filed}));
   if (res.problem) parts.push(el("p", {class: "note", text: res.problem}));
