@@ -93,7 +93,8 @@ def test_three_players_play_a_whole_coached_game_by_clicks(driver, server, which
     while not coach(server)["over"]:
         g = coach(server)
         who = g["current"]
-        assert q(d, "#coach-status").text == g["status"] and NAMES[who] in g["status"]
+        wait(d, lambda g=g: q(d, "#coach-status").text == g["status"], "the page does not show the server's game")
+        assert NAMES[who] in g["status"] and g["phase"] == "roll"
         faces = [int(x) for x in rng.integers(1, 7, 5)]
         if turn == 1:  # a refused line keeps what was typed, and says why in the terminal's words
             q(d, "#coach-typed").send_keys("1255")
