@@ -66,14 +66,16 @@ def best_text(tr: Translator, rules: RuleSet, best: KeepOption | BoxOption) -> s
 
 
 # -- the end of a game: luck and skill, and the chances by round ----------------------------------------------
-def table_review_data(game: CoachGame, advisor: Advisor) -> dict[str, Any]:
+def table_review_data(game: CoachGame, advisor: Advisor, odds: TableOdds | None = None) -> dict[str, Any]:
     """The end-of-game review of every player, as plain data for the page.
 
-    The one place the table review is asked for: the analysis layer's
-    ``yahtzee_solver.analysis.table_review.review_table`` where it exists
-    (every player's luck and skill split and each one's chance of finishing
-    first by round); without it, each player's split from
-    :func:`~yahtzee_solver.analysis.review.review_log` and no chances.
+    The one place the table review is asked for: with two or more players
+    the analysis layer's ``yahtzee_solver.analysis.table_review.review_table``
+    where it exists (every player's luck and skill split and each one's chance
+    of finishing first by round, as the terminal coach's end asks for it:
+    every round, on the game's ``table_log``, sharing ``odds``); otherwise
+    each player's split from :func:`~yahtzee_solver.analysis.review.review_log`
+    and no chances.
 
     Returns
     -------
@@ -89,8 +91,8 @@ def table_review_data(game: CoachGame, advisor: Advisor) -> dict[str, Any]:
         _tr = importlib.import_module("yahtzee_solver.analysis.table_review")
     except ImportError:  # not in this build: the split only
         _tr = None
-    if _tr is not None:
-        data = _tr.review_table(game.rules, game.players, [st.log for st in game.states]).to_dict()
+    if _tr is not None and len(game.players) >= 2 and hasattr(game, "table_log"):
+        data = _tr.review_table(game.rules, game.players, game.table_log(), advisor=advisor, odds=odds).to_dict()
         rounds = [int(r) for r in data.get("rounds", [])]
         rows = data.get("chances", [])
         series = [[None if row is None else float(row[i]) for row in rows] for i in range(len(game.players))]
@@ -529,14 +531,17 @@ class CoachService:
         assert g is not None
         review, why = None, None
         try:
-            with self.advisors.using(g.rules) as adv:
-                review = table_review_data(g, adv)
+            with self.advisors.using(g.rules) as adv, self.odds_lock:
+                review = table_review_data(g, adv, self.odds(g.rules))
         except YahtzeeError as e:
             why = str(e)
+        numbers: list[int | None]
         try:
-            numbers, problem = engine.file_finished(g, self.coach_file, self.history_file)
-        except DataFileError as e:
-            numbers, problem = [None] * len(g.players), str(e)
+            filed, problem = engine.file_finished(g, self.coach_file, self.history_file)
+            # one history game per player, or (a table's history entry) one number for the whole table
+            numbers = list(filed) if isinstance(filed, (list, tuple)) else [filed]
+        except (DataFileError, UsageError) as e:
+            numbers, problem = [None], str(e)
         self._stamp = self._file_stamp()
         self.result = {"numbers": numbers, "problem": problem, "review": review, "review_problem": why}
 

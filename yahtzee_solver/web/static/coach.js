@@ -377,8 +377,10 @@ function drawResult() {
   }
   if (res.filed) parts.push(el("p", {text: res.filed}));
   if (res.problem) parts.push(el("p", {class: "note", text: res.problem}));
+  // one history game per player, or one for the whole table
+  const each = res.numbers.length === g.players.length;
   const links = res.numbers.map((n, i) => (n === null ? null : el("li", {}, el("a", {href: "/review?game=" + n, "data-nav": true,
-    text: t("web.coach.review_link", {n, player: g.players[i].name})}))));
+    text: t("web.coach.review_link", {n, player: each ? g.players[i].name : g.players.map((p) => p.name).join(", ")})}))));
   if (links.some((x) => x)) parts.push(el("ul", {class: "review-links"}, ...links));
   box.replaceChildren(...parts);
 }
