@@ -18,6 +18,9 @@ import pytest
 import test_web_browser as wb
 from test_web_browser import AXE, Server, _axe, _media, fits, open_page, q, qq, shot, size, wait
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402  (after the skip checks)
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
 driver = wb.driver  # the module's Chromium (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -141,8 +144,11 @@ def test_three_players_play_a_whole_coached_game_by_clicks(driver, server, which
             q(d, "#coach-card button[data-box]").click()
             wait(d, lambda b=before: coach(server)["n_actions"] == b + 1, "box not scored again")
     assert turn == 3 * 13
+    # the end: the review of every player (with the chances by round, seconds of computing) comes with the reply
+    WebDriverWait(d, 300, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda _: q(d, "#coach-result").is_displayed() and not qq(d, "#coach-result .pending"), "no end screen")
     g = coach(server)
-    wait(d, lambda: q(d, "#coach-result").is_displayed(), "no end screen")
+    assert not g["result"]["pending"]
     res = q(d, "#coach-result")
     places = [li.text for li in res.find_elements("css selector", "ul.places li")]
     assert places == g["result"]["lines"] and len(places) == 3

@@ -394,7 +394,9 @@ class CoachService:
                                          lambda r: str(r))
         return {"places": places, "lines": lines, "filed": filed, "numbers": res["numbers"], "problem": problem,
                 "splits": splits, "split_title": tr("web.coach.split_title") if splits else None, "chart": chart,
-                "review_problem": res.get("review_problem")}
+                "pending": res["pending"],
+                "review_problem": None if res["review_problem"] is None
+                else tr("review.unavailable", detail=res["review_problem"])}
 
     # -- actions ---------------------------------------------------------------------------------------
     def new(self, tr: WebTranslator, rules: str, players: str, abandon: bool) -> dict[str, Any]:
@@ -433,10 +435,14 @@ class CoachService:
                 except YahtzeeError as e:
                     raise self._refused(e, tr) from None
                 self._save()
-                if g.is_over():
-                    self._finish()
+                over = g.is_over()
+                if over:
+                    self._file()
             finally:
                 lock.release()
+        if over:
+            self._review(g)  # outside the game's lock: it takes seconds, reads go on meanwhile
+        with self.lock:
             return {"game": self.view(tr), "events": events}
 
     def roll(self, tr: WebTranslator, dice: str, version: str | None = None, player: str | None = None) -> dict[str, Any]:
@@ -526,15 +532,10 @@ class CoachService:
             text = tr("coach.cost", loss=f"{m.loss:.2f}", best=best)
         return {"text": text, "flag": True, "loss": m.loss, "before": m.before, "after": m.after}
 
-    def _finish(self) -> None:
+    def _file(self) -> None:
+        """File the finished game in the history (the save is deleted); its review follows (:meth:`_review`)."""
         g = self.game
         assert g is not None
-        review, why = None, None
-        try:
-            with self.advisors.using(g.rules) as adv, self.odds_lock:
-                review = table_review_data(g, adv, self.odds(g.rules))
-        except YahtzeeError as e:
-            why = str(e)
         numbers: list[int | None]
         try:
             filed, problem = engine.file_finished(g, self.coach_file, self.history_file)
@@ -543,7 +544,20 @@ class CoachService:
         except (DataFileError, UsageError) as e:
             numbers, problem = [None], str(e)
         self._stamp = self._file_stamp()
-        self.result = {"numbers": numbers, "problem": problem, "review": review, "review_problem": why}
+        self.result = {"numbers": numbers, "problem": problem, "review": None, "review_problem": None, "pending": True}
+
+    def _review(self, g: CoachGame) -> None:
+        """Every player's luck and skill and the chances by round of the finished game ``g`` (:func:`table_review_data`)."""
+        review, why = None, None
+        try:
+            with self.advisors.using(g.rules) as adv, self.odds_lock:
+                review = table_review_data(g, adv, self.odds(g.rules))
+        except YahtzeeError as e:
+            why = str(e).splitlines()[0]
+        with self.lock:
+            if self.game is g and self.result is not None:
+                self.result.update(review=review, review_problem=why, pending=False)
+                self._changes += 1
 
     # -- advice ------------------------------------------------------------------------------------
     def hint(self, tr: WebTranslator, version: str | None = None, what_if: str | None = None) -> dict[str, Any]:

@@ -366,6 +366,8 @@ function drawResult() {
   box.hidden = !res;
   if (!res) return;
   const parts = [el("h2", {text: t("coach.over")}), el("ul", {class: "places"}, ...res.places.map((p, i) => el("li", {text: res.lines[i]})))];
+  if (res.pending) parts.push(el("p", {class: "note pending", text: t("web.computing")}));
+  if (res.review_problem) parts.push(el("p", {class: "note", text: res.review_problem}));
   if (res.splits.length) {
     parts.push(el("p", {text: res.split_title}), el("ul", {class: "splits"}, ...res.splits.map((s) => el("li", {text: s.text}))));
   }
