@@ -265,6 +265,7 @@ function draw() {
   $("coach-title").textContent = g ? [t("web.coach.title"), g.title, g.over ? null : t("turn", {round: g.round, turns: g.turns})].filter(Boolean).join("  ·  ") : t("web.coach.title");
   if (!g) return;
   $("coach-status").textContent = g.status;
+  $("coach-status").hidden = g.over;  // the end screen says it
   // the dice on the table: tap to keep (while rerolls are left)
   const box = $("coach-dice-box");
   box.hidden = !g.dice;
