@@ -49,7 +49,6 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -57,10 +56,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
+from ..dice import KEEP_COUNTS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
+from ..solver.jit import entry_point
 from ..solver.table import ValueTable, resolve_table
 
 __all__ = ["ArrayAdvisor", "OptionValues", "option_values", "roll_indices", "MAX_KEEPS"]
@@ -203,29 +203,13 @@ class OptionValues(NamedTuple):
     best_box: np.ndarray
 
 
-class _RankedArgs(threading.local):
-    """The arguments of ``kernels.ranked_options`` after the position, scratch arrays included, per thread.
-
-    The compiled kernels release the GIL, so threads sharing an
-    :class:`ArrayAdvisor` run them at the same time: each thread gets its own
-    work arrays (made on its first query).
-    """
-
-    def __init__(self, source: ExpectedValueSource, n_categories: int) -> None:
-        C = n_categories
-        self.tail: tuple[Any, ...] = (
-            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
-            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C),
-        )
-
-
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
 
     A layer over :class:`~yahtzee_solver.strategy.policy.Policy` (:attr:`policy`) on an
     :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource` (:attr:`source`): the
-    compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_options`,
+    compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_keeps`,
+    :func:`~yahtzee_solver.solver.kernels.ranked_boxes`,
     :func:`~yahtzee_solver.solver.kernels.batch_turn`) run on the source's public
     arrays (``values``, ``score``, ``joker``, ``params``) and rank as the policy does.
 
@@ -249,9 +233,9 @@ class ArrayAdvisor:
 
     Notes
     -----
-    Safe to share between threads: :meth:`ranked` computes in work arrays of
-    the calling thread and returns new arrays, :meth:`option_values` allocates
-    per call; the answers are those of one thread asking alone.
+    Safe to share between threads: :meth:`ranked` runs a kernel that makes its
+    work arrays per call and returns new arrays, :meth:`option_values`
+    allocates per call; the answers are those of one thread asking alone.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -261,17 +245,15 @@ class ArrayAdvisor:
         source = self.source
         self.policy: Policy = Policy(source)
         C = self.rules.n_categories
-        # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
-        # thread); its ranking applies the policy's tie-break rule
-        self._args = _RankedArgs(source, C)
         self._full = self.rules.full_mask
         self._n_cat = C
-        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
+        # the arguments of kernels.ranked_keeps and ranked_boxes after the position (four arrays
+        # in all, the outputs new per call); their rankings apply the policy's tie-break rule
         self._V = source.values
         self._packed = self.rules.arrays()["packed"]
         self._roll_of_tuple = _roll_of_any_order()
         # the kernels load on the first query (see the kernels property)
-        self._ranked: Callable[..., int] = self._first_ranked
+        self._ranked_keeps: Callable[..., int] = self._first_ranked_keeps
         self._ranked_boxes: Callable[..., int] = self._first_ranked_boxes
 
     @property
@@ -281,21 +263,32 @@ class ArrayAdvisor:
 
     @property
     def kernels(self) -> ModuleType:
-        """The kernel module in use (compiled or interpreted)."""
+        """The kernel module in use (compiled or interpreted).
+
+        Binds the two single-query kernels as their compiled overloads for the
+        exact argument types :meth:`ranked` passes
+        (:func:`~yahtzee_solver.solver.jit.entry_point`: no numba dispatch per
+        call): Python ints, this table's values, the rule set's ``packed``
+        array and new int64 / float64 arrays.
+        """
+        return self._bind()
+
+    def _bind(self) -> ModuleType:
         k = self.source.kernels
-        self._ranked = k.ranked_options
-        self._ranked_boxes = k.ranked_boxes
+        codes, vals = _empty(1, _INT64), _empty(1)
+        self._ranked_keeps = entry_point(k.ranked_keeps, 0, 0, 0, 0, 0, self._V, self._packed, codes, vals)
+        self._ranked_boxes = entry_point(k.ranked_boxes, 0, 0, 0, 0, self._V, self._packed, codes, vals)
         return k
 
-    def _first_ranked(self, *args: Any) -> int:
-        """``kernels.ranked_options`` on the first query: loads the kernels first."""
-        n: int = self.kernels.ranked_options(*args)
-        return n
+    def _first_ranked_keeps(self, *args: Any) -> int:
+        """``kernels.ranked_keeps`` on the first query: loads the kernels first."""
+        self._bind()
+        return self._ranked_keeps(*args)
 
     def _first_ranked_boxes(self, *args: Any) -> int:
         """``kernels.ranked_boxes`` on the first query: loads the kernels first."""
-        n: int = self.kernels.ranked_boxes(*args)
-        return n
+        self._bind()
+        return self._ranked_boxes(*args)
 
     def ranked(self, mask: int, up: int, yb: int, dice: int | Sequence[int], rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
         """The options of one position, best first.
@@ -352,7 +345,7 @@ class ArrayAdvisor:
                 elif rolls_left == 1 or rolls_left == 2:
                     n = _N_SUBKEEPS[r]
                     codes, vals = _empty(n, _INT64), _empty(n)
-                    if self._ranked(mask, up, yb, r, rolls_left, *self._args.tail, codes, vals) == n:
+                    if self._ranked_keeps(mask, up, yb, r, rolls_left, self._V, self._packed, codes, vals) == n:
                         return codes, vals
             except OverflowError:  # beyond int64: the checks below name the bad value
                 pass
@@ -376,7 +369,7 @@ class ArrayAdvisor:
         mask, up, yb = int(mask), int(up), int(yb)
         if rl:
             codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
-            self._ranked(mask, up, yb, r, rl, *self._args.tail, codes, vals)
+            self._ranked_keeps(mask, up, yb, r, rl, V, self._packed, codes, vals)
             return codes, vals
         # a Joker rule may close open boxes: count the legal boxes first (nothing written)
         n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))
