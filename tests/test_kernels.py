@@ -426,7 +426,11 @@ def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_tabl
     rules = table.rules
     a = rules.arrays()
     C = rules.n_categories
-    assert a["packed"].shape == (8 + 2 * 252 * C,)
+    packed = a["packed"]
+    assert packed.shape == (1 + 2 * 252, max(C, 8)) and not packed.flags.writeable
+    assert np.array_equal(packed[0, :8], a["params"]) and not packed[0, 8:].any()
+    assert np.array_equal(packed[1:253, :C], a["score"]) and np.array_equal(packed[253:, :C], a["joker"])
+    assert not packed[1:, C:].any()
     V = table.values
     reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
     rng = random.Random(f"boxes-{game}")

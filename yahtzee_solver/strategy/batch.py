@@ -263,22 +263,21 @@ class ArrayAdvisor:
 
     @property
     def kernels(self) -> ModuleType:
-        """The kernel module in use (compiled or interpreted).
+        """The kernel module in use (compiled or interpreted)."""
+        return self.source.kernels
 
-        Binds the two single-query kernels as their compiled overloads for the
-        exact argument types :meth:`ranked` passes
-        (:func:`~yahtzee_solver.solver.jit.entry_point`: no numba dispatch per
-        call): Python ints, this table's values, the rule set's ``packed``
-        array and new int64 / float64 arrays.
+    def _bind(self) -> None:
+        """Bind the two single-query kernels, on the first query.
+
+        They are the compiled overloads for the exact argument types
+        :meth:`ranked` passes (:func:`~yahtzee_solver.solver.jit.entry_point`:
+        no numba dispatch per call): Python ints, this table's values, the
+        rule set's ``packed`` array and new int64 / float64 arrays.
         """
-        return self._bind()
-
-    def _bind(self) -> ModuleType:
         k = self.source.kernels
         codes, vals = _empty(1, _INT64), _empty(1)
         self._ranked_keeps = entry_point(k.ranked_keeps, 0, 0, 0, 0, 0, self._V, self._packed, codes, vals)
         self._ranked_boxes = entry_point(k.ranked_boxes, 0, 0, 0, 0, self._V, self._packed, codes, vals)
-        return k
 
     def _first_ranked_keeps(self, *args: Any) -> int:
         """``kernels.ranked_keeps`` on the first query: loads the kernels first."""
@@ -442,8 +441,49 @@ def _as_index_array(x: npt.ArrayLike, name: str, n: int | None) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def _boxes_only(adv: ArrayAdvisor, masks: object, ups: object, ybs: object, dice: object,
+                rolls_left: object) -> OptionValues | None:
+    """:func:`option_values` of positions with no rerolls left, in one kernel call (``kernels.batch_boxes``).
+
+    Taken when the arguments are already what the kernel reads: int64
+    C-contiguous numpy arrays of one length ``n > 0`` (``dice`` (n, 5) faces
+    or (n,) roll indices) and ``rolls_left`` the int 0 or an int64 array of
+    zeros.  The kernel checks each row; ``None`` when a row is bad or the
+    arguments are in another form, and the checked path answers (or names
+    the first bad row).  The values are :func:`kernels.box_values`', as the
+    general path's.
+    """
+    if not (type(masks) is np.ndarray and type(ups) is np.ndarray and type(ybs) is np.ndarray
+            and type(dice) is np.ndarray):
+        return None
+    n = masks.shape[0]
+    if (masks.ndim != 1 or n == 0 or ups.shape != (n,) or ybs.shape != (n,)
+            or not (dice.shape == (n, 5) or dice.shape == (n,))):
+        return None
+    for a in (masks, ups, ybs, dice):
+        if a.dtype != _INT64 or not a.flags.c_contiguous:
+            return None
+    if type(rolls_left) is np.ndarray:
+        if rolls_left.shape != (n,) or rolls_left.dtype != _INT64 or rolls_left.any():
+            return None
+    elif not (type(rolls_left) is int and rolls_left == 0):
+        return None
+    rolls = _empty(n, _INT64)
+    box_out = _empty((n, adv._n_cat))
+    best_box = _empty(n, _INT64)
+    best_value = _empty(n)
+    if adv.kernels.batch_boxes(masks, ups, ybs, dice.reshape(n, -1), adv._V, adv._packed, rolls, box_out,
+                               best_box, best_value) >= 0:
+        return None
+    keep_out = np.full((n, MAX_KEEPS), np.nan)
+    return OptionValues(rolls, ROLL_SUBKEEPS[rolls], keep_out, box_out, best_value, np.full(n, -1, _INT64), best_box)
+
+
 def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, ybs: npt.ArrayLike,
                    dice: npt.ArrayLike, rolls_left: npt.ArrayLike) -> OptionValues:
+    fast = _boxes_only(adv, masks, ups, ybs, dice, rolls_left)
+    if fast is not None:
+        return fast
     m = _as_index_array(masks, "masks", None)
     n = m.shape[0]
     u = _as_index_array(ups, "ups", n)
