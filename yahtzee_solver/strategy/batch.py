@@ -83,7 +83,7 @@ _SECONDS_PER_POSITION = 0.4e-6
 #: possible gain is smaller than that risk.
 _PARALLEL_MIN_SECONDS = 0.01
 
-_empty, _INT64 = np.empty, np.int64
+_empty, _INT64 = np.empty, np.dtype(np.int64)  # a dtype object: np.empty takes it faster than the type
 
 _BASE6 = 6 ** np.arange(5, -1, -1, dtype=np.int64)  # face-count code, face 1 most significant
 
