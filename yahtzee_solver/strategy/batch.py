@@ -17,10 +17,13 @@ capped at 63, Yahtzee-bonus flag), the five dice showing, and the number of
 rerolls left (2 after the first roll, 1 after the second, 0 after the third).
 Both paths run the turn kernel of the table build and of the advisor
 (:func:`yahtzee_solver.solver.kernels.turn`, through
-:func:`~yahtzee_solver.solver.kernels.turn_options` and
+:func:`~yahtzee_solver.solver.kernels.ranked_keeps` and
 :func:`~yahtzee_solver.solver.kernels.batch_turn`), so a keep's value is the one
 :meth:`Advisor.keep_values <yahtzee_solver.strategy.advisor.Advisor.keep_values>` gives,
-bit for bit.
+bit for bit; boxes are valued as
+:func:`~yahtzee_solver.solver.kernels.box_values` values them, bit for bit, on every path
+(:func:`~yahtzee_solver.solver.kernels.ranked_boxes`,
+:func:`~yahtzee_solver.solver.kernels.batch_boxes` for a batch of boxes only).
 
 Values here are **expected points still to come** from the decision on, under
 optimal play: points scored by the decision (upper bonus and Yahtzee bonus
@@ -210,8 +213,10 @@ class ArrayAdvisor:
     :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource` (:attr:`source`): the
     compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_keeps`,
     :func:`~yahtzee_solver.solver.kernels.ranked_boxes`,
-    :func:`~yahtzee_solver.solver.kernels.batch_turn`) run on the source's public
-    arrays (``values``, ``score``, ``joker``, ``params``) and rank as the policy does.
+    :func:`~yahtzee_solver.solver.kernels.batch_turn`,
+    :func:`~yahtzee_solver.solver.kernels.batch_boxes`) run on the source's public
+    arrays (``values``, and the rule set's ``score``, ``joker``, ``params``, or
+    ``packed``, the three in one) and rank as the policy does.
 
     Parameters
     ----------
