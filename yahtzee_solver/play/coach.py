@@ -152,6 +152,31 @@ class CoachGame:
     def totals(self) -> tuple[int, ...]:
         return tuple(c.total for c in self.cards)
 
+    def table_log(self) -> list[Event]:
+        """The game's move log with every player's events, in the order played, each naming its player by seat.
+
+        Each card's engine logs its events as player 0 (a solitaire game); here
+        they are interleaved turn by turn in the order of play (player 0's turn
+        1, player 1's turn 1, ...; a turn in progress last) with
+        :attr:`~yahtzee_solver.game.Event.player` set to the seat.
+        """
+        import dataclasses
+
+        turns: list[list[list[Event]]] = []
+        for st in self.states:
+            mine: list[list[Event]] = [[]]
+            for ev in st.log:
+                mine[-1].append(ev)
+                if ev.kind == "score":
+                    mine.append([])
+            turns.append(mine)
+        out: list[Event] = []
+        for t in range(max(len(m) for m in turns)):
+            for i, mine in enumerate(turns):
+                if t < len(mine):
+                    out += [dataclasses.replace(ev, player=i) for ev in mine[t]]
+        return out
+
     def kept(self) -> tuple[int, ...]:
         """The faces the player to move keeps for the next reroll (sorted; empty before the first roll)."""
         st = self.state
