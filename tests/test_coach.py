@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from clihelpers import assert_clean_error, run
+from clihelpers import assert_clean_error, run, run_json
+from yahtzee_solver.analysis.table_review import review_table
 from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking
 from yahtzee_solver.play.history import History
 from yahtzee_solver.strategy.advisor import Advisor
@@ -53,14 +54,14 @@ def test_first_place_utility_with_one_opponent_is_the_win_utility():
 
 
 # -- a scripted game ----------------------------------------------------------------------------------------
-def _script(seed=5, players=("Ann", "Bob"), mistakes=True):
+def _script(seed=5, players=("Ann", "Bob"), mistakes=True, rules="yahtzee"):
     """Lines that play a whole game with dice from a seeded generator, best moves except a few mistakes.
 
-    Returns the lines, the CoachGame the lines lead to, and the turns (player, round) with a mistake.
+    Returns the lines and the CoachGame the lines lead to.
     """
     rng = np.random.default_rng(seed)
-    adv = Advisor("yahtzee")
-    g = CoachGame("yahtzee", players)
+    adv = Advisor(rules)
+    g = CoachGame(rules, players)
     lines = []
     while not g.is_over():
         dice = "".join(map(str, rng.integers(1, 7, 5)))
@@ -97,9 +98,12 @@ def _held(dice, keep):
     return positions_of(dice, keep)
 
 
-def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
-    lines, expected = _script()
-    result = run("coach", "--players", "Ann,Bob", input="\n".join(lines) + "\n")
+@pytest.mark.parametrize("rules", ["yacht", pytest.param("yahtzee", marks=pytest.mark.slow)])
+def test_a_whole_two_player_game_from_stdin_goes_to_the_history(rules):
+    """The game ends with every player's split and the chart of the chances, and is filed as one game of
+    the table, which review reads with the names (text and JSON)."""
+    lines, expected = _script(rules=rules)
+    result = run("coach", "--rules", rules, "--players", "Ann,Bob", input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output[-2000:]
     assert "Traceback" not in result.output
     assert "Game over." in result.output
@@ -107,11 +111,58 @@ def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
     a, b = expected.totals()
     assert f"Ann: {a}" in result.output and f"Bob: {b}" in result.output
     h = History.load()
-    assert [e.scores for e in h.entries] == [(a,), (b,)]
+    (entry,) = h.entries  # one game of the table, not one solitaire game per player
+    assert entry.scores == (a, b) and entry.names == ("Ann", "Bob") and entry.opponent == "coach"
     assert not coach_path().exists()  # a finished game leaves no save
-    for n in (1, 2):  # review reads each player's game
-        r = run("review", str(n))
-        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    # the end of the game: every player's split, exactly the per-game review's, and the chart
+    want = review_table(rules, ("Ann", "Bob"), expected.table_log())
+    end = result.output[result.output.index("Game over."):]
+    assert "Filed in the game history as game 1" in end
+    assert "final score = value of the empty card − skill loss + luck" in " ".join(end.split())
+    for p, total in zip(want.players, (a, b)):
+        assert p.final == total and abs(p.final - (p.start_value - p.skill_loss + p.luck)) < 1e-9
+        row = next(line for line in end.splitlines() if line.strip().startswith(p.name + " "))
+        assert row.split()[1:] == [str(total), f"{p.start_value:.2f}", f"{p.skill_loss:.2f}", f"{p.luck:+.2f}"]
+    chart = _chart_rows(end, ("Ann", "Bob"))
+    for i, cells in enumerate(chart):
+        assert cells == [_pct(x) for x in want.series(i)] + [_pct(want.result[i])]
+    # review reads the game with the names: the table, then any player's decisions
+    r = run("review")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert "coach game" in r.output and "Ann's decisions" in r.output
+    assert _chart_rows(r.output, ("Ann", "Bob")) == chart
+    bob = run("review", "1", "--player", "bob", "--no-chances")
+    assert bob.exit_code == 0 and "Bob's decisions" in bob.output, bob.output
+    assert f"Final score {b};" in bob.output and "round" not in bob.output.split("Every player")[1]
+    out = run_json("review", "--player", "Bob")
+    assert out["final_score"] == b and out["player"] == "Bob" and out["names"] == ["Ann", "Bob"]
+    t = out["table"]
+    assert [p["name"] for p in t["players"]] == ["Ann", "Bob"]
+    for p, w in zip(t["players"], want.players):
+        assert (p["final"], p["luck"], p["skill_loss"]) == (w.final, w.luck, w.skill_loss)
+    assert t["rounds"] == list(range(1, expected.rules.n_categories + 1))
+    for row in t["chances"]:
+        assert abs(sum(row) - 1.0) < 1e-9
+    assert_clean_error(run("review", "--player", "Zed"), 2, "unknown player 'Zed'", "Ann, Bob")
+    assert_clean_error(run("review", "--cpu"), 2, "--cpu")
+
+
+def _pct(p):
+    """A chart cell's number: the chance in whole percents (``<1``, ``>99`` near the ends)."""
+    n = round(100 * p)
+    return "<1" if 0 < p and n == 0 else ">99" if p < 1 and n == 100 else str(n)
+
+
+def _chart_rows(text, names):
+    """The numbers of the chart's rows (one per player, the result last), bars dropped."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("Chance of finishing first"))
+    out = []
+    for name in names:
+        row = next(line for line in lines[top:] if line.startswith("  " + name + " "))
+        cells = row[2 + len(name):]
+        out.append([c.strip(" ▁▂▃▄▅▆▇█") for c in cells.split() if c.strip(" ▁▂▃▄▅▆▇█")])
+    return out
 
 
 def test_quiet_flags_nothing():

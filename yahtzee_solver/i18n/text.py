@@ -1121,3 +1121,64 @@ COACH = {
 }
 for _lang, _messages in COACH.items():
     MESSAGES[_lang].update(_messages)
+
+#: The table review (:mod:`yahtzee_solver.analysis.table_review`): every player's luck and skill, and the
+#: chance of finishing first round by round (the coach's end of game, ``review`` of a game of two or more).
+TABLE: dict[str, dict[str, str]] = {
+    "en": {
+        "table.title": "Every player's skill and luck (final score = value of the empty card − skill loss + luck):",
+        "table.col_player": "player",
+        "table.col_final": "final",
+        "table.col_start": "empty card",
+        "table.col_skill": "skill loss",
+        "table.col_luck": "luck",
+        "table.chances_title": "Chance of finishing first at the start of each round, in % (every player modelled as expert from their card):",
+        "table.col_round": "round",
+        "table.col_end": "end",
+        "table.symmetric": "Round {rounds}: every card the same, so {p} each.",
+        "table.not_computed": "--: not computed (a card had more than {n} open boxes).",
+        "table.end_note": "end: the result (a tie shares first place).",
+        "table.computing": "Computing every player's chance of finishing first, round by round (about ten seconds)...",
+        "table.coach_game": "coach game",
+        "table.players": "Players: {players}.",
+        "table.player_review": "{player}'s decisions (review --player NAME for another player):",
+    },
+    "zh": {
+        "table.title": "每位玩家的技术与运气（最终得分 = 空白记分卡的期望得分 − 技术损失 + 运气）：",
+        "table.col_player": "玩家",
+        "table.col_final": "最终得分",
+        "table.col_start": "空白记分卡",
+        "table.col_skill": "技术损失",
+        "table.col_luck": "运气",
+        "table.chances_title": "每轮开始时获得第一的概率，单位 %（每位玩家都按 expert 从自己的记分卡打下去计算）：",
+        "table.col_round": "轮",
+        "table.col_end": "结束",
+        "table.symmetric": "第 {rounds} 轮：所有记分卡都相同，所以每人 {p}。",
+        "table.not_computed": "--：未计算（有记分卡的空格多于 {n} 个）。",
+        "table.end_note": "结束：最终结果（并列第一的玩家平分第一）。",
+        "table.computing": "正在计算每位玩家每轮获得第一的概率（大约十秒）……",
+        "table.coach_game": "教练对局",
+        "table.players": "玩家：{players}。",
+        "table.player_review": "{player} 的决策（review --player 名字 查看其他玩家）：",
+    },
+    "ja": {
+        "table.title": "各プレイヤーの腕と運（最終得点 ＝ 白紙のスコアカードの期待得点 − 判断による損失 ＋ 運）：",
+        "table.col_player": "プレイヤー",
+        "table.col_final": "最終得点",
+        "table.col_start": "白紙の期待",
+        "table.col_skill": "判断の損失",
+        "table.col_luck": "運",
+        "table.chances_title": "各ターン開始時に 1 位になる確率（%。どのプレイヤーも自分のスコアカードから expert としてプレイするものとして計算）：",
+        "table.col_round": "ターン",
+        "table.col_end": "終了",
+        "table.symmetric": "ターン {rounds}：全員のスコアカードが同じなので、1 人あたり {p}。",
+        "table.not_computed": "--：計算していません（空欄が {n} 個を超えるスコアカードがありました）。",
+        "table.end_note": "終了：結果（同点 1 位は分け合います）。",
+        "table.computing": "各プレイヤーがターンごとに 1 位になる確率を計算しています（10 秒ほど）…",
+        "table.coach_game": "コーチのゲーム",
+        "table.players": "プレイヤー：{players}。",
+        "table.player_review": "{player} の判断（別のプレイヤーは review --player 名前）：",
+    },
+}
+for _lang, _messages in TABLE.items():
+    MESSAGES[_lang].update(_messages)

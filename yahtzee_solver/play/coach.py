@@ -9,8 +9,8 @@ The game is its list of actions (who rolled which dice, kept which faces,
 scored which box); undo drops the last one and replays the rest, and the saved
 file (:func:`save`, :func:`load`) is that list, replayed and so validated on
 load.  There are no records: the dice are the players' own.  Finished games
-go to the game history (:func:`file_finished`), one solitaire game per player,
-so that ``review`` reads them.
+go to the game history (:func:`file_finished`) as one game of the table, the
+players named, so that ``review`` reads them.
 """
 
 from __future__ import annotations
@@ -407,32 +407,39 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
 
 
 def file_finished(game: CoachGame, path: str | os.PathLike[str] | None = None,
-                  history_file: str | os.PathLike[str] | None = None) -> tuple[list[int | None], str | None]:
-    """File a finished game into the game history, one solitaire game per player, and delete the save.
+                  history_file: str | os.PathLike[str] | None = None) -> tuple[int | None, str | None]:
+    """File a finished game into the game history as one game of its table, and delete the save.
+
+    The entry (:meth:`~yahtzee_solver.play.history.HistoryEntry.of_table`) keeps
+    the players' names and every player's moves (:meth:`CoachGame.table_log`),
+    so that ``review`` shows every player by name.
 
     Returns
     -------
-    (list of int or None, str or None)
-        Each player's number in the history (``None`` if it could not be
-        filed), and the history's problem, if any.
-    """
-    from .history import add_finished_game
+    (int or None, str or None)
+        The game's number in the history (``None`` if it could not be filed:
+        the save is then kept), and the history's problem, if any.
 
-    numbers: list[int | None] = []
-    problem: str | None = None
-    for st in game.states:
-        try:
-            n, pr = add_finished_game(st, history_file)
-        except DataFileError as e:
-            n, pr = None, str(e)
-        numbers.append(n)
-        problem = problem or pr
+    Raises
+    ------
+    UsageError
+        If the game is not over.
+    """
+    from .history import HistoryEntry, add_entry
+
+    if not game.is_over():
+        raise UsageError("the game is not over: only finished games go into the history")
+    entry = HistoryEntry.of_table(game.rules.name, game.players, game.table_log(), game.totals())
+    try:
+        number, problem = add_entry(entry, history_file)
+    except DataFileError as e:
+        return None, str(e)
     p = Path(path) if path is not None else coach_path()
     try:
         os.unlink(p)
     except FileNotFoundError:
         pass
-    return numbers, problem
+    return number, problem
 
 
 # -- advice and the cost of a move (the same ranking as play's hint) ---------------------------------------

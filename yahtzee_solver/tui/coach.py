@@ -320,6 +320,8 @@ class CoachSession:
 
     # -- the end -----------------------------------------------------------------------------------------
     def finish(self) -> int:
+        """The end: the places, the game filed in the history, and with two or more players every player's
+        skill and luck and the chart of their chances round by round (:mod:`yahtzee_solver.analysis.table_review`)."""
         g, tr = self.game, self.tr
         self.say(tr("coach.over"))
         totals = g.totals()
@@ -328,13 +330,30 @@ class CoachSession:
             place = 1 + sum(t > totals[i] for t in totals)
             self.say(tr("coach.final_row", place=place, player=g.players[i], total=totals[i]))
         try:
-            numbers, problem = engine.file_finished(g, self.path, self.history_file)
+            number, problem = engine.file_finished(g, self.path, self.history_file)
         except DataFileError as e:
             self.error(str(e))
             return 1
         if problem:
             self.error(tr("review.history_problem", detail=problem))
-        got = [str(n) for n in numbers if n is not None]
-        if got:
-            self.say(tr("coach.filed", numbers=", ".join(got)))
+        if number is not None:
+            self.say(tr("coach.filed", numbers=str(number)))
+        self.say("")
+        self.say("\n".join(self.table_text()))
         return 0
+
+    def table_text(self) -> list[str]:
+        """Every player's luck and skill split and, with two or more players, the chart of the chances."""
+        from ..analysis.review import review_turns, turns_from_log
+        from ..analysis.table_review import review_table
+        from .review import luck_skill_lines, table_lines
+
+        g, tr = self.game, self.tr
+        log = g.table_log()
+        try:
+            if len(g.players) == 1:
+                return luck_skill_lines(tr, review_turns(turns_from_log(log, 0), g.rules, advisor=self.advisor))
+            self.say(tr("table.computing"), dim=True)
+            return table_lines(tr, review_table(g.rules, g.players, log, advisor=self.advisor, odds=self.odds))
+        except YahtzeeError as e:  # e.g. the value table cannot be read: the game is filed all the same
+            return [tr("review.unavailable", detail=str(e).splitlines()[0])]
