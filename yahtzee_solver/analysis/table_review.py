@@ -241,9 +241,14 @@ def review_table(rules: str | RuleSet, names: Sequence[str], log: Sequence[Event
         elif s:
             rows.append((1.0 / n,) * n)
         else:
-            rows.append(tuple(float(x) for x in first_place_chances([odds.start_pmf(c) for c in row])))
+            rows.append(_clipped(first_place_chances([odds.start_pmf(c) for c in row])))
     result = None
     if all(r[-1].is_full for r in cards):
-        result = tuple(float(x) for x in first_place_chances([odds.start_pmf(r[-1]) for r in cards]))
+        result = _clipped(first_place_chances([odds.start_pmf(r[-1]) for r in cards]))
     symmetric = tuple(t for t, w, s in zip(rounds, wanted, same) if w and s)
     return TableReview(rules, tuple(splits), rounds, tuple(rows), result, symmetric, max_open)
+
+
+def _clipped(p: Iterable[float]) -> tuple[float, ...]:
+    """Probabilities as floats in 0..1 (a sum of exact terms may round to 1 + 2e-16)."""
+    return tuple(min(max(float(x), 0.0), 1.0) for x in p)

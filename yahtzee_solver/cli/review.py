@@ -119,7 +119,7 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
                          + (" (a coach game: --player NAME)" if coach_game else " (solitaire)"))
     if player_name is not None:
         if not coach_game:
-            raise UsageError("--player names a player of a coach game; this game is not one (--cpu for the CPU)")
+            raise UsageError(f"--player {player_name!r}: this is not a coach game, its players have no names (--cpu for the CPU)")
         player = _seat(names, player_name)
     who = names[player] if coach_game else None
     meta.update({"opponent": opponent, "seed": seed,
