@@ -255,3 +255,58 @@ def test_the_cost_of_a_keep_is_the_advisors_loss():
     opts = {o.keep: o for o in adv.keep_options(None, "12555", 2)}
     assert best.keep == max(opts.values(), key=lambda o: o.expected).keep
     assert loss == pytest.approx(opts[(5, 5, 5)].expected - opts[(5, 5)].expected, abs=1e-12)
+
+
+def test_h_shows_the_reasons_of_the_two_best_options():
+    """The coach's h: the ranking, then the reasons of strategy.reasons for the two best options (as play's why)."""
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy.reasons import option_reasons
+    from yahtzee_solver.tui.why import figures, sentence
+
+    result = run("coach", "--players", "Ann,Bob", input="22555\nh\nq\n")
+    assert result.exit_code == 0, result.output
+    adv = Advisor("yahtzee")
+    card = parse_card("", "yahtzee")
+    top = adv.keep_options(card, "22555", 2)[:2]
+    why = option_reasons(card, (2, 2, 5, 5, 5), 2, [o.keep for o in top])
+    tr = Translator("en")
+    out = result.output
+    assert tr("why.head", figures=figures(tr, card.rules, why.start)) in out
+    for o in top:
+        r = why.options[o.keep]
+        assert f"{' '.join(map(str, o.keep))}: {figures(tr, card.rules, r)}" in out
+        assert sentence(tr, card.rules, r, why.start) in out
+    assert out.index(tr("hint.title")) < out.index(tr("why.head", figures="")[:12])  # after the ranking
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+@pytest.mark.parametrize("line,key,params", [
+    ("12375", "coach.err.face", {"die": "7", "roll": "12375"}),
+    ("1234556", "coach.err.too_many", {"roll": "1234556", "n": 5}),
+    ("what-if 125", "coach.err.whatif_five", {"roll": "125"}),
+    ("what-if 12x55", "coach.err.face", {"die": "x", "roll": "12x55"}),
+])
+def test_the_coachs_errors_are_in_the_players_language(lang, line, key, params):
+    from yahtzee_solver.i18n import Translator
+
+    result = run("coach", "--players", "Ann,Bob", "--lang", lang, input=f"{line}\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    want = Translator(lang)(key, **params)
+    assert want in result.output, result.output
+    assert "invalid" not in result.output and "faces are" not in result.output  # no English engine text
+    game, _ = load()
+    assert game.actions == []  # nothing changed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_a_move_the_engine_refuses_is_said_in_the_players_language(lang):
+    """No roll left after the third: the engine's reason, translated (not its English text)."""
+    from yahtzee_solver.game import PROBLEMS
+    from yahtzee_solver.i18n import Translator
+
+    result = run("coach", "--players", "Ann", "--lang", lang, input="12345\nk 1\n1234\nk 1\n1234\n5\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert Translator(lang)("problem.no_rolls_left") in result.output
+    if lang != "en":
+        assert PROBLEMS["no_rolls_left"] not in result.output

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from ..strategy.advisor import Advisor
 
-__all__ = ["RollError", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
+__all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
            "save", "load", "file_finished"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
@@ -58,6 +58,49 @@ class RollError(DiceError):
         super().__init__(message)
         self.key: str = key
         self.params: dict[str, Any] = params
+
+
+class MoveError(IllegalMoveError):
+    """An action the engine refuses: the reason's key of :data:`yahtzee_solver.game.PROBLEMS` and its fields
+    (translated by :meth:`yahtzee_solver.i18n.Translator.problem`); the English text is the message."""
+
+    def __init__(self, problem: str, params: dict[str, Any]) -> None:
+        from ..game import PROBLEMS
+
+        super().__init__(PROBLEMS[problem].format(**params))
+        self.problem: str = problem
+        self.params: dict[str, Any] = dict(params)
+
+
+def parse_roll(text: str) -> tuple[int, ...]:
+    """The faces typed for a roll: 0 to 5 dice, written as :func:`~yahtzee_solver.dice.parse_dice` reads them
+    (``12555``, ``1 2 5``, full-width digits), sorted.
+
+    Raises
+    ------
+    RollError
+        ``coach.err.face`` naming the first die that is not a face 1-6, or ``coach.err.too_many``.
+    """
+    import re
+
+    from ..dice import ascii_width
+
+    try:
+        return parse_dice(text, n=None)
+    except DiceError:
+        pass
+    shown = _clip(str(text))
+    s = ascii_width(str(text)).strip()
+    parts = [p for p in re.split(r"[\s,]+", s) if p] if re.search(r"[\s,]", s) else list(s)
+    for p in parts:
+        if not (p.isascii() and p.isdigit()) or len(p) > 1 or not 1 <= int(p) <= 6:
+            die = _clip(p, 10)
+            raise RollError("coach.err.face", f"invalid die {die!r} in {shown!r}: faces are 1-6", die=die, roll=shown)
+    raise RollError("coach.err.too_many", f"invalid roll {shown!r}: at most {N_DICE} dice", roll=shown, n=N_DICE)
+
+
+def _clip(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class TypedDice:
@@ -207,18 +250,18 @@ class CoachGame:
 
         Raises
         ------
-        DiceError
-            Bad dice, the wrong number of them, or five dice that do not contain the kept ones.
-        IllegalMoveError
-            When the game is over, or no roll is left, or every die is kept.
+        RollError
+            Bad dice, the wrong number of them, or five dice that do not contain the kept ones
+            (a :class:`~yahtzee_solver.errors.DiceError` with a message key).
+        MoveError
+            When the game is over, or no roll is left, or every die is kept (an ``IllegalMoveError``
+            with the reason's key).
         """
         st = self.state
         why = st.problem(Roll())
         if why is not None:
-            from ..game import PROBLEMS
-
-            raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
-        faces = parse_dice(text, n=None)
+            raise MoveError(*why)
+        faces = parse_roll(text)
         if st.rolls_used == 0:
             if len(faces) != N_DICE:
                 raise RollError("coach.err.first", f"invalid roll {_faces(faces)!r}: the first roll of a turn is five dice",
@@ -343,9 +386,7 @@ def _faces(faces: Iterable[int]) -> str:
 def _check(st: GameState, action: Action) -> None:
     why = st.problem(action)
     if why is not None:
-        from ..game import PROBLEMS
-
-        raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
+        raise MoveError(*why)
 
 
 def _whole(v: Any) -> int:
