@@ -133,7 +133,7 @@ def test_a_whole_two_player_game_from_stdin_goes_to_the_history(rules):
     assert _chart_rows(r.output, ("Ann", "Bob")) == chart
     bob = run("review", "1", "--player", "bob", "--no-chances")
     assert bob.exit_code == 0 and "Bob's decisions" in bob.output, bob.output
-    assert f"Final score {b};" in bob.output and "round" not in bob.output.split("Every player")[1]
+    assert f"Final score {b};" in bob.output and "turn   " not in bob.output.split("Every player")[1]
     out = run_json("review", "--player", "Bob")
     assert out["final_score"] == b and out["player"] == "Bob" and out["names"] == ["Ann", "Bob"]
     t = out["table"]

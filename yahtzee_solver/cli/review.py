@@ -89,7 +89,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
             raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "
                                 "is damaged")
         entry = h.get(n)
-        rules_name, opponent, seed, players = entry.rules, entry.opponent, entry.seed, entry.players
+        rules_name, opponent, players = entry.rules, entry.opponent, entry.players
+        seed: int | None = entry.seed
         log = entry.log
         names = entry.seat_names(tr("you"), tr.opponent(opponent))
         if entry.is_table:

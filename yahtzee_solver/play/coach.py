@@ -29,6 +29,7 @@ from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Sco
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..strategy.advisor import BoxOption, KeepOption
+from .history import MAX_NAME, MAX_PLAYERS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -40,10 +41,8 @@ __all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FO
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
-#: Most players at one table.
-MAX_PLAYERS = 8
-#: Longest player name (characters).
-MAX_NAME = 20
+# MAX_PLAYERS (most players at one table) and MAX_NAME (the longest player name, characters) are the
+# history's limits, which it checks on load.
 
 
 def coach_path() -> Path:

@@ -65,6 +65,8 @@ _RESULTS = ("solo", "win", "loss", "draw", "table")
 
 #: The opponent field of a coach game (players at a table, real dice).
 COACH = "coach"
+#: Most players at one coach table, and the longest name (characters).
+MAX_PLAYERS, MAX_NAME = 8, 20
 
 
 def history_path() -> Path:
@@ -225,8 +227,6 @@ def _names(raw: Any, opponent: Any) -> tuple[str, ...] | None:
         if raw is not None:
             raise SavedGameError("a history entry has player names but is not a coach game")
         return None
-    from .coach import MAX_NAME, MAX_PLAYERS
-
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_PLAYERS:
         raise SavedGameError(f"a coach game in the history has no list of 1-{MAX_PLAYERS} player names")
     if not all(isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() and x == x.strip() for x in raw):

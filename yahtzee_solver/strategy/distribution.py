@@ -620,7 +620,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
     if table is not None and table.rules != rules:
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-    keys = sorted({tuple(int(x) for x in c.key) for c in cards})
+    keys: list[tuple[int, int, int]] = sorted({(int(c.key[0]), int(c.key[1]), int(c.key[2])) for c in cards})
     filled = (1 << C) - 1
     for k in keys:
         filled &= k[0]
@@ -668,4 +668,4 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
     finally:
         if bar is not None:
             bar.close()
-    return [_final(rules, pol, c, *got[tuple(int(x) for x in c.key)]) for c in cards]
+    return [_final(rules, pol, c, *got[(int(c.key[0]), int(c.key[1]), int(c.key[2]))]) for c in cards]

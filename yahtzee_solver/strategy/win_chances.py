@@ -435,8 +435,8 @@ class TableOdds:
         if not todo:
             return
         dists = turn_start_distributions(list(todo.values()), strategy="expert", table=self.table)
-        for key, d in zip(todo, dists):
-            self._start[key] = np.asarray(d.pmf)
+        for k, d in zip(todo, dists):
+            self._start[k] = np.asarray(d.pmf)
 
     def _mover(self, card: ScoreCard, dice: Sequence[int], rolls_left: int,
                boxes: bool) -> tuple[np.ndarray, dict[tuple[int, ...] | int, np.ndarray]]:

@@ -19,7 +19,7 @@ import click
 
 from ..errors import DataFileError, YahtzeeError
 from ..game import MAX_ROLLS
-from ..i18n import Translator, display_width, format_probability, pad
+from ..i18n import Translator, display_width, format_probability, pad, wrap
 from ..play import coach as engine
 from ..play.coach import CoachGame, MoveError, RollError
 from ..strategy.advisor import BoxOption, KeepOption
@@ -300,7 +300,7 @@ class CoachSession:
         keys: list[Option] = [o.keep if isinstance(o, KeepOption) else o.category for o in options]
         why = option_reasons(card, tuple(sorted(dice)), rolls_left, keys, table=self.advisor.table)
         labels = [dice_text(o.keep) if isinstance(o, KeepOption) else tr.box(rules, o.category) for o in options]
-        self.say("\n".join(reason_lines(tr, why, list(zip(labels, keys)))), fg="cyan")
+        self.say("\n".join(wrap(line, 80) for line in reason_lines(tr, why, list(zip(labels, keys)))), fg="cyan")
 
     def say_chances(self, wc: TableChances) -> None:
         g, tr = self.game, self.tr

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, TypeAlias, cast
 import click
 import numpy as np
 
-from ..analysis.training import (STRONG, Answer, Graded, Position, SessionRecord, TrainingStats, grade, no_reason,
-                                 trend_bars)
+from ..analysis.training import STRONG, Answer, Graded, Position, SessionRecord, TrainingStats, grade, trend_bars
 from ..game import MAX_ROLLS, GameConfig, GameState
 from ..i18n import Translator, display_width, pad, wrap
 from .board import render_board, render_dice
