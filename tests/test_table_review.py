@@ -254,3 +254,26 @@ def test_review_of_a_game_against_a_cpu_shows_both_players_and_the_chart():
         assert tr("cpu", level=tr.level("beginner")) in res.output
         assert all(display_width(line) <= 80 for line in res.stdout.splitlines())
     assert_clean_error(run("review", "--player", "Ann"), 2, "--player", "not a coach game")
+
+
+def test_an_unfinished_game_against_a_cpu_shows_each_players_expected_final_total(tmp_path):
+    from yahtzee_solver.play.savegame import state_to_dict
+
+    normal = make_strategy("normal", "yacht")
+    state = new_game("yacht", "normal", seed=3)
+    while sum(v is not None for v in state.cards[1].boxes) < 7:
+        for a in cpu_actions(state, normal):
+            state.apply_action(a)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(state_to_dict(state)))
+    want = review_table("yacht", ("You", "CPU (normal)"), state.log, chances=False)
+    assert want.result is None and want.rounds == tuple(range(1, 9))  # the CPU has begun turn 8
+    res = run("review", str(path), "--no-chances")
+    assert res.exit_code == 0, res.output
+    for p in want.players:
+        assert not p.review.complete
+        assert abs(p.expected_end - (p.start_value - p.skill_loss + p.luck)) < 1e-9
+        row = next(line for line in res.output.splitlines() if line.startswith("  " + p.name + " "))
+        assert row.split()[-4:] == [f"{p.expected_end:.2f}", f"{p.start_value:.2f}", f"{p.skill_loss:.2f}",
+                                    f"{p.luck:+.2f}"]
+    assert "unfinished game" in res.output

@@ -162,16 +162,19 @@ def _name(text: str, cells: int = NAME_CELLS) -> str:
 
 
 def split_lines(tr: Translator, table: TableReview) -> list[str]:
-    """Every player's ``final = start value - skill loss + luck``, one row each (points, 2 decimals)."""
+    """Every player's ``final = start value - skill loss + luck``, one row each (points, 2 decimals; an
+    unfinished game's final is its expected final total now)."""
     head = [tr("table.col_player"), tr("table.col_final"), tr("table.col_start"), tr("table.col_skill"),
             tr("table.col_luck")]
-    rows = [[_name(p.name), str(p.final), _num(p.start_value), _num(p.skill_loss), f"{p.luck:+.2f}"]
-            for p in table.players]
+    rows = [[_name(p.name), str(p.final) if p.review.complete else _num(p.expected_end), _num(p.start_value),
+             _num(p.skill_loss), f"{p.luck:+.2f}"] for p in table.players]
     widths = [max(display_width(r[i]) for r in [head] + rows) for i in range(len(head))]
     out = _wrapped([tr("table.title")])
     for n, row in enumerate([head] + rows):
         line = "  " + "  ".join(pad(v, w, "<" if i == 0 else ">") for i, (v, w) in enumerate(zip(row, widths)))
         out.append(click.style(line.rstrip(), bold=True) if n == 0 else line.rstrip())
+    if not all(p.review.complete for p in table.players):
+        out += _wrapped(["  " + tr("table.so_far")])
     return out
 
 
