@@ -36,7 +36,7 @@ __all__ = ["review"]
 @click.option("--player", "player_name", default=None, metavar="NAME",
               help="A coach game: review this player's decisions (default: the first player's).")
 @click.option("--no-chances", "no_chances", is_flag=True,
-              help="A game of two or more players: skip each player's chance of finishing first round by round "
+              help="A game of two or more players: skip each player's chance of finishing first turn by turn "
                    "(about ten seconds to compute).")
 @json_option
 def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str | None, player_name: str | None,
@@ -47,7 +47,7 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     'play' and 'coach' print); FILE is a saved game file.  Without either,
     the last game played.  A game of two or more players (against the CPU,
     or at the coach's table) also shows every player's skill and luck and
-    each player's chance of finishing first at the start of each round,
+    each player's chance of finishing first at the start of each turn,
     every player modelled as expert from their card.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
@@ -120,7 +120,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
                          + (" (a coach game: --player NAME)" if coach_game else " (solitaire)"))
     if player_name is not None:
         if not coach_game:
-            raise UsageError(f"--player {player_name!r}: this is not a coach game, its players have no names (--cpu for the CPU)")
+            raise UsageError(f"--player {player_name!r}: this is not a coach game, its players have no names "
+                             "(--cpu for the CPU)")
         player = _seat(names, player_name)
     who = names[player] if coach_game else None
     meta.update({"opponent": opponent, "seed": seed,
