@@ -8,6 +8,7 @@ one-line error and the same position is asked again; nothing answered before is 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeAlias, cast
 
@@ -109,11 +110,15 @@ def ranking_lines(advisor: Advisor, graded: Graded, tr: Translator) -> list[str]
     else:
         lines.append(click.style(tr("train.yours", cmd=graded.answer.command(), ev=f"{graded.expected:.2f}",
                                     cost=f"{graded.cost:.2f}"), fg="yellow"))
-    if graded.reason:
-        first, *rest = graded.reason.split("\n")
-        lines.append(wrap(tr("train.reason", reason=first), 80))
-        lines += [wrap(line, 80) for line in rest]
-    return lines
+    return lines + reason_lines(graded.reason, tr)
+
+
+def reason_lines(reason: str | None, tr: Translator) -> list[str]:
+    """The reason under the ranking: ``Why: ...`` and any further line (the answer's), wrapped to 80 cells."""
+    if not reason:
+        return []
+    first, *rest = reason.split("\n")
+    return [wrap(tr("train.reason", reason=first), 80)] + [wrap(line, 80) for line in rest]
 
 
 def _same(cmd: str, mine: str, graded: Graded) -> bool:
@@ -230,9 +235,14 @@ def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator
             break
         if answer is None:
             return out
-        g = grade(advisor, pos, answer, reason=reason, lang=tr.lang)
-        out.append(g)
+        # the ranking at once, then the reason (its exact figures take up to seconds on an early card)
+        g = grade(advisor, pos, answer, lang=tr.lang)
         echo("\n".join(ranking_lines(advisor, g, tr)))
+        g = dataclasses.replace(g, reason=reason(pos, answer, tr.lang))
+        out.append(g)
+        lines = reason_lines(g.reason, tr)
+        if lines:
+            echo("\n".join(lines))
     return out
 
 
