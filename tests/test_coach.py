@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from clihelpers import assert_clean_error, run
+from clihelpers import assert_clean_error, run, run_json
+from yahtzee_solver.analysis.table_review import review_table
 from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking
 from yahtzee_solver.play.history import History
 from yahtzee_solver.strategy.advisor import Advisor
@@ -53,14 +54,14 @@ def test_first_place_utility_with_one_opponent_is_the_win_utility():
 
 
 # -- a scripted game ----------------------------------------------------------------------------------------
-def _script(seed=5, players=("Ann", "Bob"), mistakes=True):
+def _script(seed=5, players=("Ann", "Bob"), mistakes=True, rules="yahtzee"):
     """Lines that play a whole game with dice from a seeded generator, best moves except a few mistakes.
 
-    Returns the lines, the CoachGame the lines lead to, and the turns (player, round) with a mistake.
+    Returns the lines and the CoachGame the lines lead to.
     """
     rng = np.random.default_rng(seed)
-    adv = Advisor("yahtzee")
-    g = CoachGame("yahtzee", players)
+    adv = Advisor(rules)
+    g = CoachGame(rules, players)
     lines = []
     while not g.is_over():
         dice = "".join(map(str, rng.integers(1, 7, 5)))
@@ -97,9 +98,12 @@ def _held(dice, keep):
     return positions_of(dice, keep)
 
 
-def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
-    lines, expected = _script()
-    result = run("coach", "--players", "Ann,Bob", input="\n".join(lines) + "\n")
+@pytest.mark.parametrize("rules", ["yacht", pytest.param("yahtzee", marks=pytest.mark.slow)])
+def test_a_whole_two_player_game_from_stdin_goes_to_the_history(rules):
+    """The game ends with every player's split and the chart of the chances, and is filed as one game of
+    the table, which review reads with the names (text and JSON)."""
+    lines, expected = _script(rules=rules)
+    result = run("coach", "--rules", rules, "--players", "Ann,Bob", input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output[-2000:]
     assert "Traceback" not in result.output
     assert "Game over." in result.output
@@ -107,11 +111,58 @@ def test_a_whole_two_player_game_from_stdin_goes_to_the_history():
     a, b = expected.totals()
     assert f"Ann: {a}" in result.output and f"Bob: {b}" in result.output
     h = History.load()
-    assert [e.scores for e in h.entries] == [(a,), (b,)]
+    (entry,) = h.entries  # one game of the table, not one solitaire game per player
+    assert entry.scores == (a, b) and entry.names == ("Ann", "Bob") and entry.opponent == "coach"
     assert not coach_path().exists()  # a finished game leaves no save
-    for n in (1, 2):  # review reads each player's game
-        r = run("review", str(n))
-        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    # the end of the game: every player's split, exactly the per-game review's, and the chart
+    want = review_table(rules, ("Ann", "Bob"), expected.table_log())
+    end = result.output[result.output.index("Game over."):]
+    assert "Filed in the game history as game 1" in end
+    assert "final score = value of the empty card − skill loss + luck" in " ".join(end.split())
+    for p, total in zip(want.players, (a, b)):
+        assert p.final == total and abs(p.final - (p.start_value - p.skill_loss + p.luck)) < 1e-9
+        row = next(line for line in end.splitlines() if line.strip().startswith(p.name + " "))
+        assert row.split()[1:] == [str(total), f"{p.start_value:.2f}", f"{p.skill_loss:.2f}", f"{p.luck:+.2f}"]
+    chart = _chart_rows(end, ("Ann", "Bob"))
+    for i, cells in enumerate(chart):
+        assert cells == [_pct(x) for x in want.series(i)] + [_pct(want.result[i])]
+    # review reads the game with the names: the table, then any player's decisions
+    r = run("review")
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    assert "coach game" in r.output and "Ann's decisions" in r.output
+    assert _chart_rows(r.output, ("Ann", "Bob")) == chart
+    bob = run("review", "1", "--player", "bob", "--no-chances")
+    assert bob.exit_code == 0 and "Bob's decisions" in bob.output, bob.output
+    assert f"Final score {b};" in bob.output and "turn   " not in bob.output.split("Every player")[1]
+    out = run_json("review", "--player", "Bob")
+    assert out["final_score"] == b and out["player"] == "Bob" and out["names"] == ["Ann", "Bob"]
+    t = out["table"]
+    assert [p["name"] for p in t["players"]] == ["Ann", "Bob"]
+    for p, w in zip(t["players"], want.players):
+        assert (p["final"], p["luck"], p["skill_loss"]) == (w.final, w.luck, w.skill_loss)
+    assert t["rounds"] == list(range(1, expected.rules.n_categories + 1))
+    for row in t["chances"]:
+        assert abs(sum(row) - 1.0) < 1e-9
+    assert_clean_error(run("review", "--player", "Zed"), 2, "unknown player 'Zed'", "Ann, Bob")
+    assert_clean_error(run("review", "--cpu"), 2, "--cpu")
+
+
+def _pct(p):
+    """A chart cell's number: the chance in whole percents (``<1``, ``>99`` near the ends)."""
+    n = round(100 * p)
+    return "<1" if 0 < p and n == 0 else ">99" if p < 1 and n == 100 else str(n)
+
+
+def _chart_rows(text, names):
+    """The numbers of the chart's rows (one per player, the result last), bars dropped."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("Chance of finishing first"))
+    out = []
+    for name in names:
+        row = next(line for line in lines[top:] if line.startswith("  " + name + " "))
+        cells = row[2 + len(name):]
+        out.append([c.strip(" ▁▂▃▄▅▆▇█") for c in cells.split() if c.strip(" ▁▂▃▄▅▆▇█")])
+    return out
 
 
 def test_quiet_flags_nothing():
@@ -204,3 +255,63 @@ def test_the_cost_of_a_keep_is_the_advisors_loss():
     opts = {o.keep: o for o in adv.keep_options(None, "12555", 2)}
     assert best.keep == max(opts.values(), key=lambda o: o.expected).keep
     assert loss == pytest.approx(opts[(5, 5, 5)].expected - opts[(5, 5)].expected, abs=1e-12)
+
+
+def test_h_shows_the_reasons_of_the_two_best_options():
+    """The coach's h: the ranking, then the reasons of strategy.reasons for the two best options (as play's why)."""
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy.reasons import option_reasons
+    from yahtzee_solver.tui.why import figures, sentence
+
+    result = run("coach", "--players", "Ann,Bob", input="22555\nh\nq\n")
+    assert result.exit_code == 0, result.output
+    adv = Advisor("yahtzee")
+    card = parse_card("", "yahtzee")
+    top = adv.keep_options(card, "22555", 2)[:2]
+    why = option_reasons(card, (2, 2, 5, 5, 5), 2, [o.keep for o in top])
+    tr = Translator("en")
+    out = result.output
+    assert all(len(line) <= 80 for line in out[out.index("Why"):].splitlines()[:6])  # wrapped
+
+    def bare(x):  # the lines are wrapped at 80 columns
+        return "".join(x.split())
+
+    assert bare(tr("why.head", figures=figures(tr, card.rules, why.start))) in bare(out)
+    for o in top:
+        r = why.options[o.keep]
+        assert bare(f"{' '.join(map(str, o.keep))}: {figures(tr, card.rules, r)}") in bare(out)
+        assert bare(sentence(tr, card.rules, r, why.start)) in bare(out)
+    assert out.index(tr("hint.title")) < out.index(tr("why.head", figures="")[:12])  # after the ranking
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+@pytest.mark.parametrize("line,key,params", [
+    ("12375", "coach.err.face", {"die": "7", "roll": "12375"}),
+    ("1234556", "coach.err.too_many", {"roll": "1234556", "n": 5}),
+    ("what-if 125", "coach.err.whatif_five", {"roll": "125"}),
+    ("what-if 12x55", "coach.err.face", {"die": "x", "roll": "12x55"}),
+])
+def test_the_coachs_errors_are_in_the_players_language(lang, line, key, params):
+    from yahtzee_solver.i18n import Translator
+
+    result = run("coach", "--players", "Ann,Bob", "--lang", lang, input=f"{line}\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    want = Translator(lang)(key, **params)
+    assert want in result.output, result.output
+    assert "invalid" not in result.output and "faces are" not in result.output  # no English engine text
+    game, _ = load()
+    assert game.actions == []  # nothing changed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_a_move_the_engine_refuses_is_said_in_the_players_language(lang):
+    """No roll left after the third: the engine's reason, translated (not its English text)."""
+    from yahtzee_solver.game import PROBLEMS
+    from yahtzee_solver.i18n import Translator
+
+    result = run("coach", "--players", "Ann", "--lang", lang, input="12345\nk 1\n1234\nk 1\n1234\n5\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert Translator(lang)("problem.no_rolls_left") in result.output
+    if lang != "en":
+        assert PROBLEMS["no_rolls_left"] not in result.output

@@ -267,3 +267,80 @@ def test_the_ranking_is_plays_hint_for_the_same_position(advisor, tmp_path, caps
         g = grade(advisor, pos, pos.best)
         shown = [click.unstyle(x) for x in ranking_lines(advisor, g, tr)]
         assert shown[: len(hint)] == hint
+
+
+# -- the coach's games in the history, and the reasons -------------------------------------------------------
+def _coach_history(advisor):
+    """A two-player coach game in the history: Ann plays as the expert (no mistake), Bob as a beginner."""
+    import dataclasses
+
+    from yahtzee_solver.play.history import HistoryEntry, add_entry
+
+    ann = finished_game(ExpertStrategy("yahtzee", jit=False), seed=21)
+    bob = finished_game(BeginnerStrategy("yahtzee", rng=np.random.default_rng(2)), seed=22)
+    turns = []
+    for st in (ann, bob):
+        mine = [[]]
+        for ev in st.log:
+            mine[-1].append(ev)
+            if ev.kind == "score":
+                mine.append([])
+        turns.append(mine)
+    log = [dataclasses.replace(ev, player=seat) for t in range(13) for seat in (0, 1) for ev in turns[seat][t]]
+    entry = HistoryEntry.of_table("yahtzee", ("Ann", "Bob"), log, (ann.cards[0].total, bob.cards[0].total))
+    add_entry(entry)
+    return entry
+
+
+def test_train_from_a_coach_history_reads_every_player_or_the_one_named(advisor, expert):
+    entry = _coach_history(advisor)
+    assert not history_mistakes([(entry.log, 0)], "yahtzee", advisor)  # Ann, the first player, lost nothing
+    bobs = history_mistakes([(entry.log, 1)], "yahtzee", advisor)
+    assert bobs
+    positions = draw_positions(advisor, np.random.default_rng(3), 2, bobs)
+    answers = "".join(expert_command(expert, p) + "\n" for p in positions)
+    for args in ([], ["--player", "bob"]):  # every player's decisions, or Bob's
+        res = run(["--from-history", *args, "--count", "2", "--seed", "3"], answers)
+        assert res.exit_code == 0, res.output
+        assert "costliest past decisions" in res.output
+        assert res.output.count("is the best: it cost nothing") == 2
+    assert [s["source"] for s in sessions()] == ["history", "history"]
+    assert all(s["proficiency"] == 0 for s in sessions())
+    res = run(["--from-history", "--player", "Ann", "--count", "1", "--seed", "3"], "q\n")
+    assert res.exit_code == 0 and "No past decision of yours lost points" in res.output
+    from clihelpers import assert_clean_error
+
+    assert_clean_error(run(["--from-history", "--player", "Zed"]), 2, "unknown player 'Zed'", "Ann, Bob")
+    assert_clean_error(run(["--player", "Ann"]), 2, "--from-history")
+
+
+def test_the_reason_after_an_answer_is_hint_whys(advisor):
+    """The sentence shown is that of the reasons (strategy.reasons, worded as hint --why) of the best
+    option, then of the answer when it is another."""
+    from yahtzee_solver.analysis.training import _position
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.strategy.reasons import option_reasons
+    from yahtzee_solver.tui.train import run_training
+    from yahtzee_solver.tui.why import sentence
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,3k=20,4k=0,fh=25,ls=40,chance=22", "yahtzee")
+    pos, _ = _position(advisor, card, (2, 5, 5, 5, 6), 2)
+    worst = advisor.keep_options(card, pos.dice, 2)[-1].keep
+    for lang in ("en", "zh", "ja"):
+        tr = Translator(lang)
+        why = option_reasons(card, pos.dice, 2, [pos.best.keep, worst])
+        best_text = sentence(tr, card.rules, why.options[pos.best.keep], why.start)
+        mine_text = sentence(tr, card.rules, why.options[worst], why.start)
+        best_cmd, worst_cmd = "k " + "".join(map(str, pos.best.keep)), "k " + ("".join(map(str, worst)) or "-")
+        for cmd, shown in ((best_cmd, [best_text]), (worst_cmd, [best_text, mine_text])):
+            out: list[str] = []
+            graded = run_training([pos], advisor, tr, read=lambda _p, c=cmd: c, echo=out.append)
+            assert len(graded) == 1
+            def bare(x: str) -> str:  # the lines are wrapped (Chinese and Japanese between any characters)
+                return "".join(x.split())
+
+            text = bare("\n".join(out))
+            for t in shown:
+                assert bare(t) in text, (lang, cmd, t)
+            assert (bare(mine_text) in text) == (cmd == worst_cmd)
+            assert bare(tr("train.reason", reason=best_text)) in text

@@ -1278,11 +1278,13 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert n == 1
     r = client.ok("get", "/api/review")
     assert r["number"] == 1 and client.ok("get", "/api/review?game=1") == r
-    res = CliRunner().invoke(main, ["review", "1", "--json"])  # the same data folder (YAHTZEE_SOLVER_HOME)
+    res = CliRunner().invoke(main, ["review", "1", "--json", "--no-chances"])  # the same data folder (YAHTZEE_SOLVER_HOME)
     assert res.exit_code == 0, res.output
-    assert r["review"] == json.loads(res.output)
-    cpu = CliRunner().invoke(main, ["review", "1", "--cpu", "--json"])
-    assert client.ok("get", "/api/review?player=cpu")["review"] == json.loads(cpu.output)
+    # the CLI's table review of both players ("table") is not on the page yet
+    assert r["review"] == {k: v for k, v in json.loads(res.output).items() if k != "table"}
+    cpu = CliRunner().invoke(main, ["review", "1", "--cpu", "--json", "--no-chances"])
+    assert client.ok("get", "/api/review?player=cpu")["review"] == {
+        k: v for k, v in json.loads(cpu.output).items() if k != "table"}
     assert len(r["rows"]) == r["review"]["n_decisions"]
     assert [row["loss"] for row in r["rows"]] == [d["loss"] for d in r["review"]["decisions"]]
     assert r["games"][0]["number"] == 1 and r["games"][0]["scores"] == [p["total"] for p in game["players"]]

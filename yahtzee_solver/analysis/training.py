@@ -255,11 +255,12 @@ def answer_value(advisor: Advisor, card: ScoreCard, dice: Sequence[int], rolls_l
 
 
 def no_reason(position: Position, answer: Answer, lang: str = "en") -> str | None:
-    """The reason hook: one plain sentence about the position's best choice, or None.
+    """A reason hook that gives no reason (the default of :func:`grade`: no computation).
 
-    The trainer shows what this returns under the ranking.  It gives none: the sentence comes from the
-    reasons of the hints (bonus and Yahtzee chances, points of the turn), to be plugged in here when
-    they exist; any callable of the same signature may be passed to the trainer instead.
+    A reason hook returns the plain sentence shown under the ranking after an answer.  The trainer's
+    own is :class:`yahtzee_solver.tui.train.WhyReason`: the sentences of the reasons
+    (:func:`yahtzee_solver.strategy.reasons.option_reasons`, as ``hint --why``) for the best option and
+    for the answer; any callable of the same signature may be passed instead.
     """
     return None
 

@@ -17,7 +17,10 @@ from ..tui.review import review_lines
 from .options import echo_json, json_option
 
 if TYPE_CHECKING:
-    from ..analysis.review import GameReview
+    from collections.abc import Mapping, Sequence
+
+    from ..analysis.table_review import TableReview
+    from ..game import Event
 
 __all__ = ["review"]
 
@@ -30,13 +33,22 @@ __all__ = ["review"]
               help="Refuse a game of other rules (a check; the game's own rules are used).")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
+@click.option("--player", "player_name", default=None, metavar="NAME",
+              help="A coach game: review this player's decisions (default: the first player's).")
+@click.option("--no-chances", "no_chances", is_flag=True,
+              help="A game of two or more players: skip each player's chance of finishing first turn by turn "
+                   "(about ten seconds to compute).")
 @json_option
-def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str | None, as_json: bool) -> None:
+def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str | None, player_name: str | None,
+           no_chances: bool, as_json: bool) -> None:
     """Review a finished game: each decision, the best one, and its expected loss.
 
     N is a number in the game history (1 = the oldest kept; see the numbers
-    'play' prints); FILE is a saved game file.  Without either, the last game
-    played.
+    'play' and 'coach' print); FILE is a saved game file.  Without either,
+    the last game played.  A game of two or more players (against the CPU,
+    or at the coach's table) also shows every player's skill and luck and
+    each player's chance of finishing first at the start of each turn,
+    every player modelled as expert from their card.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
     advisor's "vs best").
@@ -46,16 +58,22 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
       yahtzee-solve review
       yahtzee-solve review 3 --lang ja
       yahtzee-solve review game.json --json
+      yahtzee-solve review 4 --player Bob
     """
     from ..errors import CategoryError, DataFileError, DiceError, SavedGameError, UsageError
     from ..play.history import History, history_path, load_game_file
     from ..analysis.review import review_log
+    from ..analysis.table_review import review_table
+    from ..play.history import COACH
     from ..rules import get_rules
+    from ..tui.review import table_lines
 
     tr = Translator(lang.lower() if lang else locale_lang() or "en")
     if game is not None and last:
         raise UsageError("give a game N or FILE, or --last, not both")
     player = 1 if cpu else 0
+    names: tuple[str, ...] = ()
+    log: Sequence[Event | Mapping[str, Any]] = ()
     if game is None or game.strip().isdigit():
         h = History.load()
         if h.problem:
@@ -71,16 +89,17 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
             raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "
                                 "is damaged")
         entry = h.get(n)
-        rules_name, opponent, seed, players = entry.rules, entry.opponent, entry.seed, entry.players
+        rules_name, opponent, players = entry.rules, entry.opponent, entry.players
+        seed: int | None = entry.seed
+        log = entry.log
+        names = entry.seat_names(tr("you"), tr.opponent(opponent))
+        if entry.is_table:
+            seed = None  # the dice were the players' own
         what = tr("review.game", n=n, date=entry.date)
         meta = {"source": "history", "number": n, "date": entry.date, "result": entry.result,
                 "scores": list(entry.scores)}
 
-        def review_it(m: dict[str, Any]) -> GameReview:
-            try:
-                return review_log(entry.log, entry.rules, player, meta=m)
-            except (SavedGameError, DiceError, CategoryError) as e:  # the history's content
-                raise DataFileError(f"{history_path()}: game {n}: {e}") from None
+        where = f"{history_path()}: game {n}"
     else:
         if not os.path.lexists(game):  # not a number, so a FILE: a missing one is a file problem (exit 1)
             raise DataFileError(f"no game file {game!r} (no such file; a game of the history is given by its "
@@ -90,19 +109,58 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
         opponent = "solo" if saved.opponent == "none" else saved.opponent
         what = game
         meta = {"source": "file", "path": game}
-
-        def review_it(m: dict[str, Any]) -> GameReview:
-            try:
-                return review_log(saved.log, saved.rules, player, meta=m)
-            except (SavedGameError, DiceError, CategoryError) as e:  # the file's content, not the command line
-                raise DataFileError(f"{game}: {e}") from None
+        log = saved.log
+        names = (tr("you"),) if players == 1 else (tr("you"), tr.opponent(opponent))
+        where = game
     if rules is not None and get_rules(rules).name != rules_name:
         raise UsageError(f"the game is for rules {rules_name!r}, not {get_rules(rules).name!r}")
-    if cpu and players < 2:
-        raise UsageError("--cpu: this is a solitaire game, there is no CPU player")
-    meta.update({"opponent": opponent, "seed": seed, "player": "cpu" if cpu else "you"})
-    rev = review_it(meta)
+    coach_game = opponent == COACH
+    if cpu and (players < 2 or coach_game):
+        raise UsageError("--cpu: there is no CPU player in this game"
+                         + (" (a coach game: --player NAME)" if coach_game else " (solitaire)"))
+    if player_name is not None:
+        if not coach_game:
+            raise UsageError(f"--player {player_name!r}: this is not a coach game, its players have no names "
+                             "(--cpu for the CPU)")
+        player = _seat(names, player_name)
+    who = names[player] if coach_game else None
+    meta.update({"opponent": opponent, "seed": seed,
+                 "player": who if coach_game else "cpu" if cpu else "you"})
+    if coach_game:
+        meta["names"] = list(names)
+    table: TableReview | None = None
+    try:
+        rev = review_log(log, rules_name, player, meta=meta)
+        if players >= 2:
+            if not no_chances and not as_json:
+                click.echo(tr("table.computing"), err=True)
+            table = review_table(rules_name, names, log, chances=not no_chances)
+    except (SavedGameError, DiceError, CategoryError) as e:  # the file's content, not the command line
+        raise DataFileError(f"{where}: {e}") from None
     if as_json:
-        echo_json(rev.to_dict())
+        out = rev.to_dict()
+        if table is not None:
+            out["table"] = table.to_dict()
+        echo_json(out)
         return
-    click.echo("\n".join(review_lines(tr, rev, what, opponent, seed, player)))
+    lines = review_lines(tr, rev, what, opponent, seed, player, who=who)
+    if table is not None:
+        lines += ["", *table_lines(tr, table)]
+    click.echo("\n".join(lines))
+
+
+def _seat(names: Sequence[str], name: str) -> int:
+    """The seat of the player called ``name`` (ignoring case and surrounding spaces).
+
+    Raises
+    ------
+    UsageError
+        For a name not at the table (one line naming the players).
+    """
+    from ..errors import UsageError
+
+    want = name.strip().casefold()
+    for i, n in enumerate(names):
+        if n.casefold() == want:
+            return i
+    raise UsageError(f"unknown player {name!r}: the players are {', '.join(names)}")

@@ -18,6 +18,8 @@ from .options import no_color, rules_option
 
 if TYPE_CHECKING:
     from ..analysis.training import Mistake
+    from ..game import Event
+    from ..play.history import HistoryEntry
     from ..rules import RuleSet
 
 __all__ = ["train"]
@@ -28,6 +30,9 @@ __all__ = ["train"]
 @click.option("--from-history", "from_history", is_flag=True,
               help="Positions like your costliest past decisions in the game history (the same kind of "
                    "decision, at other dice and cards).")
+@click.option("--player", "player_name", default=None, metavar="NAME",
+              help="With --from-history: only this player's decisions in the coach's games (default: every "
+                   "player's, and yours in play's games).")
 @click.option("--count", type=click.IntRange(1, 200), default=10, show_default=True, help="Positions to answer.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the positions (same seed, same positions); default: fresh entropy.")
@@ -35,8 +40,8 @@ __all__ = ["train"]
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
 @click.option("--stats", is_flag=True, help="Show the saved sessions' proficiency scores and their trend instead.")
 @click.pass_context
-def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, seed: int | None, lang: str | None,
-          stats: bool) -> None:
+def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: str | None, count: int,
+          seed: int | None, lang: str | None, stats: bool) -> None:
     """Train on positions: answer with a keep or a box, then see the ranking and what your answer cost.
 
     Answer as in play: k 225 keeps a 2, a 2 and a 5; k a c keeps the dice at
@@ -50,6 +55,7 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, se
     Examples:
       yahtzee-solve train --count 5
       yahtzee-solve train --from-history --lang ja
+      yahtzee-solve train --from-history --player Ann
       yahtzee-solve train --stats
     """
     from ..analysis.training import SessionRecord, TrainingStats, draw_positions, history_mistakes
@@ -61,14 +67,17 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, se
     tr = Translator(lang.lower() if lang else locale_lang() or "en")
     src = ctx.get_parameter_source
     if stats:
-        given = [n for n in ("from_history", "count", "seed") if src(n) is click.core.ParameterSource.COMMANDLINE]
+        given = [n for n in ("from_history", "player_name", "count", "seed")
+                 if src(n) is click.core.ParameterSource.COMMANDLINE]
         if given:
-            raise UsageError(f"--stats shows the saved sessions: drop --{given[0].replace('_', '-')}")
+            raise UsageError(f"--stats shows the saved sessions: drop --{given[0].replace('_name', '').replace('_', '-')}")
         st = TrainingStats.load()
         if st.problem:
             click.echo(click.style(st.problem, fg="yellow"), err=True)
         click.echo("\n".join(stats_lines(st, tr)))
         return
+    if player_name is not None and not from_history:
+        raise UsageError("--player chooses whose past decisions --from-history reads: give --from-history too")
     if seed is None:
         entropy = np.random.SeedSequence().entropy
         assert isinstance(entropy, int)  # fresh entropy is one int
@@ -81,8 +90,8 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, se
         h = History.load()
         if h.problem:
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
-        logs = [(e.log, 0) for e in h.entries if isinstance(e, HistoryEntry) and e.rules == rules.name]
-        mistakes = history_mistakes(logs, rules, advisor)
+        entries = [e for e in h.entries if isinstance(e, HistoryEntry) and e.rules == rules.name]
+        mistakes = history_mistakes(_decisions(entries, player_name), rules, advisor)
     positions = draw_positions(advisor, np.random.default_rng(seed), count, mistakes)
     if mistakes:
         kinds = sorted({m.kind for m in mistakes}, key=lambda k: -sum(m.loss for m in mistakes if m.kind == k))
@@ -104,3 +113,28 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, count: int, se
         st.add(record)
         click.echo(tr("train.saved"))
     click.echo(tr("train.seed", seed=seed))
+
+
+def _decisions(entries: list[HistoryEntry], name: str | None) -> list[tuple[tuple[Event, ...], int]]:
+    """The (move log, player) pairs whose decisions ``--from-history`` reads.
+
+    Every player of a coach game (their names are at the table), the player
+    of a ``play`` game (not the CPU); with ``name`` only the coach games'
+    player of that name (ignoring case).
+
+    Raises
+    ------
+    UsageError
+        For a name no coach game of the history has (one line naming the players it has).
+    """
+    from ..errors import UsageError
+
+    if name is None:
+        return [(e.log, p) for e in entries for p in (range(e.players) if e.is_table else (0,))]
+    want = name.strip().casefold()
+    out = [(e.log, i) for e in entries if e.names is not None for i, n in enumerate(e.names) if n.casefold() == want]
+    if not out:
+        known = sorted({n for e in entries if e.names is not None for n in e.names}, key=str.casefold)
+        have = f"the players are {', '.join(known)}" if known else "no coach game of these rules is in the history"
+        raise UsageError(f"unknown player {name!r}: {have}")
+    return out

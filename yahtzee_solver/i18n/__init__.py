@@ -207,7 +207,9 @@ class Translator:
 
     def opponent(self, opponent: str) -> str:
         """An opponent key of the records (``solo`` or a CPU level, :attr:`GameConfig.opponent_key
-        <yahtzee_solver.game.GameConfig.opponent_key>`) in words."""
+        <yahtzee_solver.game.GameConfig.opponent_key>`), or ``coach`` (a coach game of the history), in words."""
+        if opponent == "coach":  # a coach game of the history
+            return self("table.coach_game")
         return self("solo") if opponent == "solo" else self("cpu", level=self.level(opponent))
 
     def title(self, rules: RuleSet) -> str:

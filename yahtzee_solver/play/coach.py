@@ -9,8 +9,8 @@ The game is its list of actions (who rolled which dice, kept which faces,
 scored which box); undo drops the last one and replays the rest, and the saved
 file (:func:`save`, :func:`load`) is that list, replayed and so validated on
 load.  There are no records: the dice are the players' own.  Finished games
-go to the game history (:func:`file_finished`), one solitaire game per player,
-so that ``review`` reads them.
+go to the game history (:func:`file_finished`) as one game of the table, the
+players named, so that ``review`` reads them.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Sco
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..strategy.advisor import BoxOption, KeepOption
+from .history import MAX_NAME, MAX_PLAYERS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -36,15 +37,13 @@ if TYPE_CHECKING:
     from ..strategy.advisor import Advisor
     from ..strategy.win_chances import TableOdds
 
-__all__ = ["RollError", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
-           "save", "load", "file_finished", "Mistake", "mistake"]
+__all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame",
+           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
-#: Most players at one table.
-MAX_PLAYERS = 8
-#: Longest player name (characters).
-MAX_NAME = 20
+# MAX_PLAYERS (most players at one table) and MAX_NAME (the longest player name, characters) are the
+# history's limits, which it checks on load.
 
 
 def coach_path() -> Path:
@@ -59,6 +58,49 @@ class RollError(DiceError):
         super().__init__(message)
         self.key: str = key
         self.params: dict[str, Any] = params
+
+
+class MoveError(IllegalMoveError):
+    """An action the engine refuses: the reason's key of :data:`yahtzee_solver.game.PROBLEMS` and its fields
+    (translated by :meth:`yahtzee_solver.i18n.Translator.problem`); the English text is the message."""
+
+    def __init__(self, problem: str, params: dict[str, Any]) -> None:
+        from ..game import PROBLEMS
+
+        super().__init__(PROBLEMS[problem].format(**params))
+        self.problem: str = problem
+        self.params: dict[str, Any] = dict(params)
+
+
+def parse_roll(text: str) -> tuple[int, ...]:
+    """The faces typed for a roll: 0 to 5 dice, written as :func:`~yahtzee_solver.dice.parse_dice` reads them
+    (``12555``, ``1 2 5``, full-width digits), sorted.
+
+    Raises
+    ------
+    RollError
+        ``coach.err.face`` naming the first die that is not a face 1-6, or ``coach.err.too_many``.
+    """
+    import re
+
+    from ..dice import ascii_width
+
+    try:
+        return parse_dice(text, n=None)
+    except DiceError:
+        pass
+    shown = _clip(str(text))
+    s = ascii_width(str(text)).strip()
+    parts = [p for p in re.split(r"[\s,]+", s) if p] if re.search(r"[\s,]", s) else list(s)
+    for p in parts:
+        if not (p.isascii() and p.isdigit()) or len(p) > 1 or not 1 <= int(p) <= 6:
+            die = _clip(p, 10)
+            raise RollError("coach.err.face", f"invalid die {die!r} in {shown!r}: faces are 1-6", die=die, roll=shown)
+    raise RollError("coach.err.too_many", f"invalid roll {shown!r}: at most {N_DICE} dice", roll=shown, n=N_DICE)
+
+
+def _clip(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class TypedDice:
@@ -153,6 +195,31 @@ class CoachGame:
     def totals(self) -> tuple[int, ...]:
         return tuple(c.total for c in self.cards)
 
+    def table_log(self) -> list[Event]:
+        """The game's move log with every player's events, in the order played, each naming its player by seat.
+
+        Each card's engine logs its events as player 0 (a solitaire game); here
+        they are interleaved turn by turn in the order of play (player 0's turn
+        1, player 1's turn 1, ...; a turn in progress last) with
+        :attr:`~yahtzee_solver.game.Event.player` set to the seat.
+        """
+        import dataclasses
+
+        turns: list[list[list[Event]]] = []
+        for st in self.states:
+            mine: list[list[Event]] = [[]]
+            for ev in st.log:
+                mine[-1].append(ev)
+                if ev.kind == "score":
+                    mine.append([])
+            turns.append(mine)
+        out: list[Event] = []
+        for t in range(max(len(m) for m in turns)):
+            for i, mine in enumerate(turns):
+                if t < len(mine):
+                    out += [dataclasses.replace(ev, player=i) for ev in mine[t]]
+        return out
+
     def kept(self) -> tuple[int, ...]:
         """The faces the player to move keeps for the next reroll (sorted; empty before the first roll)."""
         st = self.state
@@ -183,18 +250,18 @@ class CoachGame:
 
         Raises
         ------
-        DiceError
-            Bad dice, the wrong number of them, or five dice that do not contain the kept ones.
-        IllegalMoveError
-            When the game is over, or no roll is left, or every die is kept.
+        RollError
+            Bad dice, the wrong number of them, or five dice that do not contain the kept ones
+            (a :class:`~yahtzee_solver.errors.DiceError` with a message key).
+        MoveError
+            When the game is over, or no roll is left, or every die is kept (an ``IllegalMoveError``
+            with the reason's key).
         """
         st = self.state
         why = st.problem(Roll())
         if why is not None:
-            from ..game import PROBLEMS
-
-            raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
-        faces = parse_dice(text, n=None)
+            raise MoveError(*why)
+        faces = parse_roll(text)
         if st.rolls_used == 0:
             if len(faces) != N_DICE:
                 raise RollError("coach.err.first", f"invalid roll {_faces(faces)!r}: the first roll of a turn is five dice",
@@ -319,9 +386,7 @@ def _faces(faces: Iterable[int]) -> str:
 def _check(st: GameState, action: Action) -> None:
     why = st.problem(action)
     if why is not None:
-        from ..game import PROBLEMS
-
-        raise IllegalMoveError(PROBLEMS[why[0]].format(**why[1]))
+        raise MoveError(*why)
 
 
 def _whole(v: Any) -> int:
@@ -383,32 +448,39 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
 
 
 def file_finished(game: CoachGame, path: str | os.PathLike[str] | None = None,
-                  history_file: str | os.PathLike[str] | None = None) -> tuple[list[int | None], str | None]:
-    """File a finished game into the game history, one solitaire game per player, and delete the save.
+                  history_file: str | os.PathLike[str] | None = None) -> tuple[int | None, str | None]:
+    """File a finished game into the game history as one game of its table, and delete the save.
+
+    The entry (:meth:`~yahtzee_solver.play.history.HistoryEntry.of_table`) keeps
+    the players' names and every player's moves (:meth:`CoachGame.table_log`),
+    so that ``review`` shows every player by name.
 
     Returns
     -------
-    (list of int or None, str or None)
-        Each player's number in the history (``None`` if it could not be
-        filed), and the history's problem, if any.
-    """
-    from .history import add_finished_game
+    (int or None, str or None)
+        The game's number in the history (``None`` if it could not be filed:
+        the save is then kept), and the history's problem, if any.
 
-    numbers: list[int | None] = []
-    problem: str | None = None
-    for st in game.states:
-        try:
-            n, pr = add_finished_game(st, history_file)
-        except DataFileError as e:
-            n, pr = None, str(e)
-        numbers.append(n)
-        problem = problem or pr
+    Raises
+    ------
+    UsageError
+        If the game is not over.
+    """
+    from .history import HistoryEntry, add_entry
+
+    if not game.is_over():
+        raise UsageError("the game is not over: only finished games go into the history")
+    entry = HistoryEntry.of_table(game.rules.name, game.players, game.table_log(), game.totals())
+    try:
+        number, problem = add_entry(entry, history_file)
+    except DataFileError as e:
+        return None, str(e)
     p = Path(path) if path is not None else coach_path()
     try:
         os.unlink(p)
     except FileNotFoundError:
         pass
-    return numbers, problem
+    return number, problem
 
 
 # -- advice and the cost of a move (the same ranking as play's hint) ---------------------------------------

@@ -7,7 +7,16 @@ One JSON file, ``history.json`` in the data folder (:func:`yahtzee_solver.play.r
                 "first": 0, "seed": 7, "scores": [231], "result": "solo", "log": [...]}, ...]}
 
 ``log`` is the game's full move log (:class:`yahtzee_solver.game.Event`
-dicts); on load it is replayed turn by turn and must give the scores.  Games are numbered 1, 2, ... in the
+dicts); on load it is replayed turn by turn and must give the scores.
+
+A game of the coach (``yahtzee-solve coach``: real dice, one or more players
+at a table) is one entry with ``"opponent": "coach"``, the players' names in
+seating order (``"names": ["Ann", "Bob"]``), one score per player, ``"result":
+"table"``, seed 0 (the dice are the players' own) and every player's events in
+one log, each naming its player by seat.  The format version is still 1: an
+entry without ``names`` reads as before, and a version that does not know
+coach entries reports them as damaged, keeps them in the file unchanged and
+reviews the other games.  Games are numbered 1, 2, ... in the
 order played; the history keeps the last :data:`MAX_GAMES` (older games are
 dropped when a new one is added).
 
@@ -35,11 +44,13 @@ from ..files import data_dir, set_aside, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..game import Event
 
-__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "HistoryEntry", "DamagedEntry",
-           "History", "HistoryProblem",
-           "history_path", "add_finished_game", "load_game_file"]
+__all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "COACH", "HistoryEntry",
+           "DamagedEntry", "History", "HistoryProblem",
+           "history_path", "add_finished_game", "add_entry", "load_game_file"]
 
 HISTORY_FORMAT = "yahtzee_solver game history"
 HISTORY_VERSION = 1
@@ -50,7 +61,12 @@ MAX_GAMES = 200
 #: Largest history or game file read (bytes); a finished two-player game is about 30 KiB.
 MAX_HISTORY_BYTES = 16 * 1024 * 1024
 
-_RESULTS = ("solo", "win", "loss", "draw")
+_RESULTS = ("solo", "win", "loss", "draw", "table")
+
+#: The opponent field of a coach game (players at a table, real dice).
+COACH = "coach"
+#: Most players at one coach table, and the longest name (characters).
+MAX_PLAYERS, MAX_NAME = 8, 20
 
 
 def history_path() -> Path:
@@ -68,16 +84,20 @@ class HistoryEntry:
         When it ended (UTC, ISO 8601).
     rules : str
     opponent : str
-        ``solo`` or a CPU level.
+        ``solo``, a CPU level, or ``coach`` (a coach game: :data:`COACH`).
     first : int
-        Who began each round: 0 = the player, 1 = the CPU.
+        Who began each round: 0 = the player, 1 = the CPU (0 for a coach game: the first name).
     seed : int
+        0 for a coach game (its dice are the players').
     scores : tuple of int
-        Final totals: the player's, then the CPU's.
+        Final totals: the player's, then the CPU's; a coach game's in seating order.
     result : str
-        ``solo``, or ``win``, ``loss``, ``draw`` for the player.
+        ``solo``, or ``win``, ``loss``, ``draw`` for the player; ``table`` for a coach game.
     log : tuple of game.Event
-        Every action of the game (:attr:`yahtzee_solver.game.GameState.log`).
+        Every action of the game (:attr:`yahtzee_solver.game.GameState.log`; a coach game's
+        players by seat).
+    names : tuple of str or None
+        A coach game's players, in seating order; ``None`` otherwise.
     """
 
     date: str
@@ -88,6 +108,22 @@ class HistoryEntry:
     scores: tuple[int, ...]
     result: str
     log: tuple[Event, ...] = field(repr=False, compare=False)
+    names: tuple[str, ...] | None = None
+
+    @classmethod
+    def of_table(cls, rules: str, names: Sequence[str], log: Sequence[Event], scores: Sequence[int],
+                 date: str | None = None) -> HistoryEntry:
+        """The entry of a finished coach game: the players' names, final totals and merged move log.
+
+        Raises
+        ------
+        SavedGameError
+            If the entry would not load back (:meth:`from_dict`: the log must replay to the scores).
+        """
+        entry = cls(date or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), rules, COACH, 0, 0,
+                    tuple(int(x) for x in scores), "table", tuple(log), tuple(names))
+        cls.from_dict(entry.to_dict())  # the same checks as on load
+        return entry
 
     @classmethod
     def of(cls, state: GameState, date: str | None = None) -> HistoryEntry:
@@ -107,13 +143,27 @@ class HistoryEntry:
 
     @property
     def players(self) -> int:
-        """1 (solitaire) or 2."""
-        return 1 if self.opponent == "solo" else 2
+        """The number of players: 1 (solitaire), 2 (against a CPU), a coach game's table."""
+        return len(self.scores)
+
+    @property
+    def is_table(self) -> bool:
+        """A coach game (players named at a table)."""
+        return self.names is not None
+
+    def seat_names(self, you: str = "You", cpu: str = "CPU") -> tuple[str, ...]:
+        """The players' names in seating order: a coach game's, else ``(you,)`` or ``(you, cpu)``."""
+        if self.names is not None:
+            return self.names
+        return (you,) if self.players == 1 else (you, cpu)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"date": self.date, "rules": self.rules, "opponent": self.opponent, "first": self.first,
-                "seed": self.seed, "scores": list(self.scores), "result": self.result,
-                "log": [e.to_dict() for e in self.log]}
+        d = {"date": self.date, "rules": self.rules, "opponent": self.opponent, "first": self.first,
+             "seed": self.seed, "scores": list(self.scores), "result": self.result,
+             "log": [e.to_dict() for e in self.log]}
+        if self.names is not None:
+            d["names"] = list(self.names)
+        return d
 
     @classmethod
     def from_dict(cls, d: Any) -> HistoryEntry:
@@ -137,11 +187,12 @@ class HistoryEntry:
         if not isinstance(rules, str) or rules not in RULESETS:
             shown = f" {rules[:40]!r}" if isinstance(rules, str) else ""
             raise SavedGameError(f"a history entry has unknown rules{shown}")
-        if opp not in ("solo",) + tuple(o for o in OPPONENTS if o != "none"):
+        if opp not in ("solo", COACH) + tuple(o for o in OPPONENTS if o != "none"):
             raise SavedGameError(f"a history entry has an unknown opponent {_clip(repr(opp), 40)}")
         first: Any
         first, seed, scores, log = d.get("first"), d.get("seed"), d.get("scores"), d.get("log")
-        n = 1 if opp == "solo" else 2
+        names = _names(d.get("names"), opp)
+        n = len(names) if names is not None else 1 if opp == "solo" else 2
         if first not in range(n) or isinstance(first, bool):
             raise SavedGameError(f"a history entry has an invalid first player {_clip(repr(first), 20)}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -154,6 +205,8 @@ class HistoryEntry:
             events = tuple(Event.from_dict(e) for e in log)
         except (TypeError, KeyError, ValueError, AttributeError, OverflowError):
             raise SavedGameError("a history entry's move log has a malformed event") from None
+        if any(not 0 <= e.player < n for e in events):
+            raise SavedGameError(f"a history entry's move log has a player outside the {n} of the game")
         for p in range(n):
             try:
                 card = replay(turns_from_log(events, p), rules)
@@ -163,9 +216,24 @@ class HistoryEntry:
                 raise SavedGameError("a history entry's move log is not a legal game") from None
             if not card.is_full or card.total != scores[p]:
                 raise SavedGameError(f"a history entry's log does not give its scores {scores}")
-        if d.get("result") != _result(tuple(scores)):
+        if d.get("result") != ("table" if names is not None else _result(tuple(scores))):
             raise SavedGameError("a history entry's result does not match its scores")
-        return cls(date, rules, opp, first, seed, tuple(scores), d["result"], events)
+        return cls(date, rules, opp, first, seed, tuple(scores), d["result"], events, names)
+
+
+def _names(raw: Any, opponent: Any) -> tuple[str, ...] | None:
+    """A coach game's player names, checked as ``coach --players`` checks them; ``None`` for other games."""
+    if opponent != COACH:
+        if raw is not None:
+            raise SavedGameError("a history entry has player names but is not a coach game")
+        return None
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_PLAYERS:
+        raise SavedGameError(f"a coach game in the history has no list of 1-{MAX_PLAYERS} player names")
+    if not all(isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() and x == x.strip() for x in raw):
+        raise SavedGameError("a coach game in the history has an invalid player name")
+    if len({x.casefold() for x in raw}) != len(raw):
+        raise SavedGameError("a coach game in the history names a player twice")
+    return tuple(raw)
 
 
 @dataclass(frozen=True)
@@ -382,7 +450,22 @@ def add_finished_game(state: GameState, path: str | os.PathLike[str] | None = No
     DataFileError
         If the history cannot be read (a newer version's file) or written.
     """
-    entry = HistoryEntry.of(state)
+    return add_entry(HistoryEntry.of(state), path)
+
+
+def add_entry(entry: HistoryEntry, path: str | os.PathLike[str] | None = None) -> tuple[int, str | None]:
+    """Append a finished game's entry to the history and save it (idempotent, as :func:`add_finished_game`).
+
+    Returns
+    -------
+    (int, str or None)
+        The game's number in the history, and :attr:`History.problem`, if any.
+
+    Raises
+    ------
+    DataFileError
+        If the history cannot be read (a newer version's file) or written.
+    """
     h = History.load(path)
     same = _identity(entry)
     for i, e in enumerate(h.entries):
@@ -406,7 +489,8 @@ def _entry(d: Any) -> HistoryEntry | DamagedEntry:
 
 
 def _identity(e: HistoryEntry) -> tuple[Any, ...]:
-    return (e.rules, e.opponent, e.first, e.seed, e.scores, tuple(json.dumps(x.to_dict()) for x in e.log))
+    return (e.rules, e.opponent, e.first, e.seed, e.scores, e.names,
+            tuple(json.dumps(x.to_dict()) for x in e.log))
 
 
 def load_game_file(path: str | os.PathLike[str]) -> SavedLog:

@@ -65,6 +65,7 @@ __all__ = [
     "ScoreDistribution",
     "score_distribution",
     "option_distributions",
+    "turn_start_distributions",
 ]
 
 #: Policies a distribution can be computed for (``expert`` is accepted as ``optimal``).
@@ -576,3 +577,95 @@ def score_distribution(
     lo, rem = _remaining(rules, card.key, pol, roll=r, rolls_left=int(rl), jit=jit, progress=progress)
     return _final(rules, pol, card, lo, rem)
 
+
+
+def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "optimal",
+                             table: ValueTable | None = None, jit: bool = True,
+                             progress: bool = False) -> list[ScoreDistribution]:
+    """The final-score distributions from several turn-start cards, in one backward pass.
+
+    The same distributions as :func:`score_distribution` of each card (before
+    its turn's first roll), with each state solved once: the layers solved are
+    the union of the states reachable from the cards, from the full card
+    backwards, and a card's distribution is read off its own layer when that
+    layer is solved.  So the cards of every player of a game at every round
+    cost about one :func:`score_distribution` from the earliest of them
+    (cards with one box filled: most of the states of the empty card's pass).
+
+    Parameters
+    ----------
+    cards : sequence of ScoreCard
+        Cards of one rule set, at the start of a turn (a full card gives its total).
+    strategy, table, jit, progress
+        As in :func:`score_distribution`.
+
+    Returns
+    -------
+    list of ScoreDistribution
+        One per card, in order (equal cards share one).
+
+    Raises
+    ------
+    ScoreCardError
+        No card, or cards of different rules.
+    UsageError, TableError
+        As :func:`score_distribution`.
+    """
+    cards = list(cards)
+    if not cards:
+        raise ScoreCardError("no card: want at least one")
+    rules = cards[0].rules
+    if any(c.rules != rules for c in cards):
+        raise ScoreCardError("the cards are of different rules")
+    if table is not None and table.rules != rules:
+        raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
+    C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
+    keys: list[tuple[int, int, int]] = sorted({(int(c.key[0]), int(c.key[1]), int(c.key[2])) for c in cards})
+    filled = (1 << C) - 1
+    for k in keys:
+        filled &= k[0]
+    pol = _policy(strategy, rules, table, jit, filled)
+    # the union of the reachable states, per number of filled boxes
+    per_pop: dict[int, list[np.ndarray]] = {}
+    for k in keys:
+        p0 = bin(k[0]).count("1")
+        for i, (m, u, y) in enumerate(reachable_layers(rules, k)):
+            per_pop.setdefault(p0 + i, []).append((m * (T + 1) + u) * F + y)
+    layers = []
+    for p in sorted(per_pop, reverse=True):  # the full card first
+        code = np.unique(np.concatenate(per_pop[p]))
+        layers.append((code // (F * (T + 1)), (code // F) % (T + 1), code % F))
+    wanted: dict[int, list[tuple[int, int, int]]] = {}
+    for k in keys:
+        wanted.setdefault(bin(k[0]).count("1"), []).append(k)
+    n_states = sum(len(m) for m, _, _ in layers)
+    k_mod = _jit.for_work(n_states, _INTERPRETED_STATE_SECONDS, jit)
+    use_jit = k_mod is not _jit.interpreted()
+    index = demand_zeros((1 << C, T + 1, F), np.int64)
+    got: dict[tuple[int, int, int], tuple[int, np.ndarray]] = {}
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_states, unit="state", unit_scale=True, desc=f"distributions {rules.name}")
+    cur: _Layer | None = None
+    try:
+        with _schedule(use_jit):
+            for masks, ups, ybs in layers:
+                n = len(masks)
+                if cur is None:  # the full card: nothing more to come
+                    cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64),
+                                 np.ones(n))
+                else:
+                    cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
+                index[masks, ups, ybs] = np.arange(n)
+                pop = bin(int(masks[0])).count("1")
+                for k in wanted.get(pop, ()):
+                    i = int(index[k])
+                    got[k] = (int(cur.lo[i]), cur.D[cur.off[i] : cur.off[i + 1]].copy())
+                if bar is not None:
+                    bar.update(n)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [_final(rules, pol, c, *got[(int(c.key[0]), int(c.key[1]), int(c.key[2]))]) for c in cards]

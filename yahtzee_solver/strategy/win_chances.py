@@ -417,6 +417,27 @@ class TableOdds:
             self._start[key] = p
         return self._start[key]
 
+    def prime(self, cards: Iterable[ScoreCard]) -> None:
+        """Solve the turn-start distributions of ``cards`` not yet kept, all in one backward pass.
+
+        The values are those :meth:`start_pmf` gives card by card
+        (:func:`~yahtzee_solver.strategy.distribution.turn_start_distributions`: each
+        state is solved once for all the cards), so every player's card at every
+        round of a game costs about one distribution from the earliest card.
+        """
+        from .distribution import turn_start_distributions
+
+        todo: dict[tuple[tuple[int, int, int], int], ScoreCard] = {}
+        for c in cards:
+            key = (c.key, c.total)
+            if key not in self._start and not c.is_full:
+                todo.setdefault(key, c)
+        if not todo:
+            return
+        dists = turn_start_distributions(list(todo.values()), strategy="expert", table=self.table)
+        for k, d in zip(todo, dists):
+            self._start[k] = np.asarray(d.pmf)
+
     def _mover(self, card: ScoreCard, dice: Sequence[int], rolls_left: int,
                boxes: bool) -> tuple[np.ndarray, dict[tuple[int, ...] | int, np.ndarray]]:
         from .distribution import option_distributions, score_distribution

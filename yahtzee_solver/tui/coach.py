@@ -19,9 +19,9 @@ import click
 
 from ..errors import DataFileError, YahtzeeError
 from ..game import MAX_ROLLS
-from ..i18n import Translator, display_width, format_probability, pad
+from ..i18n import Translator, display_width, format_probability, pad, wrap
 from ..play import coach as engine
-from ..play.coach import CoachGame, RollError
+from ..play.coach import CoachGame, MoveError, RollError
 from ..strategy.advisor import BoxOption, KeepOption
 from .prompt import PromptError, ask, dice_text, keep_command, normalize, parse_command
 
@@ -131,6 +131,8 @@ class CoachSession:
                 self.score(cast(int, cmd.arg))  # parse_command gives a box index
             elif cmd.verb == "hint":
                 self.hint()
+            elif cmd.verb == "why":
+                self.why()
             elif cmd.verb == "undo":
                 self.undo()
             elif cmd.verb == "quit":
@@ -140,10 +142,15 @@ class CoachSession:
             else:
                 self.say(tr("coach.help"))
         except PromptError as e:
-            self.error(tr(e.key, **e.params))
+            if e.key.startswith("problem."):  # a move the engine refuses, named by parse_command
+                self.error(tr.problem(e.key[len("problem."):], e.params, g.rules))
+            else:
+                self.error(tr(e.key, **e.params))
         except RollError as e:
             self.error(tr(e.key, **e.params))
-        except YahtzeeError as e:
+        except MoveError as e:
+            self.error(tr.problem(e.problem, e.params, g.rules))
+        except YahtzeeError as e:  # not a typing mistake (a file that cannot be written): its own words
             self.error(str(e))
         return None
 
@@ -159,7 +166,7 @@ class CoachSession:
         g.roll(text)
         self.save()
         if self.auto:
-            self.hint()
+            self.hint(reasons=False)  # the reasons take a second or more: on h or why
 
     def keep(self, held: tuple[bool, ...]) -> None:
         g, tr = self.game, self.tr
@@ -223,8 +230,9 @@ class CoachSession:
         self.say(tr("coach.undone", what=what))
 
     # -- advice ---------------------------------------------------------------------------------------
-    def hint(self, dice: Sequence[int] | None = None, rolls_left: int | None = None) -> None:
-        """``play``'s ranking for the mover's position (or for ``dice``), with each option's chance of finishing first."""
+    def hint(self, dice: Sequence[int] | None = None, rolls_left: int | None = None, *, reasons: bool = True) -> None:
+        """``play``'s ranking for the mover's position (or for ``dice``), with each option's chance of finishing
+        first, then (``reasons``) the reasons of the two best options, as ``play``'s ``why``."""
         g, tr, rules = self.game, self.tr, self.game.rules
         st = g.state
         card = st.cards[0]
@@ -262,6 +270,29 @@ class CoachSession:
         lines += [f"  {pad(c, wc_)}  {pad(lab, wl)} {ev:8.2f}   {tag}{win}" for c, lab, ev, tag, win in rows]
         self.say("\n".join(lines), fg="cyan")
         self.say_chances(wc)
+        if reasons:
+            self.why(dice, rolls_left)
+
+    def why(self, dice: Sequence[int] | None = None, rolls_left: int | None = None, top: int = 2) -> None:
+        """The reasons of the ``top`` best options at the mover's position (or for ``dice``): the exact chances
+        of the upper bonus and of a Yahtzee, the points of the turn, one sentence
+        (:func:`~yahtzee_solver.strategy.reasons.option_reasons`, as ``play``'s ``why`` and ``hint --why``)."""
+        from ..strategy.reasons import Option, option_reasons
+        from .why import reason_lines
+
+        g, tr, rules = self.game, self.tr, self.game.rules
+        card = g.state.cards[0]
+        if dice is None:
+            if g.state.dice is None:
+                self.say(tr("hint.roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
+                return
+            card, dice, rolls_left = self._position()
+        assert rolls_left is not None  # given with the dice
+        options: Sequence[KeepOption | BoxOption] = engine.ranking(card, dice, rolls_left, self.advisor)[:top]
+        keys: list[Option] = [o.keep if isinstance(o, KeepOption) else o.category for o in options]
+        why = option_reasons(card, tuple(sorted(dice)), rolls_left, keys, table=self.advisor.table)
+        labels = [dice_text(o.keep) if isinstance(o, KeepOption) else tr.box(rules, o.category) for o in options]
+        self.say("\n".join(wrap(line, 80) for line in reason_lines(tr, why, list(zip(labels, keys)))), fg="cyan")
 
     def say_chances(self, wc: TableChances) -> None:
         g, tr = self.game, self.tr
@@ -275,13 +306,12 @@ class CoachSession:
         self.say("\n".join(lines), fg="cyan")
 
     def what_if(self, text: str) -> None:
-        from ..dice import parse_dice
-
         g, tr = self.game, self.tr
         if not text:
             raise PromptError("coach.err.whatif")
-        parts = text.split()
-        dice = parse_dice(parts[0])
+        dice = engine.parse_roll(text)
+        if len(dice) != 5:
+            raise PromptError("coach.err.whatif_five", roll=text)
         st = g.state
         rl = 2 if st.dice is None else (st.rerolls_left if st.rolls_used < MAX_ROLLS else 0)
         self.say(tr("coach.whatif", dice=dice_text(dice), n=rl))
@@ -312,6 +342,8 @@ class CoachSession:
 
     # -- the end -----------------------------------------------------------------------------------------
     def finish(self) -> int:
+        """The end: the places, the game filed in the history, and with two or more players every player's
+        skill and luck and the chart of their chances round by round (:mod:`yahtzee_solver.analysis.table_review`)."""
         g, tr = self.game, self.tr
         self.say(tr("coach.over"))
         totals = g.totals()
@@ -320,13 +352,30 @@ class CoachSession:
             place = 1 + sum(t > totals[i] for t in totals)
             self.say(tr("coach.final_row", place=place, player=g.players[i], total=totals[i]))
         try:
-            numbers, problem = engine.file_finished(g, self.path, self.history_file)
+            number, problem = engine.file_finished(g, self.path, self.history_file)
         except DataFileError as e:
             self.error(str(e))
             return 1
         if problem:
             self.error(tr("review.history_problem", detail=problem))
-        got = [str(n) for n in numbers if n is not None]
-        if got:
-            self.say(tr("coach.filed", numbers=", ".join(got)))
+        if number is not None:
+            self.say(tr("coach.filed", numbers=str(number)))
+        self.say("")
+        self.say("\n".join(self.table_text()))
         return 0
+
+    def table_text(self) -> list[str]:
+        """Every player's luck and skill split and, with two or more players, the chart of the chances."""
+        from ..analysis.review import review_turns, turns_from_log
+        from ..analysis.table_review import review_table
+        from .review import luck_skill_lines, table_lines
+
+        g, tr = self.game, self.tr
+        log = g.table_log()
+        try:
+            if len(g.players) == 1:
+                return luck_skill_lines(tr, review_turns(turns_from_log(log, 0), g.rules, advisor=self.advisor))
+            self.say(tr("table.computing"), dim=True)
+            return table_lines(tr, review_table(g.rules, g.players, log, advisor=self.advisor, odds=self.odds))
+        except YahtzeeError as e:  # e.g. the value table cannot be read: the game is filed all the same
+            return [tr("review.unavailable", detail=str(e).splitlines()[0])]

@@ -8,16 +8,16 @@ one-line error and the same position is asked again; nothing answered before is 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeAlias, cast
 
 import click
 import numpy as np
 
-from ..analysis.training import (STRONG, Answer, Graded, Position, SessionRecord, TrainingStats, grade, no_reason,
-                                 trend_bars)
+from ..analysis.training import STRONG, Answer, Graded, Position, SessionRecord, TrainingStats, grade, trend_bars
 from ..game import MAX_ROLLS, GameConfig, GameState
-from ..i18n import Translator, display_width, pad
+from ..i18n import Translator, display_width, pad, wrap
 from .board import render_board, render_dice
 from .prompt import PromptError, ask, dice_text, keep_command, parse_command
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: A ranking row: ``(command, label, expected final score, loss)`` (points).
 Row: TypeAlias = tuple[str, str, float, float]
 
-__all__ = ["position_state", "ranking_rows", "ranking_lines", "run_training", "stats_lines"]
+__all__ = ["position_state", "ranking_rows", "ranking_lines", "WhyReason", "run_training", "stats_lines"]
 
 
 def position_state(position: Position) -> GameState:
@@ -110,9 +110,15 @@ def ranking_lines(advisor: Advisor, graded: Graded, tr: Translator) -> list[str]
     else:
         lines.append(click.style(tr("train.yours", cmd=graded.answer.command(), ev=f"{graded.expected:.2f}",
                                     cost=f"{graded.cost:.2f}"), fg="yellow"))
-    if graded.reason:
-        lines.append(tr("train.reason", reason=graded.reason))
-    return lines
+    return lines + reason_lines(graded.reason, tr)
+
+
+def reason_lines(reason: str | None, tr: Translator) -> list[str]:
+    """The reason under the ranking: ``Why: ...`` and any further line (the answer's), wrapped to 80 cells."""
+    if not reason:
+        return []
+    first, *rest = reason.split("\n")
+    return [wrap(tr("train.reason", reason=first), 80)] + [wrap(line, 80) for line in rest]
 
 
 def _same(cmd: str, mine: str, graded: Graded) -> bool:
@@ -147,8 +153,48 @@ def _error_text(e: PromptError, tr: Translator, rules: RuleSet) -> str:
     return tr(e.key, **p)
 
 
+class WhyReason:
+    """The trainer's reason hook: the sentence of the reasons (:mod:`yahtzee_solver.strategy.reasons`, the
+    figures ``hint --why`` words) for the best option and, for another answer, for that answer too.
+
+    Called as ``reason(position, answer, lang)`` (:func:`~yahtzee_solver.analysis.training.grade`).  The
+    figures are exact, optimal play afterwards (:func:`~yahtzee_solver.strategy.reasons.option_reasons`,
+    on ``advisor``'s table); the words are :func:`yahtzee_solver.tui.why.sentence`'s, in ``lang``.
+    A card with one box filled takes about 2 s, the empty card about 6 s (README, ``hint --why``).
+    """
+
+    def __init__(self, advisor: Advisor) -> None:
+        self.advisor: Advisor = advisor
+
+    def __call__(self, position: Position, answer: Answer, lang: str = "en") -> str | None:
+        from ..strategy.reasons import option_reasons
+        from .why import sentence
+
+        tr = Translator(lang)
+        rules, card, dice, rl = position.card.rules, position.card, position.dice, position.rolls_left
+
+        def key(a: Answer) -> tuple[tuple[int, ...] | int, int]:
+            """The option of the reasons and the rolls left it is asked with (a box: scored now)."""
+            if a.box is not None:
+                return a.box, 0
+            assert a.keep is not None  # exactly one of keep and box is set
+            return tuple(sorted(a.keep)), rl
+
+        best, mine = key(position.best), key(answer)
+        asked = {best[1]: [best[0]]}
+        if mine != best:
+            asked.setdefault(mine[1], []).append(mine[0])
+        found = {r: option_reasons(card, dice, r, opts, table=self.advisor.table) for r, opts in asked.items()}
+        why = found[best[1]]
+        text = sentence(tr, rules, why.options[best[0]], why.start)
+        if mine != best:
+            other = found[mine[1]]
+            text += "\n" + tr("train.reason_yours", reason=sentence(tr, rules, other.options[mine[0]], other.start))
+        return text
+
+
 def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator, *,
-                 reason: Callable[[Position, Answer, str], str | None] = no_reason,
+                 reason: Callable[[Position, Answer, str], str | None] | None = None,
                  read: Callable[[str], str] = ask, echo: Callable[[str], object] = click.echo) -> list[Graded]:
     """Ask ``positions`` one at a time; return the graded answers (fewer if the player quits with q or end of input).
 
@@ -158,13 +204,16 @@ def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator
     advisor : Advisor
         Of the positions' rules.
     tr : Translator
-    reason : callable
-        The reason hook (:func:`~yahtzee_solver.analysis.training.no_reason`).
+    reason : callable, optional
+        The reason hook; default :class:`WhyReason` (the reasons of ``hint --why``;
+        :func:`~yahtzee_solver.analysis.training.no_reason` shows none).
     read, echo : callable
         One line from the player (the prompt text in), a line out (injected for tests).
     """
     out: list[Graded] = []
     n = len(positions)
+    if reason is None:
+        reason = WhyReason(advisor)
     for i, pos in enumerate(positions, start=1):
         state = position_state(pos)
         echo("")
@@ -186,9 +235,14 @@ def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator
             break
         if answer is None:
             return out
-        g = grade(advisor, pos, answer, reason=reason, lang=tr.lang)
-        out.append(g)
+        # the ranking at once, then the reason (its exact figures take up to seconds on an early card)
+        g = grade(advisor, pos, answer, lang=tr.lang)
         echo("\n".join(ranking_lines(advisor, g, tr)))
+        g = dataclasses.replace(g, reason=reason(pos, answer, tr.lang))
+        out.append(g)
+        lines = reason_lines(g.reason, tr)
+        if lines:
+            echo("\n".join(lines))
     return out
 
 

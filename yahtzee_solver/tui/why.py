@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from ..i18n import NBSP, Translator, format_probability
 
 if TYPE_CHECKING:
-    from ..rules import RuleSet
-    from ..strategy.reasons import Reason
+    from collections.abc import Sequence
 
-__all__ = ["percent", "figures", "sentence"]
+    from ..rules import RuleSet
+    from ..strategy.reasons import Option, Reason, Reasons
+
+__all__ = ["percent", "figures", "sentence", "reason_lines"]
 
 
 def percent(p: float) -> str:
@@ -86,3 +88,15 @@ def sentence(tr: Translator, rules: RuleSet, reason: Reason, start: Reason) -> s
         aim = tr("why.aim_yahtzee", box=box, ybox=ybox)
     key = "why.keep" if reason.option else "why.reroll_all"
     return tr(key, dice=" ".join(str(d) for d in faces), aim=aim, effects=text)
+
+
+def reason_lines(tr: Translator, reasons: Reasons, options: Sequence[tuple[str, Option]]) -> list[str]:
+    """The reasons as ``play``'s ``why`` prints them: the turn start's figures, then per option
+    ``label: figures`` and its sentence (``options``: ``(label, option key)``, in the order shown)."""
+    rules = reasons.rules
+    lines = [tr("why.head", figures=figures(tr, rules, reasons.start))]
+    for label, key in options:
+        r = reasons.options[key]
+        lines.append(f"{label}: {figures(tr, rules, r)}")
+        lines.append("  " + sentence(tr, rules, r, reasons.start))
+    return lines
