@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from ..solver import jit as _jit
-from ..solver.build import reachable_layers
+from ..solver.build import reachable_layers, upper_representatives
 from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
 from ..rules import N_UPPER, RuleSet, get_rules
@@ -271,11 +271,12 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     parts = []
     for s0 in range(0, n, _CHUNK):
         s1 = min(n, s0 + _CHUNK)
-        k.dist_outcomes(
-            masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
-            pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
-            index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
-        )
+        with _schedule(k is not _jit.interpreted(), _OUTCOME_BLOCKS):
+            k.dist_outcomes(
+                masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
+                pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
+                index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
+            )
         # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
@@ -295,12 +296,19 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     return _Layer(lo, hi, off, D)
 
 
-def _schedule(jit: bool) -> contextlib.AbstractContextManager[Any]:
+#: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
+#: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
+#: a thread slowed by other processes takes fewer chunks instead of holding up the layer.
+_CONVOLVE_STATES = 64
+_OUTCOME_BLOCKS = 4
+
+
+def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractContextManager[Any]:
     if not jit:
         return contextlib.nullcontext()
     import numba
 
-    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(64)
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(chunk)
     return schedule
 
 
@@ -341,8 +349,12 @@ class _Engine:
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
         self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
+        # one state per class of equivalent upper subtotals is solved; the others read its row
+        reps = [upper_representatives(rules, *layer) for layer in layers]
+        #: Turn-start states solved (one per class of equivalent upper subtotals).
+        self.n_solved = sum(len(first) for first, _ in reps)
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
-        self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
+        self.k = _jit.for_work(starts + self.n_solved, _INTERPRETED_STATE_SECONDS, jit)
         self.jit = jit = self.k is not _jit.interpreted()
         bar = None
         if progress:
@@ -353,16 +365,17 @@ class _Engine:
         cur = None
         try:
             with _schedule(jit):
-                for masks, ups, ybs in layers:
-                    n = len(masks)
+                for (masks, ups, ybs), (first, rep) in zip(layers, reps):
+                    n = len(first)
                     if cur is None:  # the full card: nothing more to come
                         cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
                                      np.arange(n + 1, dtype=np.int64), np.ones(n))
                     else:
-                        cur = _solve_layer(self.k, pol, rules, (masks, ups, ybs), -1, 2, self.index, cur)
-                    self.index[masks, ups, ybs] = np.arange(n)
+                        cur = _solve_layer(self.k, pol, rules, (masks[first], ups[first], ybs[first]), -1, 2,
+                                           self.index, cur)
+                    self.index[masks, ups, ybs] = rep
                     if bar is not None:
-                        bar.update(n)
+                        bar.update(len(masks))
         finally:
             if bar is not None:
                 bar.close()

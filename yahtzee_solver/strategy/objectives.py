@@ -42,7 +42,7 @@ from numpy.typing import ArrayLike
 from ..solver import jit as _jit
 from ..solver import kernels as _kernels
 from ..solver import utility_kernels as _uk
-from ..solver.build import reachable_layers
+from ..solver.build import reachable_layers, upper_representatives
 from ..dice import N_KEEPS, N_ROLLS
 from ..errors import UsageError
 from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
@@ -196,17 +196,20 @@ class UtilitySolution:
         Points on the root card.
     utility : Utility
     layers : list of (masks, ups, ybs, lows, W, jmin) or None
-        Per layer (root layer first): the states, their first computed offsets,
-        their value vectors ``W`` (n, J+1) float64 in probability units, and
-        the fewest points gained from the root to reach them.
+        Per layer (root layer first): the states solved -- one per class of
+        equivalent upper subtotals (:func:`yahtzee_solver.solver.build.upper_representatives`),
+        the one of smallest subtotal --, their first computed offsets, their
+        value vectors ``W`` (n, J+1) float64 in probability units, and the
+        fewest points gained from the root to reach them.
         Only the root layer (and the one after it) is kept when the solve was
         asked to keep the root only.
     idx : (2**C, T+1, F) int32
-        Row of each state in its layer (-1: not reachable from the root).
+        Row of each state in its layer: the row of its class's representative,
+        whose values are its own, bit for bit (-1: not reachable from the root).
     seconds : float
         Wall time of the solve.
     n_states : int
-        States solved.
+        Turn-start states reachable from the root (every one has its values).
     jit : bool
         Compiled kernels (else interpreted) for later queries.
     every_offset : bool
@@ -223,6 +226,8 @@ class UtilitySolution:
     n_states: int
     jit: bool = True
     every_offset: bool = False
+    #: Turn-start states whose turns were solved (one per class of equivalent upper subtotals).
+    n_solved: int = 0
     _k: ModuleType | None = field(default=None, repr=False)
 
     @property
@@ -395,11 +400,19 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
     C = int(params[P_NCAT])
     J = utility.J
     L = J + 1
-    layers_states = reachable_layers(rules, key)
+    all_states = reachable_layers(rules, key)
+    n_all = sum(m.size for m, _, _ in all_states)
+    # one state per class of equivalent upper subtotals is solved, the one of smallest subtotal (so of
+    # the fewest points gained from the root: its offsets cover its class's); the others read its row
     idx = np.full((1 << C, rules.upper_threshold + 1, rules.n_flags), -1, np.int32)
-    for masks, ups, ybs in layers_states:
-        idx[masks, ups, ybs] = np.arange(masks.size, dtype=np.int32)
-    n_all = sum(m.size for m, _, _ in layers_states)
+    layers_states = []
+    sizes = []
+    for masks, ups, ybs in all_states:
+        first, rep = upper_representatives(rules, masks, ups, ybs)
+        idx[masks, ups, ybs] = rep
+        layers_states.append((masks[first], ups[first], ybs[first]))
+        sizes.append(masks.size)
+    del all_states
     Z = _zeros(rules)
     thr = rules.upper_threshold
     y_points = 0
@@ -414,7 +427,7 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
     masks, ups, ybs = layers_states[-1]
     W = np.broadcast_to(utility.values, (masks.size, L)).copy()
     out[-1] = (masks, ups, ybs, np.zeros(masks.size, np.int64), W, np.zeros(masks.size, np.int64))
-    done = masks.size
+    done = sizes[-1]
     if progress is not None:
         progress(done, n_all)
     parts = 1
@@ -436,11 +449,11 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         out[li] = (masks, ups, ybs, lows, Wc, jmin)
         if not keep_all and li + 2 < len(out):
             out[li + 2] = None
-        done += masks.size
+        done += sizes[li]
         if progress is not None:
             progress(done, n_all)
     return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit,
-                           every_offset)
+                           every_offset, n_solved=sum(m.size for m, _, _ in layers_states))
 
 
 # -- value sources (the policy layer's contract) ----------------------------------------------------
