@@ -58,6 +58,8 @@ __all__ = [
     "win_utility",
     "UtilitySolution",
     "solve_utility",
+    "utility_work",
+    "UtilityWork",
     "max_points_to_come",
     "TargetSource",
     "WinSource",
@@ -347,6 +349,93 @@ def _box_values(rules: RuleSet, key: StateKey, j: int, roll: int, Wn: np.ndarray
     return out
 
 
+#: State-offsets per call of the layer kernel (about 0.1 s of one core): a Ctrl-C waits at most that long.
+CHUNK_OFFSETS = 100_000
+
+#: Seconds of one core per state-offset of the layer kernel on the 2-core test machine, with the
+#: other core busy (``benchmarks/bench_long_dps.py`` prints the rate measured): the expected wait
+#: that :func:`utility_work` states before a long solve.
+SECONDS_PER_STATE_OFFSET = 1.3e-6
+
+
+class _OffsetRanges:
+    """The offsets a solve computes for each state (see :func:`solve_utility` and the module of the kernels)."""
+
+    def __init__(self, rules: RuleSet, key: StateKey, utility: Utility, every_offset: bool) -> None:
+        a = rules.arrays()
+        self.rules, self.key, self.utility = rules, key, utility
+        self.y_points = int(a["score"][:, rules.yahtzee_category].max()) if rules.yahtzee_category >= 0 else 0
+        m0, u0, y0 = key
+        # the most points the root can still make; a state cannot be reached with more than
+        # root_max - max_points_to_come(state) of them (the bound is additive along every path)
+        self.root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (utility.J if every_offset else 0)
+
+    def of(self, masks: np.ndarray, ups: np.ndarray, ybs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(jmin, lows, highs)`` of the states: fewest points gained from the root, the offsets computed."""
+        rules, J = self.rules, self.utility.J
+        _, u0, y0 = self.key
+        thr = rules.upper_threshold
+        jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
+            + np.where(ybs > y0, self.y_points, 0)
+        most = max_points_to_come(rules, masks, ups, ybs)
+        lows = np.maximum(np.maximum(jmin, self.utility.low - most), 0)
+        lows = np.minimum(lows, J).astype(np.int64)
+        highs = np.minimum(self.root_max - most + 1, J).astype(np.int64)
+        return jmin, lows, highs
+
+
+@dataclass(frozen=True)
+class UtilityWork:
+    """The size of a solve of :func:`solve_utility`, known before it runs.
+
+    Attributes
+    ----------
+    n_states : int
+        Turn-start states reachable from the root.
+    n_solved : int
+        States whose turns are solved (one per class of equivalent upper subtotals).
+    state_offsets : int
+        Offsets computed, summed over the solved states (the kernel's work).
+    """
+
+    n_states: int
+    n_solved: int
+    state_offsets: int
+
+    def seconds(self, threads: int = 1) -> float:
+        """Expected wall time on ``threads`` free cores (:data:`SECONDS_PER_STATE_OFFSET`)."""
+        return self.state_offsets * SECONDS_PER_STATE_OFFSET / max(1, int(threads))
+
+
+def utility_work(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
+                 every_offset: bool = False) -> UtilityWork:
+    """How much :func:`solve_utility` with the same arguments will compute (states, state-offsets); fast.
+
+    Raises
+    ------
+    UsageError
+        A state key without ``total``.
+    """
+    rules = get_rules(rules)
+    if isinstance(card, ScoreCard):
+        key = card.key
+    else:
+        key = StateKey(*card)
+        if total is None:
+            raise UsageError("give the root card's total with a state key")
+    ranges = _OffsetRanges(rules, key, utility, every_offset)
+    n_states = n_solved = offsets = 0
+    layers = reachable_layers(rules, key)
+    for i, (masks, ups, ybs) in enumerate(layers):
+        first, _ = upper_representatives(rules, masks, ups, ybs)
+        n_states += masks.size
+        n_solved += first.size
+        if i < len(layers) - 1:  # the full card's values are the utility itself
+            _, lows, highs = ranges.of(masks[first], ups[first], ybs[first])
+            offsets += int(np.maximum(highs - lows, 0).sum())
+    return UtilityWork(n_states, n_solved, offsets)
+
+
 def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
                   jit: bool = True, keep_all: bool = True, every_offset: bool = False,
                   progress: Progress | None = None, tile: int | None = None) -> UtilitySolution:
@@ -414,14 +503,8 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         sizes.append(masks.size)
     del all_states
     Z = _zeros(rules)
-    thr = rules.upper_threshold
-    y_points = 0
-    if rules.yahtzee_category >= 0:
-        y_points = int(a["score"][:, rules.yahtzee_category].max())
     low_value = float(utility.values[0])
-    # the most points the root can still make; a state cannot be reached with more than
-    # root_max - max_points_to_come(state) of them (the bound is additive along every path)
-    root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (J if every_offset else 0)
+    ranges = _OffsetRanges(rules, key, utility, every_offset)
     out: list[Any] = [None] * len(layers_states)
     # terminal layer: the utility itself
     masks, ups, ybs = layers_states[-1]
@@ -437,15 +520,21 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         parts = numba.get_num_threads()
     for li in range(len(layers_states) - 2, -1, -1):
         masks, ups, ybs = layers_states[li]
-        jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
-            + np.where(ybs > y0, y_points, 0)
-        lows = np.maximum(np.maximum(jmin, utility.low - max_points_to_come(rules, masks, ups, ybs)), 0)
-        lows = np.minimum(lows, J).astype(np.int64)
-        highs = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs) + 1, J).astype(np.int64)
+        jmin, lows, highs = ranges.of(masks, ups, ybs)
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
-        k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
-                      min(parts, masks.size), tile)
+        # in slices of about CHUNK_OFFSETS state-offsets: Ctrl-C (checked between calls) stops at once,
+        # and the progress moves within a long layer; each row depends only on its own state
+        work = np.cumsum(np.maximum(highs - lows, 0) + 1)
+        cuts = np.searchsorted(work, np.arange(CHUNK_OFFSETS, int(work[-1]), CHUNK_OFFSETS))
+        bounds = [0, *np.unique(cuts).tolist(), masks.size]
+        for s0, s1 in zip(bounds[:-1], bounds[1:]):
+            if s1 <= s0:
+                continue
+            k.solve_layer(masks[s0:s1], ups[s0:s1], ybs[s0:s1], lows[s0:s1], highs[s0:s1], low_value, Wn,
+                          Wc[s0:s1], idx, score, joker, params, Z, min(parts, s1 - s0), tile)
+            if progress is not None and s1 < masks.size:
+                progress(done + int(sizes[li] * s1 / masks.size), n_all)
         out[li] = (masks, ups, ybs, lows, Wc, jmin)
         if not keep_all and li + 2 < len(out):
             out[li + 2] = None
