@@ -60,6 +60,7 @@ __all__ = [
     "solve_utility",
     "utility_work",
     "UtilityWork",
+    "curve_work",
     "max_points_to_come",
     "TargetSource",
     "WinSource",
@@ -716,10 +717,7 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     out[: min(t0, top) + 1] = 1.0
     n = 0
     seconds = 0.0
-    # targets above what the card can still reach have P = 0: the DP stops there
-    mask, up, yb = card.key
-    reach = t0 + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
-    solve_top = min(top, reach)
+    solve_top = _curve_top(rules, top, card)
     if solve_top > t0 and not card.is_full:
         sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
                             every_offset=True, progress=progress)
@@ -730,6 +728,23 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
         out[t0 + 1:] = 0.0
     out.setflags(write=False)
     return TargetCurve(rules, card, out, seconds, n)
+
+
+def _curve_top(rules: RuleSet, top: int, card: ScoreCard) -> int:
+    """The largest target :func:`target_curve` solves for: above what the card can still reach, P = 0."""
+    mask, up, yb = card.key
+    reach = int(card.total) + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
+    return min(int(top), reach)
+
+
+def curve_work(rules: str | RuleSet, max_target: int, card: ScoreCard | None = None) -> UtilityWork | None:
+    """The size of the DP of :func:`target_curve` with the same arguments (``None``: no DP runs); fast."""
+    rules = get_rules(rules)
+    card = ScoreCard.empty(rules) if card is None else card
+    solve_top = _curve_top(rules, int(max_target), card)
+    if solve_top <= card.total or card.is_full:
+        return None
+    return utility_work(rules, card, None, target_utility(solve_top, card.total), every_offset=True)
 
 
 #: Largest target of :func:`target_curve` (points): above any rule set's highest possible score.
