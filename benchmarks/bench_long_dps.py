@@ -134,7 +134,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for job, rules, arg, name in cases:
             res: dict[str, list[dict]] = {"baseline": [], "current": []}
-            for i in range(opts.runs):
+            for _ in range(opts.runs):
                 for side, root in (("baseline", base), ("current", None)):
                     before = load()
                     r = run(root, job, rules, arg, os.path.join(tmp, f"{side}.npy"))

@@ -315,9 +315,9 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     op = np.empty((m, cap), np.float64)
     # the outcomes of the whole layer, rows in order: reserved for the most there can be, and
     # taken page by page as written (demand_zeros), so one copy and no heap left behind
-    idx = demand_zeros(n * cap, np.int64)
-    gain = demand_zeros(n * cap, np.int64)
-    prob = demand_zeros(n * cap, np.float64)
+    idx = demand_zeros((n * cap,), np.int64)
+    gain = demand_zeros((n * cap,), np.int64)
+    prob = demand_zeros((n * cap,), np.float64)
     out_off = np.zeros(n + 1, np.int64)
     for s0 in range(0, n, _CHUNK):
         s1 = min(n, s0 + _CHUNK)
@@ -339,7 +339,7 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     del oi, og, op
     off = np.zeros(n + 1, np.int64)
     np.cumsum(hi - lo + 1, out=off[1:])
-    D = demand_zeros(int(off[-1]))  # memory taken as the rows are written
+    D = demand_zeros((int(off[-1]),))  # memory taken as the rows are written
     # in slices of states, in order: after each, the rows of the next layer no later state reads
     # (a prefix, see _Layer) give their memory back, so about one layer is held, not two
     step = n if nxt.death is None else _CONVOLVE_SLICE
