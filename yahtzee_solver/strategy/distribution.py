@@ -28,7 +28,11 @@ game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll on
 (:func:`~yahtzee_solver.solver.kernels.play_box`; ties to the lower box).  The layers of
 states reachable from the start are then solved from the full card backwards,
 the states of a layer in parallel.  Each ``D_s`` is stored only over its support
-``lo_s..hi_s``.  Results are float64 sums of exact probabilities: they add up to
+``lo_s..hi_s``.  One state per class of equivalent upper subtotals is solved
+(:func:`yahtzee_solver.solver.build.upper_representatives`; the others have the
+same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
+a layer's rows are ordered by when the layer before it stops reading them, and
+their memory is given back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
