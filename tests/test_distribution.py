@@ -443,3 +443,26 @@ def test_a_small_card_does_not_import_numba_and_matches_the_compiled_pmf():
     jit.compiled()  # in this process: compiled
     want = score_distribution(parse_card(card), strategy="beginner")
     np.testing.assert_allclose(out["pmf"], want.pmf, atol=1e-15)
+
+
+def test_one_turn_per_class_of_equal_upper_subtotals_and_a_state_read_through_its_class_is_its_own():
+    # the engine solves one state per class of equivalent upper subtotals; a state that reads its
+    # class's representative must get, bit for bit, the distribution a solve rooted at it gives
+    from yahtzee_solver.solver.build import reachable_layers, upper_classes, upper_representatives
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy.distribution import _Engine, _policy, option_distributions
+
+    rules = get_rules("yahtzee")
+    card = parse_card("fives=5,sixes=6,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20,yahtzee=50", rules)
+    # 1 2 2 3 4 scored in Ones: subtotal 12, and Twos, Threes and Fours can add 45 at most, so
+    # the bonus is out of reach as from 11 (Ones with 0), the representative of the class
+    after = card.with_box(0, 1)
+    assert upper_classes(rules)[after.key.mask & 63, after.key.up] < after.key.up
+    for strategy in ("optimal", "normal", "beginner"):
+        eng = _Engine(rules, card.key, _policy(strategy, rules, None, False), jit=False)
+        layers = reachable_layers(rules, card.key)[1:]
+        assert eng.n_solved == sum(len(upper_representatives(rules, *layer)[0]) for layer in layers)
+        assert eng.n_solved < sum(m.size for m, _, _ in layers)
+        dists = option_distributions(card, (1, 2, 2, 3, 4), 0, strategy=strategy, jit=False)
+        own = score_distribution(after, strategy=strategy, jit=False)
+        assert np.array_equal(dists[0].pmf, own.pmf)

@@ -20,6 +20,7 @@ from yahtzee_solver import parse_card
 from yahtzee_solver.solver.build import reachable_layers
 from yahtzee_solver.dice import keep_index, roll_index
 from yahtzee_solver.errors import UsageError
+from yahtzee_solver.rules import get_rules
 from yahtzee_solver.strategy.objectives import (
     TargetSource,
     WinSource,
@@ -252,3 +253,33 @@ def test_tile_size_does_not_change_a_value(jit):
             assert np.array_equal(lay[4], lay_ref[4], equal_nan=True), tile
     with pytest.raises(UsageError, match="tile"):
         solve_utility("yahtzee", card, None, u, jit=jit, tile=0)
+
+
+def test_one_turn_per_class_of_equal_upper_subtotals_and_each_state_reads_its_own_values():
+    # the DP solves one state per class of equivalent upper subtotals; every other state of a class
+    # reads its representative's row, which must be what a solve rooted at that state itself gives
+    from yahtzee_solver.solver.build import upper_representatives
+    from yahtzee_solver.strategy.objectives import solve_utility, target_utility
+
+    rules = get_rules("yahtzee")
+    card = parse_card("fives=10,sixes=12,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20,yahtzee=50", rules)
+    target = card.total + 60
+    sol = solve_utility(rules, card, None, target_utility(target, card.total), jit=False)
+    layers = reachable_layers(rules, card.key)
+    classes = sum(len(upper_representatives(rules, *layer)[0]) for layer in layers)
+    assert sol.n_states == sum(m.size for m, _, _ in layers)
+    assert sol.n_solved == classes < sol.n_states
+    # a state one box later whose subtotal shares its class with a smaller one: ones=0 then twos scored
+    masks, ups, ybs = layers[2]
+    first, rep = upper_representatives(rules, masks, ups, ybs)
+    others = [i for i in range(masks.size) if first[rep[i]] != i]
+    assert others
+    for i in others[:3]:
+        key = (int(masks[i]), int(ups[i]), int(ybs[i]))
+        gained = int(ups[i]) - card.key.up + (rules.upper_bonus if ups[i] >= rules.upper_threshold > card.key.up else 0)
+        own = solve_utility(rules, key, card.total + gained, target_utility(target, card.total + gained), jit=False)
+        assert sol.covers(key, card.total + gained)
+        for rl in (1, 2, 3):
+            got = sol.turn_values(key, card.total + gained, rl)
+            want = own.turn_values(key, card.total + gained, rl)
+            assert np.array_equal(got, want)

@@ -212,3 +212,34 @@ def test_box_options_in_json_name_each_box_by_card_key_and_display_name(extra):
     for o in data["options"]:
         spec = rules.categories[rules.category_index(o["box"])]
         assert o["box"] == spec.slug and o["name"] == o["category"] == spec.name
+
+
+def _raise_interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_long_solves_state_their_wait_first_and_ctrl_c_stops_them_cleanly(monkeypatch, tmp_path):
+    """From the empty card: one stderr line with the states and the expected wait before the solve;
+    Ctrl-C in the solve: one line, exit 130, nothing on stdout, no plot file."""
+    from yahtzee_solver.state import ScoreCard
+    from yahtzee_solver.strategy import objectives as ob
+
+    work = ob.utility_work("yahtzee", ScoreCard.empty("yahtzee"), None, ob.target_utility(250, 0))
+    assert work.n_solved < work.n_states == 536_448 and work.state_offsets > 0
+    monkeypatch.setattr("yahtzee_solver.strategy.target.TargetAdvisor.probability", _raise_interrupt)
+    res = run("value", "--target", "250")
+    assert res.exit_code == 130 and res.stdout == "", res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 2, res.stderr
+    assert f"{work.n_solved:,} turn-start states" in lines[0] and "about" in lines[0]
+    assert f"{work.state_offsets / 1e6:.1f} M state-offsets" in lines[0]
+    assert lines[1] == "Interrupted: the target 250 DP stopped; nothing written."
+
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", _raise_interrupt)
+    plot = tmp_path / "curve.svg"
+    res = run("target-curve", "--recompute", "--max", "300", "--plot", str(plot))
+    assert res.exit_code == 130 and res.stdout == "", res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 2 and "target curve yahtzee to 300" in lines[0], res.stderr
+    assert lines[1] == "Interrupted: the target curve's DP stopped; nothing written."
+    assert not plot.exists()

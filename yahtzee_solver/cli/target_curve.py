@@ -22,7 +22,7 @@ from ..strategy.objectives import MAX_TARGET
 from .dist import plot_figure, write_figure
 from .options import card_option, echo_json, json_option, rules_option
 from ..i18n import format_probability
-from .target_query import progress_bar
+from .target_query import announce_wait, progress_bar, stop_interrupted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -136,11 +136,22 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
         close: Callable[[], None]
         update, close = (None, lambda: None) if no_progress else progress_bar(f"target curve {rules.name}")
         try:
+            if not no_progress:
+                from ..strategy.objectives import curve_work
+
+                work = curve_work(rules, max_target, card)
+                if work is not None:
+                    announce_wait(f"target curve {rules.name} to {max_target}", work)
             curve = target_curve(rules, max_target, card, progress=update)
+            close()
+            ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
+        except KeyboardInterrupt:
+            close()
+            stop_interrupted("the target curve's DP")
+            raise
         finally:
             close()
         probs = curve.probabilities
-        ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
         seconds, n_states = curve.seconds, curve.n_states
         source = f"{n_states:,} states solved in {seconds:.1f} s"
     if plot_path is not None:

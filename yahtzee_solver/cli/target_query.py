@@ -25,11 +25,13 @@ from .render import _render, _state_dict, box_best, box_note, describe_card, kee
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from ..strategy.objectives import UtilityWork
     from ..strategy.target import TargetAdvisor
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-__all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar"]
+__all__ = ["target_option", "value_target_option", "report_target", "report_target_value", "format_probability", "progress_bar",
+           "announce_wait", "stop_interrupted"]
 
 #: Open boxes up to which the interpreted kernel answers (no numba import).
 INTERPRETED_MAX_OPEN = 2
@@ -64,12 +66,50 @@ def progress_bar(desc: str) -> tuple[Callable[[int, int], None], Callable[[], No
     return update, close
 
 
+#: Expected waits from which the estimate is printed before the solve (seconds).
+ANNOUNCE_SECONDS = 2.0
+
+#: Exit status of a solve stopped by Ctrl-C (128 + SIGINT, the shell convention).
+INTERRUPTED = 130
+
+
+def announce_wait(what: str, work: UtilityWork) -> None:
+    """One stderr line with the expected wait of a long solve, before its progress bar.
+
+    The estimate is the solve's state-offsets (:func:`~yahtzee_solver.strategy.objectives.utility_work`)
+    at the rate measured on the 2-core test machine, spread over the cores.
+    """
+    import os
+
+    from ..strategy.objectives import SECONDS_PER_STATE_OFFSET
+
+    cores = os.cpu_count() or 1
+    seconds = work.seconds(cores)
+    if seconds < ANNOUNCE_SECONDS:
+        return
+    wait = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+    click.echo(f"{what}: {work.n_solved:,} turn-start states to solve ({work.n_states:,} reachable), "
+               f"{work.state_offsets / 1e6:.1f} M state-offsets: about {wait} on {cores} free core"
+               f"{'s' if cores > 1 else ''} ({SECONDS_PER_STATE_OFFSET * 1e6:.1f} us each); Ctrl-C stops",
+               err=True)
+
+
+def stop_interrupted(what: str) -> None:
+    """After Ctrl-C in a solve: one stderr line and exit status 130; nothing was written."""
+    click.echo(f"Interrupted: {what} stopped; nothing written.", err=True)
+    click.get_current_context().exit(INTERRUPTED)
+
+
 def _target_advisor(q: QueryTable, target: int, card: ScoreCard) -> tuple[TargetAdvisor, Callable[[], None]]:
     from ..strategy.target import TargetAdvisor
 
     jit = len(card.open_categories) > INTERPRETED_MAX_OPEN
     update, close = progress_bar(f"target {target}")
     adv = TargetAdvisor(q.rules, target, q.table(), jit=jit, progress=update)
+    if jit and not card.is_full and adv.reachable(card):
+        from ..strategy.objectives import target_utility, utility_work
+
+        announce_wait(f"target {target}", utility_work(q.rules, card, None, target_utility(target, card.total)))
     return adv, close
 
 
@@ -89,6 +129,10 @@ def report_target(card: ScoreCard, faces: tuple[int, ...], rolls_left: int, q: Q
             options = adv.keep_options(card, faces, rolls_left)
         else:
             options = adv.box_options(card, faces)
+    except KeyboardInterrupt:
+        close()
+        stop_interrupted(f"the target {target} DP")
+        raise
     finally:
         close()
     reachable = adv.reachable(card)
@@ -144,6 +188,10 @@ def report_target_value(card: ScoreCard, q: QueryTable, target: int, as_json: bo
     adv, close = _target_advisor(q, target, card)
     try:
         p = adv.probability(card)
+    except KeyboardInterrupt:
+        close()
+        stop_interrupted(f"the target {target} DP")
+        raise
     finally:
         close()
     expected = adv.advisor.expected_final(card)

@@ -33,7 +33,8 @@ import numpy as np
 from . import jit
 from ..rules import N_UPPER, RuleSet, get_rules
 
-__all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes"]
+__all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes",
+           "upper_representatives"]
 
 
 def reachable_upper(rules: RuleSet, up0: int = 0) -> np.ndarray:
@@ -130,6 +131,46 @@ def upper_classes(rules: RuleSet, reach: np.ndarray | None = None) -> np.ndarray
             sig = tuple(np.minimum(T, u + sums) >= T)
             out[m, u] = first.setdefault(sig, int(u))
     return out
+
+
+_CLASSES: dict[RuleSet, np.ndarray] = {}
+
+
+def upper_representatives(rules: RuleSet, masks: np.ndarray, ups: np.ndarray,
+                          ybs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One state per class of equivalent upper subtotals in a list of turn-start states.
+
+    Two states of the same filled boxes and Yahtzee-bonus flag whose upper
+    subtotals are equivalent (:func:`upper_classes`) have the same future, bit
+    for bit (the module docstring): a DP over them solves the first of each
+    class and lets the others read its result.
+
+    Parameters
+    ----------
+    rules : RuleSet
+    masks, ups, ybs : (n,) int64
+        Reachable turn-start states (e.g. one entry of :func:`reachable_layers`), sorted by
+        mask, then upper subtotal, as that function gives them.
+
+    Returns
+    -------
+    first : (k,) int64
+        Positions of the representatives in the given order, increasing: each the
+        first state of its class, so the one of smallest upper subtotal.
+    rep : (n,) int64
+        For each state, the position of its representative in ``first`` (0..k-1).
+    """
+    classes = _CLASSES.get(rules)
+    if classes is None:
+        classes = _CLASSES[rules] = upper_classes(rules)
+    T = rules.upper_threshold
+    cls = classes[masks & ((1 << N_UPPER) - 1), ups]
+    key = (masks * (T + 1) + cls) * rules.n_flags + ybs
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), np.int64)
+    rank[order] = np.arange(len(first))
+    return first[order].astype(np.int64), rank[inverse.reshape(-1)]
 
 
 def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:

@@ -28,7 +28,11 @@ game engine (:func:`yahtzee_solver.game.cpu_actions`) --, and each final roll on
 (:func:`~yahtzee_solver.solver.kernels.play_box`; ties to the lower box).  The layers of
 states reachable from the start are then solved from the full card backwards,
 the states of a layer in parallel.  Each ``D_s`` is stored only over its support
-``lo_s..hi_s``.  Results are float64 sums of exact probabilities: they add up to
+``lo_s..hi_s``.  One state per class of equivalent upper subtotals is solved
+(:func:`yahtzee_solver.solver.build.upper_representatives`; the others have the
+same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
+a layer's rows are ordered by when the layer before it stops reading them, and
+their memory is given back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import mmap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -51,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..solver import jit as _jit
-from ..solver.build import reachable_layers
+from ..solver.build import reachable_layers, upper_representatives
 from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
 from ..rules import N_UPPER, RuleSet, get_rules
@@ -77,8 +82,11 @@ PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 #: Thresholds ``T`` of ``P(final >= T)`` reported by default (points).
 THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 
-#: States per call of the outcome kernel (bounds its scratch arrays).
-_CHUNK = 8192
+#: States per call of the outcome kernel (bounds its scratch arrays: 16 MiB for Yahtzee).
+_CHUNK = 2048
+
+#: States per call of the convolution, after each of which the rows no longer read are freed.
+_CONVOLVE_SLICE = 2048
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
 #: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
@@ -240,10 +248,51 @@ def _max_gain(rules: RuleSet) -> int:
 
 @dataclass
 class _Layer:
+    """The distributions of one layer: state ``i``'s is ``D[off[i]:off[i+1]]`` over ``lo[i]..hi[i]``.
+
+    ``death[i]``, when given, is the position of the last state of the layer before (one box
+    fewer, solved in its order) that can read row ``i``; the rows are in that order, so a
+    prefix of ``D`` is read no more once the layer before is solved that far (:func:`_release`).
+    """
+
     lo: np.ndarray
     hi: np.ndarray
     off: np.ndarray
     D: np.ndarray
+    death: np.ndarray | None = None
+
+
+def _release(D: np.ndarray, stop: int) -> None:
+    """Give the memory of ``D[:stop]`` back to the system (its whole pages), read no more.
+
+    ``D`` is a :func:`~yahtzee_solver.solver.table.demand_zeros` array: a private
+    anonymous mapping, whose pages ``MADV_DONTNEED`` frees at once.
+    """
+    buf: Any = D.base
+    while isinstance(buf, (np.ndarray, memoryview)):
+        buf = buf.base if isinstance(buf, np.ndarray) else buf.obj
+    if not isinstance(buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    end = (stop * D.itemsize) // mmap.PAGESIZE * mmap.PAGESIZE
+    if end > 0:
+        buf.madvise(mmap.MADV_DONTNEED, 0, end)
+
+
+def _death_order(C: int, mask0: int, masks: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """For each state of a layer with masks ``masks``: the last position in the layer before (one
+    box fewer, masks ``before`` in solving order) of a state that can read it (-1: none).
+
+    A state with mask ``m`` is read only by states whose mask is ``m`` less one box not in ``mask0``.
+    """
+    last = np.full(1 << C, -1, np.int64)
+    last[before] = np.arange(before.size)  # fancy assignment keeps the last position of each mask
+    death = np.full(masks.size, -1, np.int64)
+    for c in range(C):
+        if (mask0 >> c) & 1:
+            continue
+        has = ((masks >> c) & 1) == 1
+        death = np.where(has, np.maximum(death, last[masks & ~(1 << c)]), death)
+    return death
 
 
 def _solve_layer(k: ModuleType, pol: _Policy, rules: RuleSet, states: Sequence[np.ndarray],
@@ -269,39 +318,60 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     oi = np.empty((m, cap), np.int64)
     og = np.empty((m, cap), np.int64)
     op = np.empty((m, cap), np.float64)
-    parts = []
+    # the outcomes of the whole layer, rows in order: reserved for the most there can be, and
+    # taken page by page as written (demand_zeros), so one copy and no heap left behind
+    idx = demand_zeros((n * cap,), np.int64)
+    gain = demand_zeros((n * cap,), np.int64)
+    prob = demand_zeros((n * cap,), np.float64)
+    out_off = np.zeros(n + 1, np.int64)
     for s0 in range(0, n, _CHUNK):
         s1 = min(n, s0 + _CHUNK)
-        k.dist_outcomes(
-            masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
-            pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
-            index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
-        )
+        with _schedule(k is not _jit.interpreted(), _OUTCOME_BLOCKS):
+            k.dist_outcomes(
+                masks[s0:s1], ups[s0:s1], ybs[s0:s1], r0, rl0, k0, pol.kind, pol.V, a["score"], a["joker"],
+                pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
+                index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
+            )
+        np.cumsum(counts[s0:s1], out=out_off[s0 + 1:s1 + 1])
+        out_off[s0 + 1:s1 + 1] += out_off[s0]
         # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
-        parts.append((oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]))
+        a0, a1 = int(out_off[s0]), int(out_off[s1])
+        idx[a0:a1] = oi[: s1 - s0][used]
+        gain[a0:a1] = og[: s1 - s0][used]
+        prob[a0:a1] = op[: s1 - s0][used]
     del oi, og, op
-    out_off = np.zeros(n + 1, np.int64)
-    np.cumsum(counts, out=out_off[1:])
     off = np.zeros(n + 1, np.int64)
     np.cumsum(hi - lo + 1, out=off[1:])
-    D = np.empty(int(off[-1]))
-    if len(parts) == 1:
-        idx, gain, prob = parts[0]
-    else:
-        idx, gain, prob = (np.concatenate([p[j] for p in parts]) for j in range(3))
-    del parts
-    k.dist_convolve(out_off, idx, gain, prob, lo, off, D, nxt.lo, nxt.off, nxt.D)
+    D = demand_zeros((int(off[-1]),))  # memory taken as the rows are written
+    # in slices of states, in order: after each, the rows of the next layer no later state reads
+    # (a prefix, see _Layer) give their memory back, so about one layer is held, not two
+    step = n if nxt.death is None else _CONVOLVE_SLICE
+    for s0 in range(0, n, step):
+        s1 = min(n, s0 + step)
+        k.dist_convolve(out_off[s0:s1 + 1], idx, gain, prob, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off,
+                        nxt.D)
+        if nxt.death is not None:
+            _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
+            for x in (idx, gain, prob):  # and the outcomes read
+                _release(x, int(out_off[s1]))
     return _Layer(lo, hi, off, D)
 
 
-def _schedule(jit: bool) -> contextlib.AbstractContextManager[Any]:
+#: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
+#: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
+#: a thread slowed by other processes takes fewer chunks instead of holding up the layer.
+_CONVOLVE_STATES = 64
+_OUTCOME_BLOCKS = 4
+
+
+def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractContextManager[Any]:
     if not jit:
         return contextlib.nullcontext()
     import numba
 
-    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(64)
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(chunk)
     return schedule
 
 
@@ -342,8 +412,12 @@ class _Engine:
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
         self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
+        # one state per class of equivalent upper subtotals is solved; the others read its row
+        reps = [upper_representatives(rules, *layer) for layer in layers]
+        #: Turn-start states solved (one per class of equivalent upper subtotals).
+        self.n_solved = sum(len(first) for first, _ in reps)
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
-        self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
+        self.k = _jit.for_work(starts + self.n_solved, _INTERPRETED_STATE_SECONDS, jit)
         self.jit = jit = self.k is not _jit.interpreted()
         bar = None
         if progress:
@@ -351,19 +425,29 @@ class _Engine:
 
             bar = tqdm(total=sum(len(m) for m, _, _ in layers), unit="state", unit_scale=True,
                        desc=f"distribution {rules.name}")
+        # the states solved, layer by layer; each layer but the last (the one after the root's, kept
+        # whole for start) in the order in which the layer after it stops reading them
+        solve = [[masks[first], ups[first], ybs[first], rep, None] for (masks, ups, ybs), (first, rep) in zip(layers, reps)]
+        for j in range(len(solve) - 2, -1, -1):
+            death = _death_order(C, mask0, solve[j][0], solve[j + 1][0])
+            perm = np.argsort(death, kind="stable")
+            inv = np.empty_like(perm)
+            inv[perm] = np.arange(perm.size)
+            solve[j] = [solve[j][0][perm], solve[j][1][perm], solve[j][2][perm], inv[solve[j][3]], death[perm]]
         cur = None
         try:
             with _schedule(jit):
-                for masks, ups, ybs in layers:
-                    n = len(masks)
+                for (masks, ups, ybs), (rmasks, rups, rybs, rep, death) in zip(layers, solve):
+                    n = len(rmasks)
                     if cur is None:  # the full card: nothing more to come
                         cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
                                      np.arange(n + 1, dtype=np.int64), np.ones(n))
                     else:
-                        cur = _solve_layer(self.k, pol, rules, (masks, ups, ybs), -1, 2, self.index, cur)
-                    self.index[masks, ups, ybs] = np.arange(n)
+                        cur = _solve_layer(self.k, pol, rules, (rmasks, rups, rybs), -1, 2, self.index, cur)
+                    cur.death = death
+                    self.index[masks, ups, ybs] = rep
                     if bar is not None:
-                        bar.update(n)
+                        bar.update(len(masks))
         finally:
             if bar is not None:
                 bar.close()

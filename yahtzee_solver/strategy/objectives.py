@@ -42,7 +42,7 @@ from numpy.typing import ArrayLike
 from ..solver import jit as _jit
 from ..solver import kernels as _kernels
 from ..solver import utility_kernels as _uk
-from ..solver.build import reachable_layers
+from ..solver.build import reachable_layers, upper_representatives
 from ..dice import N_KEEPS, N_ROLLS
 from ..errors import UsageError
 from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
@@ -58,6 +58,9 @@ __all__ = [
     "win_utility",
     "UtilitySolution",
     "solve_utility",
+    "utility_work",
+    "UtilityWork",
+    "curve_work",
     "max_points_to_come",
     "TargetSource",
     "WinSource",
@@ -196,17 +199,20 @@ class UtilitySolution:
         Points on the root card.
     utility : Utility
     layers : list of (masks, ups, ybs, lows, W, jmin) or None
-        Per layer (root layer first): the states, their first computed offsets,
-        their value vectors ``W`` (n, J+1) float64 in probability units, and
-        the fewest points gained from the root to reach them.
+        Per layer (root layer first): the states solved -- one per class of
+        equivalent upper subtotals (:func:`yahtzee_solver.solver.build.upper_representatives`),
+        the one of smallest subtotal --, their first computed offsets, their
+        value vectors ``W`` (n, J+1) float64 in probability units, and the
+        fewest points gained from the root to reach them.
         Only the root layer (and the one after it) is kept when the solve was
         asked to keep the root only.
     idx : (2**C, T+1, F) int32
-        Row of each state in its layer (-1: not reachable from the root).
+        Row of each state in its layer: the row of its class's representative,
+        whose values are its own, bit for bit (-1: not reachable from the root).
     seconds : float
         Wall time of the solve.
     n_states : int
-        States solved.
+        Turn-start states reachable from the root (every one has its values).
     jit : bool
         Compiled kernels (else interpreted) for later queries.
     every_offset : bool
@@ -223,6 +229,8 @@ class UtilitySolution:
     n_states: int
     jit: bool = True
     every_offset: bool = False
+    #: Turn-start states whose turns were solved (one per class of equivalent upper subtotals).
+    n_solved: int = 0
     _k: ModuleType | None = field(default=None, repr=False)
 
     @property
@@ -342,6 +350,93 @@ def _box_values(rules: RuleSet, key: StateKey, j: int, roll: int, Wn: np.ndarray
     return out
 
 
+#: State-offsets per call of the layer kernel (about 0.1 s of one core): a Ctrl-C waits at most that long.
+CHUNK_OFFSETS = 100_000
+
+#: Seconds of one core per state-offset of the layer kernel on the 2-core test machine, with the
+#: other core busy (``benchmarks/bench_long_dps.py`` prints the rate measured): the expected wait
+#: that :func:`utility_work` states before a long solve.
+SECONDS_PER_STATE_OFFSET = 1.3e-6
+
+
+class _OffsetRanges:
+    """The offsets a solve computes for each state (see :func:`solve_utility` and the module of the kernels)."""
+
+    def __init__(self, rules: RuleSet, key: StateKey, utility: Utility, every_offset: bool) -> None:
+        a = rules.arrays()
+        self.rules, self.key, self.utility = rules, key, utility
+        self.y_points = int(a["score"][:, rules.yahtzee_category].max()) if rules.yahtzee_category >= 0 else 0
+        m0, u0, y0 = key
+        # the most points the root can still make; a state cannot be reached with more than
+        # root_max - max_points_to_come(state) of them (the bound is additive along every path)
+        self.root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (utility.J if every_offset else 0)
+
+    def of(self, masks: np.ndarray, ups: np.ndarray, ybs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(jmin, lows, highs)`` of the states: fewest points gained from the root, the offsets computed."""
+        rules, J = self.rules, self.utility.J
+        _, u0, y0 = self.key
+        thr = rules.upper_threshold
+        jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
+            + np.where(ybs > y0, self.y_points, 0)
+        most = max_points_to_come(rules, masks, ups, ybs)
+        lows = np.maximum(np.maximum(jmin, self.utility.low - most), 0)
+        lows = np.minimum(lows, J).astype(np.int64)
+        highs = np.minimum(self.root_max - most + 1, J).astype(np.int64)
+        return jmin, lows, highs
+
+
+@dataclass(frozen=True)
+class UtilityWork:
+    """The size of a solve of :func:`solve_utility`, known before it runs.
+
+    Attributes
+    ----------
+    n_states : int
+        Turn-start states reachable from the root.
+    n_solved : int
+        States whose turns are solved (one per class of equivalent upper subtotals).
+    state_offsets : int
+        Offsets computed, summed over the solved states (the kernel's work).
+    """
+
+    n_states: int
+    n_solved: int
+    state_offsets: int
+
+    def seconds(self, threads: int = 1) -> float:
+        """Expected wall time on ``threads`` free cores (:data:`SECONDS_PER_STATE_OFFSET`)."""
+        return self.state_offsets * SECONDS_PER_STATE_OFFSET / max(1, int(threads))
+
+
+def utility_work(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
+                 every_offset: bool = False) -> UtilityWork:
+    """How much :func:`solve_utility` with the same arguments will compute (states, state-offsets); fast.
+
+    Raises
+    ------
+    UsageError
+        A state key without ``total``.
+    """
+    rules = get_rules(rules)
+    if isinstance(card, ScoreCard):
+        key = card.key
+    else:
+        key = StateKey(*card)
+        if total is None:
+            raise UsageError("give the root card's total with a state key")
+    ranges = _OffsetRanges(rules, key, utility, every_offset)
+    n_states = n_solved = offsets = 0
+    layers = reachable_layers(rules, key)
+    for i, (masks, ups, ybs) in enumerate(layers):
+        first, _ = upper_representatives(rules, masks, ups, ybs)
+        n_states += masks.size
+        n_solved += first.size
+        if i < len(layers) - 1:  # the full card's values are the utility itself
+            _, lows, highs = ranges.of(masks[first], ups[first], ybs[first])
+            offsets += int(np.maximum(highs - lows, 0).sum())
+    return UtilityWork(n_states, n_solved, offsets)
+
+
 def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
                   jit: bool = True, keep_all: bool = True, every_offset: bool = False,
                   progress: Progress | None = None, tile: int | None = None) -> UtilitySolution:
@@ -395,26 +490,28 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
     C = int(params[P_NCAT])
     J = utility.J
     L = J + 1
-    layers_states = reachable_layers(rules, key)
+    all_states = reachable_layers(rules, key)
+    n_all = sum(m.size for m, _, _ in all_states)
+    # one state per class of equivalent upper subtotals is solved, the one of smallest subtotal (so of
+    # the fewest points gained from the root: its offsets cover its class's); the others read its row
     idx = np.full((1 << C, rules.upper_threshold + 1, rules.n_flags), -1, np.int32)
-    for masks, ups, ybs in layers_states:
-        idx[masks, ups, ybs] = np.arange(masks.size, dtype=np.int32)
-    n_all = sum(m.size for m, _, _ in layers_states)
+    layers_states = []
+    sizes = []
+    for masks, ups, ybs in all_states:
+        first, rep = upper_representatives(rules, masks, ups, ybs)
+        idx[masks, ups, ybs] = rep
+        layers_states.append((masks[first], ups[first], ybs[first]))
+        sizes.append(masks.size)
+    del all_states
     Z = _zeros(rules)
-    thr = rules.upper_threshold
-    y_points = 0
-    if rules.yahtzee_category >= 0:
-        y_points = int(a["score"][:, rules.yahtzee_category].max())
     low_value = float(utility.values[0])
-    # the most points the root can still make; a state cannot be reached with more than
-    # root_max - max_points_to_come(state) of them (the bound is additive along every path)
-    root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (J if every_offset else 0)
+    ranges = _OffsetRanges(rules, key, utility, every_offset)
     out: list[Any] = [None] * len(layers_states)
     # terminal layer: the utility itself
     masks, ups, ybs = layers_states[-1]
     W = np.broadcast_to(utility.values, (masks.size, L)).copy()
     out[-1] = (masks, ups, ybs, np.zeros(masks.size, np.int64), W, np.zeros(masks.size, np.int64))
-    done = masks.size
+    done = sizes[-1]
     if progress is not None:
         progress(done, n_all)
     parts = 1
@@ -424,23 +521,29 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         parts = numba.get_num_threads()
     for li in range(len(layers_states) - 2, -1, -1):
         masks, ups, ybs = layers_states[li]
-        jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
-            + np.where(ybs > y0, y_points, 0)
-        lows = np.maximum(np.maximum(jmin, utility.low - max_points_to_come(rules, masks, ups, ybs)), 0)
-        lows = np.minimum(lows, J).astype(np.int64)
-        highs = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs) + 1, J).astype(np.int64)
+        jmin, lows, highs = ranges.of(masks, ups, ybs)
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
-        k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
-                      min(parts, masks.size), tile)
+        # in slices of about CHUNK_OFFSETS state-offsets: Ctrl-C (checked between calls) stops at once,
+        # and the progress moves within a long layer; each row depends only on its own state
+        work = np.cumsum(np.maximum(highs - lows, 0) + 1)
+        cuts = np.searchsorted(work, np.arange(CHUNK_OFFSETS, int(work[-1]), CHUNK_OFFSETS))
+        bounds = [0, *np.unique(cuts).tolist(), masks.size]
+        for s0, s1 in zip(bounds[:-1], bounds[1:]):
+            if s1 <= s0:
+                continue
+            k.solve_layer(masks[s0:s1], ups[s0:s1], ybs[s0:s1], lows[s0:s1], highs[s0:s1], low_value, Wn,
+                          Wc[s0:s1], idx, score, joker, params, Z, min(parts, s1 - s0), tile)
+            if progress is not None and s1 < masks.size:
+                progress(done + int(sizes[li] * s1 / masks.size), n_all)
         out[li] = (masks, ups, ybs, lows, Wc, jmin)
         if not keep_all and li + 2 < len(out):
             out[li + 2] = None
-        done += masks.size
+        done += sizes[li]
         if progress is not None:
             progress(done, n_all)
     return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit,
-                           every_offset)
+                           every_offset, n_solved=sum(m.size for m, _, _ in layers_states))
 
 
 # -- value sources (the policy layer's contract) ----------------------------------------------------
@@ -614,10 +717,7 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     out[: min(t0, top) + 1] = 1.0
     n = 0
     seconds = 0.0
-    # targets above what the card can still reach have P = 0: the DP stops there
-    mask, up, yb = card.key
-    reach = t0 + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
-    solve_top = min(top, reach)
+    solve_top = _curve_top(rules, top, card)
     if solve_top > t0 and not card.is_full:
         sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
                             every_offset=True, progress=progress)
@@ -628,6 +728,23 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
         out[t0 + 1:] = 0.0
     out.setflags(write=False)
     return TargetCurve(rules, card, out, seconds, n)
+
+
+def _curve_top(rules: RuleSet, top: int, card: ScoreCard) -> int:
+    """The largest target :func:`target_curve` solves for: above what the card can still reach, P = 0."""
+    mask, up, yb = card.key
+    reach = int(card.total) + int(max_points_to_come(rules, np.array([mask]), np.array([up]), np.array([yb]))[0])
+    return min(int(top), reach)
+
+
+def curve_work(rules: str | RuleSet, max_target: int, card: ScoreCard | None = None) -> UtilityWork | None:
+    """The size of the DP of :func:`target_curve` with the same arguments (``None``: no DP runs); fast."""
+    rules = get_rules(rules)
+    card = ScoreCard.empty(rules) if card is None else card
+    solve_top = _curve_top(rules, int(max_target), card)
+    if solve_top <= card.total or card.is_full:
+        return None
+    return utility_work(rules, card, None, target_utility(solve_top, card.total), every_offset=True)
 
 
 #: Largest target of :func:`target_curve` (points): above any rule set's highest possible score.
