@@ -191,6 +191,23 @@ def test_bad_options_and_full_card_are_refused():
     assert issubclass(UsageError, YahtzeeError)
 
 
+def test_certain_and_impossible_events_are_exactly_one_and_zero():
+    """With the Yahtzee box scratched no further Yahtzee can come (a Yahtzee bonus needs a 50 there), and
+    with the upper section full at 63 or more the bonus is earned: the figures are 0 and 1 exactly, not
+    rounding noise such as 1.1e-14 (which the sentences would print).  With one box open every keep ends
+    in it, with probability 1 exactly."""
+    card = parse_card("yahtzee=0,ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20", "yahtzee")
+    r = option_reasons(card, "12346", 2)
+    for reason in [r.start, *r.options.values()]:
+        assert reason.p_yahtzee == 0.0
+        assert reason.p_upper_bonus == 1.0
+    last = parse_card("yahtzee=0,ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,3k=20,4k=0,"
+                      "fh=25,ss=30", "yahtzee")
+    r = option_reasons(last, "12346", 2)
+    keeps = [x for x in r.options.values() if x.kind == "keep"]
+    assert keeps and all(x.p_box == 1.0 and x.box == last.rules.category_index("large-straight") for x in keeps)
+
+
 MID = "sixes=18,fours=12,chance=22,yahtzee=50,ones=3,small-straight=30"
 
 

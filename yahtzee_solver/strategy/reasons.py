@@ -19,17 +19,20 @@ engine (:func:`yahtzee_solver.solver.kernels.dist_outcomes`: for each
 turn-start state, every (next state, points gained) with its probability,
 the policy's keeps and boxes fixed by the value table, ties as in the game).
 With ``B_s`` the probability that the bonus is earned by the end from
-turn-start state ``s`` and ``Q_s`` the probability of no further Yahtzee,
+turn-start state ``s`` and ``P_s`` the probability of a further Yahtzee,
 
 .. math:: B_s = \\sum_{(s', g)} p(s', g)\\, B_{s'}, \\qquad
-          Q_s = \\sum_{(s', g)} p(s', g)\\, [\\text{no Yahtzee in } (s', g)]\\, Q_{s'},
+          P_s = \\sum_{(s', g)} p(s', g)\\, \\max([\\text{Yahtzee in } (s', g)],\\, P_{s'}),
 
-with ``B`` = [upper subtotal >= the threshold] and ``Q`` = 1 at the full
+with ``B`` = [upper subtotal >= the threshold] and ``P`` = 0 at the full
 card, solved from the full card back to the position over the states reachable
 from it (:func:`yahtzee_solver.solver.build.reachable_layers`).  A turn's
 outcome tells whether it made a Yahtzee: the box filled is the Yahtzee box and
 it scored, or the points gained include the Yahtzee bonus (no turn gains that
-many points otherwise).  ``p_yahtzee = 1 - Q``.
+many points otherwise).  ``p_yahtzee = P``.  Each sum is divided by the
+state's computed outcome mass (mathematically 1), so that an event that is
+certain or impossible from a state reads exactly 1 or 0 rather than rounding
+noise such as ``1.1e-14``; the same holds for the likely box's probability.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ __all__ = ["Reason", "Reasons", "option_reasons"]
 
 #: An option of a position: the faces kept (a sorted tuple) or a box index.
 Option: TypeAlias = tuple[int, ...] | int
-#: ``(masks, B, Q)`` of a layer of states (module docstring).
+#: ``(masks, B, P)`` of a layer of states (module docstring).
 _Layer: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
 #: A turn's flat outcome list: (state row, next index, gain, probability).
 _Outcomes: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -144,7 +147,7 @@ class Reasons:
 
 
 class _IndicatorEngine:
-    """``B`` and ``Q`` (module docstring) at every state reachable after the current turn of a position."""
+    """``B`` and ``P`` (module docstring) at every state reachable after the current turn of a position."""
 
     def __init__(self, rules: RuleSet, state: Sequence[int], pol: _Policy, *, jit: bool = True,
                  starts: int = 1) -> None:
@@ -164,18 +167,18 @@ class _IndicatorEngine:
         layers = _layers(rules, mask0, up0, yb0)
         self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
         self.jit = self.k is not _jit.interpreted()
-        self.next: _Layer | None = None  # (masks, B, Q) of the layer after the current turn
+        self.next: _Layer | None = None  # (masks, B, P) of the layer after the current turn
         with _schedule(self.jit):
             for masks, ups, ybs in layers:
                 n = len(masks)
                 if self.next is None:  # the full card
                     B = (ups >= T).astype(float) if rules.upper_bonus else np.zeros(n)
-                    Q = np.ones(n)
+                    P = np.zeros(n)
                 else:
                     rows, idx, gain, prob = self._outcomes((masks, ups, ybs), -1, 2, -1)
-                    B, Q, _, _ = self._fold(masks[rows], rows, idx, gain, prob, n)
+                    B, P, _, _ = self._fold(masks[rows], rows, idx, gain, prob, n)
                 self.index[masks, ups, ybs] = np.arange(n)
-                self.next = (masks, B, Q)
+                self.next = (masks, B, P)
 
     def _after(self) -> _Layer:
         nxt = self.next
@@ -213,19 +216,25 @@ class _IndicatorEngine:
 
     def _fold(self, from_masks: np.ndarray, rows: np.ndarray, idx: np.ndarray, gain: np.ndarray, prob: np.ndarray,
               n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """B, Q, expected gain and P(Yahtzee this turn) of each of ``n`` states from their outcomes."""
-        nmasks, Bn, Qn = self._after()
+        """B, P, expected gain and P(Yahtzee this turn) of each of ``n`` states from their outcomes.
+
+        Each is divided by the state's computed outcome mass (1 up to rounding), so certain and
+        impossible events are exactly 1 and 0.
+        """
+        nmasks, Bn, Pn = self._after()
         filled = nmasks[idx] ^ from_masks  # the one box this outcome filled (a bit)
         yahtzee = np.zeros(len(idx), bool)
         if self.ycat >= 0:
             yahtzee |= (filled == (1 << self.ycat)) & (gain > 0)
         if self.ybonus:
             yahtzee |= gain >= self.ybonus
-        B = np.bincount(rows, weights=prob * Bn[idx], minlength=n)
-        Q = np.bincount(rows, weights=prob * np.where(yahtzee, 0.0, Qn[idx]), minlength=n)
-        G = np.bincount(rows, weights=prob * gain, minlength=n)
-        Y = np.bincount(rows, weights=prob * yahtzee, minlength=n)
-        return B, Q, G, Y
+        mass = np.bincount(rows, weights=prob, minlength=n)
+        mass[mass == 0] = 1.0  # a state with no outcomes is never read
+        B = np.bincount(rows, weights=prob * Bn[idx], minlength=n) / mass
+        P = np.bincount(rows, weights=prob * np.where(yahtzee, 1.0, Pn[idx]), minlength=n) / mass
+        G = np.bincount(rows, weights=prob * gain, minlength=n) / mass
+        Y = np.bincount(rows, weights=prob * yahtzee, minlength=n) / mass
+        return B, P, G, Y
 
     def reason(self, option: Option | None, kind: str, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> Reason:
         """The figures of a start inside the current turn (as :meth:`distribution._Engine.start`)."""
@@ -234,16 +243,16 @@ class _IndicatorEngine:
         start = (np.array([s[0]], np.int64), np.array([s[1]], np.int64), np.array([s[2]], np.int64))
         with _schedule(self.jit):
             rows, idx, gain, prob = self._outcomes(start, roll, rolls_left, keep)
-        B, Q, G, Y = self._fold(np.full(len(idx), mask, np.int64), rows, idx, gain, prob, 1)
+        B, P, G, Y = self._fold(np.full(len(idx), mask, np.int64), rows, idx, gain, prob, 1)
         boxes = np.log2(self._after()[0][idx] ^ mask).astype(np.int64)
-        per_box = np.bincount(boxes, weights=prob, minlength=self.rules.n_categories)
+        per_box = np.bincount(boxes, weights=prob, minlength=self.rules.n_categories) / prob.sum()
         c = int(np.argmax(per_box))
-        return Reason(option, kind, float(B[0]) if self.rules.upper_bonus else None, float(1.0 - Q[0]),
+        return Reason(option, kind, float(B[0]) if self.rules.upper_bonus else None, float(P[0]),
                       float(Y[0]), float(G[0]), c, float(per_box[c]))
 
 
 def _box_reason(card: ScoreCard, eng: _IndicatorEngine | None, dice: Sequence[int], c: int) -> Reason:
-    """The figures after scoring ``dice`` in box ``c`` (the next state's B and Q)."""
+    """The figures after scoring ``dice`` in box ``c`` (the next state's B and P)."""
     rules = card.rules
     points, _, bonus = card.box_points(dice)
     after = card.with_box(c, points[c], bonus)
@@ -251,14 +260,14 @@ def _box_reason(card: ScoreCard, eng: _IndicatorEngine | None, dice: Sequence[in
     made = (c == rules.yahtzee_category and points[c] > 0) or (rules.yahtzee_bonus and bonus > 0)
     if after.is_full:
         B = float(after.upper_subtotal >= rules.upper_threshold)
-        Q = 1.0
+        P = 0.0
     else:
         assert eng is not None  # a card that is not full after the score has later states
-        masks, Bn, Qn = eng._after()
+        masks, Bn, Pn = eng._after()
         i = int(eng.index[after.key])
-        B, Q = float(Bn[i]), float(Qn[i])
-    Q = 0.0 if made else Q
-    return Reason(c, "box", B if rules.upper_bonus else None, 1.0 - Q, float(bool(made)), float(gain), c, 1.0)
+        B, P = float(Bn[i]), float(Pn[i])
+    P = 1.0 if made else P
+    return Reason(c, "box", B if rules.upper_bonus else None, P, float(bool(made)), float(gain), c, 1.0)
 
 
 def option_reasons(card: ScoreCard, dice: str | Sequence[int], rolls_left: int,
