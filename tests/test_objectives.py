@@ -252,3 +252,35 @@ def test_tile_size_does_not_change_a_value(jit):
             assert np.array_equal(lay[4], lay_ref[4], equal_nan=True), tile
     with pytest.raises(UsageError, match="tile"):
         solve_utility("yahtzee", card, None, u, jit=jit, tile=0)
+
+
+def test_win_utility_stops_where_it_is_one_in_float64_and_the_values_keep_every_bit():
+    """A tail too thin to move ``P(opp < t) + P(opp = t) / 2`` off 1.0 in float64 is cut from the utility.
+
+    The values are the same bits as with the utility stored up to the opponent's highest total: a
+    state at an offset where every final total is worth exactly 1.0 is worth exactly 1.0.
+    """
+    from yahtzee_solver.strategy.objectives import Utility
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,ls=40,chance=20", "yahtzee")
+    t0 = card.total
+    pmf = np.zeros(t0 + 420)
+    pmf[t0 + 40: t0 + 104] = 1.0 / 64  # dyadic: the cdf reaches 1.0 exactly
+    pmf[-1] = 1e-18  # e.g. a run of Yahtzee bonuses: P(opp = top) below half an ulp of 1.0
+    u = win_utility(pmf, t0)
+    assert u.J < pmf.size - t0 and u.values[-1] == 1.0 and u.values[-2] < 1.0
+    # the full-length utility, as before the cut
+    t = t0 + np.arange(pmf.size + 1 - t0)
+    cdf = np.concatenate(([0.0], np.cumsum(pmf)))
+    full = np.minimum(cdf[np.minimum(t, pmf.size)] + np.where(t < pmf.size, pmf[np.minimum(t, pmf.size - 1)], 0) / 2,
+                      1.0)
+    full[t > pmf.size - 1] = 1.0
+    assert np.array_equal(full[: u.J + 1], u.values) and (full[u.J:] == 1.0).all()
+    for every in (False, True):
+        a = solve_utility("yahtzee", card, None, u, every_offset=every)
+        b = solve_utility("yahtzee", card, None, Utility(full, u.low), every_offset=every)
+        assert a.value == b.value
+        for la, lb in zip(a.layers, b.layers):  # every state at every offset below the cut
+            assert np.array_equal(la[4][:, : u.J], lb[4][:, : u.J], equal_nan=True)
+        if every:
+            assert (b.root_values[u.J:] == 1.0).all() and a.root_values[u.J] == 1.0

@@ -145,6 +145,11 @@ def win_utility(opponent_pmf: np.ndarray, total: int) -> Utility:
     at = np.where(t < p.size, p[np.minimum(t, p.size - 1)], 0.0)
     values = np.minimum(below + at / 2.0, 1.0)
     values[t > hi] = 1.0
+    # stop where the utility is 1.0 in float64 from there on (a tail thinner than half an ulp, such as the
+    # Yahtzee bonuses' totals): a state at such an offset is worth exactly 1.0, so every value keeps its bits
+    # and the DP skips the offsets above (about 13 % of them for the expert from the empty Yahtzee card)
+    below_one = np.flatnonzero(values < 1.0)
+    values = values[: int(below_one[-1]) + 2 if below_one.size else 1]
     values.setflags(write=False)
     return Utility(values, _flat_prefix(values))
 
