@@ -2,7 +2,9 @@
 
 The text is laid out by :mod:`yahtzee_solver.tui.review` (also the
 end-of-game summary that ``play`` prints).  The review runs the interpreted turn kernel (no numba start-up): a 13-turn game is
-about 40 turn evaluations.
+about 40 turn evaluations.  Against a CPU, the endgame's winning chances come from the
+compiled two-player solve (:class:`~yahtzee_solver.analysis.review.EndgameChances`), one
+solver for the whole game.
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     played.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
-    advisor's "vs best").
+    advisor's "vs best").  In a game against a CPU, the decisions of the
+    endgame (both cards together at most 7 open boxes) also show the exact
+    chance of winning they gave up, against the CPU level played (a master
+    as a player who plays to win).
 
     \b
     Examples:
@@ -78,7 +83,7 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
 
         def review_it(m: dict[str, Any]) -> GameReview:
             try:
-                return review_log(entry.log, entry.rules, player, meta=m)
+                return review_log(entry.log, entry.rules, player, meta=m, opponent_level=cpu_level)
             except (SavedGameError, DiceError, CategoryError) as e:  # the history's content
                 raise DataFileError(f"{history_path()}: game {n}: {e}") from None
     else:
@@ -93,7 +98,7 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
 
         def review_it(m: dict[str, Any]) -> GameReview:
             try:
-                return review_log(saved.log, saved.rules, player, meta=m)
+                return review_log(saved.log, saved.rules, player, meta=m, opponent_level=cpu_level)
             except (SavedGameError, DiceError, CategoryError) as e:  # the file's content, not the command line
                 raise DataFileError(f"{game}: {e}") from None
     if rules is not None and get_rules(rules).name != rules_name:
@@ -101,6 +106,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     if cpu and players < 2:
         raise UsageError("--cpu: this is a solitaire game, there is no CPU player")
     meta.update({"opponent": opponent, "seed": seed, "player": "cpu" if cpu else "you"})
+    # against a CPU, my endgame decisions also get the winning chance they gave up (exact two-player solve)
+    cpu_level = opponent if players == 2 and not cpu else None
     rev = review_it(meta)
     if as_json:
         echo_json(rev.to_dict())
