@@ -59,6 +59,7 @@ __all__ = [
     "UtilitySolution",
     "solve_utility",
     "max_points_to_come",
+    "max_points_gained",
     "TargetSource",
     "WinSource",
     "TargetCurve",
@@ -188,6 +189,41 @@ def max_points_to_come(rules: RuleSet, masks: Sequence[int] | np.ndarray, ups: S
     return out
 
 
+def max_points_gained(rules: RuleSet, root: Sequence[int], masks: Sequence[int] | np.ndarray,
+                      ups: Sequence[int] | np.ndarray, ybs: Sequence[int] | np.ndarray) -> np.ndarray:
+    """An upper bound on the points a card can have gained from the turn-start state ``root`` to each state.
+
+    The most each box filled since the root can hold (Joker points included), the
+    upper bonus if it was reached since, and a Yahtzee bonus on every turn after
+    the Yahtzee box was scored 50 (none while it is open or scratched): the
+    counterpart of :func:`max_points_to_come` from the other end.  A state is
+    never reached from the root with more points than this above the root's.
+
+    Returns
+    -------
+    (n,) int64
+    """
+    a = rules.arrays()
+    best = np.maximum(a["score"].max(axis=0), a["joker"].max(axis=0)).astype(np.int64)
+    m0, u0, y0 = (int(x) for x in root)
+    masks = np.asarray(masks, np.int64)
+    ups, ybs = np.asarray(ups, np.int64), np.asarray(ybs, np.int64)
+    out = np.zeros(masks.shape, np.int64)
+    k = np.zeros(masks.shape, np.int64)  # boxes filled since the root (one a turn)
+    for c in range(rules.n_categories):
+        new = (((masks >> c) & 1) == 1) & (((m0 >> c) & 1) == 0)
+        out += np.where(new, best[c], 0)
+        k += new
+    thr = rules.upper_threshold
+    out += np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0)
+    if rules.yahtzee_bonus:
+        # a bonus needs the Yahtzee box at 50 before the turn: every turn since the root if it was so at
+        # the root, else every turn after the one that scored it
+        turns = np.where(ybs == 1, k if y0 == 1 else np.maximum(k - 1, 0), 0)
+        out += rules.yahtzee_bonus * turns
+    return out
+
+
 @dataclass
 class UtilitySolution:
     """The solved DP from one root card (see :func:`solve_utility`).
@@ -263,8 +299,10 @@ class UtilitySolution:
         j = int(total) - self.total
         row = self.idx[key[0], key[1], key[2]]
         # offsets below jmin or above jmax cannot occur from the root; in between, every entry a turn reads is exact
-        jmax = int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0]) \
-            - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]) + (self.J if self.every_offset else 0)
+        jmax = min(int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0])
+                   - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]),
+                   int(max_points_gained(self.rules, self.root, [key[0]], [key[1]], [key[2]])[0])) \
+            + (self.J if self.every_offset else 0)
         return 0 <= j and self.layers[i][5][row] <= j and (j <= jmax or j >= self.J)
 
     def turn_values(self, key: StateKey, total: int, levels: int) -> np.ndarray:
@@ -433,7 +471,10 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
             + np.where(ybs > y0, y_points, 0)
         lows = np.maximum(np.maximum(jmin, utility.low - max_points_to_come(rules, masks, ups, ybs)), 0)
         lows = np.minimum(lows, J).astype(np.int64)
-        highs = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs) + 1, J).astype(np.int64)
+        # the most points gained since the root, bounded from both ends (the Yahtzee bonuses: only after a 50)
+        gained = np.minimum(root_max - max_points_to_come(rules, masks, ups, ybs),
+                            max_points_gained(rules, key, masks, ups, ybs) + (J if every_offset else 0))
+        highs = np.minimum(gained + 1, J).astype(np.int64)
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
         k.solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, joker, params, Z,
