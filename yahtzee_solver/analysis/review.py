@@ -446,7 +446,7 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
     UsageError
         If ``opponent_cards`` does not give one card per turn.
     """
-    from ..dice import keep_index, roll_index
+    from ..dice import roll_index
 
     rules = get_rules(rules)
     adv = advisor if advisor is not None else Advisor(rules, table, jit=False)
@@ -470,19 +470,13 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
         kept: tuple[int, ...] = ()
         pol = None if eg is None or opponent_cards is None else eg.policy(card, opponent_cards[t - 1])
 
-        def win_keep(dice: tuple[int, ...], rl: int, keep: tuple[int, ...]) -> tuple[float | None, ...]:
-            if pol is None:
-                return None, None, None
-            codes, values = pol.keep_ranking(card.key, card.total, roll_index(dice), rl)
-            return EndgameChances.lost(codes, values, keep_index(keep))
-
         for j, keep in enumerate(keeps):
             dice, rl = rolls[j], 2 - j
             opts = adv.keep_options(card, dice, rl)
             chance.append(Roll(t, j + 1, kept, dice, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == keep)
             out.append(Decision(t, "keep", dice, rl, keep, opts[0].keep, chosen.expected, opts[0].expected,
-                                _clean(chosen.loss), card.total, *win_keep(dice, rl, keep)))
+                                _clean(chosen.loss), card.total, *_win_keep(pol, card, dice, rl, keep)))
             before, kept = chosen.expected, keep
         final = rolls[-1]
         boxes = adv.box_options(card, final)
@@ -492,7 +486,7 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
             chance.append(Roll(t, len(rolls), kept, final, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == final)
             out.append(Decision(t, "keep", final, rl, final, opts[0].keep, chosen.expected, opts[0].expected,
-                                _clean(chosen.loss), card.total, *win_keep(final, rl, final)))
+                                _clean(chosen.loss), card.total, *_win_keep(pol, card, final, rl, final)))
         else:
             chance.append(Roll(t, 3, kept, final, before, boxes[0].expected))
         scored = next(o for o in boxes if o.category == tp.box)
@@ -509,6 +503,17 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
     return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}),
                       tuple(chance), before, None if eg is None else eg.model,
                       None if eg is None else eg.max_open)
+
+
+def _win_keep(pol: Policy | None, card: ScoreCard, dice: tuple[int, ...], rl: int,
+              keep: tuple[int, ...]) -> tuple[float | None, ...]:
+    """``(chosen, best, given up)`` winning chance of a keep (``None`` each outside the exact endgame)."""
+    from ..dice import keep_index, roll_index
+
+    if pol is None:
+        return None, None, None
+    codes, values = pol.keep_ranking(card.key, card.total, roll_index(dice), rl)
+    return EndgameChances.lost(codes, values, keep_index(keep))
 
 
 def replay(turns: Sequence[TurnPlay], rules: str | RuleSet) -> ScoreCard:
