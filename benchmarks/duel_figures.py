@@ -48,6 +48,9 @@ def figures(rules: str, progress: bool = False) -> dict:
     blind = solve_utility(rules, empty, 0, win_utility(pmf, 0), keep_all=False,
                           progress=_progress(f"{rules} blind") if progress else None).value
     t1, c1 = time.perf_counter(), time.process_time()
+    # at once: the clairvoyant DP takes as long again
+    print(f"{rules}: expert mean {mean:.4f}; best blind response {blind:.6f} ({t1 - t0:.0f} s wall, "
+          f"{c1 - c0:.0f} s CPU)", flush=True)
     top = int(np.flatnonzero(pmf > 0)[-1])
     delta = np.zeros(top + 1)
     delta[top] = 1.0
