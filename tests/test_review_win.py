@@ -178,3 +178,34 @@ def test_review_json_and_text_carry_the_column(home):
         note = tr("review.win_note", model=tr("review.win_model.expert"), k=DEFAULT_MAX_OPEN)
         assert note[:10] in res.output
     assert math.isfinite(out["win_lost"])
+
+
+@pytest.mark.parametrize("level,seed,first", [("expert", 21, "cpu"), ("master", 22, "me")])
+def test_the_review_and_the_play_hint_give_an_endgame_decision_one_chance(level, seed, first):
+    """At every endgame decision of a game, the hint's chance of the option chosen is the review's."""
+    from yahtzee_solver.game import Score
+    from yahtzee_solver.strategy.advisor import Advisor
+    from yahtzee_solver.strategy.win_chances import WinHints
+
+    state = new_game(R, level, first=first, seed=seed)
+    players = {HUMAN: make_strategy("normal", R), CPU: make_strategy(level, R)}
+    hints, adv = WinHints(), Advisor(R)
+    seen = []
+    while not state.is_terminal():
+        human = state.current == HUMAN and state.dice is not None and WinHints.is_duel(state)
+        acts = cpu_actions(state, players[state.current])
+        if human:
+            wc = hints(state, adv)
+            dice = state.sorted_dice
+            if isinstance(acts[-1], Score):
+                if state.rerolls_left:  # a stand: the keep of all five, then its box
+                    seen.append(wc.of_keep(dice).win)
+                    seen.append({o.box: o.win for o in hints.boxes(state, adv)}[acts[-1].category])
+                else:
+                    seen.append(wc.of_box(acts[-1].category).win)
+            else:
+                seen.append(wc.of_keep(players[HUMAN].choose_keep(state.card, dice, state.rerolls_left)).win)
+        for a in acts:
+            state.apply_action(a)
+    rev = review_game(state, HUMAN, winning_chances=True)
+    assert [d.win_choice for d in rev.win_decisions] == seen and len(seen) >= 6
