@@ -75,3 +75,45 @@ def test_play_match_is_deterministic():
 def test_wilson_interval():
     lo, hi = wilson_interval(50, 100)
     assert lo < 0.5 < hi and hi - lo == pytest.approx(2 * 1.96 * 0.05, rel=0.02)
+
+
+def _engine_moves(masters, seed):
+    """Every action of a seeded engine game with a master on each side (both observe the other)."""
+    from yahtzee_solver.game import cpu_actions, new_game
+
+    state = new_game("yahtzee", "master", seed=seed)
+    actions = []
+    while not state.is_terminal():
+        for act in cpu_actions(state, masters[state.current]):
+            actions.append(repr(act))
+            state.apply_action(act)
+    return actions, state.totals()
+
+
+def test_two_masters_sharing_one_duel_solver_play_the_same_moves():
+    """They solve the same zero-sum game: sharing the solver changes the cost, not a move."""
+    from yahtzee_solver.strategy.duel import DuelSolver
+
+    for seed in (1, 2):
+        own = [MasterStrategy("yahtzee", max_open=3), MasterStrategy("yahtzee", max_open=3)]
+        solver = DuelSolver("yahtzee", "optimal")
+        shared = [MasterStrategy("yahtzee", max_open=3, duel_solver=solver) for _ in range(2)]
+        a, b = _engine_moves(own, seed), _engine_moves(shared, seed)
+        assert a == b and len(a[0]) > 60
+        # the second master's solves were look-ups: fewer nodes than the two own solvers solved
+        n_own = sum(len(m._duel_model[1]._memo) for m in own if m._duel_model is not None)
+        assert 0 < len(solver._memo) < n_own
+    res = [play_match("master", "master", 4, seed=3, max_open=3, share_duel=s) for s in (True, False)]
+    assert np.array_equal(res[0].scores, res[1].scores)
+    with pytest.raises(UsageError, match="optimal"):
+        MasterStrategy("yahtzee", duel_solver=DuelSolver("yahtzee", "expert"))
+
+
+def test_play_match_new_master_against_the_old_one():
+    """duel_max_open=(None, 0): master with the exact endgame against master without it, on the same dice."""
+    new_old = play_match("master", "master", 2, seed=4, max_open=3, duel_max_open=(None, 0))
+    old_old = play_match("master", "master", 2, seed=4, max_open=3, duel_max_open=(0, 0))
+    # the old master's side plays the same with either opponent until the endgame, so the scores of
+    # seat b differ from the all-old match only through the endgame; at least the match ran whole
+    assert new_old.scores.shape == old_old.scores.shape == (2, 2)
+    assert (new_old.scores > 0).all()

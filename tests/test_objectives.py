@@ -283,3 +283,83 @@ def test_one_turn_per_class_of_equal_upper_subtotals_and_each_state_reads_its_ow
             got = sol.turn_values(key, card.total + gained, rl)
             want = own.turn_values(key, card.total + gained, rl)
             assert np.array_equal(got, want)
+
+
+def test_win_utility_stops_where_it_is_one_in_float64_and_the_values_keep_every_bit():
+    """A tail too thin to move ``P(opp < t) + P(opp = t) / 2`` off 1.0 in float64 is cut from the utility.
+
+    The values are the same bits as with the utility stored up to the opponent's highest total: a
+    state at an offset where every final total is worth exactly 1.0 is worth exactly 1.0.
+    """
+    from yahtzee_solver.strategy.objectives import Utility
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,ls=40,chance=20", "yahtzee")
+    t0 = card.total
+    pmf = np.zeros(t0 + 420)
+    pmf[t0 + 40: t0 + 104] = 1.0 / 64  # dyadic: the cdf reaches 1.0 exactly
+    pmf[-1] = 1e-18  # e.g. a run of Yahtzee bonuses: P(opp = top) below half an ulp of 1.0
+    u = win_utility(pmf, t0)
+    assert u.J < pmf.size - t0 and u.values[-1] == 1.0 and u.values[-2] < 1.0
+    # the full-length utility, as before the cut
+    t = t0 + np.arange(pmf.size + 1 - t0)
+    cdf = np.concatenate(([0.0], np.cumsum(pmf)))
+    full = np.minimum(cdf[np.minimum(t, pmf.size)] + np.where(t < pmf.size, pmf[np.minimum(t, pmf.size - 1)], 0) / 2,
+                      1.0)
+    full[t > pmf.size - 1] = 1.0
+    assert np.array_equal(full[: u.J + 1], u.values) and (full[u.J:] == 1.0).all()
+    for every in (False, True):
+        a = solve_utility("yahtzee", card, None, u, every_offset=every)
+        b = solve_utility("yahtzee", card, None, Utility(full, u.low), every_offset=every)
+        assert a.value == b.value
+        for la, lb in zip(a.layers, b.layers):  # every state at every offset below the cut
+            assert np.array_equal(la[4][:, : u.J], lb[4][:, : u.J], equal_nan=True)
+        if every:
+            assert (b.root_values[u.J:] == 1.0).all() and a.root_values[u.J] == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,ls=40,chance=20",  # Yahtzee box open
+    "ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,yahtzee=50,chance=20",  # bonuses possible
+    "ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,yahtzee=0,chance=20",  # scratched: none
+])
+def test_the_points_gained_bound_skips_only_offsets_no_game_reaches(text, monkeypatch):
+    """Offsets above max_points_gained are never reached: random games stay under it, and cutting them
+    leaves every other value with the same bits (also later positions read from the solution)."""
+    import yahtzee_solver.strategy.objectives as obj
+    from yahtzee_solver.strategy.objectives import max_points_gained
+
+    card = parse_card(text, "yahtzee")
+    pmf = np.zeros(card.total + 400)
+    pmf[card.total + 60: card.total + 124] = 1 / 64
+    pmf[-1] = 1e-6
+    pmf /= pmf.sum()
+    u = win_utility(pmf, card.total)
+    new = solve_utility("yahtzee", card, None, u)
+    monkeypatch.setattr(obj, "max_points_gained", lambda rules, root, m, *_: np.full(np.shape(m), 10 ** 6))
+    old = solve_utility("yahtzee", card, None, u)
+    monkeypatch.undo()
+    assert new.value == old.value
+    cut = 0
+    for la, lb in zip(new.layers, old.layers):
+        a, b = la[4], lb[4]
+        same = ~np.isnan(a)
+        assert np.array_equal(a[same], b[same])
+        g = max_points_gained(card.rules, card.key, la[0], la[1], la[2])
+        cols = np.arange(a.shape[1])[None, :]
+        assert not (np.isnan(a) & ~np.isnan(b) & (cols <= g[:, None])).any()  # only offsets above the bound
+        cut += int((np.isnan(a) & ~np.isnan(b)).sum())
+    if "yahtzee=50" not in text:
+        assert cut > 0  # the bonuses' offsets of a card that cannot earn them yet
+    # random games from the root never gain more than the bound
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        c = card
+        while not c.is_full:
+            dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+            if rng.random() < 0.3:
+                dice = (int(rng.integers(1, 7)),) * 5  # many Yahtzees: the bonuses' corner
+            pts, legal, bonus = c.box_points(dice)
+            box = int(rng.choice(np.flatnonzero(legal)))
+            c = c.with_box(box, pts[box], bonus)
+            k = c.key
+            assert c.total - card.total <= max_points_gained(card.rules, card.key, [k[0]], [k[1]], [k[2]])[0]

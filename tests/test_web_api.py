@@ -1287,6 +1287,10 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
         k: v for k, v in json.loads(cpu.output).items() if k != "table"}
     assert len(r["rows"]) == r["review"]["n_decisions"]
     assert [row["loss"] for row in r["rows"]] == [d["loss"] for d in r["review"]["decisions"]]
+    # the endgame's winning chance given up, against the beginner's play (as the CLI's review)
+    assert r["review"]["win_model"] == "beginner"
+    assert [row["win_lost"] for row in r["rows"]] == [d["win_lost"] for d in r["review"]["decisions"]]
+    assert any(row["win_lost"] is not None for row in r["rows"])
     assert r["games"][0]["number"] == 1 and r["games"][0]["scores"] == [p["total"] for p in game["players"]]
     assert_refused(client.get("/api/review?game=2"), 404)
     assert_refused(client.get("/api/review?game=x"), 400, "invalid game")

@@ -89,7 +89,8 @@ class MatchResult:
 
 
 def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, seed: int | None = None,
-               table: ValueTable | None = None, progress: Callable[[int], object] | None = None, max_open: int = 5) -> MatchResult:
+               table: ValueTable | None = None, progress: Callable[[int], object] | None = None, max_open: int = 5,
+               duel_max_open: tuple[int | None, int | None] = (None, None), share_duel: bool = True) -> MatchResult:
     """Play ``games`` games of CPU ``a`` against CPU ``b``, alternating who starts.
 
     Games ``2i`` and ``2i + 1`` share their dice: the starter's seat gets the
@@ -106,6 +107,15 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
         Seed of the dice (drawn from the OS and reported when not given).
     progress : callable, optional
         ``progress(games_done)`` after each game.
+    max_open : int
+        A ``master``'s own open boxes from which it plays the win DP (:class:`MasterStrategy`).
+    duel_max_open : (int or None, int or None)
+        The exact two-player scope of ``a`` and of ``b`` when they are ``master``
+        (``None``: :data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`; 0: no exact
+        endgame, the best response only, as before it).
+    share_duel : bool
+        Two masters share one two-player solver (default): they solve the same zero-sum
+        game, so the second's solves are look-ups; the moves are the same either way.
 
     Raises
     ------
@@ -126,12 +136,18 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
     rngs = [np.random.default_rng(s) for s in ss.spawn(2)]
     table = resolve_table(rules, table)
 
-    def make(level: str, rng: np.random.Generator) -> Strategy:
+    shared = None
+    if share_duel and a == b == "master":
+        from ..strategy.duel import DuelSolver
+
+        shared = DuelSolver(rules, "optimal", table)
+
+    def make(level: str, rng: np.random.Generator, k: int | None) -> Strategy:
         if level == "master":
-            return MasterStrategy(rules, table, max_open=max_open)
+            return MasterStrategy(rules, table, max_open=max_open, duel_max_open=k, duel_solver=shared)
         return make_strategy(level, rules, rng=rng, table=table)
 
-    players = [make(a, rngs[0]), make(b, rngs[1])]
+    players = [make(a, rngs[0], duel_max_open[0]), make(b, rngs[1], duel_max_open[1])]
     levels = [a, b]
     C = rules.n_categories
     scores = np.zeros((games, 2), np.int64)

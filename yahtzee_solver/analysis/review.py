@@ -31,6 +31,18 @@ final score, and exactly::
 (an unfinished game ends at its expected final total under optimal play from
 its last card).  Under optimal play the expected luck of every roll is 0.
 
+**The winning chance given up.**  In a game against a CPU, every decision
+taken while both cards together have at most
+:data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN` open boxes (and the
+cards are in turn) is also valued by the exact two-player solve
+(:class:`~yahtzee_solver.strategy.duel.DuelSource`, through the policy layer
+as the play hint does): P(win) + P(draw) / 2 of the best option minus that of
+the chosen one, against the CPU level actually played (``expert``, ``normal``,
+``beginner``: its fixed policy; ``master``: ``optimal``, the zero-sum game,
+:func:`~yahtzee_solver.strategy.duel.model_for_level`).  One solver serves
+every decision of a game, so only the first endgame decision solves; the
+later ones are mostly look-ups.  Outside that endgame the field is ``None``.
+
 Sources: the move log of a game (:class:`yahtzee_solver.game.GameState`, also
 kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
 (:class:`TurnPlay`).
@@ -53,6 +65,8 @@ from ..solver.table import ValueTable
 
 if TYPE_CHECKING:
     from ..game import Event, GameState
+    from ..strategy.duel import DuelSolver
+    from ..strategy.policy import Policy
 
 __all__ = [
     "BANDS",
@@ -63,6 +77,9 @@ __all__ = [
     "GameReview",
     "review_turns",
     "turns_from_log",
+    "opponent_cards",
+    "EndgameChances",
+    "WIN_ZERO",
     "review_game",
     "review_log",
     "replay",
@@ -118,6 +135,13 @@ class Decision:
         ``expected_best - expected_choice`` (points, >= 0; 0 below :data:`ZERO`).
     card_total : int
         Points on the card when deciding.
+    win_choice, win_best : float or None
+        In the exact endgame of a game against a CPU (module docstring): my P(win) + P(draw) / 2 after
+        the chosen and after the best option (probability, 0..1), both playing on as the model says;
+        ``None`` elsewhere.
+    win_lost : float or None
+        ``win_best - win_choice`` (probability, >= 0; 0 when the choice was the best one or within
+        :data:`WIN_ZERO` of it); ``None`` outside the exact endgame.
     """
 
     turn: int
@@ -130,6 +154,9 @@ class Decision:
     expected_best: float
     loss: float
     card_total: int
+    win_choice: float | None = None
+    win_best: float | None = None
+    win_lost: float | None = None
 
     def to_dict(self, rules: RuleSet | None = None) -> dict[str, Any]:
         def show(x: tuple[int, ...] | int) -> str | int:
@@ -141,6 +168,7 @@ class Decision:
             "turn": self.turn, "kind": self.kind, "dice": format_dice(self.dice), "rolls_left": self.rolls_left,
             "choice": show(self.choice), "best": show(self.best), "expected_choice": self.expected_choice,
             "expected_best": self.expected_best, "loss": self.loss, "card_total": self.card_total,
+            "win_choice": self.win_choice, "win_best": self.win_best, "win_lost": self.win_lost,
         }
 
 
@@ -207,6 +235,12 @@ class GameReview:
         Expected final total (points) under optimal play from the card after the
         reviewed turns: the final score for a finished game.  ``None``: as
         ``final_score``.
+    win_model : str or None
+        The opponent model of the decisions' winning chances (:attr:`Decision.win_lost`):
+        ``optimal``, ``expert``, ``normal`` or ``beginner``; ``None`` when the review has none
+        (a solitaire game, the CPU's own decisions).
+    win_max_open : int or None
+        The exact scope of those chances: both cards together at most this many open boxes.
     """
 
     rules: RuleSet
@@ -217,6 +251,8 @@ class GameReview:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     rolls: tuple[Roll, ...] = ()
     end_value: float | None = None
+    win_model: str | None = None
+    win_max_open: int | None = None
 
     @property
     def skill_loss(self) -> float:
@@ -259,6 +295,18 @@ class GameReview:
                     out[name] += 1
         return out
 
+    @property
+    def win_decisions(self) -> list[Decision]:
+        """The decisions valued by the exact two-player solve (the endgame), in the order played."""
+        return [d for d in self.decisions if d.win_lost is not None]
+
+    @property
+    def win_lost(self) -> float | None:
+        """Sum of the winning chances given up in the endgame (probability; ``None`` without that column)."""
+        if self.win_model is None:
+            return None
+        return float(sum(d.win_lost for d in self.decisions if d.win_lost is not None))
+
     def costliest(self, n: int = 3) -> list[Decision]:
         """The ``n`` decisions of greatest loss (greater than 0), costliest first (ties: earlier first)."""
         ranked = sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)
@@ -281,6 +329,10 @@ class GameReview:
             "n_decisions": len(self.decisions),
             "bands": self.bands,
             "costliest": [d.to_dict(self.rules) for d in self.costliest()],
+            "win_model": self.win_model,
+            "win_max_open": self.win_max_open,
+            "win_lost": self.win_lost,
+            "n_win_decisions": len(self.win_decisions),
         }
 
 
@@ -288,8 +340,76 @@ def _clean(loss: float) -> float:
     return 0.0 if loss < ZERO else float(loss)
 
 
+#: Winning chances given up below this (probability) count as 0: the ``master`` CPU's tie tolerance
+#: (:data:`yahtzee_solver.strategy.master.TIE`), exact ties computed by different sums.
+WIN_ZERO = 1e-12
+
+
+class EndgameChances:
+    """The exact winning chances of one player's endgame decisions in a game against a CPU.
+
+    One :class:`~yahtzee_solver.strategy.duel.DuelSolver` serves every decision
+    of the game (its solved nodes are kept), each position read through a
+    :class:`~yahtzee_solver.strategy.policy.Policy` over a
+    :class:`~yahtzee_solver.strategy.duel.DuelSource` against the opponent's
+    card, with the expected total as the tie-break source: the construction of
+    the play hint (:class:`~yahtzee_solver.strategy.win_chances.WinHints`), so a
+    hint and a review give a decision the same chance.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+    level : str
+        The CPU level played (``beginner``, ``normal``, ``expert``, ``master``):
+        the opponent model is :func:`~yahtzee_solver.strategy.duel.model_for_level`.
+    advisor : Advisor
+        Its value table is the expert's policy; its values break ties.
+    max_open : int, optional
+        The exact scope (default :data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`).
+    solver : DuelSolver, optional
+        A solver to share (same rules and model).
+    """
+
+    def __init__(self, rules: str | RuleSet, level: str, advisor: Advisor, *, max_open: int | None = None,
+                 solver: DuelSolver | None = None) -> None:
+        from ..strategy.duel import DEFAULT_MAX_OPEN, DuelSolver, model_for_level
+
+        self.rules: RuleSet = get_rules(rules)
+        self.model: str = model_for_level(level)
+        self.max_open: int = DEFAULT_MAX_OPEN if max_open is None else int(max_open)
+        self.advisor: Advisor = advisor
+        self.solver: DuelSolver = solver if solver is not None else DuelSolver(self.rules, self.model, advisor.table)
+        self._policy: tuple[tuple[Any, ...], Policy] | None = None
+
+    def policy(self, card: ScoreCard, opponent: ScoreCard) -> Policy | None:
+        """The policy valuing my decisions with ``card`` against ``opponent`` (its card at my turn's start),
+        or ``None`` outside the exact endgame."""
+        from ..strategy.duel import DuelSource, in_scope
+        from ..strategy.policy import Policy
+
+        if card.is_full or not in_scope(len(card.open_categories), len(opponent.open_categories), self.max_open):
+            return None
+        key = (opponent.boxes, opponent.yahtzee_bonus)
+        kept = self._policy
+        if kept is None or kept[0] != key:
+            src = DuelSource(self.rules, opponent, self.model, solver=self.solver)
+            kept = (key, Policy(src, tiebreak=self.advisor.source))
+            self._policy = kept
+        return kept[1]
+
+    @staticmethod
+    def lost(codes: np.ndarray, values: np.ndarray, chosen: int) -> tuple[float, float, float]:
+        """``(chosen's chance, best chance, given up)`` from a ranking (best first) and the chosen code."""
+        i = int(np.flatnonzero(codes == chosen)[0])
+        best, mine = float(values[0]), float(values[i])
+        gap = best - mine
+        return mine, best, 0.0 if i == 0 or gap < WIN_ZERO else gap
+
+
 def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Advisor | None = None,
-                 table: ValueTable | None = None, meta: dict[str, Any] | None = None) -> GameReview:
+                 table: ValueTable | None = None, meta: dict[str, Any] | None = None,
+                 opponent_cards: Sequence[ScoreCard] | None = None, opponent_level: str | None = None,
+                 max_open: int | None = None, endgame: EndgameChances | None = None) -> GameReview:
     """Review a game given as the moves of each turn.
 
     Parameters
@@ -303,6 +423,16 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
         Default: the shipped table.
     meta : dict, optional
         Passed to :attr:`GameReview.meta`.
+    opponent_cards : sequence of ScoreCard, optional
+        In a game against a CPU: the CPU's card at the start of each of my turns
+        (one per turn).  With ``opponent_level``, the endgame decisions get their
+        winning chance given up (:attr:`Decision.win_lost`).
+    opponent_level : str, optional
+        The CPU level played (``beginner``, ``normal``, ``expert``, ``master``).
+    max_open : int, optional
+        The exact scope (default :data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`).
+    endgame : EndgameChances, optional
+        The valuer of those chances to use (default: a new one for ``opponent_level``).
 
     Returns
     -------
@@ -313,12 +443,23 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
     SavedGameError
         If the moves are not a legal game (a keep not among the dice, a roll
         that does not contain the dice kept, a closed box, too many turns).
+    UsageError
+        If ``opponent_cards`` does not give one card per turn.
     """
+    from ..dice import roll_index
+
     rules = get_rules(rules)
     adv = advisor if advisor is not None else Advisor(rules, table, jit=False)
     if adv.rules != rules:
         raise UsageError(f"advisor is for rules {adv.rules.name!r}, not {rules.name!r}")
     replay(turns, rules)  # a legal game, or SavedGameError before any value is computed
+    if opponent_cards is not None and len(opponent_cards) != len(turns):
+        raise UsageError(f"{len(opponent_cards)} opponent cards for {len(turns)} turns: want one per turn")
+    eg = endgame
+    if eg is None and opponent_cards is not None and opponent_level is not None:
+        eg = EndgameChances(rules, opponent_level, adv, max_open=max_open)
+    if opponent_cards is None:
+        eg = None
     card = ScoreCard.empty(rules)
     out: list[Decision] = []
     chance: list[Roll] = []
@@ -327,13 +468,15 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
         rolls = [tuple(sorted(r)) for r in tp.rolls]
         keeps = [tuple(sorted(k)) for k in tp.keeps]
         kept: tuple[int, ...] = ()
+        pol = None if eg is None or opponent_cards is None else eg.policy(card, opponent_cards[t - 1])
+
         for j, keep in enumerate(keeps):
             dice, rl = rolls[j], 2 - j
             opts = adv.keep_options(card, dice, rl)
             chance.append(Roll(t, j + 1, kept, dice, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == keep)
             out.append(Decision(t, "keep", dice, rl, keep, opts[0].keep, chosen.expected, opts[0].expected,
-                                _clean(chosen.loss), card.total))
+                                _clean(chosen.loss), card.total, *_win_keep(pol, card, dice, rl, keep)))
             before, kept = chosen.expected, keep
         final = rolls[-1]
         boxes = adv.box_options(card, final)
@@ -343,18 +486,34 @@ def review_turns(turns: Sequence[TurnPlay], rules: str | RuleSet, *, advisor: Ad
             chance.append(Roll(t, len(rolls), kept, final, before, opts[0].expected))
             chosen = next(o for o in opts if o.keep == final)
             out.append(Decision(t, "keep", final, rl, final, opts[0].keep, chosen.expected, opts[0].expected,
-                                _clean(chosen.loss), card.total))
+                                _clean(chosen.loss), card.total, *_win_keep(pol, card, final, rl, final)))
         else:
             chance.append(Roll(t, 3, kept, final, before, boxes[0].expected))
         scored = next(o for o in boxes if o.category == tp.box)
+        win_box: tuple[float | None, ...] = (None, None, None)
+        if pol is not None:
+            bc, bv = pol.box_ranking(card.key, card.total, roll_index(final))
+            win_box = EndgameChances.lost(bc, bv, tp.box)
         out.append(Decision(t, "box", final, 0, tp.box, boxes[0].category, scored.expected, boxes[0].expected,
-                            _clean(scored.loss), card.total))
+                            _clean(scored.loss), card.total, *win_box))
         points, _, bonus = card.box_points(final)
         card = card.with_box(tp.box, points[tp.box], bonus)
         # the next turn's start, valued from its card (equal to scored.expected up to rounding)
         before = adv.expected_final(card)
     return GameReview(rules, tuple(out), card.total, adv.expected_final(), card.is_full, dict(meta or {}),
-                      tuple(chance), before)
+                      tuple(chance), before, None if eg is None else eg.model,
+                      None if eg is None else eg.max_open)
+
+
+def _win_keep(pol: Policy | None, card: ScoreCard, dice: tuple[int, ...], rl: int,
+              keep: tuple[int, ...]) -> tuple[float | None, ...]:
+    """``(chosen, best, given up)`` winning chance of a keep (``None`` each outside the exact endgame)."""
+    from ..dice import keep_index, roll_index
+
+    if pol is None:
+        return None, None, None
+    codes, values = pol.keep_ranking(card.key, card.total, roll_index(dice), rl)
+    return EndgameChances.lost(codes, values, keep_index(keep))
 
 
 def replay(turns: Sequence[TurnPlay], rules: str | RuleSet) -> ScoreCard:
@@ -390,15 +549,61 @@ def replay(turns: Sequence[TurnPlay], rules: str | RuleSet) -> ScoreCard:
 
 
 def review_log(log: Iterable[Event | Mapping[str, Any]], rules: str | RuleSet, player: int = 0, *,
-               advisor: Advisor | None = None, meta: dict[str, Any] | None = None) -> GameReview:
+               advisor: Advisor | None = None, meta: dict[str, Any] | None = None,
+               opponent_level: str | None = None, max_open: int | None = None,
+               endgame: EndgameChances | None = None) -> GameReview:
     """Review one player's turns in a move log (:func:`turns_from_log`, :func:`review_turns`).
+
+    With ``opponent_level`` (the CPU level of a game against a CPU) the endgame
+    decisions get their winning chance given up, against the other player's
+    card as the log has it at the start of each turn (:func:`opponent_cards`).
 
     Raises
     ------
     SavedGameError
         If the log is malformed or not a legal game.
     """
-    return review_turns(turns_from_log(log, player), rules, advisor=advisor, meta=meta)
+    events = list(log)
+    turns = turns_from_log(events, player)
+    opp = None
+    if opponent_level is not None:
+        opp = opponent_cards(events, rules, player)[: len(turns)]
+    return review_turns(turns, rules, advisor=advisor, meta=meta, opponent_cards=opp, opponent_level=opponent_level,
+                        max_open=max_open, endgame=endgame)
+
+
+def opponent_cards(log: Iterable[Event | Mapping[str, Any]], rules: str | RuleSet, player: int = 0) -> list[ScoreCard]:
+    """The other player's card at the start of each turn of ``player`` in a two-player move log.
+
+    Raises
+    ------
+    SavedGameError
+        If the other player's moves are malformed or not a legal game.
+    """
+    from ..game import Event
+
+    rules = get_rules(rules)
+    raw = _events(log)
+    other = 1 - player
+    replay(turns_from_log(raw, other), rules)  # every event reads, and the other player's moves are a legal game
+    events = [e if isinstance(e, Event) else Event.from_dict(e) for e in raw]
+    card = ScoreCard.empty(rules)
+    out: list[ScoreCard] = []
+    for ev in events:
+        if ev.player == player and ev.kind == "roll" and ev.roll == 1:
+            out.append(card)
+        elif ev.player == other and ev.kind == "score":
+            dice = tuple(sorted(ev.dice))
+            points, _, bonus = card.box_points(dice)
+            card = card.with_box(int(ev.category), points[int(ev.category)], bonus)
+    return out
+
+
+def _events(log: Iterable[Event | Mapping[str, Any]]) -> list[Event | Mapping[str, Any]]:
+    try:
+        return list(log)
+    except (TypeError, ValueError) as e:
+        raise SavedGameError(f"the move log is damaged ({type(e).__name__}: {e})") from None
 
 
 def _contains(dice: Iterable[int], keep: Iterable[int]) -> bool:
@@ -461,10 +666,14 @@ def turns_from_log(log: Iterable[Event | Mapping[str, Any]], player: int = 0) ->
 
 
 def review_game(state: GameState, player: int = 0, *, advisor: Advisor | None = None,
-                meta: dict[str, Any] | None = None) -> GameReview:
+                meta: dict[str, Any] | None = None, winning_chances: bool = False,
+                max_open: int | None = None) -> GameReview:
     """Review one player's turns of a game (:class:`~yahtzee_solver.game.GameState`).
 
     The replayed card must equal the game's card (a check that the log is whole).
+    With ``winning_chances``, the player's endgame decisions in a game against
+    the CPU get their winning chance given up (:attr:`Decision.win_lost`; the
+    CPU's own decisions have none).
 
     Raises
     ------
@@ -475,7 +684,9 @@ def review_game(state: GameState, player: int = 0, *, advisor: Advisor | None = 
     """
     if not 0 <= player < state.config.n_players:
         raise UsageError(f"invalid player {player!r}: the game has {state.config.n_players}")
-    rev = review_log(state.log, state.rules, player, advisor=advisor, meta=meta)
+    level = state.config.opponent if winning_chances and player == 0 and state.config.n_players == 2 else None
+    rev = review_log(state.log, state.rules, player, advisor=advisor, meta=meta, opponent_level=level,
+                     max_open=max_open)
     if rev.final_score != state.cards[player].total:
         raise SavedGameError(
             f"the move log gives {rev.final_score} points, the card holds {state.cards[player].total}"

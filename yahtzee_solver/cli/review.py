@@ -2,7 +2,9 @@
 
 The text is laid out by :mod:`yahtzee_solver.tui.review` (also the
 end-of-game summary that ``play`` prints).  The review runs the interpreted turn kernel (no numba start-up): a 13-turn game is
-about 40 turn evaluations.
+about 40 turn evaluations.  Against a CPU, the endgame's winning chances come from the
+compiled two-player solve (:class:`~yahtzee_solver.analysis.review.EndgameChances`), one
+solver for the whole game.
 """
 
 from __future__ import annotations
@@ -51,7 +53,10 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     every player modelled as expert from their card.
     The loss of a decision is the expected final total after the best option
     minus that after the chosen one, with optimal play afterwards (the
-    advisor's "vs best").
+    advisor's "vs best").  In a game against a CPU, the decisions of the
+    endgame (both cards together at most 7 open boxes) also show the exact
+    chance of winning they gave up, against the CPU level played (a master
+    as a player who plays to win).
 
     \b
     Examples:
@@ -128,9 +133,11 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
                  "player": who if coach_game else "cpu" if cpu else "you"})
     if coach_game:
         meta["names"] = list(names)
+    # against a CPU, my endgame decisions also get the winning chance they gave up (exact two-player solve)
+    cpu_level = opponent if players == 2 and not cpu and not coach_game else None
     table: TableReview | None = None
     try:
-        rev = review_log(log, rules_name, player, meta=meta)
+        rev = review_log(log, rules_name, player, meta=meta, opponent_level=cpu_level)
         if players >= 2:
             if not no_chances and not as_json:
                 click.echo(tr("table.computing"), err=True)

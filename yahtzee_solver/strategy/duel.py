@@ -77,7 +77,7 @@ Options: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, list[CardKey]]
 #: :meth:`DuelSolver.transitions`: ``(card after, gain, probability)`` of each outcome.
 Transitions: TypeAlias = list[tuple[CardKey, int, float]]
 
-__all__ = ["MODELS", "DEFAULT_MAX_OPEN", "DuelSolver", "DuelSource", "DuelStats"]
+__all__ = ["MODELS", "DEFAULT_MAX_OPEN", "DuelSolver", "DuelSource", "DuelStats", "model_for_level", "in_scope"]
 
 #: Opponent models: both maximise their winning chance, or the opponent plays a CPU level's fixed policy.
 MODELS = ("optimal", "expert", "normal", "beginner")
@@ -85,6 +85,31 @@ MODELS = ("optimal", "expert", "normal", "beginner")
 #: Exact scope: both players together have at most this many open boxes (chosen by
 #: ``benchmarks/bench_duel.py``; see the README, "Exact two-player endgame").
 DEFAULT_MAX_OPEN = 7
+
+
+
+def model_for_level(level: str) -> str:
+    """The opponent model of a CPU level: its own fixed policy, ``optimal`` for ``master``.
+
+    ``master`` plays the exact zero-sum strategy within the exact scope, so a
+    game against it is valued as the zero-sum game; ``beginner``, ``normal``
+    and ``expert`` are played as they play.  Any other name (a human) is
+    modelled as ``optimal``.
+    """
+    lvl = str(level).strip().lower()
+    return lvl if lvl in MODELS and lvl != "optimal" else "optimal"
+
+
+def in_scope(n_mine: int, n_opponent: int, max_open: int | None = None) -> bool:
+    """Whether a position with these open boxes (mine, the opponent's; my turn) is solved exactly.
+
+    Both cards together have at most ``max_open`` (default :data:`DEFAULT_MAX_OPEN`) open
+    boxes, and the cards are in turn: as many open boxes as the opponent (I move first this
+    round) or one more (it has played this round).
+    """
+    k = DEFAULT_MAX_OPEN if max_open is None else int(max_open)
+    return n_mine + n_opponent <= k and n_mine - n_opponent in (0, 1)
+
 
 _TERMINAL = (np.array([0.5]), np.array([1.0]))
 _TERMINAL[0].setflags(write=False)

@@ -49,6 +49,7 @@ from .policy import Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, resolve_table
+from ..errors import UsageError
 
 if TYPE_CHECKING:
     from .duel import DuelSolver
@@ -84,19 +85,31 @@ class MasterStrategy:
         :data:`~yahtzee_solver.strategy.duel.DEFAULT_MAX_OPEN`).
     jit : bool
         Compiled kernels (default).
+    duel_solver : DuelSolver, optional
+        The exact two-player solver to use (model ``optimal``, the same rules), e.g. one shared by the
+        two masters of a match: both solve the same zero-sum game, so every node one of them solves
+        (the other's later turns included) is a look-up for the other, and the moves are the same as
+        with a solver each.  Default: a solver of its own.
 
     Notes
     -----
     Threads may share one master: its queries compute in per-thread work
     arrays or per call, and its opponent model is one value replaced whole.
     What it plays against is the last card :meth:`observe` was given, so
-    threads playing different games need a master each.
+    threads playing different games need a master each.  A shared duel solver
+    is safe too: its nodes are deterministic values stored whole (two threads
+    may both solve one node, and store the same numbers).
+
+    Raises
+    ------
+    UsageError
+        For a shared duel solver of other rules or another model than ``optimal``.
     """
 
     level = "master"
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, max_open: int = 5,
-                 duel_max_open: int | None = None, jit: bool = True):
+                 duel_max_open: int | None = None, jit: bool = True, duel_solver: DuelSolver | None = None):
         self.rules: RuleSet = get_rules(rules)
         self.table: ValueTable = resolve_table(self.rules, table)
         self.expert: ExpertStrategy = ExpertStrategy(self.rules, self.table, jit=jit)
@@ -111,6 +124,9 @@ class MasterStrategy:
         self.duel_max_open: int = DEFAULT_MAX_OPEN if duel_max_open is None else int(duel_max_open)
         # (opponent key, the exact solver, its policy): one tuple, replaced whole, as the win model
         self._duel_model: _DuelModel | None = None
+        if duel_solver is not None and (duel_solver.rules != self.rules or duel_solver.model != "optimal"):
+            raise UsageError("master's shared duel solver must be of the same rules and model 'optimal'")
+        self._shared_solver: DuelSolver | None = duel_solver
 
     # -- the opponent model ---------------------------------------------------------
     def observe(self, opponent_card: ScoreCard, opponent_level: str = "expert") -> None:
@@ -178,8 +194,10 @@ class MasterStrategy:
         key = (opp[0].boxes, opp[0].yahtzee_bonus)
         m = self._duel_model
         if m is None or m[0] != key:
-            s = None if m is None else m[1]
-            if s is None or len(s._memo) > 40_000:  # bounded memory: about 200 MB at most
+            s = self._shared_solver if m is None else m[1]
+            if s is not None and len(s._memo) > 40_000:  # bounded memory: about 200 MB at most
+                s.clear()
+            if s is None:
                 s = DuelSolver(self.rules, "optimal", self.table, jit=self.jit)
             m = (key, s, Policy(DuelSource(self.rules, opp[0], "optimal", solver=s), tiebreak=self.expert.source,
                                 tie_tolerance=TIE))

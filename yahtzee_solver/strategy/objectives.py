@@ -62,6 +62,7 @@ __all__ = [
     "UtilityWork",
     "curve_work",
     "max_points_to_come",
+    "max_points_gained",
     "TargetSource",
     "WinSource",
     "TargetCurve",
@@ -148,6 +149,11 @@ def win_utility(opponent_pmf: np.ndarray, total: int) -> Utility:
     at = np.where(t < p.size, p[np.minimum(t, p.size - 1)], 0.0)
     values = np.minimum(below + at / 2.0, 1.0)
     values[t > hi] = 1.0
+    # stop where the utility is 1.0 in float64 from there on (a tail thinner than half an ulp, such as the
+    # Yahtzee bonuses' totals): a state at such an offset is worth exactly 1.0, so every value keeps its bits
+    # and the DP skips the offsets above (about 13 % of them for the expert from the empty Yahtzee card)
+    below_one = np.flatnonzero(values < 1.0)
+    values = values[: int(below_one[-1]) + 2 if below_one.size else 1]
     values.setflags(write=False)
     return Utility(values, _flat_prefix(values))
 
@@ -183,6 +189,41 @@ def max_points_to_come(rules: RuleSet, masks: Sequence[int] | np.ndarray, ups: S
         y_open = ((masks >> y) & 1) == 0
         chances = np.where(np.asarray(ybs) == 1, n_open, np.where(y_open, n_open - 1, 0))
         out += rules.yahtzee_bonus * np.maximum(chances, 0)
+    return out
+
+
+def max_points_gained(rules: RuleSet, root: Sequence[int], masks: Sequence[int] | np.ndarray,
+                      ups: Sequence[int] | np.ndarray, ybs: Sequence[int] | np.ndarray) -> np.ndarray:
+    """An upper bound on the points a card can have gained from the turn-start state ``root`` to each state.
+
+    The most each box filled since the root can hold (Joker points included), the
+    upper bonus if it was reached since, and a Yahtzee bonus on every turn after
+    the Yahtzee box was scored 50 (none while it is open or scratched): the
+    counterpart of :func:`max_points_to_come` from the other end.  A state is
+    never reached from the root with more points than this above the root's.
+
+    Returns
+    -------
+    (n,) int64
+    """
+    a = rules.arrays()
+    best = np.maximum(a["score"].max(axis=0), a["joker"].max(axis=0)).astype(np.int64)
+    m0, u0, y0 = (int(x) for x in root)
+    masks = np.asarray(masks, np.int64)
+    ups, ybs = np.asarray(ups, np.int64), np.asarray(ybs, np.int64)
+    out = np.zeros(masks.shape, np.int64)
+    k = np.zeros(masks.shape, np.int64)  # boxes filled since the root (one a turn)
+    for c in range(rules.n_categories):
+        new = (((masks >> c) & 1) == 1) & (((m0 >> c) & 1) == 0)
+        out += np.where(new, best[c], 0)
+        k += new
+    thr = rules.upper_threshold
+    out += np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0)
+    if rules.yahtzee_bonus:
+        # a bonus needs the Yahtzee box at 50 before the turn: every turn since the root if it was so at
+        # the root, else every turn after the one that scored it
+        turns = np.where(ybs == 1, k if y0 == 1 else np.maximum(k - 1, 0), 0)
+        out += rules.yahtzee_bonus * turns
     return out
 
 
@@ -266,8 +307,10 @@ class UtilitySolution:
         j = int(total) - self.total
         row = self.idx[key[0], key[1], key[2]]
         # offsets below jmin or above jmax cannot occur from the root; in between, every entry a turn reads is exact
-        jmax = int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0]) \
-            - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]) + (self.J if self.every_offset else 0)
+        jmax = min(int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0])
+                   - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]),
+                   int(max_points_gained(self.rules, self.root, [key[0]], [key[1]], [key[2]])[0])) \
+            + (self.J if self.every_offset else 0)
         return 0 <= j and self.layers[i][5][row] <= j and (j <= jmax or j >= self.J)
 
     def turn_values(self, key: StateKey, total: int, levels: int) -> np.ndarray:
@@ -370,6 +413,7 @@ class _OffsetRanges:
         # the most points the root can still make; a state cannot be reached with more than
         # root_max - max_points_to_come(state) of them (the bound is additive along every path)
         self.root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (utility.J if every_offset else 0)
+        self.every_offset = every_offset
 
     def of(self, masks: np.ndarray, ups: np.ndarray, ybs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(jmin, lows, highs)`` of the states: fewest points gained from the root, the offsets computed."""
@@ -381,7 +425,10 @@ class _OffsetRanges:
         most = max_points_to_come(rules, masks, ups, ybs)
         lows = np.maximum(np.maximum(jmin, self.utility.low - most), 0)
         lows = np.minimum(lows, J).astype(np.int64)
-        highs = np.minimum(self.root_max - most + 1, J).astype(np.int64)
+        # the most points gained since the root, bounded from both ends (the Yahtzee bonuses: only after a 50)
+        gained = np.minimum(self.root_max - most,
+                            max_points_gained(rules, self.key, masks, ups, ybs) + (J if self.every_offset else 0))
+        highs = np.minimum(gained + 1, J).astype(np.int64)
         return jmin, lows, highs
 
 

@@ -178,11 +178,9 @@ class WinHints:
     @staticmethod
     def is_duel(st: GameState) -> bool:
         """Whether the exact two-player value answers at ``st`` (both cards within the exact scope, in turn)."""
-        from .duel import DEFAULT_MAX_OPEN
+        from .duel import in_scope
 
-        me, cpu = st.cards[HUMAN], st.cards[CPU]
-        n_me, n_cpu = len(me.open_categories), len(cpu.open_categories)
-        return n_me + n_cpu <= DEFAULT_MAX_OPEN and n_me - n_cpu in (0, 1)
+        return in_scope(len(st.cards[HUMAN].open_categories), len(st.cards[CPU].open_categories))
 
     def _policy_for(self, st: GameState, advisor: Advisor) -> Policy:
         from .objectives import WinSource, opponent_pmf
@@ -194,9 +192,9 @@ class WinHints:
         kept = self._kept
         if kept is None or kept[0] != key:
             if duel:
-                from .duel import DuelSolver, DuelSource
+                from .duel import DuelSolver, DuelSource, model_for_level
 
-                model = st.config.opponent if st.config.opponent in ("beginner", "normal", "expert") else "optimal"
+                model = model_for_level(st.config.opponent)
                 skey = (st.rules.name, model, id(advisor.table))
                 solver = self._solvers.get(skey)
                 if solver is None:
@@ -337,10 +335,10 @@ def warm(rules: str | RuleSet, level: str, table: ValueTable | None = None) -> N
     card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},
                                   rules)
     WinSource(rules, opponent_pmf(rules, card, level, table)).probability(card)
-    from .duel import DuelSource
+    from .duel import DuelSource, model_for_level
 
     # and the exact two-player kernels (one open box each)
-    model = level if level in ("beginner", "normal", "expert") else "optimal"
+    model = model_for_level(level)
     DuelSource(rules, card, model, table=table).probability(card)
 
 

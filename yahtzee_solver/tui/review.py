@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..game import GameState
     from ..rules import RuleSet
 
-__all__ = ["review_lines", "summary_lines", "luck_skill_lines", "table_lines", "split_lines", "chance_chart"]
+__all__ = ["review_lines", "summary_lines", "luck_skill_lines", "win_lines", "table_lines", "split_lines", "chance_chart"]
 
 
 def _num(x: float) -> str:
@@ -35,16 +35,27 @@ def _choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> str:
     return tr("review.keep", dice=format_dice(x))
 
 
+def _win(x: float | None) -> str:
+    """A winning chance given up, in percentage points (empty outside the exact endgame)."""
+    if x is None:
+        return ""
+    return "0" if x == 0 else f"-{100 * x:.2f}%"
+
+
 def _table(tr: Translator, rev: GameReview) -> list[str]:
     head = [tr("review.col_turn"), tr("review.col_dice"), tr("review.col_rolls"), tr("review.col_choice"),
             tr("review.col_best"), tr("review.col_loss")]
+    win = rev.win_model is not None
+    if win:
+        head.append(tr("review.col_win"))
     rows = []
     for d in rev.decisions:
         loss = "0" if d.loss == 0 else f"-{_num(d.loss)}"
         rows.append([str(d.turn), format_dice(d.dice), str(d.rolls_left) if d.kind == "keep" else "-",
-                     _choice(tr, rev.rules, d, "choice"), _choice(tr, rev.rules, d, "best"), loss])
+                     _choice(tr, rev.rules, d, "choice"), _choice(tr, rev.rules, d, "best"), loss]
+                    + ([_win(d.win_lost)] if win else []))
     widths = [max(display_width(r[i]) for r in [head] + rows) for i in range(len(head))]
-    right = {0, 2, 5}
+    right = {0, 2, 5, 6}
     out = []
     for n, row in enumerate([head] + rows):
         line = "  ".join(pad(v, w, ">" if i in right else "<") for i, (v, w) in enumerate(zip(row, widths)))
@@ -67,10 +78,23 @@ def luck_skill_lines(tr: Translator, rev: GameReview) -> list[str]:
     return text.split("\n")
 
 
+def win_lines(tr: Translator, rev: GameReview) -> list[str]:
+    """What the winning-chance column is (the opponent model, the scope) and its total; none without it."""
+    if rev.win_model is None:
+        return []
+    lines = [tr("review.win_note", model=tr(f"review.win_model.{rev.win_model}"), k=rev.win_max_open)]
+    n = len(rev.win_decisions)
+    if n:
+        total = rev.win_lost or 0.0
+        lines.append(tr("review.win_total", total=_win(total) if total else "0", n=n))
+    return lines
+
+
 def _tail(tr: Translator, rev: GameReview) -> list[str]:
     b = rev.bands
     lines = [
         tr("review.total", total=_num(rev.total_loss), n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"),
+        *win_lines(tr, rev),
         *luck_skill_lines(tr, rev),
         tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]),
     ]

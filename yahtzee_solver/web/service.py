@@ -388,11 +388,14 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
             "player": "cpu" if player else "you"}
     try:
         with advisors.using(r) as adv:
-            rev = review_log(e.log, r, player, advisor=adv, meta=meta)
+            # against a CPU, my endgame decisions also carry the winning chance they gave up (as the CLI's)
+            level = e.opponent if e.players == 2 and player == 0 else None
+            rev = review_log(e.log, r, player, advisor=adv, meta=meta, opponent_level=level)
     except YahtzeeError as err:
         raise ApiError(500, tr("review.unavailable", detail=_message(err)), "review_failed") from None
     rows = [{"turn": d.turn, "dice": _dice_text(d.dice), "rolls_left": d.rolls_left if d.kind == "keep" else None,
-             "choice": _review_choice(tr, r, d, "choice"), "best": _review_choice(tr, r, d, "best"), "loss": d.loss}
+             "choice": _review_choice(tr, r, d, "choice"), "best": _review_choice(tr, r, d, "best"), "loss": d.loss,
+             "win_lost": d.win_lost}
             for d in rev.decisions]
     b = rev.bands
     lines = [tr("review.header", what=tr("review.game", n=n, date=e.date), title=tr.title(r),
@@ -403,6 +406,9 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
         lines.append(tr("review.score" if rev.complete else "review.score_so_far", score=rev.final_score,
                         expected=f"{rev.start_value:.2f}"))
         lines.append(tr("review.total", total=f"{rev.total_loss:.2f}", n=len(rev.decisions), mean=f"{rev.mean_loss:.3f}"))
+        from ..tui.review import win_lines
+
+        lines.extend(win_lines(tr, rev))
         lines.append(tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]))
     else:
         lines.append(tr("review.none"))
