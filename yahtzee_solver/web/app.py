@@ -343,6 +343,63 @@ def create_app(
         _query(())
         return jsonify(service.get(tr()))
 
+    # -- the hint's reasons and the trainer (:mod:`yahtzee_solver.web.why`, :mod:`yahtzee_solver.web.train`) --
+    from ..analysis.training import training_path
+    from .train import TrainerService
+
+    trainer = TrainerService(service.advisors, service.game_file.with_name("training.json")
+                             if game_file is not None else training_path(), service.history_file)
+    app.extensions["yahtzee_train"] = trainer
+    versioned = {"version": ("str?", False)}
+    app.add_url_rule("/train", "page/train", index, methods=["GET"])
+
+    @app.after_request
+    def train_page_headers(resp: Response) -> Response:
+        if request.path == "/train":
+            resp.headers["Cache-Control"] = "no-store"  # as the other pages
+        return resp
+
+    @app.post("/api/game/why")
+    def api_why() -> Response:
+        # a POST with the token, like the hint: the reasons make the game practice
+        _query(())
+        b = _body(versioned)
+        return jsonify(service.why(tr(), b.get("version")))
+
+    @app.get("/api/train")
+    def api_train() -> Response:
+        _query(())
+        return jsonify(trainer.get(tr()))
+
+    @app.get("/api/train/why")
+    def api_train_why() -> Response:
+        q = _query(("position",), ("position",))
+        n = q["position"]
+        if not (n.isascii() and n.isdigit() and len(n) <= 4):
+            raise ApiError(400, f"invalid position {n[:20]!r}: want the number of an answered position")
+        return jsonify(trainer.why(tr(), int(n)))
+
+    @app.post("/api/train/new")
+    def api_train_new() -> Response:
+        _query(())
+        b = _body({"rules": ("str", False), "count": ("int", False), "from_history": ("bool", False),
+                   "seed": ("seed", False)})
+        seed = b.get("seed")
+        return jsonify(trainer.new(tr(), b.get("rules", "yahtzee"), b.get("count", 10), b.get("from_history", False),
+                                   None if seed is None else int(seed)))
+
+    @app.post("/api/train/answer")
+    def api_train_answer() -> Response:
+        _query(())
+        b = _body({"position": ("int", True), "keep": ("str?", False), "box": ("int?", False), **versioned})
+        return jsonify(trainer.answer(tr(), b["position"], b.get("keep"), b.get("box"), b.get("version")))
+
+    @app.post("/api/train/quit")
+    def api_train_quit() -> Response:
+        _query(())
+        b = _body(versioned)
+        return jsonify(trainer.quit(tr(), b.get("version")))
+
     # -- actions (each may carry the game's ``version`` it was decided on: 409 ``stale`` when it is not the current one)
     version = {"version": ("str?", False)}
 
