@@ -298,3 +298,16 @@ def test_the_trainers_reasons_are_strategy_reasons(home, advisor):
     tr = Translator("en")
     _same_reason(w["options"][0], want.options[best], tr, pos.card.rules, want.start)
     _same_reason(w["options"][1], want.options[key], tr, pos.card.rules, want.start)
+
+
+def test_a_bonus_already_earned_is_said_so_when_its_solved_chance_rounds_above_one():
+    """The solved chance of an earned bonus can come out a few ulps above 1 (1.0000000000000004 at the
+    trainer's first position of seed 5); the sentence still says the bonus is already earned."""
+    from yahtzee_solver.rules import get_rules
+    from yahtzee_solver.strategy.reasons import Reason
+
+    rules = get_rules("yahtzee")
+    start = Reason(None, "start", 1.0 + 4e-16, 0.08, 0.03, 16.2, 0, 0.48)
+    keep = Reason((2, 3, 4, 6), "keep", 1.0 + 2e-16, 0.06, 0.001, 13.2, 0, 0.65)
+    tr = Translator("en")
+    assert tr("why.bonus_made") in sentence(tr, rules, keep, start)

@@ -46,7 +46,7 @@ function askHint() {
       $("hint-panel").removeAttribute("aria-busy");
     }
     renderGame();
-    askWhy(h);
+    askWhy(S.hint);
   });
 }
 

@@ -73,6 +73,7 @@ async function answer(body) {
   try {
     const r = await api("POST", "/api/train/answer", {position: tr.position.number, version: tr.version, ...body});
     T.shown = r.train.last.number;
+    T.answeredAt = tr.position;  // its scorecard stays on screen beside the result
     take(r);
     askWhy(r.train.last.number);
     const next = $("train-next");
@@ -143,7 +144,7 @@ function renderPosition() {
 }
 
 // The position's scorecard: filled boxes with their points, open ones as buttons with what these dice score there.
-function renderCard(p) {
+function renderCard(p, live = true) {
   const rules = S.text.rules[T.train.rules];
   const c = p.card;
   const rows = [];
@@ -156,7 +157,7 @@ function renderCard(p) {
       const label = `${rules.boxes[i]}: ${pts}`;
       cell = el("td", {class: "num"}, el("button", {
         type: "button", class: "preview" + (pts === 0 ? " zero" : ""), "data-box": i, "aria-label": label,
-        onclick: () => answer({box: i}), text: String(pts),
+        disabled: !live, onclick: () => answer({box: i}), text: String(pts),
       }));
     }
     return el("tr", {}, el("th", {scope: "row", class: "boxname", text: rules.boxes[i]}), cell);
@@ -207,7 +208,8 @@ function renderResult() {
     text: tr.done ? t("web.train.finish") : t("web.train.next"),
     onclick: () => { T.shown = null; render(); const h = $("train-header"); if (h) h.focus(); }});
   $("train-result").replaceChildren(verdict, tbl, why, el("div", {class: "controls"}, next));
-  $("train-card").replaceChildren();
+  if (T.answeredAt && T.answeredAt.number === g.number) renderCard(T.answeredAt, false);
+  else $("train-card").replaceChildren();
 }
 
 function keptFace(g, i) {
@@ -223,7 +225,7 @@ function keptFace(g, i) {
 
 function renderSummary() {
   const s = T.train.summary;
-  $("train-header").textContent = t("web.train.title");
+  $("train-header").textContent = "";
   $("train-stage").textContent = "";
   $("train-ask").textContent = "";
   $("train-dice").replaceChildren();
@@ -273,7 +275,7 @@ function svg(tag, attrs, ...kids) {
 function chart(st) {
   const rows = st.sessions;
   const W = 600, H = 160, pad = 24, top = Math.max(0.25, ...rows.map((r) => r.proficiency)) * 1.1;
-  const bw = (W - pad) / Math.max(rows.length, 1);
+  const bw = Math.min((W - pad) / Math.max(rows.length, 1), 48);  // a few sessions: narrow bars from the left
   const y = (v) => H - pad - (v / top) * (H - 2 * pad);
   const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "train-chart", role: "img", "aria-label": t("web.train.chart")});
   rows.forEach((r, i) => {
@@ -286,7 +288,7 @@ function chart(st) {
   });
   const ly = y(st.strong);
   g.append(svg("line", {x1: pad, x2: W, y1: ly, y2: ly, class: "strong-line"}));
-  g.append(svg("text", {x: W - 4, y: ly - 4, class: "axis", "text-anchor": "end"},
+  g.append(svg("text", {x: W - 4, y: ly - 4, class: "axis strong-label", "text-anchor": "end"},
     document.createTextNode(`${st.strong} · ${t("web.train.strong_mark")}`)));
   return g;
 }
