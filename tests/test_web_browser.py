@@ -954,6 +954,11 @@ def _api_post(server, path, body=None):
         return json.loads(r.read())
 
 
+def _shown(text):
+    """A text as the driver reads it off the page (a no-break space reads as a space)."""
+    return " ".join(text.replace("\xa0", " ").split())
+
+
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_the_hint_shows_the_reasons_of_its_best_options(driver, server, which):
     """After the ranking, the hint lists the reasons of the three best options: the figures and the sentence
@@ -974,10 +979,10 @@ def test_the_hint_shows_the_reasons_of_its_best_options(driver, server, which):
     items = qq(d, "#hint-panel .why-list li")
     assert len(items) == len(why["options"]) == 3
     for li, o in zip(items, why["options"]):
-        assert li.find_element(By.CSS_SELECTOR, ".why-figures").text == o["figures"]
-        assert li.find_element(By.CSS_SELECTOR, ".why-sentence").text == o["sentence"]
+        assert li.find_element(By.CSS_SELECTOR, ".why-figures").text == _shown(o["figures"])
+        assert li.find_element(By.CSS_SELECTOR, ".why-sentence").text == _shown(o["sentence"])
         assert li.find_element(By.CSS_SELECTOR, ".why-sentence").is_displayed()
-    assert q(d, "#hint-panel .why-head").text == why["head"]
+    assert q(d, "#hint-panel .why-head").text == _shown(why["head"])
     fits(d)
     d.execute_script("document.querySelector('#hint-panel .why-list').scrollIntoView()")
     shot(d, f"game-{which}-hint-why")
@@ -1024,7 +1029,7 @@ def test_a_short_training_session_by_tapping(driver, server, which):
     wait(d, lambda: qq(d, "#train-result .why-sentence"), "no reason")
     with urllib.request.urlopen(server.url + "/api/train/why?position=1", timeout=120) as r:
         why = json.loads(r.read())
-    assert [e.text for e in qq(d, "#train-result .why-sentence")] == [o["sentence"] for o in why["options"]]
+    assert [e.text for e in qq(d, "#train-result .why-sentence")] == [_shown(o["sentence"]) for o in why["options"]]
     fits(d)
     shot(d, f"train-{which}-answer")
     # 2: a worse answer (reroll all five, or the last box of the ranking) costs what grade says

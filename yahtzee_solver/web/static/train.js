@@ -121,6 +121,7 @@ function keepLabel(p) {
 
 function renderPosition() {
   const p = T.train.position;
+  $("train-header").hidden = false;
   $("train-header").textContent = p.header;
   $("train-stage").textContent = t("web.train.turn", {turn: p.turn, turns: p.turns}) + " · " + t("web.train.rolls_left", {n: p.rolls_left});
   $("train-ask").textContent = p.rolls_left ? t("web.train.ask_keep") : t("web.train.ask_box");
@@ -174,6 +175,7 @@ function renderCard(p, live = true) {
 function renderResult() {
   const tr = T.train;
   const g = tr.last;
+  $("train-header").hidden = false;
   $("train-header").textContent = t("train.header", {i: g.number, n: tr.count, kind: t("train.kind." + g.kind)});
   $("train-keep").hidden = true;
   $("train-quit").hidden = tr.done;
@@ -225,7 +227,7 @@ function keptFace(g, i) {
 
 function renderSummary() {
   const s = T.train.summary;
-  $("train-header").textContent = "";
+  $("train-header").hidden = true;
   $("train-stage").textContent = "";
   $("train-ask").textContent = "";
   $("train-dice").replaceChildren();
