@@ -93,7 +93,18 @@ async function askWhy(n) {
   } catch (e) {
     T.why[n] = {error: e.message};
   }
-  if (T.shown === n) renderResult();
+  if (T.shown === n && $("train-why")) $("train-why").replaceChildren(whyPart(T.train.last));  // the rest stays, focus too
+}
+
+function whyPart(g) {
+  const w = T.why[g.number];
+  if (w && w.options) {
+    const label = (r) => (r.which === "best" ? t("web.train.why_best") + " — " + g.ranking[0].text
+      : t("web.train.why_answer") + " — " + g.answer.text);
+    return el("div", {}, el("h3", {class: "why-title", text: t("web.train.why")}), whyBlock(w, label, "train-why"));
+  }
+  if (w && w.error) return el("p", {class: "why-wait", text: w.error});
+  return el("p", {class: "why-wait", role: "status", text: t("web.hint.why_computing")});
 }
 
 // -- drawing -------------------------------------------------------------------------------------
@@ -198,14 +209,7 @@ function renderResult() {
       el("td", {class: "num", text: r.best ? t("hint.best") : "−" + fmt(r.loss)})));
   }
   tbl.append(body);
-  const w = T.why[g.number];
-  let why;
-  if (w && w.options) {
-    const label = (r) => (r.which === "best" ? t("web.train.why_best") + " — " + g.ranking[0].text
-      : t("web.train.why_answer") + " — " + g.answer.text);
-    why = el("div", {}, el("h3", {class: "why-title", text: t("web.train.why")}), whyBlock(w, label, "train-why"));
-  } else if (w && w.error) why = el("p", {class: "why-wait", text: w.error});
-  else why = el("p", {class: "why-wait", role: "status", text: t("web.hint.why_computing")});
+  const why = el("div", {id: "train-why", "aria-live": "polite"}, whyPart(g));
   const next = el("button", {type: "button", id: "train-next", class: "primary",
     text: tr.done ? t("web.train.finish") : t("web.train.next"),
     onclick: () => { T.shown = null; render(); const h = $("train-header"); if (h) h.focus(); }});
@@ -264,35 +268,23 @@ $("train-keep").addEventListener("click", () => {
 });
 $("train-quit").addEventListener("click", quit);
 
-// -- the saved sessions: a table and a bar chart (SVG) of the proficiency, the line at 0.2 ---------------------------
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs, ...kids) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-  for (const kid of kids) e.append(kid);
-  return e;
-}
-
+// -- the saved sessions: a table and a bar chart of the proficiency, with the line at 0.2 ---------------------------
+// The bars are boxes whose heights are set through the CSSOM (the page's CSP allows no inline style attribute).
 function chart(st) {
   const rows = st.sessions;
-  const W = 600, H = 160, pad = 24, top = Math.max(0.25, ...rows.map((r) => r.proficiency)) * 1.1;
-  const bw = Math.min((W - pad) / Math.max(rows.length, 1), 48);  // a few sessions: narrow bars from the left
-  const y = (v) => H - pad - (v / top) * (H - 2 * pad);
-  const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "train-chart", role: "img", "aria-label": t("web.train.chart")});
-  rows.forEach((r, i) => {
-    const h = Math.max(1, (H - pad) - y(r.proficiency));
-    const bar = svg("rect", {x: pad + i * bw + bw * 0.15, y: H - pad - h, width: bw * 0.7, height: h,
-      class: r.strong ? "bar strong" : "bar"});
-    bar.append(svg("title", {}, document.createTextNode(`#${r.number} ${r.date}: ${r.proficiency.toFixed(3)}`)));
-    g.append(bar);
-    g.append(svg("text", {x: pad + (i + 0.5) * bw, y: H - 8, class: "axis", "text-anchor": "middle"}, document.createTextNode(String(r.number))));
-  });
-  const ly = y(st.strong);
-  g.append(svg("line", {x1: pad, x2: W, y1: ly, y2: ly, class: "strong-line"}));
-  g.append(svg("text", {x: W - 4, y: ly - 4, class: "axis strong-label", "text-anchor": "end"},
-    document.createTextNode(`${st.strong} · ${t("web.train.strong_mark")}`)));
-  return g;
+  const top = Math.max(0.25, ...rows.map((r) => r.proficiency)) * 1.1;
+  const pct = (v) => (100 * v / top).toFixed(2) + "%";
+  const plot = el("div", {class: "plot"});
+  for (const r of rows) {
+    const bar = el("div", {class: r.strong ? "bar strong" : "bar", title: `#${r.number} ${r.date}: ${r.proficiency.toFixed(3)}`});
+    bar.style.height = pct(r.proficiency);
+    plot.append(el("div", {class: "col"}, bar));
+  }
+  const line = el("div", {class: "strong-line"}, el("span", {text: `${st.strong} · ${t("web.train.strong_mark")}`}));
+  line.style.bottom = pct(st.strong);
+  plot.append(line);
+  const axis = el("div", {class: "axis"}, ...rows.map((r) => el("span", {text: String(r.number)})));
+  return el("div", {class: "train-chart", role: "img", "aria-label": t("web.train.chart")}, plot, axis);
 }
 
 function renderStats() {
