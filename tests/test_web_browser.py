@@ -961,8 +961,8 @@ def _shown(text):
 
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_the_hint_shows_the_reasons_of_its_best_options(driver, server, which):
-    """After the ranking, the hint lists the reasons of the three best options: the figures and the sentence
-    the API gives (which the API tests check against strategy.reasons)."""
+    """The hint's "Why?" lists the reasons of the three best options under the ranking: the figures and the
+    sentence the API gives (which the API tests check against strategy.reasons)."""
     from webhelpers import expert_until
 
     d = driver
@@ -974,6 +974,9 @@ def test_the_hint_shows_the_reasons_of_its_best_options(driver, server, which):
     idle(d, server)
     click_roll(d, server)
     q(d, "#hint").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best"), "no hint")
+    assert not qq(d, "#hint-panel .why-list")  # asked for, not computed with every hint
+    q(d, "#hint-why").click()
     wait(d, lambda: qq(d, "#hint-panel .why-list li"), "no reasons in the hint")
     why = _api_post(server, "/api/game/why")
     items = qq(d, "#hint-panel .why-list li")

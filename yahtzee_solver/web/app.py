@@ -15,6 +15,12 @@ The API (documented in the README, "Playing in the browser"):
 ``POST /api/game/undo``     ``{version?}``: take back the last score (solitaire, before the next roll; practice)
 ``POST /api/game/hint``     ``{version?}``: ranked options for the player's position (the game becomes practice);
                             against the CPU each with its chance of winning (:mod:`yahtzee_solver.strategy.win_chances`)
+``POST /api/game/why``      ``{version?}``: the reasons of the hint's best options (:mod:`yahtzee_solver.web.why`)
+``GET  /api/train``         the trainer's session and saved sessions (:mod:`yahtzee_solver.web.train`)
+``POST /api/train/new``     ``{rules?, count?, from_history?, seed?}``: a new session
+``POST /api/train/answer``  ``{position, keep? | box?, version?}``: answer the position asked
+``POST /api/train/quit``    ``{version?}``: end the session (the answers so far are saved)
+``GET  /api/train/why``     ``?position=N``: the reasons of the best option and of the answer
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)

@@ -46,25 +46,31 @@ function askHint() {
       $("hint-panel").removeAttribute("aria-busy");
     }
     renderGame();
-    askWhy(S.hint);
   });
 }
 
 // -- the reasons of the best options ----------------------------------------------------------------
-// Asked once the hint is on screen, beside the player's input (not queued before it): from an early card they take
-// seconds.  Shown under the ranking if the hint is still the one on screen; the game having moved on, they are dropped.
+// Asked with the hint panel's "Why?" button, as the terminal's `why` beside `h`: from an early card they take
+// seconds of both cores, so a hint never waits for them.  They run beside the player's input (not queued before
+// it) and are shown under the ranking if the hint is still the one on screen; the game having moved on, dropped.
 async function askWhy(h) {
-  if (h.kind === "roll" || h.why) return;
+  if (!h || h.kind === "roll" || h.why || h.whyBusy) return;
+  h.whyBusy = true;
+  h.whyError = null;
+  renderHint();
   try {
-    const w = await api("POST", "/api/game/why", {version: S.game.version}, true);
+    const w = await api("POST", "/api/game/why", {version: S.game.version});
     if (S.hint !== h) return;
     h.why = w;
-    $("hint-live").textContent = t("web.hint.why") + ": " + w.options[0].sentence;
   } catch (e) {
     if (S.hint !== h || e.code === "stale") return;
     h.whyError = e.message;
+  } finally {
+    h.whyBusy = false;
   }
   renderHint();
+  const first = document.querySelector("#hint-panel .why-list");
+  if (first) $("hint-live").textContent = t("web.hint.why") + ": " + h.why.options[0].sentence;
 }
 
 /** The label of a hint row that a reason is about (its keep or its box), else the keep's faces. */
@@ -86,9 +92,13 @@ export function whyBlock(w, labelOf, cls) {
 
 function renderWhy(panel, h) {
   if (h.kind === "roll") return;
-  if (h.why) panel.append(el("h3", {class: "why-title", text: t("web.hint.why")}), whyBlock(h.why, (r) => whyLabel(h, r), "hint-why"));
-  else if (h.whyError) panel.append(el("p", {class: "why-wait", text: h.whyError}));
-  else panel.append(el("p", {class: "why-wait", role: "status", text: t("web.hint.why_computing")}));
+  if (h.why) {
+    panel.append(el("h3", {class: "why-title", text: t("web.hint.why")}), whyBlock(h.why, (r) => whyLabel(h, r), "hint-why"));
+    return;
+  }
+  if (h.whyError) panel.append(el("p", {class: "why-wait", text: h.whyError}));
+  if (h.whyBusy) panel.append(el("p", {class: "why-wait", role: "status", text: t("web.hint.why_computing")}));
+  else panel.append(el("p", {}, el("button", {type: "button", id: "hint-why", text: t("web.hint.why_btn"), onclick: () => askWhy(S.hint)})));
 }
 
 /** The bonuses a box earns now and the Joker, as the CLI's notes (" (+100 Yahtzee bonus, Joker)"), or "". */
