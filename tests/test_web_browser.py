@@ -1006,7 +1006,7 @@ def _tap_answer(d, pos, answer):
 
 @pytest.mark.parametrize("which", ["desktop", "phone"])
 def test_a_short_training_session_by_tapping(driver, server, which):
-    from yahtzee_solver.analysis.training import TrainingStats, grade
+    from yahtzee_solver.analysis.training import TrainingStats
     from yahtzee_solver.strategy.players import ExpertStrategy
 
     d = driver

@@ -33,7 +33,7 @@ import numpy as np
 from ..analysis.training import (KINDS, STRONG, Answer, Graded, Mistake, Position, SessionRecord, TrainingStats,
                                  draw_positions, grade, history_mistakes)
 from ..dice import N_DICE
-from ..errors import DataFileError, UsageError, YahtzeeError
+from ..errors import DataFileError, UsageError
 from ..rules import RULESETS, get_rules
 from ..tui.prompt import dice_text
 from ..tui.train import ranking_rows
