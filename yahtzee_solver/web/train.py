@@ -135,7 +135,7 @@ class TrainerService:
 
     def _check_version(self, version: str | None, tr: Translator) -> None:
         if version is not None and version != self.version:
-            raise ApiError(409, tr("web.stale"), "stale", train=self.view(tr))
+            raise ApiError(409, tr("web.train.stale"), "stale", train=self.view(tr))
 
     # -- the views -----------------------------------------------------------------------------
     def get(self, tr: Translator) -> dict[str, Any]:
