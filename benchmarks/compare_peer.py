@@ -279,8 +279,9 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
         solver.option_values_batch(*row)
         adv.hint(p.card, p.dice, p.rolls_left)
 
-    # single calls: per position, ours / peer string / peer numeric / advisor, `repeat` times each,
-    # the order rotated every round so no call always follows the same one
+    # single calls: per position, ours / peer string / peer numeric / advisor, `repeat` times each, in a
+    # new random order (seeded) each time, so each call follows each other equally often (a call right
+    # after another program's runs slower than after itself: its code and data left the caches)
     clock = time.perf_counter_ns
     ranked = aa.ranked
     peer_call = solver.option_values
@@ -294,12 +295,13 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
     }
     t = {name: np.empty((len(pos), repeat)) for name in calls}
     items = list(calls.items())
+    rng = np.random.default_rng(seed)
+    orders = [[items[c] for c in rng.permutation(len(items))] for _ in range(repeat * len(pos))]
     gc.disable()
     try:
         for j in range(repeat):
-            order = items[j % len(items):] + items[:j % len(items)]
             for i in range(len(pos)):
-                for name, f in order:
+                for name, f in orders[j * len(pos) + i]:
                     t0 = clock()
                     f(i)
                     t[name][i, j] = clock() - t0
@@ -308,7 +310,7 @@ def bench_query(ys, positions: int, seed: int, repeat: int, batch_repeat: int, b
     us = {name: np.median(x, axis=1) / 1000 for name, x in t.items()}
     rls = np.array([p.rolls_left for p in pos])
     ratios = {}
-    print(f"  single call, median us per position (median of {repeat} calls each, alternating):")
+    print(f"  single call, median us per position (median of {repeat} calls each, random order):")
     print("    peer fastest = the faster of its string call (option_values) and its numeric one-row call "
           "(option_values_batch on one row), per subset")
     print("    rerolls left   ours ranked   peer string   peer numeric   ours/peer string   ours/peer fastest"

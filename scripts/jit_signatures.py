@@ -89,6 +89,8 @@ def workloads() -> None:
                 aa.ranked(*card.key, (2, 2, 5, 5, 5), rl)
             aa.option_values(np.array([card.key.mask] * 3), np.array([card.key.up] * 3),
                              np.array([card.key.yb] * 3), np.array([(2, 2, 5, 5, 5)] * 3), np.array([2, 1, 0]))
+            aa.option_values(np.array([card.key.mask] * 3), np.array([card.key.up] * 3),  # boxes only
+                             np.array([card.key.yb] * 3), np.array([(2, 2, 5, 5, 5)] * 3), 0)
             _cli("match", "master", "expert", "--games", "2", "--seed", "1", "--no-progress")
             _cli("match", "normal", "beginner", "--games", "2", "--seed", "1", "--no-progress")
             for level in ("expert", "normal", "beginner"):

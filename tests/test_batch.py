@@ -8,6 +8,8 @@ Bellman equation, and single call against batch.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -133,6 +135,68 @@ def test_batch_equals_single_calls(name, arr):
         legal = ~np.isnan(res.box_values[i])
         assert sorted(np.flatnonzero(legal).tolist()) == sorted(c0.tolist())
         assert res.box_values[i, c0].tolist() == v0.tolist()
+
+
+@pytest.mark.parametrize("name", ALL_RULES)
+def test_boxes_only_batch_is_the_general_path(name, arr):
+    """A batch with no rerolls left given as int64 arrays runs its own kernel (``kernels.batch_boxes``).
+
+    Every field equals the general path's (the same positions as lists), for
+    dice as faces in any order or as roll indices and ``rolls_left`` as 0 or
+    an array of zeros: positions of random games, and every roll of sampled
+    reachable states (the Joker rolls included).
+    """
+    a = arr(name)
+    rules = a.rules
+    positions = [p for p in random_positions(name, 6, seed=23) if p[2] == 0]
+    masks, ups, ybs, dice, _ = (np.asarray(x, dtype=np.int64) for x in as_arrays(positions))
+    V = a.table.values
+    reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
+    rng = np.random.default_rng(7)
+    picked = reachable[rng.choice(len(reachable), 12, replace=False)]
+    y = rules.yahtzee_category
+    if y >= 0:  # states with the Yahtzee box filled: the Joker rules apply to the five-alike rolls
+        filled = reachable[(reachable[:, 0] >> y) & 1 == 1]
+        picked = np.concatenate([picked, filled[rng.choice(len(filled), 12, replace=False)]])
+    every = np.repeat(picked, len(ROLLS), axis=0)
+    masks = np.concatenate([masks, every[:, 0]])
+    ups = np.concatenate([ups, every[:, 1]])
+    ybs = np.concatenate([ybs, every[:, 2]])
+    dice = np.concatenate([dice, np.array(ROLLS * len(picked), dtype=np.int64)[:, ::-1]])
+    n = len(masks)
+    want = a.option_values(masks.tolist(), ups.tolist(), ybs.tolist(), dice.tolist(), [0] * n)
+    rolls = np.ascontiguousarray(want.rolls, dtype=np.int64)
+    for d in (np.ascontiguousarray(dice), np.ascontiguousarray(dice[:, ::-1]), rolls):
+        for rl in (0, np.zeros(n, np.int64)):
+            got = a.option_values(masks, ups, ybs, d, rl)
+            for field, g, w in zip(OptionValues._fields, got, want):
+                assert g.dtype == w.dtype and g.shape == w.shape, field
+                np.testing.assert_array_equal(g, w, err_msg=field)
+
+
+def test_boxes_only_batch_errors_are_the_general_paths(arr):
+    """A bad row in a boxes-only batch of int64 arrays stops with the error of the same batch as lists."""
+    a = arr("yahtzee")
+    good = ([0, 0, 3], [0, 0, 4], [0, 0, 0], [[1, 2, 3, 4, 5], [6, 6, 6, 6, 6], [2, 2, 3, 3, 3]])
+    bad_rows = [
+        (1, "ups", 5),  # unreachable
+        (1, "masks", 8191),  # full card
+        (2, "masks", -1),
+        (0, "ybs", 2),
+        (2, "ups", 64),
+        (1, "dice", [1, 2, 3, 4, 0]),
+        (0, "dice", [7, 1, 1, 1, 1]),
+    ]
+    names = ("masks", "ups", "ybs", "dice")
+    for row, what, value in bad_rows:
+        args = [list(x) for x in good]
+        args[names.index(what)][row] = value
+        with pytest.raises(Exception) as general:
+            a.option_values(*args, [0, 0, 0])
+        with pytest.raises(type(general.value), match=f"^{re.escape(str(general.value))}$"):
+            a.option_values(*(np.array(x, dtype=np.int64) for x in args), 0)
+    with pytest.raises(DiceError, match=r"^invalid roll index 252 at row 1: want 0..251$"):
+        a.option_values(*(np.array(x, dtype=np.int64) for x in good[:3]), np.array([0, 252, 3]), 0)
 
 
 @pytest.mark.parametrize("name", RULES)

@@ -426,7 +426,11 @@ def test_ranked_boxes_is_ranked_options_with_no_rerolls(game, jitted, fresh_tabl
     rules = table.rules
     a = rules.arrays()
     C = rules.n_categories
-    assert a["packed"].shape == (8 + 2 * 252 * C,)
+    packed = a["packed"]
+    assert packed.shape == (1 + 2 * 252, max(C, 8)) and not packed.flags.writeable
+    assert np.array_equal(packed[0, :8], a["params"]) and not packed[0, 8:].any()
+    assert np.array_equal(packed[1:253, :C], a["score"]) and np.array_equal(packed[253:, :C], a["joker"])
+    assert not packed[1:, C:].any()
     V = table.values
     reachable = np.argwhere(~np.isnan(V[: rules.full_mask]))
     rng = random.Random(f"boxes-{game}")
@@ -542,3 +546,43 @@ def test_an_unchecked_numba_version_loads_numbas_own_way(monkeypatch):
 
     d = SimpleNamespace(_cache=cache)
     assert not jit._load_without_refresh(d) and "load_overload" not in vars(cache)
+
+
+def test_entry_point_is_the_overload_for_the_sample_types():
+    """``jit.entry_point`` gives the compiled overload of exactly the sample's argument types.
+
+    Called with arguments of those types it answers as the dispatcher does;
+    an interpreted kernel comes back as it is.  A writable table (built in
+    memory) and the read-only shipped one are different types, so each gets
+    its own overload.
+    """
+    from yahtzee_solver.solver.table import load_table
+
+    k = jit.compiled()
+    rules = get_rules("yahtzee")
+    packed = rules.arrays()["packed"]
+    V = load_table(rules).values
+    one_i, one_f = np.empty(1, np.int64), np.empty(1)
+    assert jit.entry_point(jit.interpreted().ranked_boxes, 0, 0, 0, 0, V, packed, one_i, one_f) \
+        is jit.interpreted().ranked_boxes
+    for table in (V, V.copy()):
+        ep = jit.entry_point(k.ranked_boxes, 0, 0, 0, 0, table, packed, one_i, one_f)
+        assert ep is not k.ranked_boxes and callable(ep)
+        assert ep in [c.entry_point for c in k.ranked_boxes.overloads.values()]
+        keeps = jit.entry_point(k.ranked_keeps, 0, 0, 0, 0, 0, table, packed, one_i, one_f)
+        reachable = np.argwhere(~np.isnan(table[: rules.full_mask]))
+        rng = random.Random("entry-point")
+        for _ in range(30):
+            mask, up, yb = (int(x) for x in reachable[rng.randrange(len(reachable))])
+            r = rng.randrange(252)
+            n = rules.n_categories - mask.bit_count()
+            got = (np.empty(n, np.int64), np.empty(n))
+            want = (np.empty(n, np.int64), np.empty(n))
+            assert ep(mask, up, yb, r, table, packed, *got) == k.ranked_boxes(mask, up, yb, r, table, packed, *want)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+            rl = rng.choice((1, 2))
+            got = (np.empty(32, np.int64), np.empty(32))
+            want = (np.empty(32, np.int64), np.empty(32))
+            m = keeps(mask, up, yb, r, rl, table, packed, *got)
+            assert m == k.ranked_keeps(mask, up, yb, r, rl, table, packed, *want) > 0
+            assert np.array_equal(got[0][:m], want[0][:m]) and np.array_equal(got[1][:m], want[1][:m])

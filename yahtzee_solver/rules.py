@@ -9,9 +9,10 @@ by :meth:`RuleSet.arrays` into plain numpy arrays:
   played as a Joker (Full House 25, Small Straight 30, Large Straight 40 in
   ``yahtzee``; otherwise the ordinary score);
 * ``params`` (8,) int64 -- see the ``P_*`` index constants;
-* ``packed`` (8 + 2 * 252 * C,) int64 -- ``params``, ``score`` and ``joker``
-  flattened into one array, for kernels called once per query from Python
-  (fewer arguments, less dispatch cost).
+* ``packed`` (1 + 2 * 252, max(C, 8)) int64 -- ``params`` (row 0, padded with
+  zeros), then the rows of ``score`` and of ``joker``: the three in one array,
+  for kernels called once per query from Python (fewer arguments, less
+  dispatch cost; rows are sliced in the kernel, no reshape).
 
 How one roll scores in one box *in a given position* (Joker constraints, the
 +100 Yahtzee bonus, the upper bonus) is decided in exactly one place,
@@ -311,7 +312,7 @@ class RuleSet:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64, ``params`` (8,) int64
-        and ``packed``, the three in one (8 + 2 * 252 * C,) int64 array (see the module).
+        and ``packed``, the three in one (1 + 2 * 252, max(C, 8)) int64 array (see the module).
 
         Computed once per instance; the arrays are read-only.
         """
@@ -378,7 +379,10 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     params[P_UPPER_BONUS] = rules.upper_bonus
     params[P_NFLAGS] = rules.n_flags
     params[P_NUPPER] = N_UPPER
-    packed = np.concatenate([params, score.ravel(), joker.ravel()])
+    packed = np.zeros((1 + 2 * N_ROLLS, max(C, 8)), dtype=np.int64)
+    packed[0, :8] = params
+    packed[1:1 + N_ROLLS, :C] = score
+    packed[1 + N_ROLLS:, :C] = joker
     out = {"score": score, "joker": joker, "params": params, "packed": packed}
     for a in out.values():
         a.setflags(write=False)

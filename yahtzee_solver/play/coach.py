@@ -34,9 +34,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from ..strategy.advisor import Advisor
+    from ..strategy.win_chances import TableOdds
 
 __all__ = ["RollError", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame", "coach_path", "parse_players",
-           "save", "load", "file_finished"]
+           "save", "load", "file_finished", "Mistake", "mistake"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
@@ -445,3 +446,52 @@ def judge(game: CoachGame, advisor: Advisor, *, keep: Iterable[int] | None = Non
         return boxed.loss, best, boxed
     chosen = next(o for o in advisor.box_options(card, dice) if o.category == box)
     return max(best.expected - chosen.expected, 0.0), best, chosen
+
+
+# -- the mistake note of a keep or box (the terminal's and the web page's) ----------------------------------
+class Mistake:
+    """What a keep or box about to be played costs, with the mover's chance of finishing first.
+
+    Attributes
+    ----------
+    loss : float
+        Expected points lost against the best move (:func:`judge`).
+    best : KeepOption or BoxOption
+        The best move of the position.
+    before, after : float or None
+        The mover's chance of finishing first (probability) before the move
+        and after it (then ``expert`` play); ``None`` when the chances are not
+        shown (one player, or cards too open, see
+        :class:`~yahtzee_solver.strategy.win_chances.TableOdds`).
+    """
+
+    __slots__ = ("loss", "best", "before", "after")
+
+    def __init__(self, loss: float, best: KeepOption | BoxOption, before: float | None, after: float | None) -> None:
+        self.loss: float = loss
+        self.best: KeepOption | BoxOption = best
+        self.before: float | None = before
+        self.after: float | None = after
+
+
+def mistake(game: CoachGame, advisor: Advisor, odds: TableOdds, *, keep: Iterable[int] | None = None,
+            box: int | None = None) -> Mistake | None:
+    """The note for a keep (faces) or a box the player to move is about to choose: ``None`` for a best
+    move that leaves the chance of finishing first unchanged (to 5e-5), else its :class:`Mistake`."""
+    kept = tuple(sorted(keep)) if keep is not None else None
+    loss, best, _ = judge(game, advisor, keep=kept, box=box)
+    st = game.state
+    assert st.dice is not None  # judged after a roll
+    rl = st.rerolls_left if st.rolls_used < 3 else 0
+    before: float | None = None
+    after: float | None = None
+    wc = odds(game.cards, game.current, tuple(sorted(st.dice)), rl, boxes=box is not None)
+    if wc.shown:
+        before = wc.players[game.current]
+        key = kept if kept is not None else box
+        after = wc.options.get(key) if key is not None else None
+    if loss <= 1e-9 and (after is None or before is None or abs(after - before) < 5e-5):
+        return None
+    if before is None or after is None:
+        before = after = None
+    return Mistake(loss, best, before, after)

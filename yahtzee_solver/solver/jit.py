@@ -75,7 +75,7 @@ from .. import dice as _dice
 from . import kernels as _kernels
 
 __all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS",
-           "build_cache", "listed_signatures", "signature_text", "CACHE_FOLDER", "SIGNATURES_FILE"]
+           "entry_point", "build_cache", "listed_signatures", "signature_text", "CACHE_FOLDER", "SIGNATURES_FILE"]
 
 #: Wall seconds a fresh process pays before its first compiled kernel returns:
 #: importing numba (~0.12 s), its runtime (NRT, ~0.02 s), creating the dispatchers
@@ -243,6 +243,43 @@ def _short_load_checked() -> bool:
     except ValueError:
         return False
     return SHORT_LOAD_NUMBA[0] <= version <= SHORT_LOAD_NUMBA[1]
+
+
+def entry_point(kernel: Callable[..., Any], *sample: Any) -> Callable[..., Any]:
+    """The compiled code of ``kernel`` for exactly the argument types of ``sample``, to call without dispatch.
+
+    A numba dispatcher works out the numba type of every argument on each
+    call to pick the compiled overload (about 0.1 us per array argument,
+    measured on the 2-core test machine: 0.56 against 0.30 us for four ints
+    and four arrays); a single query's kernel runs for about as long.  This
+    returns the overload itself (numba's ``Dispatcher.compile`` of the
+    signature: loaded from the cache, compiled on a miss), which converts
+    its arguments to those types without checking them.
+
+    Parameters
+    ----------
+    kernel : callable
+        A kernel of :func:`compiled` (a numba dispatcher), or of
+        :func:`interpreted` (returned as it is).
+    *sample : objects
+        Arguments of the types every later call will pass: Python ints for
+        the integer arguments, arrays of the same dtype, number of
+        dimensions, layout and writability (their values are not read).
+
+    Returns
+    -------
+    callable
+        Safe to call only with arguments of exactly those types (the caller's
+        contract: an array of another dtype or number of dimensions would be
+        read as if it had the sample's); ``kernel`` when it is not compiled.
+    """
+    compile_sig = getattr(kernel, "compile", None)
+    if compile_sig is None or not hasattr(kernel, "overloads"):
+        return kernel
+    import numba
+
+    entry: Callable[..., Any] = compile_sig(tuple(numba.typeof(a) for a in sample))
+    return entry
 
 
 def for_work(items: int, seconds_per_item: float, jit: bool = True) -> ModuleType:

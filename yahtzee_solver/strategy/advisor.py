@@ -26,6 +26,7 @@ import numpy as np
 
 from ..dice import KEEPS, N_KEEPS, ROLL_OFFSET, ROLLS, format_dice, parse_dice, roll_index
 from ..errors import ScoreCardError
+from ..solver.jit import entry_point
 from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, box_slug, get_rules
@@ -306,6 +307,8 @@ class _Scratch(threading.local):
         self.keep_out = np.empty(N_KEEPS)  # Advisor.keep_values' answer
 
 
+_empty, _INT64 = np.empty, np.dtype(np.int64)  # a dtype object: np.empty takes it faster than the type
+
 #: Largest number of dice spellings an advisor remembers (the valid ones: 7,776 orders as tuples, more as text).
 _MAX_DICE_MEMO = 1 << 14
 
@@ -368,8 +371,7 @@ class Advisor:
     the GIL, so threads answer in parallel.
     """
 
-    _ranked_keeps: Any  # kernels.ranked_keeps and ranked_boxes once bound (None before)
-    _ranked_boxes: Any
+    _fast: tuple[np.ndarray, Any, Any] | None  # the whole table and its two ranking kernels, once bound
     _V: np.ndarray | None  # the whole table, once in memory
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -385,7 +387,7 @@ class Advisor:
         self._names = tuple(c.name for c in self.rules.categories)
         self._n_cat = C
         self._dice: dict[Any, int] = {}  # dice as given (str or tuple) -> roll index
-        self._ranked_keeps = self._ranked_boxes = None  # kernels, bound on the first query
+        self._fast = None  # (V, ranked_keeps, ranked_boxes), bound on the first query (_kernels_for)
         self._V = None  # the whole table, once in memory
 
     @property
@@ -436,9 +438,27 @@ class Advisor:
             self._dice[dice] = r
         return r
 
-    def _bind(self) -> None:
+    def _kernels_for(self, mask: int) -> tuple[np.ndarray, Any, Any]:
+        """The values a turn from ``mask`` reads, with ``kernels.ranked_keeps`` and ``ranked_boxes`` for them.
+
+        Once the whole table is in memory the three never change, and the
+        kernels are their compiled overloads for the exact argument types of
+        the queries (:func:`~yahtzee_solver.solver.jit.entry_point`: no numba
+        dispatch per call).  The queries pass only those types: Python ints
+        (the card's state, the roll index, the checked rerolls left), this
+        table, the rule set's ``packed`` array and new int64 / float64 arrays.
+        """
+        fast = self._fast
+        if fast is not None:
+            return fast
+        V = self._values(mask)
         k = self.kernels
-        self._ranked_keeps, self._ranked_boxes = k.ranked_keeps, k.ranked_boxes
+        if self._V is None:  # a table read on demand: the value array grows, numba dispatches
+            return V, k.ranked_keeps, k.ranked_boxes
+        codes, vals = np.empty(1, np.int64), np.empty(1)
+        fast = self._fast = (V, entry_point(k.ranked_keeps, 0, 0, 0, 0, 0, V, self._packed, codes, vals),
+                             entry_point(k.ranked_boxes, 0, 0, 0, 0, V, self._packed, codes, vals))
+        return fast
 
     def _values(self, mask: int) -> np.ndarray:
         """The values a turn from ``mask`` reads: the whole table once it is in memory, else its rows read so far."""
@@ -522,14 +542,18 @@ class Advisor:
         DiceError, UsageError, ScoreCardError
             Bad dice, ``rolls_left`` not 1 or 2, a full card.
         """
-        card = self._open_card(card)
-        r = self._roll(dice)
-        rl = check_rolls_left(rolls_left)
-        if self._ranked_keeps is None:
-            self._bind()
+        if type(card) is not ScoreCard or card.rules is not self.rules or card.is_full:
+            card = self._open_card(card)
+        try:
+            r = self._dice[dice]
+        except (KeyError, TypeError):  # new, or unhashable (a list)
+            r = self._roll(dice)
+        if not (type(rolls_left) is int and (rolls_left == 1 or rolls_left == 2)):
+            rolls_left = check_rolls_left(rolls_left)
         mask, up, yb = card.key
-        codes, vals = np.empty(32, np.int64), np.empty(32)
-        n = self._ranked_keeps(mask, up, yb, r, rl, self._values(mask), self._packed, codes, vals)
+        V, ranked_keeps, _ = self._fast or self._kernels_for(mask)
+        codes, vals = _empty(32, _INT64), _empty(32)
+        n = ranked_keeps(mask, up, yb, r, rolls_left, V, self._packed, codes, vals)
         if n <= 0:
             self._no_value(card)
         return _KeepOptions(self, card, r, n, codes, vals)
@@ -555,19 +579,22 @@ class Advisor:
         DiceError, ScoreCardError
             Bad dice or a full card.
         """
-        card = self._open_card(card)
-        r = self._roll(dice)
-        if self._ranked_boxes is None:
-            self._bind()
+        if type(card) is not ScoreCard or card.rules is not self.rules or card.is_full:
+            card = self._open_card(card)
+        try:
+            r = self._dice[dice]
+        except (KeyError, TypeError):  # new, or unhashable (a list)
+            r = self._roll(dice)
         mask, up, yb = card.key
+        V, _, ranked_boxes = self._fast or self._kernels_for(mask)
         n = self._n_cat - mask.bit_count()  # the open boxes: legal unless a Joker rule closes some
-        codes, vals = np.empty(n, np.int64), np.empty(n)
-        m = self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
+        codes, vals = _empty(n, _INT64), _empty(n)
+        m = ranked_boxes(mask, up, yb, r, V, self._packed, codes, vals)
         if m != n:
             if m < 0:
                 self._no_value(card)
-            codes, vals = np.empty(m, np.int64), np.empty(m)  # a Joker rule closed some open boxes
-            self._ranked_boxes(mask, up, yb, r, self._values(mask), self._packed, codes, vals)
+            codes, vals = _empty(m, _INT64), _empty(m)  # a Joker rule closed some open boxes
+            ranked_boxes(mask, up, yb, r, V, self._packed, codes, vals)
             n = m
         return _BoxOptions(self, card, r, n, codes, vals)
 
@@ -579,8 +606,11 @@ class Advisor:
         UsageError
             If ``rolls_left`` is not 0, 1 or 2 (and as :meth:`keep_options` / :meth:`box_options`).
         """
-        if rolls_left == 0 and type(rolls_left) is int:
-            return self.box_options(card, dice)
+        if type(rolls_left) is int:
+            if rolls_left == 0:
+                return self.box_options(card, dice)
+            if rolls_left == 1 or rolls_left == 2:
+                return self.keep_options(card, dice, rolls_left)
         if check_rolls_left(rolls_left, (0, 1, 2)) == 0:
             return self.box_options(card, dice)
         return self.keep_options(card, dice, rolls_left)

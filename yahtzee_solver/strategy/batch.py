@@ -17,10 +17,13 @@ capped at 63, Yahtzee-bonus flag), the five dice showing, and the number of
 rerolls left (2 after the first roll, 1 after the second, 0 after the third).
 Both paths run the turn kernel of the table build and of the advisor
 (:func:`yahtzee_solver.solver.kernels.turn`, through
-:func:`~yahtzee_solver.solver.kernels.turn_options` and
+:func:`~yahtzee_solver.solver.kernels.ranked_keeps` and
 :func:`~yahtzee_solver.solver.kernels.batch_turn`), so a keep's value is the one
 :meth:`Advisor.keep_values <yahtzee_solver.strategy.advisor.Advisor.keep_values>` gives,
-bit for bit.
+bit for bit; boxes are valued as
+:func:`~yahtzee_solver.solver.kernels.box_values` values them, bit for bit, on every path
+(:func:`~yahtzee_solver.solver.kernels.ranked_boxes`,
+:func:`~yahtzee_solver.solver.kernels.batch_boxes` for a batch of boxes only).
 
 Values here are **expected points still to come** from the decision on, under
 optimal play: points scored by the decision (upper bonus and Yahtzee bonus
@@ -49,7 +52,6 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-import threading
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -57,10 +59,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..dice import KEEP_COUNTS, N_KEEPS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
+from ..dice import KEEP_COUNTS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces, format_dice
 from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
+from ..solver.jit import entry_point
 from ..solver.table import ValueTable, resolve_table
 
 __all__ = ["ArrayAdvisor", "OptionValues", "option_values", "roll_indices", "MAX_KEEPS"]
@@ -83,7 +86,7 @@ _SECONDS_PER_POSITION = 0.4e-6
 #: possible gain is smaller than that risk.
 _PARALLEL_MIN_SECONDS = 0.01
 
-_empty, _INT64 = np.empty, np.int64
+_empty, _INT64 = np.empty, np.dtype(np.int64)  # a dtype object: np.empty takes it faster than the type
 
 _BASE6 = 6 ** np.arange(5, -1, -1, dtype=np.int64)  # face-count code, face 1 most significant
 
@@ -203,31 +206,17 @@ class OptionValues(NamedTuple):
     best_box: np.ndarray
 
 
-class _RankedArgs(threading.local):
-    """The arguments of ``kernels.ranked_options`` after the position, scratch arrays included, per thread.
-
-    The compiled kernels release the GIL, so threads sharing an
-    :class:`ArrayAdvisor` run them at the same time: each thread gets its own
-    work arrays (made on its first query).
-    """
-
-    def __init__(self, source: ExpectedValueSource, n_categories: int) -> None:
-        C = n_categories
-        self.tail: tuple[Any, ...] = (
-            source.values, source.score, source.joker, source.params, ROLL_SUBKEEPS,
-            np.empty((3, N_KEEPS)), np.empty(N_KEEPS), np.empty(C, np.int64), np.empty(C, np.int8),
-            np.empty(MAX_KEEPS), np.empty(C),
-        )
-
-
 class ArrayAdvisor:
     """Optimal-play queries on ints and arrays for one rule set's value table.
 
     A layer over :class:`~yahtzee_solver.strategy.policy.Policy` (:attr:`policy`) on an
     :class:`~yahtzee_solver.strategy.policy.ExpectedValueSource` (:attr:`source`): the
-    compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_options`,
-    :func:`~yahtzee_solver.solver.kernels.batch_turn`) run on the source's public
-    arrays (``values``, ``score``, ``joker``, ``params``) and rank as the policy does.
+    compiled paths (:func:`~yahtzee_solver.solver.kernels.ranked_keeps`,
+    :func:`~yahtzee_solver.solver.kernels.ranked_boxes`,
+    :func:`~yahtzee_solver.solver.kernels.batch_turn`,
+    :func:`~yahtzee_solver.solver.kernels.batch_boxes`) run on the source's public
+    arrays (``values``, and the rule set's ``score``, ``joker``, ``params``, or
+    ``packed``, the three in one) and rank as the policy does.
 
     Parameters
     ----------
@@ -249,9 +238,9 @@ class ArrayAdvisor:
 
     Notes
     -----
-    Safe to share between threads: :meth:`ranked` computes in work arrays of
-    the calling thread and returns new arrays, :meth:`option_values` allocates
-    per call; the answers are those of one thread asking alone.
+    Safe to share between threads: :meth:`ranked` runs a kernel that makes its
+    work arrays per call and returns new arrays, :meth:`option_values`
+    allocates per call; the answers are those of one thread asking alone.
     """
 
     def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
@@ -261,17 +250,15 @@ class ArrayAdvisor:
         source = self.source
         self.policy: Policy = Policy(source)
         C = self.rules.n_categories
-        # arguments of kernels.ranked_options after the position, up to its outputs (scratch, per
-        # thread); its ranking applies the policy's tie-break rule
-        self._args = _RankedArgs(source, C)
         self._full = self.rules.full_mask
         self._n_cat = C
-        # arguments of kernels.ranked_boxes (no rerolls left: boxes only, no turn, four arrays)
+        # the arguments of kernels.ranked_keeps and ranked_boxes after the position (four arrays
+        # in all, the outputs new per call); their rankings apply the policy's tie-break rule
         self._V = source.values
         self._packed = self.rules.arrays()["packed"]
         self._roll_of_tuple = _roll_of_any_order()
         # the kernels load on the first query (see the kernels property)
-        self._ranked: Callable[..., int] = self._first_ranked
+        self._ranked_keeps: Callable[..., int] = self._first_ranked_keeps
         self._ranked_boxes: Callable[..., int] = self._first_ranked_boxes
 
     @property
@@ -282,20 +269,30 @@ class ArrayAdvisor:
     @property
     def kernels(self) -> ModuleType:
         """The kernel module in use (compiled or interpreted)."""
-        k = self.source.kernels
-        self._ranked = k.ranked_options
-        self._ranked_boxes = k.ranked_boxes
-        return k
+        return self.source.kernels
 
-    def _first_ranked(self, *args: Any) -> int:
-        """``kernels.ranked_options`` on the first query: loads the kernels first."""
-        n: int = self.kernels.ranked_options(*args)
-        return n
+    def _bind(self) -> None:
+        """Bind the two single-query kernels, on the first query.
+
+        They are the compiled overloads for the exact argument types
+        :meth:`ranked` passes (:func:`~yahtzee_solver.solver.jit.entry_point`:
+        no numba dispatch per call): Python ints, this table's values, the
+        rule set's ``packed`` array and new int64 / float64 arrays.
+        """
+        k = self.source.kernels
+        codes, vals = _empty(1, _INT64), _empty(1)
+        self._ranked_keeps = entry_point(k.ranked_keeps, 0, 0, 0, 0, 0, self._V, self._packed, codes, vals)
+        self._ranked_boxes = entry_point(k.ranked_boxes, 0, 0, 0, 0, self._V, self._packed, codes, vals)
+
+    def _first_ranked_keeps(self, *args: Any) -> int:
+        """``kernels.ranked_keeps`` on the first query: loads the kernels first."""
+        self._bind()
+        return self._ranked_keeps(*args)
 
     def _first_ranked_boxes(self, *args: Any) -> int:
         """``kernels.ranked_boxes`` on the first query: loads the kernels first."""
-        n: int = self.kernels.ranked_boxes(*args)
-        return n
+        self._bind()
+        return self._ranked_boxes(*args)
 
     def ranked(self, mask: int, up: int, yb: int, dice: int | Sequence[int], rolls_left: int) -> tuple[np.ndarray, np.ndarray]:
         """The options of one position, best first.
@@ -352,7 +349,7 @@ class ArrayAdvisor:
                 elif rolls_left == 1 or rolls_left == 2:
                     n = _N_SUBKEEPS[r]
                     codes, vals = _empty(n, _INT64), _empty(n)
-                    if self._ranked(mask, up, yb, r, rolls_left, *self._args.tail, codes, vals) == n:
+                    if self._ranked_keeps(mask, up, yb, r, rolls_left, self._V, self._packed, codes, vals) == n:
                         return codes, vals
             except OverflowError:  # beyond int64: the checks below name the bad value
                 pass
@@ -376,7 +373,7 @@ class ArrayAdvisor:
         mask, up, yb = int(mask), int(up), int(yb)
         if rl:
             codes, vals = _empty(_N_SUBKEEPS[r], _INT64), _empty(_N_SUBKEEPS[r])
-            self._ranked(mask, up, yb, r, rl, *self._args.tail, codes, vals)
+            self._ranked_keeps(mask, up, yb, r, rl, V, self._packed, codes, vals)
             return codes, vals
         # a Joker rule may close open boxes: count the legal boxes first (nothing written)
         n = self._ranked_boxes(mask, up, yb, r, V, self._packed, _empty(0, _INT64), _empty(0))
@@ -449,8 +446,49 @@ def _as_index_array(x: npt.ArrayLike, name: str, n: int | None) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
+def _boxes_only(adv: ArrayAdvisor, masks: object, ups: object, ybs: object, dice: object,
+                rolls_left: object) -> OptionValues | None:
+    """:func:`option_values` of positions with no rerolls left, in one kernel call (``kernels.batch_boxes``).
+
+    Taken when the arguments are already what the kernel reads: int64
+    C-contiguous numpy arrays of one length ``n > 0`` (``dice`` (n, 5) faces
+    or (n,) roll indices) and ``rolls_left`` the int 0 or an int64 array of
+    zeros.  The kernel checks each row; ``None`` when a row is bad or the
+    arguments are in another form, and the checked path answers (or names
+    the first bad row).  The values are :func:`kernels.box_values`', as the
+    general path's.
+    """
+    if not (type(masks) is np.ndarray and type(ups) is np.ndarray and type(ybs) is np.ndarray
+            and type(dice) is np.ndarray):
+        return None
+    n = masks.shape[0]
+    if (masks.ndim != 1 or n == 0 or ups.shape != (n,) or ybs.shape != (n,)
+            or not (dice.shape == (n, 5) or dice.shape == (n,))):
+        return None
+    for a in (masks, ups, ybs, dice):
+        if a.dtype != _INT64 or not a.flags.c_contiguous:
+            return None
+    if type(rolls_left) is np.ndarray:
+        if rolls_left.shape != (n,) or rolls_left.dtype != _INT64 or rolls_left.any():
+            return None
+    elif not (type(rolls_left) is int and rolls_left == 0):
+        return None
+    rolls = _empty(n, _INT64)
+    box_out = _empty((n, adv._n_cat))
+    best_box = _empty(n, _INT64)
+    best_value = _empty(n)
+    if adv.kernels.batch_boxes(masks, ups, ybs, dice.reshape(n, -1), adv._V, adv._packed, rolls, box_out,
+                               best_box, best_value) >= 0:
+        return None
+    keep_out = np.full((n, MAX_KEEPS), np.nan)
+    return OptionValues(rolls, ROLL_SUBKEEPS[rolls], keep_out, box_out, best_value, np.full(n, -1, _INT64), best_box)
+
+
 def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, ybs: npt.ArrayLike,
                    dice: npt.ArrayLike, rolls_left: npt.ArrayLike) -> OptionValues:
+    fast = _boxes_only(adv, masks, ups, ybs, dice, rolls_left)
+    if fast is not None:
+        return fast
     m = _as_index_array(masks, "masks", None)
     n = m.shape[0]
     u = _as_index_array(ups, "ups", n)

@@ -198,21 +198,13 @@ class CoachSession:
     def _cost(self, *, keep: tuple[int, ...] | None = None, box: int | None = None) -> str | None:
         """The mistake note for a keep or box about to be played (``None`` for a best move, no chance change)."""
         g, tr = self.game, self.tr
-        loss, best, _ = engine.judge(g, self.advisor, keep=keep, box=box)
-        card, dice, rl = self._position()
-        before: float | None = None
-        after: float | None = None
-        wc = self.odds(g.cards, g.current, dice, rl, boxes=box is not None)
-        if wc.shown:
-            before = wc.players[g.current]
-            key = tuple(keep) if keep is not None else box
-            after = wc.options.get(key) if key is not None else None
-        if loss <= 1e-9 and (after is None or before is None or abs(after - before) < 5e-5):
+        m = engine.mistake(g, self.advisor, self.odds, keep=keep, box=box)
+        if m is None:
             return None
-        if before is not None and after is not None:
-            return tr("coach.cost_win", loss=f"{loss:.2f}", best=self._best_text(best),
-                      before=format_probability(before), after=format_probability(after))
-        return tr("coach.cost", loss=f"{loss:.2f}", best=self._best_text(best))
+        if m.before is not None and m.after is not None:
+            return tr("coach.cost_win", loss=f"{m.loss:.2f}", best=self._best_text(m.best),
+                      before=format_probability(m.before), after=format_probability(m.after))
+        return tr("coach.cost", loss=f"{m.loss:.2f}", best=self._best_text(m.best))
 
     def undo(self) -> None:
         g, tr = self.game, self.tr

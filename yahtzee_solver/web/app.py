@@ -26,6 +26,7 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/records``       the records book (unaided rows, then practice)
 ``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
                             last), the numbers of ``yahtzee-solve review N --json``
+``/api/coach...``           the coach's page (a game played with real dice): :mod:`yahtzee_solver.web.coach`
 ==========================  =====================================================================
 
 Every endpoint takes ``?lang=en|zh|ja`` for its texts.  The game (``game``) carries its
@@ -83,7 +84,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: ``POST /api/game/new``: the value of each field the body leaves out (the page sends them all).
 NEW_GAME_DEFAULTS: dict[str, object] = {"rules": "yahtzee", "opponent": "none", "first": "me", "seed": None, "abandon": False}
 #: Pages of the single-page app (all serve ``index.html``).
-PAGES = ("/", "/advisor", "/rules", "/records", "/review")
+PAGES = ("/", "/advisor", "/rules", "/records", "/review", "/coach")
 
 
 def _host_name(host: str) -> str:
@@ -226,6 +227,12 @@ def create_app(
     provider.ensure_ascii = False
     service = GameService(game_file, records_file, history_file=history_file, jit=jit)
     app.extensions["yahtzee"] = service
+    # the coach's game (web/coach.py): the terminal coach's save, beside the game file when one is given
+    from .coach import CoachService, add_routes as add_coach_routes
+
+    coach = CoachService(service.advisors, None if game_file is None else service.game_file.with_name("coach.json"),
+                         service.history_file)
+    app.extensions["yahtzee_coach"] = coach
     allowed_hosts = {h.lower() for h in LOCAL_HOSTS} | {_host_name(h) for h in hosts}
     page = resources.files(__package__).joinpath("static", "index.html").read_text("utf-8")
     page = page.replace("@TOKEN@", token).replace("@LANG@", lang or "").replace("@VERSION@", __version__)
@@ -455,4 +462,5 @@ def create_app(
         b = _body(version)
         return jsonify(service.hint(tr(), b.get("version")))
 
+    add_coach_routes(app, coach, tr, _body, _query)
     return app

@@ -12,7 +12,7 @@ export const S = {
 };
 
 /** The page's views by path. */
-export const VIEWS = {"/": "game", "/advisor": "advisor", "/rules": "rules", "/records": "records", "/review": "review"};
+export const VIEWS = {"/": "game", "/advisor": "advisor", "/rules": "rules", "/records": "records", "/review": "review", "/coach": "coach"};
 
 export const $ = (id) => document.getElementById(id);
 

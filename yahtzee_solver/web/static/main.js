@@ -10,6 +10,7 @@ import {openAdvisor} from "./advisor.js";
 import {loadRules} from "./rules.js";
 import {loadRecords} from "./records.js";
 import {loadReview} from "./review.js";
+import {openCoach} from "./coach.js";
 
 function fillSelect(sel, items) {
   const keep = sel.value;
@@ -50,6 +51,7 @@ function route() {
   else if (v === "rules") loadRules();
   else if (v === "records") loadRecords();
   else if (v === "review") loadReview();
+  else if (v === "coach") openCoach();
 }
 
 document.addEventListener("click", (ev) => {
