@@ -688,7 +688,7 @@ def test_texts_come_from_the_i18n_module(client):
 
 
 def test_page_carries_the_token_and_safe_headers(client):
-    for path in ("/", "/advisor", "/rules", "/records", "/advisor?rules=yacht&card=aces%3D3&dice=11111&r=1"):
+    for path in ("/", "/advisor", "/rules", "/records", "/train", "/advisor?rules=yacht&card=aces%3D3&dice=11111&r=1"):
         r = client.get(path)
         assert r.status_code == 200 and r.mimetype == "text/html"
         assert client.token in r.get_data(as_text=True)

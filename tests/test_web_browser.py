@@ -943,6 +943,160 @@ def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
     wait(d, lambda: qq(d, "#review-table tbody tr") and "/review" in d.current_url, "no review from the records page")
 
 
+# -- the hint's reasons and the trainer --------------------------------------------------------------------
+def _api_post(server, path, body=None):
+    """One POST with the page's token; the whole reply."""
+    from yahtzee_solver.web.app import TOKEN_HEADER
+
+    req = urllib.request.Request(server.url + path, data=json.dumps(body or {}).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", TOKEN_HEADER: server.app.config["TOKEN"]})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read())
+
+
+def _shown(text):
+    """A text as the driver reads it off the page (a no-break space reads as a space)."""
+    return " ".join(text.replace("\xa0", " ").split())
+
+
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_the_hint_shows_the_reasons_of_its_best_options(driver, server, which):
+    """The hint's "Why?" lists the reasons of the three best options under the ranking: the figures and the
+    sentence the API gives (which the API tests check against strategy.reasons)."""
+    from webhelpers import expert_until
+
+    d = driver
+    size(d, which)
+    open_page(d, server)
+    expert_until(lambda path, body: _post(server, path, body), 46, 4)
+    d.execute_script("localStorage.setItem('yahtzee-hint-open', '1'); localStorage.setItem('yahtzee-hint-nowarn', '1')")
+    open_page(d, server)
+    idle(d, server)
+    click_roll(d, server)
+    q(d, "#hint").click()
+    wait(d, lambda: qq(d, "#hint-panel tr.best"), "no hint")
+    assert not qq(d, "#hint-panel .why-list")  # asked for, not computed with every hint
+    q(d, "#hint-why").click()
+    wait(d, lambda: qq(d, "#hint-panel .why-list li"), "no reasons in the hint")
+    why = _api_post(server, "/api/game/why")
+    items = qq(d, "#hint-panel .why-list li")
+    assert len(items) == len(why["options"]) == 3
+    for li, o in zip(items, why["options"]):
+        assert li.find_element(By.CSS_SELECTOR, ".why-figures").text == _shown(o["figures"])
+        assert li.find_element(By.CSS_SELECTOR, ".why-sentence").text == _shown(o["sentence"])
+        assert li.find_element(By.CSS_SELECTOR, ".why-sentence").is_displayed()
+    assert q(d, "#hint-panel .why-head").text == _shown(why["head"])
+    fits(d)
+    d.execute_script("document.querySelector('#hint-panel .why-list').scrollIntoView()")
+    shot(d, f"game-{which}-hint-why")
+
+
+def _tap_answer(d, pos, answer):
+    """Give ``answer`` (``{"keep": faces}`` or ``{"box": i}``) by tapping, as a player does."""
+    if "box" in answer:
+        q(d, f'#train-card button[data-box="{answer["box"]}"]').click()
+        return
+    want = [int(f) for f in answer["keep"]]
+    for i, face in enumerate(pos.dice):
+        if face in want:
+            want.remove(face)
+            q(d, f'#train-dice .die[data-i="{i}"]').click()
+    q(d, "#train-keep").click()
+
+
+@pytest.mark.parametrize("which", ["desktop", "phone"])
+def test_a_short_training_session_by_tapping(driver, server, which):
+    from yahtzee_solver.analysis.training import TrainingStats
+    from yahtzee_solver.strategy.players import ExpertStrategy
+
+    d = driver
+    size(d, which)
+    open_page(d, server, "/train")
+    q(d, "#train-count").clear()
+    q(d, "#train-count").send_keys("2")
+    q(d, "#train-seed").send_keys("5")
+    q(d, "#train-start").click()
+    wait(d, lambda: qq(d, "#train-dice .die"), "no position")
+    trainer = server.app.extensions["yahtzee_train"]
+    positions = trainer.session.positions
+    assert shown_dice_train(d) == list(positions[0].dice)
+    # 1: the expert's own answer costs nothing
+    expert = ExpertStrategy("yahtzee", jit=False)
+    pos = positions[0]
+    keep = expert.choose_keep(pos.card, pos.dice, pos.rolls_left) if pos.rolls_left else None
+    ans = {"keep": "".join(map(str, keep))} if keep is not None and len(keep) < 5 else \
+        {"box": expert.choose_box(pos.card, pos.dice)}
+    _tap_answer(d, pos, ans)
+    wait(d, lambda: qq(d, "#train-result .verdict"), "no verdict")
+    assert q(d, "#train-result .verdict").text.endswith("is the best: it cost nothing.")
+    wait(d, lambda: qq(d, "#train-result .why-sentence"), "no reason")
+    with urllib.request.urlopen(server.url + "/api/train/why?position=1", timeout=120) as r:
+        why = json.loads(r.read())
+    assert [e.text for e in qq(d, "#train-result .why-sentence")] == [_shown(o["sentence"]) for o in why["options"]]
+    fits(d)
+    shot(d, f"train-{which}-answer")
+    # 2: a worse answer (reroll all five, or the last box of the ranking) costs what grade says
+    q(d, "#train-next").click()
+    wait(d, lambda: shown_dice_train(d) == list(positions[1].dice), "no second position")
+    pos = positions[1]
+    adv = server.app.extensions["yahtzee"].advisors(pos.card.rules)[0]
+    if pos.rolls_left:
+        worst = adv.keep_options(pos.card, pos.dice, pos.rolls_left)[-1].keep
+        ans = {"keep": "".join(map(str, worst))}
+    else:
+        ans = {"box": adv.box_options(pos.card, pos.dice)[-1].category}
+    _tap_answer(d, pos, ans)
+    wait(d, lambda: qq(d, "#train-result .verdict.warn"), "no cost")
+    g = trainer.session.graded[1]
+    assert f"it cost {g.cost:.2f} points" in q(d, "#train-result .verdict").text
+    assert q(d, "#train-ranking tr.mine").is_displayed()
+    q(d, "#train-next").click()
+    wait(d, lambda: qq(d, "#train-score"), "no score")
+    (rec,) = TrainingStats.load(trainer.training_file).sessions
+    assert f"proficiency {rec.proficiency:.3f} points per decision" in q(d, "#train-score").text
+    assert rec.proficiency == pytest.approx(g.cost / 2, abs=1e-9)
+    rows = qq(d, "#train-sessions tbody tr")
+    assert len(rows) == 1 and rows[0].find_elements(By.CSS_SELECTOR, "td")[-1].text.startswith(f"{rec.proficiency:.3f}")
+    assert len(qq(d, ".train-chart .bar")) == 1
+    fits(d)
+    shot(d, f"train-{which}-summary")
+
+
+def shown_dice_train(d):
+    return [int(b.get_attribute("data-face")) for b in qq(d, "#train-dice .die")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+def test_axe_finds_no_violation_on_the_trainer(driver, tmp_path, lang):
+    if AXE is None:
+        pytest.skip("axe-core not found (see test_axe_finds_no_violation_on_any_page)")
+    d = driver
+    s = Server(tmp_path, lang=lang)
+    found = {}
+    try:
+        for which in ("desktop", "phone"):
+            size(d, which)
+            for scheme in ("light", "dark"):
+                _media(d, prefers_color_scheme=scheme)
+                t = _api_post(s, "/api/train/new", {"count": 2, "seed": "5"})["train"]
+                open_page(d, s, "/train")
+                wait(d, lambda: qq(d, "#train-dice .die"))
+                found[(which, scheme, "position")] = _axe(d)
+                p = t["position"]
+                q(d, "#train-keep" if p["rolls_left"] else "#train-card button[data-box]").click()
+                wait(d, lambda: qq(d, "#train-result .why-list"))
+                found[(which, scheme, "answer")] = _axe(d)
+                _api_post(s, "/api/train/quit", {})
+                open_page(d, s, "/train")
+                wait(d, lambda: qq(d, "#train-score"))
+                found[(which, scheme, "summary")] = _axe(d)
+    finally:
+        _media(d)
+        s.stop()
+    bad = {k: v for k, v in found.items() if v}
+    assert not bad, json.dumps({" ".join(k): v for k, v in bad.items()}, ensure_ascii=False, indent=1)[:6000]
+
+
 # -- accessibility: axe-core on every page, in every language -------------------------------------------
 ROOT = Path(__file__).resolve().parent.parent
 

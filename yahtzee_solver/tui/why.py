@@ -62,7 +62,7 @@ def sentence(tr: Translator, rules: RuleSet, reason: Reason, start: Reason) -> s
     rb, sb = reason.p_upper_bonus, start.p_upper_bonus  # both None or neither: the same rules
     if rb is not None:
         assert sb is not None
-        if sb == 1.0:
+        if sb >= 1.0 - 1e-12:  # earned (the solved chance may round a hair above 1)
             effects.append(tr("why.bonus_made"))
         else:
             effects.append(_move(tr, "why.bonus", sb, rb))

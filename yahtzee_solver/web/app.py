@@ -15,6 +15,12 @@ The API (documented in the README, "Playing in the browser"):
 ``POST /api/game/undo``     ``{version?}``: take back the last score (solitaire, before the next roll; practice)
 ``POST /api/game/hint``     ``{version?}``: ranked options for the player's position (the game becomes practice);
                             against the CPU each with its chance of winning (:mod:`yahtzee_solver.strategy.win_chances`)
+``POST /api/game/why``      ``{version?}``: the reasons of the hint's best options (:mod:`yahtzee_solver.web.why`)
+``GET  /api/train``         the trainer's session and saved sessions (:mod:`yahtzee_solver.web.train`)
+``POST /api/train/new``     ``{rules?, count?, from_history?, seed?}``: a new session
+``POST /api/train/answer``  ``{position, keep? | box?, version?}``: answer the position asked
+``POST /api/train/quit``    ``{version?}``: end the session (the answers so far are saved)
+``GET  /api/train/why``     ``?position=N``: the reasons of the best option and of the answer
 ``GET  /api/advice``        ``?rules=&card=&dice=&rolls_left=``: ranked keeps or boxes for any position
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
@@ -349,6 +355,63 @@ def create_app(
     def api_game() -> Response:
         _query(())
         return jsonify(service.get(tr()))
+
+    # -- the hint's reasons and the trainer (:mod:`yahtzee_solver.web.why`, :mod:`yahtzee_solver.web.train`) --
+    from ..analysis.training import training_path
+    from .train import TrainerService
+
+    trainer = TrainerService(service.advisors, service.game_file.with_name("training.json")
+                             if game_file is not None else training_path(), service.history_file)
+    app.extensions["yahtzee_train"] = trainer
+    versioned = {"version": ("str?", False)}
+    app.add_url_rule("/train", "page/train", index, methods=["GET"])
+
+    @app.after_request
+    def train_page_headers(resp: Response) -> Response:
+        if request.path == "/train":
+            resp.headers["Cache-Control"] = "no-store"  # as the other pages
+        return resp
+
+    @app.post("/api/game/why")
+    def api_why() -> Response:
+        # a POST with the token, like the hint: the reasons make the game practice
+        _query(())
+        b = _body(versioned)
+        return jsonify(service.why(tr(), b.get("version")))
+
+    @app.get("/api/train")
+    def api_train() -> Response:
+        _query(())
+        return jsonify(trainer.get(tr()))
+
+    @app.get("/api/train/why")
+    def api_train_why() -> Response:
+        q = _query(("position",), ("position",))
+        n = q["position"]
+        if not (n.isascii() and n.isdigit() and len(n) <= 4):
+            raise ApiError(400, f"invalid position {n[:20]!r}: want the number of an answered position")
+        return jsonify(trainer.why(tr(), int(n)))
+
+    @app.post("/api/train/new")
+    def api_train_new() -> Response:
+        _query(())
+        b = _body({"rules": ("str", False), "count": ("int", False), "from_history": ("bool", False),
+                   "seed": ("seed", False)})
+        seed = b.get("seed")
+        return jsonify(trainer.new(tr(), b.get("rules", "yahtzee"), b.get("count", 10), b.get("from_history", False),
+                                   None if seed is None else int(seed)))
+
+    @app.post("/api/train/answer")
+    def api_train_answer() -> Response:
+        _query(())
+        b = _body({"position": ("int", True), "keep": ("str?", False), "box": ("int?", False), **versioned})
+        return jsonify(trainer.answer(tr(), b["position"], b.get("keep"), b.get("box"), b.get("version")))
+
+    @app.post("/api/train/quit")
+    def api_train_quit() -> Response:
+        _query(())
+        b = _body(versioned)
+        return jsonify(trainer.quit(tr(), b.get("version")))
 
     # -- actions (each may carry the game's ``version`` it was decided on: 409 ``stale`` when it is not the current one)
     version = {"version": ("str?", False)}

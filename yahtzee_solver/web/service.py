@@ -482,6 +482,8 @@ class GameService:
         self.notice: str | None = None
         self._strategy: Strategy | None = None
         self.win_hints: WinHints = WinHints()  # the hint's chances of winning against the CPU, the last DP kept
+        self.why_lock: threading.Lock = threading.Lock()  # one reasons computation at a time (they are long early on)
+        self._why_last: tuple[tuple[Any, ...], dict[str, Any]] | None = None  # the last position's reasons
         self.load()
 
     # -- files ------------------------------------------------------------------------------
@@ -929,15 +931,19 @@ class GameService:
             out = self._hint(adv, tr, st)
         with self.lock:
             self._check_version(seen, tr)
-            out["practice"] = None
-            if "hint" not in self.store.practice:
-                try:
-                    self.store.update(practice="hint")
-                except store.DataFileError as e:
-                    raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
-                out["practice"] = tr("practice.hint")
+            out["practice"] = self._hinted(tr)
             out["version"] = self.version
             return out
+
+    def _hinted(self, tr: Translator) -> str | None:
+        """Make the game practice after a hint or its reasons; the notice the first time, else ``None``."""
+        if "hint" in self.store.practice:
+            return None
+        try:
+            self.store.update(practice="hint")
+        except store.DataFileError as e:
+            raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+        return tr("practice.hint")
 
     def _hint(self, adv: Advisor, tr: Translator, st: GameState) -> dict[str, Any]:
         card = st.card
@@ -1008,6 +1014,50 @@ class GameService:
             put(row, best_box)
             out["win_then"] = row
         return view
+
+    # -- the reasons of the hint's options ----------------------------------------------------------
+    def why(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
+        """The reasons of the hint's best :data:`~yahtzee_solver.web.why.WHY_TOP` options, as ``hint --why``.
+
+        :func:`yahtzee_solver.web.why.reasons_view` of the human's position: per option the exact
+        chance of the upper bonus, of a (further) Yahtzee, the expected points of this turn, a keep's
+        most likely box, and the sentence in ``tr``'s language.  Computed outside the game's lock (from
+        the empty card it takes seconds); the last position's reasons are kept.  Like a hint, it makes
+        the game practice.
+
+        Raises
+        ------
+        ApiError
+            409 before the first roll (``no_dice``), when there is no game, it is over or it is the
+            CPU's turn, or ``stale``; 500 when the ledger cannot be written.
+        """
+        from ..strategy.advisor import KeepOption
+        from .why import WHY_TOP, reasons_view
+
+        with self.lock:
+            self._check_version(version, tr)
+            st = self._human_turn(tr)
+            if st.dice is None:
+                raise ApiError(409, tr("web.why.no_dice"), "no_dice")
+            st = copy.deepcopy(st, {id(st.rules): st.rules})
+            seen = self.version
+        dice = st.sorted_dice
+        assert dice is not None  # rolled
+        rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
+        key = (st.rules.name, tuple(st.card.key), dice, rl, tr.lang)
+        with self.why_lock:
+            if self._why_last is not None and self._why_last[0] == key:
+                out = self._why_last[1]
+            else:
+                with self.advisors.using(st.rules) as adv:
+                    opts = adv.hint(st.card, dice, rl)[:WHY_TOP]
+                    table = adv.table
+                keys = [o.keep if isinstance(o, KeepOption) else o.category for o in opts]
+                out = {"kind": "keep" if rl else "box", **reasons_view(tr, st.card, dice, rl, keys, table)}
+                self._why_last = (key, out)
+        with self.lock:
+            self._check_version(seen, tr)
+            return {**out, "practice": self._hinted(tr), "version": self.version}
 
 
 def check_lang(lang: object) -> str:

@@ -25,8 +25,11 @@ function computing(on) {
   }
 }
 
-/** One API request; a refusal throws :class:`ApiError` (its ``body`` is the reply, with ``game`` on a 409 ``stale``). */
-export async function api(method, path, body) {
+/**
+ * One API request; a refusal throws :class:`ApiError` (its ``body`` is the reply, with ``game`` on a 409 ``stale``).
+ * ``quiet``: no "Computing…" banner (a request that runs beside the player's input, as the hint's reasons).
+ */
+export async function api(method, path, body, quiet = false) {
   const url = path + (path.includes("?") ? "&" : "?") + "lang=" + S.lang;
   const opts = {method, headers: {}};
   if (method === "POST") {
@@ -35,7 +38,7 @@ export async function api(method, path, body) {
     opts.body = JSON.stringify(body || {});
   }
   let resp, data;
-  computing(true);
+  if (!quiet) computing(true);
   try {
     try {
       resp = await fetch(url, opts);
@@ -44,7 +47,7 @@ export async function api(method, path, body) {
     }
     data = await resp.json().catch(() => ({error: resp.statusText, code: "bad_reply"}));
   } finally {
-    computing(false);
+    if (!quiet) computing(false);
   }
   if (!resp.ok) {
     if (data.code === "bad_token") {

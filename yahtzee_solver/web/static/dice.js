@@ -4,7 +4,7 @@ import {myTurn, toggleHold} from "./game.js";
 
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
 
-function dieFace(d) {
+export function dieFace(d) {
   const face = el("span", {class: "face", "aria-hidden": "true"});
   for (let i = 0; i < 9; i++) face.append(el("span", {class: PIPS[d] && PIPS[d].includes(i) ? "pip" : "nopip"}));
   return face;

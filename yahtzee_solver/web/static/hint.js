@@ -49,6 +49,58 @@ function askHint() {
   });
 }
 
+// -- the reasons of the best options ----------------------------------------------------------------
+// Asked with the hint panel's "Why?" button, as the terminal's `why` beside `h`: from an early card they take
+// seconds of both cores, so a hint never waits for them.  They run beside the player's input (not queued before
+// it) and are shown under the ranking if the hint is still the one on screen; the game having moved on, dropped.
+async function askWhy(h) {
+  if (!h || h.kind === "roll" || h.why || h.whyBusy) return;
+  h.whyBusy = true;
+  h.whyError = null;
+  renderHint();
+  try {
+    const w = await api("POST", "/api/game/why", {version: S.game.version});
+    if (S.hint !== h) return;
+    h.why = w;
+  } catch (e) {
+    if (S.hint !== h || e.code === "stale") return;
+    h.whyError = e.message;
+  } finally {
+    h.whyBusy = false;
+  }
+  renderHint();
+  const first = document.querySelector("#hint-panel .why-list");
+  if (first) $("hint-live").textContent = t("web.hint.why") + ": " + h.why.options[0].sentence;
+}
+
+/** The label of a hint row that a reason is about (its keep or its box), else the keep's faces. */
+function whyLabel(h, r) {
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const row = h.options.find((o) => (r.keep ? o.keep && same(o.keep, r.keep) : o.box === r.box));
+  return row ? row.text : (r.keep ? r.keep.join(" ") : String(r.box));
+}
+
+/** The reasons block (figures and sentence of each explained option), as ``hint --why`` prints them. */
+export function whyBlock(w, labelOf, cls) {
+  const list = el("ul", {class: "why-list"});
+  for (const r of w.options) {
+    list.append(el("li", {}, el("span", {class: "why-label", text: labelOf(r) + ": "}),
+      el("span", {class: "why-figures", text: r.figures}), el("span", {class: "why-sentence", text: r.sentence})));
+  }
+  return el("div", {class: "why " + (cls || "")}, el("p", {class: "why-head", text: w.head}), list);
+}
+
+function renderWhy(panel, h) {
+  if (h.kind === "roll") return;
+  if (h.why) {
+    panel.append(el("h3", {class: "why-title", text: t("web.hint.why")}), whyBlock(h.why, (r) => whyLabel(h, r), "hint-why"));
+    return;
+  }
+  if (h.whyError) panel.append(el("p", {class: "why-wait", text: h.whyError}));
+  if (h.whyBusy) panel.append(el("p", {class: "why-wait", role: "status", text: t("web.hint.why_computing")}));
+  else panel.append(el("p", {}, el("button", {type: "button", id: "hint-why", text: t("web.hint.why_btn"), onclick: () => askWhy(S.hint)})));
+}
+
 /** The bonuses a box earns now and the Joker, as the CLI's notes (" (+100 Yahtzee bonus, Joker)"), or "". */
 export function boxNotes(o, rules) {
   const info = S.text.rules[rules || S.game.rules];
@@ -119,6 +171,7 @@ export function renderHint() {
     panel.append(tbl);
     if (h.options.length > shown.length) panel.append(el("p", {class: "more", text: t("web.hint.more", {shown: shown.length, n: h.options.length})}));
   }
+  renderWhy(panel, h);
   if (w) {
     const lines = winCols ? [w.caption, w.note] : [w.text, w.note];
     lines.filter((x) => x).forEach((x) => panel.append(el("p", {class: "win-note", text: x})));

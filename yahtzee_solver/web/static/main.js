@@ -1,8 +1,10 @@
 // The page of yahtzee_solver: starts it, picks the language and shows one view at a time.
 // The parts: api.js (the API client), board.js (the scorecard and controls), dice.js, hint.js (the hint
 // panel), game.js (the game's actions and keys), advisor.js, rules.js, records.js, review.js; core.js is shared.
+// train.js: the trainer (it adds its view to VIEWS).
 import {$, S, SERVER_LANG, VIEWS, el, showError, t, view} from "./core.js";
 import {api} from "./api.js";
+import {loadTrainer} from "./train.js";
 import {loadGame} from "./game.js";
 import {openAdvisor} from "./advisor.js";
 import {loadRules} from "./rules.js";
@@ -43,6 +45,7 @@ function route() {
   for (const name of Object.values(VIEWS)) $("view-" + name).hidden = name !== v;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("here", a.id === "nav-" + v);
   showError("");
+  if (v === "train") loadTrainer();
   if (v === "game") S.gameLoaded = loadGame();
   else if (v === "advisor") openAdvisor();
   else if (v === "rules") loadRules();
