@@ -34,11 +34,12 @@ from .history import MAX_NAME, MAX_PLAYERS
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from ..i18n import Translator
     from ..strategy.advisor import Advisor
     from ..strategy.win_chances import TableOdds
 
 __all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame",
-           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake"]
+           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake", "undone_text"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
@@ -567,3 +568,15 @@ def mistake(game: CoachGame, advisor: Advisor, odds: TableOdds, *, keep: Iterabl
     if before is None or after is None:
         before = after = None
     return Mistake(loss, best, before, after)
+
+
+def undone_text(tr: Translator, game: CoachGame, action: dict[str, Any]) -> str:
+    """What an undo took back, in ``tr``'s language: ``action`` as :meth:`CoachGame.undo` returns it."""
+    p = game.players[action["player"]]
+    if "roll" in action:
+        what = tr("coach.what_roll", player=p, dice=" ".join(map(str, action["roll"])))
+    elif "keep" in action:
+        what = tr("coach.what_keep", player=p, keep=" ".join(map(str, action["keep"])) or "-")
+    else:
+        what = tr("coach.what_score", player=p, box=tr.box(game.rules, action["score"]))
+    return tr("coach.undone", what=what)

@@ -220,14 +220,7 @@ class CoachSession:
         except YahtzeeError:
             raise PromptError("coach.err.no_undo") from None
         self.save()
-        p = g.players[a["player"]]
-        if "roll" in a:
-            what = tr("coach.what_roll", player=p, dice=dice_text(a["roll"]))
-        elif "keep" in a:
-            what = tr("coach.what_keep", player=p, keep=dice_text(a["keep"]) or "-")
-        else:
-            what = tr("coach.what_score", player=p, box=tr.box(g.rules, a["score"]))
-        self.say(tr("coach.undone", what=what))
+        self.say(engine.undone_text(tr, g, a))
 
     # -- advice ---------------------------------------------------------------------------------------
     def hint(self, dice: Sequence[int] | None = None, rolls_left: int | None = None, *, reasons: bool = True) -> None:

@@ -508,14 +508,7 @@ class CoachService:
                 self._save()
             finally:
                 lock.release()
-            p = g.players[a["player"]]
-            if "roll" in a:
-                what = tr("coach.what_roll", player=p, dice=_dice(a["roll"]))
-            elif "keep" in a:
-                what = tr("coach.what_keep", player=p, keep=_dice(a["keep"]) or "-")
-            else:
-                what = tr("coach.what_score", player=p, box=tr.box(g.rules, a["score"]))
-            return {"game": self.view(tr), "events": [{"text": tr("coach.undone", what=what)}]}
+            return {"game": self.view(tr), "events": [{"text": engine.undone_text(tr, g, a)}]}
 
     def _note(self, g: CoachGame, tr: Translator, *, keep: tuple[int, ...] | None = None,
               box: int | None = None) -> dict[str, Any] | None:
