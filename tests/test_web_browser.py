@@ -934,6 +934,10 @@ def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
         cells = [c.text for c in row.find_elements(By.CSS_SELECTOR, "td")]
         assert cells[0] == str(dec["turn"]) and cells[3] == dec["choice"] and cells[4] == dec["best"]
         assert cells[5] == ("0" if dec["loss"] == 0 else "−" + f"{dec['loss']:.2f}")
+        # against a CPU the endgame's winning chance given up is a seventh column, empty before the endgame
+        w = dec["win_lost"]
+        assert cells[6] == ("" if w is None else "0" if w == 0 else "−" + f"{100 * w:.2f}\u00a0%".replace("\u00a0", " "))
+    assert any(dec["win_lost"] is not None for dec in want["rows"])
     assert [p.text for p in qq(d, "#review-result .review-line")] == want["lines"]
     fits(d)
     shot(d, f"review-{which}")

@@ -14,19 +14,29 @@ export async function loadReview() {
     const r = await api("GET", "/api/review?" + p.toString());
     fillGames(r.games, String(r.number));
     const tbl = el("table", {class: "ranked", id: "review-table"});
+    // the endgame's winning chance given up, as the terminal's review shows it: only when the game has one
+    const win = r.rows.some((d) => d.win_lost !== null && d.win_lost !== undefined);
     const heads = ["review.col_turn", "review.col_dice", "review.col_rolls", "review.col_choice", "review.col_best", "review.col_loss"];
-    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", {scope: "col", class: [0, 2, 5].includes(i) ? "num" : null, text: t(h)})))));
+    if (win) heads.push("review.col_win");
+    tbl.append(el("thead", {}, el("tr", {}, ...heads.map((h, i) => el("th", {scope: "col", class: [0, 2, 5, 6].includes(i) ? "num" : null, text: t(h)})))));
     const costly = new Set(r.costliest);
     tbl.append(el("tbody", {}, ...r.rows.map((d, i) => el("tr", {class: costly.has(i) ? "costly" : (d.loss === 0 ? "best" : null)},
       el("td", {class: "num", text: String(d.turn)}), el("td", {text: d.dice}),
       el("td", {class: "num", text: d.rolls_left === null ? "–" : String(d.rolls_left)}),
       el("td", {text: d.choice}), el("td", {text: d.best}),
-      el("td", {class: "num", text: d.loss === 0 ? "0" : "−" + fmt(d.loss)})))));
+      el("td", {class: "num", text: d.loss === 0 ? "0" : "−" + fmt(d.loss)}),
+      ...(win ? [el("td", {class: "num", text: winLost(d.win_lost)})] : [])))));
     out.replaceChildren(...r.lines.map((l) => el("p", {class: "review-line", text: l})), el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": t("web.nav.review")}, tbl));
   } catch (e) {
     if (e.body && e.body.games) fillGames(e.body.games, "");
     out.replaceChildren(el("p", {text: e.message}));
   }
+}
+
+// A winning chance given up, in percentage points; empty outside the exact endgame.
+function winLost(x) {
+  if (x === null || x === undefined) return "";
+  return x === 0 ? "0" : "−" + (100 * x).toFixed(2) + " %";
 }
 
 function fillGames(games, current) {
