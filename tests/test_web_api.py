@@ -1295,10 +1295,24 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert_refused(client.get("/api/review?game=2"), 404)
     assert_refused(client.get("/api/review?game=x"), 400, "invalid game")
     assert_refused(client.get("/api/review?player=me"), 400, "invalid player")
-    # a solitaire game has no CPU to review
+    # both players' luck and skill split and the chances by round: the CLI's table review ("table")
+    full = CliRunner().invoke(main, ["review", "1", "--json"])
+    assert full.exit_code == 0, full.output
+    t = client.ok("get", "/api/review/table?game=1")
+    assert r["players"] == 2 and t["table"] == json.loads(full.output)["table"]
+    assert len(t["splits"]) == 2 and t["chart"].startswith("<svg") and t["names"][1] in t["chart"]
+    for p, line in zip(t["table"]["players"], t["splits"]):
+        assert f"{p['skill_loss']:.2f}" in line and f"{p['luck']:+.2f}" in line
+        assert p["final"] == pytest.approx(p["start_value"] - p["skill_loss"] + p["luck"], abs=1e-9)
+    assert_refused(client.get("/api/review/table?game=2"), 404)
+    assert_refused(client.get("/api/review/table?game=x"), 400, "invalid game")
+    assert_refused(client.get("/api/review/table"), 400)
+    # a solitaire game has no CPU to review, and no table
     client.ok("post", "/api/game/new", {"rules": "yacht"})
     _play_out(client)
     assert_refused(client.get("/api/review?player=cpu"), 400)
+    assert client.ok("get", "/api/review?game=2")["players"] == 1
+    assert_refused(client.get("/api/review/table?game=2"), 400)
 
 
 def test_the_advisor_page_does_not_wait_for_a_long_hint(files, monkeypatch):

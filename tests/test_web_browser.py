@@ -939,6 +939,11 @@ def test_the_review_from_the_end_screen_and_the_records(driver, server, which):
         assert cells[6] == ("" if w is None else "0" if w == 0 else "−" + f"{100 * w:.2f}\u00a0%".replace("\u00a0", " "))
     assert any(dec["win_lost"] is not None for dec in want["rows"])
     assert [p.text for p in qq(d, "#review-result .review-line")] == want["lines"]
+    if which == "desktop":  # both players' split and the chart of the chances by round, after the rows
+        wait(d, lambda: qq(d, "#review-table-players svg.chance-chart"), "no chart of the chances")
+        table = server.api(f"/api/review/table?game={g['result']['history_number']:d}")
+        assert [li.text for li in qq(d, "#review-table-players .splits li")] == table["splits"]
+        assert len(qq(d, "#review-table-players svg g.player")) == 2
     fits(d)
     shot(d, f"review-{which}")
     q(d, "#nav-records").click()

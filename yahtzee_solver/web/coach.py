@@ -552,6 +552,46 @@ class CoachService:
                 self.result.update(review=review, review_problem=why, pending=False)
                 self._changes += 1
 
+    def history_table(self, tr: WebTranslator, number: int) -> dict[str, Any]:
+        """Every player's luck and skill split and the chart of the chances by round of game ``number`` of the
+        history (a coach game or a game against a CPU), as the coach's end screen shows them.
+
+        The same :func:`~yahtzee_solver.analysis.table_review.review_table` as ``review`` in the terminal
+        (every player modelled as ``expert`` from their card for the chances).
+
+        Raises
+        ------
+        ApiError
+            404 when there is no such game, 400 for a solitaire game, 500 when the game cannot be reviewed.
+        """
+        from ..analysis.table_review import review_table
+        from ..play.history import History, HistoryEntry
+
+        h = History.load(self.history_file)
+        if not 1 <= number <= len(h.entries) or not isinstance(h.entries[number - 1], HistoryEntry):
+            raise ApiError(404, tr("web.review.none"), "no_game")
+        e = h.entries[number - 1]
+        assert isinstance(e, HistoryEntry)  # checked above
+        if e.players < 2:
+            raise ApiError(400, tr("web.review.no_cpu"), "solitaire")
+        names = list(e.seat_names(tr("you"), tr.opponent(e.opponent)))
+        r = get_rules(e.rules)
+        try:
+            with self.advisors.using(r) as adv, self.odds_lock:
+                data = review_table(r, names, e.log, advisor=adv, odds=self.odds(r)).to_dict()
+        except YahtzeeError as err:
+            raise ApiError(500, tr("review.unavailable", detail=str(err).splitlines()[0]), "review_failed") from None
+        rounds = [int(x) for x in data.get("rounds", [])]
+        rows = data.get("chances", [])
+        series = [[None if row is None else float(row[i]) for row in rows] for i in range(len(names))]
+        splits = [tr("web.coach.split", player=p["name"], score=p["final"], start=f"{p['start_value']:.2f}",
+                     skill=f"{p['skill_loss']:.2f}", luck=f"{p['luck']:+.2f}") for p in data["players"]]
+        chart = None
+        if rounds and any(any(x is not None for x in s_) for s_ in series):
+            chart = chance_chart_svg(rounds, names, series, tr("web.coach.chart_title"), str)
+        return {"number": number, "names": names, "split_title": tr("web.coach.split_title"), "splits": splits,
+                "chart": chart, "table": data}
+
     # -- advice ------------------------------------------------------------------------------------
     def hint(self, tr: WebTranslator, version: str | None = None, what_if: str | None = None) -> dict[str, Any]:
         """The ranking of ``play``'s hint for the mover's position (or, with ``what_if``, for those dice at the
@@ -644,6 +684,14 @@ def add_routes(app: Flask, service: CoachService, tr: Callable[[], WebTranslator
     def api_coach() -> Response:
         query(())
         return jsonify(service.get(tr()))
+
+    @app.get("/api/review/table")
+    def api_review_table() -> Response:
+        q = query(("game",), ("game",))
+        g = q["game"]
+        if not (g.isascii() and g.isdigit() and len(g) <= 6):
+            raise ApiError(400, f"invalid game {g[:20]!r}: want a number of the history", "bad_game")
+        return jsonify(service.history_table(tr(), int(g)))
 
     @app.get("/api/coach/hint")
     def api_coach_hint() -> Response:

@@ -412,7 +412,7 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
         lines.append(tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]))
     else:
         lines.append(tr("review.none"))
-    return {"review": rev.to_dict(), "number": n, "rows": rows, "lines": lines, "games": games,
+    return {"review": rev.to_dict(), "number": n, "players": e.players, "rows": rows, "lines": lines, "games": games,
             "costliest": [rev.decisions.index(d) for d in rev.costliest(3)]}
 
 

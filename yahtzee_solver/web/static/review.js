@@ -27,9 +27,30 @@ export async function loadReview() {
       el("td", {class: "num", text: d.loss === 0 ? "0" : "−" + fmt(d.loss)}),
       ...(win ? [el("td", {class: "num", text: winLost(d.win_lost)})] : [])))));
     out.replaceChildren(...r.lines.map((l) => el("p", {class: "review-line", text: l})), el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": t("web.nav.review")}, tbl));
+    if (r.players >= 2) loadTable(out, r.number);
   } catch (e) {
     if (e.body && e.body.games) fillGames(e.body.games, "");
     out.replaceChildren(el("p", {text: e.message}));
+  }
+}
+
+// Every player's luck and skill split and the chart of the chances by round (a game of two or more):
+// solved after the review is shown, since it takes seconds from the early rounds.
+async function loadTable(out, number) {
+  const box = el("section", {id: "review-table-players", "aria-live": "polite"}, el("p", {class: "note pending", text: t("web.computing")}));
+  out.append(box);
+  try {
+    const r = await api("GET", "/api/review/table?game=" + number);
+    const parts = [el("p", {text: r.split_title}), el("ul", {class: "splits"}, ...r.splits.map((s) => el("li", {text: s})))];
+    if (r.chart) {
+      const doc = new DOMParser().parseFromString(r.chart, "image/svg+xml");
+      const svg = document.importNode(doc.documentElement, true);
+      const legend = el("ul", {class: "chart-legend"}, ...r.names.map((n, i) => el("li", {class: "p" + (i % 8)}, el("span", {class: "swatch", "aria-hidden": "true"}), n)));
+      parts.push(el("figure", {class: "chance-figure"}, el("figcaption", {text: t("web.coach.chart_title")}), svg, legend));
+    }
+    box.replaceChildren(...parts);
+  } catch (e) {
+    box.replaceChildren(el("p", {class: "note", text: e.message}));
   }
 }
 
