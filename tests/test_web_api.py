@@ -1302,7 +1302,7 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert r["players"] == 2 and t["table"] == json.loads(full.output)["table"]
     assert len(t["splits"]) == 2 and t["chart"].startswith("<svg") and t["names"][1] in t["chart"]
     for p, line in zip(t["table"]["players"], t["splits"]):
-        assert f"{p['skill_loss']:.2f}" in line and f"{p['luck']:+.2f}" in line
+        assert f"{p['skill_loss']:.2f}" in line and f"{p['luck']:+.2f}".replace("-", "\u2212") in line
         assert p["final"] == pytest.approx(p["start_value"] - p["skill_loss"] + p["luck"], abs=1e-9)
     assert_refused(client.get("/api/review/table?game=2"), 404)
     assert_refused(client.get("/api/review/table?game=x"), 400, "invalid game")

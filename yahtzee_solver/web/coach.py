@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import DataFileError, DiceError, IllegalMoveError, UsageError, YahtzeeError
 from ..game import MAX_ROLLS, N_DICE
-from ..i18n import Translator, format_probability
+from ..i18n import NBSP, Translator, format_probability
 from ..play import coach as engine
 from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
@@ -50,8 +50,13 @@ __all__ = ["CoachService", "add_routes", "chance_chart_svg", "table_review_data"
 _Path = str | os.PathLike[str] | None
 
 
-def _dice(faces: Sequence[int]) -> str:
-    return " ".join(map(str, faces))
+def _dice(faces: Sequence[int], sep: str = " ") -> str:
+    return sep.join(map(str, faces))
+
+
+def _signed(x: float) -> str:
+    """Points with their sign, a minus sign (not a hyphen) below zero: ``+9.41``, ``−0.19``."""
+    return f"{x:+.2f}".replace("-", "\u2212")
 
 
 def best_text(tr: Translator, rules: RuleSet, best: KeepOption | BoxOption) -> str:
@@ -388,7 +393,7 @@ class CoachService:
             for p in review["players"]:
                 splits.append({**p, "text": tr("web.coach.split", player=p["name"], score=p["final"],
                                                start=f"{p['start_value']:.2f}", skill=f"{p['skill_loss']:.2f}",
-                                               luck=f"{p['luck']:+.2f}")})
+                                               luck=_signed(p['luck']))})
             if review["rounds"] and any(any(x is not None for x in s) for s in review["series"]):
                 chart = chance_chart_svg(review["rounds"], g.players, review["series"], tr("web.coach.chart_title"),
                                          lambda r: str(r))
@@ -585,7 +590,7 @@ class CoachService:
         rows = data.get("chances", [])
         series = [[None if row is None else float(row[i]) for row in rows] for i in range(len(names))]
         splits = [tr("web.coach.split", player=p["name"], score=p["final"], start=f"{p['start_value']:.2f}",
-                     skill=f"{p['skill_loss']:.2f}", luck=f"{p['luck']:+.2f}") for p in data["players"]]
+                     skill=f"{p['skill_loss']:.2f}", luck=_signed(p['luck'])) for p in data["players"]]
         chart = None
         if rounds and any(any(x is not None for x in s_) for s_ in series):
             chart = chance_chart_svg(rounds, names, series, tr("web.coach.chart_title"), str)
@@ -653,7 +658,9 @@ def _advice(tr: Translator, rules: RuleSet, names: Sequence[str], adv: Advisor, 
                 elif not o.keep:
                     label, row = tr("hint.reroll_all"), {"keep": []}
                 else:
-                    label, row = tr("hint.keep", keep=_dice(o.keep), reroll=_dice(o.reroll)), {"keep": list(o.keep)}
+                    # the faces kept and rerolled stay together when a narrow column wraps the label
+                    label = tr("hint.keep", keep=_dice(o.keep, NBSP), reroll=_dice(o.reroll, NBSP))
+                    row = {"keep": list(o.keep)}
                 p = wc.options.get(o.keep) if wc.shown else None
             else:
                 label, row = tr("hint.box", box=tr.box(rules, o.category), points=o.points), {"box": o.category}
