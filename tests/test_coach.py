@@ -217,6 +217,25 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
 
 
+def test_a_new_game_keeps_an_unfinished_one_and_sets_a_damaged_one_aside():
+    run("coach", "--players", "Ann,Bob", input="12555\nq\n")
+    before = coach_path().read_bytes()
+    # an unfinished game is not replaced without --abandon (usage error, the save untouched)
+    assert_clean_error(run("coach", "--players", "Cy,Di"), 2, "in progress (Ann, Bob", "--abandon")
+    assert coach_path().read_bytes() == before
+    assert run("coach", "--players", "Cy,Di", "--abandon", input="q\n").exit_code == 0
+    assert load()[0].players == ("Cy", "Di")
+    # a damaged save is renamed aside, with its bytes, and said so: never overwritten
+    coach_path().write_text('{"format": "yahtzee_solver coach game", "vers')
+    damaged = coach_path().read_bytes()
+    result = run("coach", "--players", "Ed,Flo", input="q\n")
+    assert result.exit_code == 0, result.output
+    aside = list(coach_path().parent.glob("coach.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged
+    assert "moved to" in result.output and "unreadable" in result.output
+    assert load()[0].players == ("Ed", "Flo")
+
+
 @pytest.mark.parametrize("line,needle", [
     ("1255", "the first roll of a turn is five dice"),
     ("12375", "invalid"),

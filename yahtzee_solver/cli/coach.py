@@ -31,9 +31,10 @@ __all__ = ["coach"]
 @click.option("--auto", is_flag=True, help="Show the advice after every roll.")
 @click.option("--quiet", is_flag=True, help="Do not flag mistakes as they happen.")
 @click.option("--resume", is_flag=True, help="Continue the saved coach game.")
+@click.option("--abandon", is_flag=True, help="Start a new game over an unfinished saved one (which is lost).")
 @click.pass_context
 def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, auto: bool, quiet: bool,
-          resume: bool) -> None:
+          resume: bool, abandon: bool) -> None:
     """Keep score and advise for a game played with real dice, every player at the table.
 
     Type the dice you rolled (12555); k 555 keeps dice, and the next roll is
@@ -43,7 +44,9 @@ def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, au
     player modelled as expert from their card.  u undoes the last action,
     what-if DICE ranks other dice without changing the game.  The game is
     saved after every action (coach.json in the data folder); finished games
-    go to the game history (yahtzee-solve review).
+    go to the game history (yahtzee-solve review).  A new game does not
+    replace an unfinished saved one without --abandon; a damaged save is
+    renamed aside, never overwritten.
     """
     from ..files import data_dir
     from ..i18n import Translator, locale_lang
@@ -64,6 +67,12 @@ def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, au
             game, saved_lang = engine.load()
             lang = lang or saved_lang
         else:
+            old, moved = engine.before_new()
+            if moved is not None:
+                click.echo(click.style(moved, fg="yellow"), err=True)
+            if old is not None and not old.is_over() and old.actions and not abandon:
+                raise UsageError(f"a coach game is in progress ({', '.join(old.players)}, round {old.round} of "
+                                 f"{old.rules.n_categories}): continue it with --resume, or start anew with --abandon")
             game = engine.CoachGame(rules, names)
             lang = lang or locale_lang() or "en"
         tr = Translator(lang.lower())

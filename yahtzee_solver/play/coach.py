@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ..dice import parse_dice
 from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
-from ..files import data_dir, read_json, write_json_atomic
+from ..files import data_dir, read_json, set_aside, write_json_atomic
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..strategy.win_chances import TableOdds
 
 __all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame",
-           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake", "undone_text"]
+           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake", "undone_text", "before_new"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
@@ -446,6 +446,35 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
         raise DataFileError(f"coach game {str(path)!r} is damaged: {e}") from None
     lang = data.get("lang", "en")
     return game, lang if lang in ("en", "zh", "ja") else "en"
+
+
+def before_new(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame | None, str | None]:
+    """What a new game is about to replace in ``path`` (default :func:`coach_path`), made safe to replace.
+
+    A save that cannot be read or replayed is renamed aside
+    (:func:`~yahtzee_solver.files.set_aside`), never overwritten: it may be
+    mended by hand.
+
+    Returns
+    -------
+    (CoachGame or None, str or None)
+        The saved game (``None`` when there is none, or it was damaged) and,
+        when a damaged save was moved aside, the one-line message saying where.
+
+    Raises
+    ------
+    DataFileError
+        If a damaged save cannot be renamed.
+    """
+    path = Path(path) if path is not None else coach_path()
+    if not path.exists():
+        return None, None
+    try:
+        game, _ = load(path)
+    except DataFileError as e:
+        moved = set_aside(path)
+        return None, f"{e}; moved to {str(moved)!r}"
+    return game, None
 
 
 def file_finished(game: CoachGame, path: str | os.PathLike[str] | None = None,

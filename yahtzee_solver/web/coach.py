@@ -417,6 +417,13 @@ class CoachService:
             try:
                 self._sync()
                 old = self.game
+                moved = None
+                if self.problem is not None:  # a damaged save is renamed aside, never overwritten
+                    try:
+                        _, moved = engine.before_new(self.coach_file)
+                    except DataFileError as e:
+                        raise ApiError(500, str(e), "save_failed") from None
+                    self.problem = None
                 if old is not None and not old.is_over() and old.actions and not abandon:
                     raise ApiError(409, tr("web.coach.abandon_q", players=", ".join(old.players), round=old.round,
                                            turns=old.rules.n_categories), "game_in_progress")
@@ -424,8 +431,10 @@ class CoachService:
                 self._save()
             finally:
                 lock.release()
-            return {"game": self.view(tr), "events": [tr("coach.title", rules=tr.title(self.game.rules),
-                                                          players=", ".join(names)).split(". ")[0] + "."]}
+            events = [tr("coach.title", rules=tr.title(self.game.rules), players=", ".join(names)).split(". ")[0] + "."]
+            if moved is not None:
+                events.insert(0, moved)
+            return {"game": self.view(tr), "events": events}
 
     def _act(self, tr: WebTranslator, version: str | None, player: str | None,
              do: Callable[[CoachGame], list[dict[str, Any]]]) -> dict[str, Any]:
