@@ -217,6 +217,23 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
 
 
+def test_a_reroll_typed_without_a_keep_is_that_rolls_keep_and_is_judged():
+    # 1 2 3 4 6, keep 3 4 6, the two rerolled dice give 2 5: a large straight with two rolls gone.  Typing
+    # the next roll at once (no k) rerolls the same two dice: keeping 3 4 6 from 2 3 4 5 6 is a choice,
+    # recorded as that roll's keep and flagged with its cost as a typed keep is
+    result = run("coach", "--players", "Ann,Bob", input="12346\nk 346\n25\n15\nq\n")
+    assert result.exit_code == 0, result.output
+    game, _ = load()
+    assert game.actions[3] == {"player": 0, "keep": [3, 4, 6]} and game.actions[4]["player"] == 0
+    adv = Advisor("yahtzee")
+    best = adv.keep_options(game.cards[0], "23456", 1)[0]
+    mine = next(o for o in adv.keep_options(game.cards[0], "23456", 1) if o.keep == (3, 4, 6))
+    assert f"that cost {mine.expected - best.expected:.2f}".replace("-", "") in result.output.replace("-", "")
+    # a bad roll typed there records nothing
+    result = run("coach", "--resume", input="12\nq\n")
+    assert load()[0].actions == game.actions
+
+
 def test_a_new_game_keeps_an_unfinished_one_and_sets_a_damaged_one_aside():
     run("coach", "--players", "Ann,Bob", input="12555\nq\n")
     before = coach_path().read_bytes()

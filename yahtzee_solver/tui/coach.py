@@ -163,6 +163,12 @@ class CoachSession:
 
     def roll(self, text: str) -> None:
         g = self.game
+        st = g.state
+        if st.dice is not None and g.actions and "roll" in g.actions[-1]:
+            # a reroll typed with no k since the last roll: the dice carried over are this roll's keep,
+            # recorded and judged like any keep (a bad roll is refused first, so nothing is recorded)
+            g.rerolled(text)
+            self.keep(tuple(st.held))
         g.roll(text)
         self.save()
         if self.auto:
