@@ -357,6 +357,17 @@ def test_win_command_ranks_keeps_by_the_exact_chance():
         assert o["win"] + o["draw"] + o["loss"] == pytest.approx(1.0, abs=1e-15)
     probs = [o["probability"] for o in out["options"]]
     assert probs == sorted(probs, reverse=True)
+    # keeping all five is scoring now: the option names the box (the stop of the same value source)
+    stop = next(o for o in out["options"] if len(parse_dice_str(o["keep"])) == 5)
+    from yahtzee_solver.rules import get_rules
+    from yahtzee_solver.solver.table import load_table
+    from yahtzee_solver.strategy.policy import ExpectedValueSource, Policy
+
+    rules = get_rules(R)
+    tiebreak = ExpectedValueSource(rules, load_table(rules), jit=False)  # as the command's
+    c, _ = Policy(src, tiebreak=tiebreak).stop_option(me.key, me.total, roll_index((1, 2, 3, 5, 5)))
+    assert stop["score"]["box"] == rules.categories[c].slug and stop["score"]["points"] == me.box_points((1, 2, 3, 5, 5))[0][c]
+    assert all("score" not in o for o in out["options"] if o is not stop)
     # no dice: the chance from the turn start
     out = run_json("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--opponent-plays", "expert")
     assert out["probability"] == DuelSource(R, opp, "expert").state_value(me.key, me.total)

@@ -172,13 +172,18 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     if rolls_left > 0:
         codes, values = policy.keep_ranking(state, total, r, rolls_left)
         draws = duel.keep_outcomes(state, total, rolls_left)[1] if duel is not None else None
+        pts, _, bonus = mine.box_points(faces)
         for c, v in zip(codes.tolist(), values.tolist()):
             kept = KEEPS[c]
             rest = list(faces)
             for f in kept:
                 rest.remove(f)
-            options.append({"keep": format_dice(kept), "reroll": format_dice(rest),
-                            **_outcome(v, None if draws is None else float(draws[c]))})
+            o: dict[str, Any] = {"keep": format_dice(kept), "reroll": format_dice(rest)}
+            if len(kept) == len(faces):  # keeping all five is scoring now (no pass): in which box
+                box, _ = policy.stop_option(state, total, r)
+                o["score"] = {"box": rules.categories[box].slug, "name": rules.categories[box].name,
+                              "points": pts[box], "yahtzee_bonus": bonus}
+            options.append({**o, **_outcome(v, None if draws is None else float(draws[c]))})
     else:
         boxes, values = policy.box_ranking(state, total, r)
         draws = duel.box_outcomes(state, total, r)[1] if duel is not None else None
@@ -206,10 +211,14 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to win?")
-        rows = [["*" if i == 0 else "", o["keep"], o["reroll"], *cells(o)] for i, o in enumerate(shown)]
+        def reroll(o: dict[str, Any]) -> str:
+            return f"none: score {o['score']['points']} in {o['score']['name']}" if "score" in o else o["reroll"]
+
+        rows = [["*" if i == 0 else "", o["keep"], reroll(o), *cells(o)] for i, o in enumerate(shown)]
         lines = _render(["", "keep", "reroll", *heads], rows, {3, 4, 5, 6})
         b = options[0]
-        best = f"best: keep {b['keep']}, reroll {b['reroll']}"
+        best = (f"best: score {b['score']['points']} in {b['score']['name']} now" if "score" in b
+                else f"best: keep {b['keep']}, reroll {b['reroll']}")
     else:
         click.echo(f"dice {format_dice(faces)}, no rolls left: score in which box to win?")
         rows = [["*" if i == 0 else "", o["name"], str(o["points"]), *cells(o)] for i, o in enumerate(shown)]
