@@ -217,6 +217,18 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
 
 
+def test_the_card_shows_the_rows_that_make_the_total():
+    # Ann: 6 6 6 6 6 in Sixes (30: the upper subtotal 30/63), Bob nothing yet
+    result = run("coach", "--players", "Ann,Bob", input="66666\ns sixes\ncard\nq\n")
+    assert result.exit_code == 0, result.output
+    card = result.output[result.output.rindex("Upper subtotal") - 200:]
+    lines = {ln.split("  ")[1].strip() if ln.startswith("  ") else "": ln for ln in card.splitlines()}
+    assert "30/63" in lines["Upper subtotal"] and "0/63" in lines["Upper subtotal"]
+    assert lines["Upper bonus"].split()[-2:] == ["0", "0"]
+    assert lines["Yahtzee bonus"].split()[-2:] == ["0", "0"]
+    assert lines["Total"].split()[-2:] == ["30", "0"]
+
+
 def test_a_reroll_typed_without_a_keep_is_that_rolls_keep_and_is_judged():
     # 1 2 3 4 6, keep 3 4 6, the two rerolled dice give 2 5: a large straight with two rolls gone.  Typing
     # the next roll at once (no k) rerolls the same two dice: keeping 3 4 6 from 2 3 4 5 6 is a choice,

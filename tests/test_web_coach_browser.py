@@ -105,7 +105,7 @@ def test_three_players_play_a_whole_coached_game_by_clicks(driver, server, which
             wait(d, lambda: q(d, "#error").is_displayed())
             assert "the first roll of a turn is five dice" in q(d, "#error").text
             assert q(d, "#coach-typed").get_attribute("value") == "1255" and coach(server)["n_actions"] == g["n_actions"]
-            q(d, "#coach-typed").clear()
+        # faces tapped after a refused typed roll are the roll (the typed text gives way to them)
         g = enter(d, server, faces)
         if turn % 4 == 0:  # keep the first two dice and enter the reroll of the other three
             for i in (0, 1):

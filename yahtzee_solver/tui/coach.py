@@ -19,6 +19,7 @@ import click
 
 from ..errors import DataFileError, YahtzeeError
 from ..game import MAX_ROLLS
+from ..rules import N_UPPER
 from ..i18n import Translator, display_width, format_probability, pad, wrap
 from ..play import coach as engine
 from ..play.coach import CoachGame, MoveError, RollError
@@ -327,16 +328,21 @@ class CoachSession:
             who = list(range(len(g.players)))
         rules = g.rules
         names = [tr.box(rules, c) for c in range(rules.n_categories)]
-        w = max(display_width(n) for n in names)
+        # the rows that make the total: the boxes, and the upper subtotal and the bonuses between them
+        rows: list[tuple[str, list[str]]] = []
+        for c, n in enumerate(names):
+            rows.append((n, ["" if (v := g.cards[i].boxes[c]) is None else str(v) for i in who]))
+            if c == N_UPPER - 1:
+                rows.append((tr("upper_subtotal"), [f"{g.cards[i].upper_subtotal}/{rules.upper_threshold}" for i in who]))
+                rows.append((tr("upper_bonus"), [f"+{b}" if (b := g.cards[i].upper_bonus) else "0" for i in who]))
+        if rules.yahtzee_bonus:
+            rows.append((tr("yahtzee_bonus", yahtzee=names[rules.yahtzee_category]),
+                         [str(g.cards[i].yahtzee_bonus) for i in who]))
+        rows.append((tr("total"), [str(g.cards[i].total) for i in who]))
+        w = max(display_width(n) for n, _ in rows)
         cols = [max(6, display_width(g.players[i])) for i in who]
         lines = [tr("coach.card_title"), "  " + pad("", w) + "".join(f"  {pad(g.players[i], c)}" for i, c in zip(who, cols))]
-        for c, n in enumerate(names):
-            cells = []
-            for i, cw in zip(who, cols):
-                v = g.cards[i].boxes[c]
-                cells.append(f"  {pad('' if v is None else str(v), cw)}")
-            lines.append("  " + pad(n, w) + "".join(cells))
-        lines.append("  " + pad("Σ", w) + "".join(f"  {pad(str(g.cards[i].total), c)}" for i, c in zip(who, cols)))
+        lines += ["  " + pad(n, w) + "".join(f"  {pad(v, cw)}" for v, cw in zip(cells, cols)) for n, cells in rows]
         self.say("\n".join(lines))
 
     # -- the end -----------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ function build() {
               el("label", {}, el("span", {id: "coach-typed-label"}), " ",
                 el("input", {id: "coach-typed", type: "text", inputmode: "numeric", maxlength: "9", size: "6", autocomplete: "off", placeholder: "12555"})),
               el("button", {type: "submit", id: "coach-enter"}),
-              el("button", {type: "button", id: "coach-clear", onclick: () => { clearEntry(); drawEntry(); }}))),
+              el("button", {type: "button", id: "coach-clear", onclick: () => { clearEntry(); $("coach-typed").value = ""; drawEntry(); }}))),
           el("div", {class: "controls"},
             el("button", {type: "button", id: "coach-advice", onclick: () => advice(null)}),
             el("button", {type: "button", id: "coach-undo", onclick: undo})),
@@ -207,6 +207,8 @@ function advice(whatIf) {
       return;
     }
     drawHint();
+    // on a phone the advice is below the card: bring it into view
+    $("coach-hint").scrollIntoView({block: "nearest", behavior: "smooth"});
   });
 }
 
@@ -225,6 +227,7 @@ function clearEntry() {
 }
 
 function pick(d) {
+  $("coach-typed").value = "";  // the faces tapped are the roll, not an earlier typed (refused) one
   const n = wanted();
   while (C.slots.length < n) C.slots.push(null);
   C.slots[C.active] = d;
