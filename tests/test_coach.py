@@ -217,6 +217,14 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
 
 
+def test_the_coachs_words_ask_for_the_dice_typed_not_an_r_command():
+    result = run("coach", "--players", "Ann,Bob", input="h\ns 1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "(r)" not in result.output
+    assert "Type the dice you rolled. Expected final score from here: 254.59" in result.output
+    assert "type the dice you rolled first" in result.output
+
+
 def test_the_card_shows_the_rows_that_make_the_total():
     # Ann: 6 6 6 6 6 in Sixes (30: the upper subtotal 30/63), Bob nothing yet
     result = run("coach", "--players", "Ann,Bob", input="66666\ns sixes\ncard\nq\n")

@@ -284,7 +284,7 @@ def test_what_if_changes_nothing(client):
     g = c.ok("/api/coach/roll", {"dice": "12555"})["game"]
     status, h = c.get("/api/coach/hint?dice=66666")
     assert status == 200 and h["dice"] == [6, 6, 6, 6, 6] and h["rolls_left"] == 2
-    assert h["whatif"].startswith("What if the dice were 6 6 6 6 6 (2 rerolls left)?")
+    assert h["whatif"].startswith("What if the dice were 6 6 6 6 6 (rerolls left: 2)?")
     want = ranking(CoachGame("yahtzee", ("Ann",)).cards[0], (6, 6, 6, 6, 6), 2, Advisor("yahtzee"))
     assert [o["expected"] for o in h["options"]] == [o.expected for o in want[:5]]
     assert h["chances"] == {"shown": False, "text": "the chances of finishing first are shown once every card has 5 "

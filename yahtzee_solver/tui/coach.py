@@ -144,16 +144,22 @@ class CoachSession:
                 self.say(tr("coach.help"))
         except PromptError as e:
             if e.key.startswith("problem."):  # a move the engine refuses, named by parse_command
-                self.error(tr.problem(e.key[len("problem."):], e.params, g.rules))
+                self.error(self._problem(e.key[len("problem."):], e.params))
             else:
                 self.error(tr(e.key, **e.params))
         except RollError as e:
             self.error(tr(e.key, **e.params))
         except MoveError as e:
-            self.error(tr.problem(e.problem, e.params, g.rules))
+            self.error(self._problem(e.problem, e.params))
         except YahtzeeError as e:  # not a typing mistake (a file that cannot be written): its own words
             self.error(str(e))
         return None
+
+    def _problem(self, key: str, params: dict[str, Any]) -> str:
+        """A move the engine refuses, in the coach's words: before the roll it asks for the dice typed."""
+        if key == "roll_first":
+            return self.tr("coach.err.roll_first")
+        return self.tr.problem(key, params, self.game.rules)
 
     # -- actions -----------------------------------------------------------------------------------
     def _position(self) -> tuple[ScoreCard, tuple[int, ...], int]:
@@ -237,7 +243,7 @@ class CoachSession:
         st = g.state
         card = st.cards[0]
         if dice is None and st.dice is None:
-            self.say(tr("hint.roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
+            self.say(tr("coach.hint_roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
             self.say_chances(self.odds(g.cards, g.current))
             return
         if dice is None:
@@ -284,7 +290,7 @@ class CoachSession:
         card = g.state.cards[0]
         if dice is None:
             if g.state.dice is None:
-                self.say(tr("hint.roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
+                self.say(tr("coach.hint_roll", ev=f"{self.advisor.expected_final(card):.2f}"), fg="cyan")
                 return
             card, dice, rolls_left = self._position()
         assert rolls_left is not None  # given with the dice

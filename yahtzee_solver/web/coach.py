@@ -651,7 +651,7 @@ def _advice(tr: Translator, rules: RuleSet, names: Sequence[str], adv: Advisor, 
     out: dict[str, Any] = {"player": names[mover], "dice": None if dice is None else list(dice), "rolls_left": rl}
     if dice is None:
         ev = adv.expected_final(card)
-        out.update(kind="roll", expected=ev, text=tr("hint.roll", ev=f"{ev:.2f}"), options=[])
+        out.update(kind="roll", expected=ev, text=tr("coach.hint_roll", ev=f"{ev:.2f}"), options=[])
         wc = odds(cards, mover)
     else:
         opts: Sequence[KeepOption | BoxOption] = engine.ranking(card, dice, rl, adv)[:5]
