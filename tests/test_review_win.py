@@ -148,18 +148,19 @@ def test_no_column_without_a_cpu_or_for_the_cpu_itself():
 def test_review_json_and_text_carry_the_column(home):
     state, _ = play("expert", 3)
     add_finished_game(state)
-    out = run_json("review")
+    # --no-chances: the table review's chart (tests/test_table_review.py) is not what is checked here
+    out = run_json("review", "--no-chances")
     want = review_game(state, HUMAN, winning_chances=True)
     assert out["win_model"] == "expert" and out["win_max_open"] == DEFAULT_MAX_OPEN
     got = [d["win_lost"] for d in out["decisions"]]
     assert got == [d.win_lost for d in want.decisions]
     assert any(x is None for x in got) and any(x is not None for x in got)
     assert out["n_win_decisions"] == sum(x is not None for x in got)
-    cpu = run_json("review", "--cpu")
+    cpu = run_json("review", "--cpu", "--no-chances")
     assert cpu["win_model"] is None and all(d["win_lost"] is None for d in cpu["decisions"])
     for lang in ("en", "zh", "ja"):
         tr = Translator(lang)
-        res = run("review", "--lang", lang)
+        res = run("review", "--lang", lang, "--no-chances")
         assert res.exit_code == 0, res.output
         lines = res.output.splitlines()
         h = next(i for i, line in enumerate(lines) if tr("review.col_loss") in line)
