@@ -211,10 +211,16 @@ def test_undo_what_if_and_resume():
 
 def test_a_damaged_save_is_refused_on_resume():
     run("coach", "--players", "Ann,Bob", input="12555\nq\n")
-    data = json.loads(coach_path().read_text())
+    good = json.loads(coach_path().read_text())
+    data = json.loads(json.dumps(good))
     data["actions"].append({"player": 0, "roll": [7, 7]})
     coach_path().write_text(json.dumps(data))
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
+    # fields of the wrong type are named, not read letter by letter or as a Python error
+    for field, value, needle in (("players", "Ann", "invalid players 'Ann'"), ("actions", None, "invalid actions"),
+                                 ("players", [], "invalid players")):
+        coach_path().write_text(json.dumps({**good, field: value}))
+        assert_clean_error(run("coach", "--resume"), 1, "damaged", needle)
 
 
 def test_the_coachs_words_ask_for_the_dice_typed_not_an_r_command():

@@ -369,9 +369,14 @@ class CoachGame:
             raise SavedGameError("not a coach game")
         if data.get("version") != COACH_VERSION:
             raise SavedGameError(f"coach game version {data.get('version')!r} is not {COACH_VERSION}")
+        players, actions = data.get("players"), data.get("actions")
+        if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
+            raise SavedGameError(f"invalid players {str(players)[:60]!r}: want a list of names")
+        if not isinstance(actions, list):
+            raise SavedGameError(f"invalid actions {str(actions)[:60]!r}: want a list")
         try:
-            game = cls(data["rules"], parse_players(",".join(data["players"])))
-            for a in data["actions"]:
+            game = cls(data["rules"], parse_players(",".join(players)))
+            for a in actions:
                 game._do(_action(a, len(game.players)))
         except SavedGameError:
             raise
