@@ -231,6 +231,19 @@ def test_the_coachs_words_ask_for_the_dice_typed_not_an_r_command():
     assert "type the dice you rolled first" in result.output
 
 
+def test_ctrl_c_during_advice_goes_back_to_the_prompt(monkeypatch):
+    from yahtzee_solver.tui.coach import CoachSession
+
+    def slow_hint(self, *a, **k):
+        raise KeyboardInterrupt  # as Ctrl-C during a long computation
+
+    monkeypatch.setattr(CoachSession, "hint", slow_hint)
+    result = run("coach", "--players", "Ann,Bob", input="12555\nh\nk 555\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Stopped; the game is as it was" in result.output
+    assert [list(a) for a in load()[0].actions] == [["player", "roll"], ["player", "keep"]]
+
+
 def test_the_card_shows_the_rows_that_make_the_total():
     # Ann: 6 6 6 6 6 in Sixes (30: the upper subtotal 30/63), Bob nothing yet
     result = run("coach", "--players", "Ann,Bob", input="66666\ns sixes\ncard\nq\n")

@@ -92,7 +92,14 @@ class CoachSession:
                 click.echo()
                 self.say(tr("coach.saved"))
                 return 0
-            if self.handle(line) == "quit":
+            try:
+                done = self.handle(line)
+            except KeyboardInterrupt:  # Ctrl-C during advice (seconds from an early card): back to the prompt
+                click.echo()
+                self.save()
+                self.say(tr("coach.interrupted"), dim=True)
+                continue
+            if done == "quit":
                 self.save()
                 self.say(tr("coach.saved"))
                 return 0
