@@ -1301,6 +1301,8 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     t = client.ok("get", "/api/review/table?game=1")
     assert r["players"] == 2 and t["table"] == json.loads(full.output)["table"]
     assert len(t["splits"]) == 2 and t["chart"].startswith("<svg") and t["names"][1] in t["chart"]
+    # the chart ends at the result (each player's share of first place), after the start of every round
+    assert t["chart"].count("<circle") == 2 * (len(t["table"]["rounds"]) + 1) and ">end</text>" in t["chart"]
     for p, line in zip(t["table"]["players"], t["splits"]):
         assert f"{p['skill_loss']:.2f}" in line and f"{p['luck']:+.2f}".replace("-", "\u2212") in line
         assert p["final"] == pytest.approx(p["start_value"] - p["skill_loss"] + p["luck"], abs=1e-9)

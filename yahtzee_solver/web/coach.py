@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ..strategy.win_chances import TableOdds
     from .service import WebTranslator, _Advisors
 
-__all__ = ["CoachService", "add_routes", "chance_chart_svg", "table_review_data"]
+__all__ = ["CoachService", "add_routes", "chance_chart_svg", "chart_series", "table_review_data", "END"]
 
 _Path = str | os.PathLike[str] | None
 
@@ -74,13 +74,13 @@ def best_text(tr: Translator, rules: RuleSet, best: KeepOption | BoxOption) -> s
 def table_review_data(game: CoachGame, advisor: Advisor, odds: TableOdds | None = None) -> dict[str, Any]:
     """The end-of-game review of every player, as plain data for the page.
 
-    The one place the table review is asked for: with two or more players
-    the analysis layer's ``yahtzee_solver.analysis.table_review.review_table``
-    where it exists (every player's luck and skill split and each one's chance
-    of finishing first by round, as the terminal coach's end asks for it:
-    every round, on the game's ``table_log``, sharing ``odds``); otherwise
-    each player's split from :func:`~yahtzee_solver.analysis.review.review_log`
-    and no chances.
+    With two or more players the analysis layer's
+    :func:`~yahtzee_solver.analysis.table_review.review_table` (every player's
+    luck and skill split and each one's chance of finishing first by round,
+    as the terminal coach's end asks for it: every round, on the game's
+    ``table_log``, sharing ``odds``), the result last (:func:`chart_series`);
+    for one player the split from
+    :func:`~yahtzee_solver.analysis.review.review_log` and no chances.
 
     Returns
     -------
@@ -89,18 +89,11 @@ def table_review_data(game: CoachGame, advisor: Advisor, odds: TableOdds | None 
         ``rounds``: list of int; ``series``: per player a list (one entry per
         round) of probabilities or ``None``.
     """
-    import importlib
+    if len(game.players) >= 2:
+        from ..analysis.table_review import review_table
 
-    _tr: Any
-    try:
-        _tr = importlib.import_module("yahtzee_solver.analysis.table_review")
-    except ImportError:  # not in this build: the split only
-        _tr = None
-    if _tr is not None and len(game.players) >= 2 and hasattr(game, "table_log"):
-        data = _tr.review_table(game.rules, game.players, game.table_log(), advisor=advisor, odds=odds).to_dict()
-        rounds = [int(r) for r in data.get("rounds", [])]
-        rows = data.get("chances", [])
-        series = [[None if row is None else float(row[i]) for row in rows] for i in range(len(game.players))]
+        data = review_table(game.rules, game.players, game.table_log(), advisor=advisor, odds=odds).to_dict()
+        rounds, series = chart_series(data)
         players = [{k: p[k] for k in ("name", "final", "start_value", "skill_loss", "luck")} for p in data["players"]]
         return {"players": players, "rounds": rounds, "series": series}
     from ..analysis.review import review_log
@@ -111,6 +104,22 @@ def table_review_data(game: CoachGame, advisor: Advisor, odds: TableOdds | None 
         players.append({"name": name, "final": rev.final_score, "start_value": rev.start_value,
                         "skill_loss": rev.skill_loss, "luck": rev.luck})
     return {"players": players, "rounds": [], "series": [[] for _ in game.players]}
+
+
+#: The x position of the result in a chart's rounds (after the start of the last round).
+END = 0
+
+
+def chart_series(table: dict[str, Any]) -> tuple[list[int], list[list[float | None]]]:
+    """The rounds and each player's series of a chart from :meth:`TableReview.to_dict` data: the chance at
+    the start of each round, then the result (each player's share of first place) at :data:`END`."""
+    rounds = [int(r) for r in table.get("rounds", [])]
+    rows = list(table.get("chances", []))
+    if table.get("result") is not None:
+        rounds.append(END)
+        rows.append(table["result"])
+    n = len(table["players"])
+    return rounds, [[None if row is None else float(row[i]) for row in rows] for i in range(n)]
 
 
 def chance_chart_svg(rounds: Sequence[int], names: Sequence[str], series: Sequence[Sequence[float | None]],
@@ -396,7 +405,7 @@ class CoachService:
                                                luck=_signed(p['luck']))})
             if review["rounds"] and any(any(x is not None for x in s) for s in review["series"]):
                 chart = chance_chart_svg(review["rounds"], g.players, review["series"], tr("web.coach.chart_title"),
-                                         lambda r: str(r))
+                                         lambda r: tr("table.col_end") if r == END else str(r))
         return {"places": places, "lines": lines, "filed": filed, "numbers": res["numbers"], "problem": problem,
                 "splits": splits, "split_title": tr("web.coach.split_title") if splits else None, "chart": chart,
                 "pending": res["pending"],
@@ -595,14 +604,13 @@ class CoachService:
                 data = review_table(r, names, e.log, advisor=adv, odds=self.odds(r)).to_dict()
         except YahtzeeError as err:
             raise ApiError(500, tr("review.unavailable", detail=str(err).splitlines()[0]), "review_failed") from None
-        rounds = [int(x) for x in data.get("rounds", [])]
-        rows = data.get("chances", [])
-        series = [[None if row is None else float(row[i]) for row in rows] for i in range(len(names))]
+        rounds, series = chart_series(data)
         splits = [tr("web.coach.split", player=p["name"], score=p["final"], start=f"{p['start_value']:.2f}",
                      skill=f"{p['skill_loss']:.2f}", luck=_signed(p['luck'])) for p in data["players"]]
         chart = None
         if rounds and any(any(x is not None for x in s_) for s_ in series):
-            chart = chance_chart_svg(rounds, names, series, tr("web.coach.chart_title"), str)
+            chart = chance_chart_svg(rounds, names, series, tr("web.coach.chart_title"),
+                                     lambda r: tr("table.col_end") if r == END else str(r))
         return {"number": number, "names": names, "split_title": tr("web.coach.split_title"), "splits": splits,
                 "chart": chart, "table": data}
 
