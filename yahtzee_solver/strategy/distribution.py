@@ -318,12 +318,16 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     oi = np.empty((m, cap), np.int64)
     og = np.empty((m, cap), np.int64)
     op = np.empty((m, cap), np.float64)
-    # the outcomes of the whole layer, rows in order: reserved for the most there can be, and
-    # taken page by page as written (demand_zeros), so one copy and no heap left behind
-    idx = demand_zeros((n * cap,), np.int64)
-    gain = demand_zeros((n * cap,), np.int64)
-    prob = demand_zeros((n * cap,), np.float64)
-    out_off = np.zeros(n + 1, np.int64)
+    out_off = np.zeros(m + 1, np.int64)
+    # the rows, in order: reserved for the widest they can be (a next row shifted by any gain) and
+    # taken page by page as written (demand_zeros), so the layer's outcomes need not all be known
+    # before the first row is summed
+    wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
+    D = demand_zeros((n * wmax,))
+    off = np.zeros(n + 1, np.int64)
+    # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
+    # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
+    # back, so about one layer is held, not two, and never the outcomes of a whole layer
     for s0 in range(0, n, _CHUNK):
         s1 = min(n, s0 + _CHUNK)
         with _schedule(k is not _jit.interpreted(), _OUTCOME_BLOCKS):
@@ -332,30 +336,17 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
                 pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
                 index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
             )
-        np.cumsum(counts[s0:s1], out=out_off[s0 + 1:s1 + 1])
-        out_off[s0 + 1:s1 + 1] += out_off[s0]
+        np.cumsum(counts[s0:s1], out=out_off[1:s1 - s0 + 1])
         # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
-        a0, a1 = int(out_off[s0]), int(out_off[s1])
-        idx[a0:a1] = oi[: s1 - s0][used]
-        gain[a0:a1] = og[: s1 - s0][used]
-        prob[a0:a1] = op[: s1 - s0][used]
-    del oi, og, op
-    off = np.zeros(n + 1, np.int64)
-    np.cumsum(hi - lo + 1, out=off[1:])
-    D = demand_zeros((int(off[-1]),))  # memory taken as the rows are written
-    # in slices of states, in order: after each, the rows of the next layer no later state reads
-    # (a prefix, see _Layer) give their memory back, so about one layer is held, not two
-    step = n if nxt.death is None else _CONVOLVE_SLICE
-    for s0 in range(0, n, step):
-        s1 = min(n, s0 + step)
-        k.dist_convolve(out_off[s0:s1 + 1], idx, gain, prob, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off,
-                        nxt.D)
+        np.cumsum(hi[s0:s1] - lo[s0:s1] + 1, out=off[s0 + 1:s1 + 1])
+        off[s0 + 1:s1 + 1] += off[s0]
+        k.dist_convolve(out_off[:s1 - s0 + 1], oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used],
+                        lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D)
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
-            for x in (idx, gain, prob):  # and the outcomes read
-                _release(x, int(out_off[s1]))
+    D = D[: int(off[-1])]
     return _Layer(lo, hi, off, D)
 
 
