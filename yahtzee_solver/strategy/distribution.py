@@ -446,7 +446,10 @@ class _Engine:
         cur = None
         try:
             with _schedule(jit):
-                for (masks, ups, ybs), (rmasks, rups, rybs, rep, death) in zip(layers, solve):
+                del reps
+                while layers:  # each layer's state lists are dropped once it is solved
+                    masks, ups, ybs = layers.pop(0)
+                    rmasks, rups, rybs, rep, death = solve.pop(0)
                     n = len(rmasks)
                     if cur is None:  # the full card: nothing more to come
                         cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
