@@ -31,8 +31,10 @@ the states of a layer in parallel.  Each ``D_s`` is stored only over its support
 ``lo_s..hi_s``.  One state per class of equivalent upper subtotals is solved
 (:func:`yahtzee_solver.solver.build.upper_representatives`; the others have the
 same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
-a layer's rows are ordered by when the layer before it stops reading them, and
-their memory is given back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
+a layer's rows are ordered by when the layer before it stops reading them, a
+layer is solved in slices (each slice's turn outcomes found and at once summed
+into its rows, so a layer's outcomes are never all held), and the rows read no
+more give their memory back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
