@@ -466,3 +466,38 @@ def test_one_turn_per_class_of_equal_upper_subtotals_and_a_state_read_through_it
         dists = option_distributions(card, (1, 2, 2, 3, 4), 0, strategy=strategy, jit=False)
         own = score_distribution(after, strategy=strategy, jit=False)
         assert np.array_equal(dists[0].pmf, own.pmf)
+
+
+def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monkeypatch):
+    # memory: each slice's outcomes are found and at once summed into its rows, so the outcomes of
+    # a whole layer are never held; the pmf does not depend on the slicing, bit for bit
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,chance=20,3k=20,4k=0,ss=30")
+    want = {s: score_distribution(card, strategy=s, jit=False).pmf for s in ("optimal", "beginner")}
+    base = jit.interpreted()
+    calls: list[tuple[str, int]] = []
+
+    class Recorder:
+        def __getattr__(self, name):
+            f = getattr(base, name)
+            if name == "dist_outcomes":
+                return lambda *a: (calls.append(("outcomes", len(a[0]))), f(*a))[1]
+            if name == "dist_convolve":
+                return lambda *a: (calls.append(("rows", len(a[4]))), f(*a))[1]
+            return f
+
+    rec = Recorder()
+    monkeypatch.setattr(jit, "interpreted", lambda: rec)
+    monkeypatch.setattr(jit, "for_work", lambda *a, **k: rec)
+    monkeypatch.setattr(distribution, "_CONVOLVE_SLICE", 3)
+    monkeypatch.setattr(distribution, "_CHUNK", 3)
+    for strategy, pmf in want.items():
+        calls.clear()
+        got = score_distribution(card, strategy=strategy, jit=False).pmf
+        assert np.array_equal(got, pmf)
+        assert max(n for _, n in calls) > 0 and sum(n for k, n in calls if k == "rows") > 3 * len(card.open_categories)
+        kinds = [k for k, _ in calls]
+        assert kinds == ["outcomes", "rows"] * (len(kinds) // 2)
+        assert all(n <= 3 for _, n in calls)
