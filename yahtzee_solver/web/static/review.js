@@ -40,7 +40,7 @@ async function loadTable(out, number) {
   const box = el("section", {id: "review-table-players", "aria-live": "polite"}, el("p", {class: "note pending", text: t("web.computing")}));
   out.append(box);
   try {
-    const r = await api("GET", "/api/review/table?game=" + number);
+    const r = await api("GET", "/api/review/table?game=" + number, undefined, true);  // quiet: the page stays usable
     const parts = [el("p", {text: r.split_title}), el("ul", {class: "splits"}, ...r.splits.map((s) => el("li", {text: s})))];
     if (r.chart) {
       const doc = new DOMParser().parseFromString(r.chart, "image/svg+xml");
