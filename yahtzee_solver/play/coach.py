@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..strategy.win_chances import TableOdds
 
 __all__ = ["RollError", "MoveError", "parse_roll", "judge", "ranking", "COACH_FORMAT", "COACH_VERSION", "MAX_PLAYERS", "TypedDice", "CoachGame",
-           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake", "undone_text", "before_new"]
+           "coach_path", "parse_players", "save", "load", "file_finished", "Mistake", "mistake", "undone_text", "best_text", "before_new"]
 
 COACH_FORMAT = "yahtzee_solver coach game"
 COACH_VERSION = 1
@@ -602,6 +602,17 @@ def mistake(game: CoachGame, advisor: Advisor, odds: TableOdds, *, keep: Iterabl
     if before is None or after is None:
         before = after = None
     return Mistake(loss, best, before, after)
+
+
+def best_text(tr: Translator, rules: RuleSet, best: KeepOption | BoxOption) -> str:
+    """The best move in the words of the mistake note (keys ``coach.best_*``), for the terminal and the page."""
+    if isinstance(best, KeepOption):
+        if best.score is not None:
+            return tr("coach.best_stop", box=tr.box(rules, best.score.category))
+        if not best.keep:
+            return tr("coach.best_reroll_all")
+        return tr("coach.best_keep", keep=" ".join(map(str, best.keep)))
+    return tr.box(rules, best.category)
 
 
 def undone_text(tr: Translator, game: CoachGame, action: dict[str, Any]) -> str:

@@ -212,16 +212,6 @@ class CoachSession:
         if flag:
             self.say(flag, fg="yellow")
 
-    def _best_text(self, best: KeepOption | BoxOption) -> str:
-        tr, rules = self.tr, self.game.rules
-        if isinstance(best, KeepOption):
-            if best.score is not None:
-                return tr("coach.best_stop", box=tr.box(rules, best.score.category))
-            if not best.keep:
-                return tr("coach.best_reroll_all")
-            return tr("coach.best_keep", keep=dice_text(best.keep))
-        return tr.box(rules, best.category)
-
     def _cost(self, *, keep: tuple[int, ...] | None = None, box: int | None = None) -> str | None:
         """The mistake note for a keep or box about to be played (``None`` for a best move, no chance change)."""
         g, tr = self.game, self.tr
@@ -229,9 +219,9 @@ class CoachSession:
         if m is None:
             return None
         if m.before is not None and m.after is not None:
-            return tr("coach.cost_win", loss=f"{m.loss:.2f}", best=self._best_text(m.best),
+            return tr("coach.cost_win", loss=f"{m.loss:.2f}", best=engine.best_text(self.tr, self.game.rules, m.best),
                       before=format_probability(m.before), after=format_probability(m.after))
-        return tr("coach.cost", loss=f"{m.loss:.2f}", best=self._best_text(m.best))
+        return tr("coach.cost", loss=f"{m.loss:.2f}", best=engine.best_text(self.tr, self.game.rules, m.best))
 
     def undo(self) -> None:
         g, tr = self.game, self.tr

@@ -59,17 +59,6 @@ def _signed(x: float) -> str:
     return f"{x:+.2f}".replace("-", "\u2212")
 
 
-def best_text(tr: Translator, rules: RuleSet, best: KeepOption | BoxOption) -> str:
-    """The best move in the words of the mistake note (keys ``coach.best_*``, as the terminal says it)."""
-    if isinstance(best, KeepOption):
-        if best.score is not None:
-            return tr("coach.best_stop", box=tr.box(rules, best.score.category))
-        if not best.keep:
-            return tr("coach.best_reroll_all")
-        return tr("coach.best_keep", keep=_dice(best.keep))
-    return tr.box(rules, best.category)
-
-
 # -- the end of a game: luck and skill, and the chances by round ----------------------------------------------
 def table_review_data(game: CoachGame, advisor: Advisor, odds: TableOdds | None = None) -> dict[str, Any]:
     """The end-of-game review of every player, as plain data for the page.
@@ -540,7 +529,7 @@ class CoachService:
             m = engine.mistake(g, adv, self.odds(g.rules), keep=keep, box=box)
         if m is None:
             return None
-        best = best_text(tr, g.rules, m.best)
+        best = engine.best_text(tr, g.rules, m.best)
         if m.before is not None and m.after is not None:
             text = tr("coach.cost_win", loss=f"{m.loss:.2f}", best=best, before=format_probability(m.before),
                       after=format_probability(m.after))
