@@ -447,3 +447,37 @@ def test_win_refuses_a_max_open_beyond_its_limit():
 
     res = run("win", "--card", "1s=3", "--opponent", "1s=3", "--max-open", str(MAX_OPEN_LIMIT + 20))
     assert_clean_error(res, 2, "--max-open", str(MAX_OPEN_LIMIT + 20))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("model", ["optimal", "expert", "beginner"])
+def test_values_without_draws_are_the_same_bits(seed, model):
+    """``draws=False`` (the values through utility_kernels.vec_turn) gives the draw-carrying solver's values exactly."""
+    rng = np.random.default_rng(40 + seed)
+    me, opp = random_endgame(rng, 3, 2 + seed % 2)
+    with_d = DuelSource(R, opp, model, solver=DuelSolver(R, model, draws=True))
+    no_d = DuelSource(R, opp, model, solver=DuelSolver(R, model, draws=False))
+    assert no_d.state_value(me.key, me.total) == with_d.state_value(me.key, me.total)
+    # every node both solvers hold: the same vectors, bit for bit
+    memo_d, memo_n = with_d.solver._memo, no_d.solver._memo
+    assert memo_d.keys() == memo_n.keys() and len(memo_n) > 10
+    for k, (v, _) in memo_d.items():
+        assert np.array_equal(memo_n[k][0], v)
+        assert np.isnan(memo_n[k][1]).all()
+    for total in (me.total - 40, me.total, me.total + 25):
+        for rolls_left in (1, 2):
+            assert np.array_equal(no_d.keep_values(me.key, total, rolls_left),
+                                  with_d.keep_values(me.key, total, rolls_left))
+        for roll in (0, 100, 251):
+            assert np.array_equal(no_d.box_values(me.key, total, roll), with_d.box_values(me.key, total, roll),
+                                  equal_nan=True)
+
+
+def test_outcomes_need_a_solver_with_draws():
+    me, opp = POSITIONS[0]
+    src = DuelSource(R, opp, "optimal", solver=DuelSolver(R, "optimal", draws=False, jit=False))
+    assert 0.0 <= src.state_value(me.key, me.total) <= 1.0
+    for call in (lambda: src.state_outcomes(me.key, me.total), lambda: src.keep_outcomes(me.key, me.total, 2),
+                 lambda: src.box_outcomes(me.key, me.total, 0)):
+        with pytest.raises(UsageError, match="draws=False"):
+            call()

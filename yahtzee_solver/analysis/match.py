@@ -140,7 +140,7 @@ def play_match(a: str, b: str, games: int, rules: str | RuleSet = "yahtzee", *, 
     if share_duel and a == b == "master":
         from ..strategy.duel import DuelSolver
 
-        shared = DuelSolver(rules, "optimal", table)
+        shared = DuelSolver(rules, "optimal", table, draws=False)
 
     def make(level: str, rng: np.random.Generator, k: int | None) -> Strategy:
         if level == "master":

@@ -378,7 +378,7 @@ class EndgameChances:
         self.model: str = model_for_level(level)
         self.max_open: int = DEFAULT_MAX_OPEN if max_open is None else int(max_open)
         self.advisor: Advisor = advisor
-        self.solver: DuelSolver = solver if solver is not None else DuelSolver(self.rules, self.model, advisor.table)
+        self.solver: DuelSolver = solver if solver is not None else DuelSolver(self.rules, self.model, advisor.table, draws=False)
         self._policy: tuple[tuple[Any, ...], Policy] | None = None
 
     def policy(self, card: ScoreCard, opponent: ScoreCard) -> Policy | None:

@@ -198,7 +198,7 @@ class MasterStrategy:
             if s is not None and len(s._memo) > 40_000:  # bounded memory: about 200 MB at most
                 s.clear()
             if s is None:
-                s = DuelSolver(self.rules, "optimal", self.table, jit=self.jit)
+                s = DuelSolver(self.rules, "optimal", self.table, jit=self.jit, draws=False)
             m = (key, s, Policy(DuelSource(self.rules, opp[0], "optimal", solver=s), tiebreak=self.expert.source,
                                 tie_tolerance=TIE))
             self._duel_model = m

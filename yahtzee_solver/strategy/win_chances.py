@@ -198,7 +198,7 @@ class WinHints:
                 skey = (st.rules.name, model, id(advisor.table))
                 solver = self._solvers.get(skey)
                 if solver is None:
-                    solver = self._solvers.setdefault(skey, DuelSolver(st.rules, model, advisor.table))
+                    solver = self._solvers.setdefault(skey, DuelSolver(st.rules, model, advisor.table, draws=False))
                 kept = (key, Policy(DuelSource(st.rules, cpu, model, solver=solver), tiebreak=advisor.source))
             else:
                 pmf = opponent_pmf(st.rules, cpu, st.config.opponent, advisor.table)
