@@ -368,7 +368,7 @@ def _arrays(rules: RuleSet) -> dict[str, np.ndarray]:
         if max(counts) == 5:  # a five-alike roll: Joker points where the rules give them
             row = [p if j is None else j for p, j in zip(row, joker_points)]
         joker_rows.append(row)
-    score = np.array(score_rows, dtype=np.int64).reshape(N_ROLLS, C)
+    score = np.asfortranarray(np.array(score_rows, dtype=np.int64).reshape(N_ROLLS, C))
     joker = np.array(joker_rows, dtype=np.int64).reshape(N_ROLLS, C)
     params = np.zeros(8, dtype=np.int64)
     params[P_NCAT] = C

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import jit
+from . import jit, kernels
 from ..rules import N_UPPER, RuleSet, get_rules
 
 __all__ = ["BuildResult", "build_values", "reachable_layers", "reachable_upper", "state_arrays", "upper_classes",
@@ -229,9 +229,10 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -
     )
 
 
-#: States per chunk handed to a thread (dynamic scheduling of ``prange``): a
-#: few milliseconds of work, so a thread slowed by other processes takes
-#: fewer chunks instead of holding up the whole layer.
+#: States per chunk handed to a thread (dynamic scheduling of ``prange``, whose
+#: items are tiles of :data:`kernels.BUILD_TILE` states): a few milliseconds of
+#: work, so a thread slowed by other processes takes fewer chunks instead of
+#: holding up the whole layer.
 CHUNK_STATES = 256
 
 
@@ -241,7 +242,7 @@ def _dynamic_schedule(jit_compile: bool) -> contextlib.AbstractContextManager[An
         return contextlib.nullcontext()
     import numba  # already loaded by the compiled kernels
 
-    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(CHUNK_STATES)
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(max(1, CHUNK_STATES // kernels.BUILD_TILE))
     return schedule
 
 

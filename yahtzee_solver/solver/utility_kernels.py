@@ -58,7 +58,7 @@ Like :mod:`kernels`, this is plain Python in the subset numba compiles;
 import numpy as np
 
 from ..dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
-from .kernels import after_box, box_points
+from .kernels import after_box, box_points, vec_best_subkeeps, vec_expect_keeps
 
 # Rebound to numba.prange in the compiled copy of this module.
 prange = range
@@ -69,39 +69,17 @@ _NCAT, _YCAT, _NUPPER, _THRESH, _NFLAGS = 0, 1, 7, 4, 6
 KERNELS = (
     "vec_options",
     "vec_final_rolls",
-    "vec_expect_keeps",
-    "vec_best_subkeeps",
     "vec_turn",
     "solve_layer",
 )
 #: Kernels whose prange loops run in parallel.
 PARALLEL = ("solve_layer",)
 #: Names the compiled copy takes from the compiled :mod:`kernels`.
-IMPORTS = ("after_box", "box_points")
+IMPORTS = ("after_box", "box_points", "vec_expect_keeps", "vec_best_subkeeps")
 
 #: Offsets per tile in :func:`solve_layer`: two 462 x 48 float64 buffers (355 KB) stay in
 #: a core's L2 cache (``benchmarks/bench_target_dp.py`` compares tile sizes).
 TILE = 48
-
-
-def _make_subs():
-    """``_SUBS[k]``: the keeps of ``k`` minus one die, one per face present, padded with -1."""
-    subs = np.full((N_KEEPS, 6), -1, np.int32)
-    for k in range(N_KEEPS):
-        n = 0
-        for f in range(6):
-            if SUB[k, f] >= 0:
-                subs[k, n] = SUB[k, f]
-                n += 1
-    subs.setflags(write=False)
-    return subs
-
-
-# Every proper sub-multiset of a keep lies inside the keep minus one die of a face it holds.
-_SUBS = _make_subs()
-#: ``_NSUBS[k]``: the number of subs of keep ``k`` in ``_SUBS``.
-_NSUBS = (_SUBS >= 0).sum(axis=1).astype(np.int32)
-_NSUBS.setflags(write=False)
 
 
 def vec_options(mask, up, yb, idx, score, joker, params, Z, points, legal, nopt, orow, ogain):
@@ -198,71 +176,6 @@ def vec_final_rolls(a, b, Wn, nopt, orow, ogain, S):
             for t in range(m, n):
                 y = s[t]
                 s[t] = top if top > y else y
-
-
-def vec_expect_keeps(E, n):
-    """``E[0:210, t]`` (keeps of 0..4 dice) from ``E[210:462, t]`` (the rolls), for ``t`` in ``0..n-1``.
-
-    As :func:`kernels.expect_keeps`, one offset at a time: the mean over six
-    faces of the keep with one more die.
-    """
-    for k in range(ROLL_OFFSET - 1, -1, -1):
-        e0 = E[CHILD[k, 0]]
-        e1 = E[CHILD[k, 1]]
-        e2 = E[CHILD[k, 2]]
-        e3 = E[CHILD[k, 3]]
-        e4 = E[CHILD[k, 4]]
-        e5 = E[CHILD[k, 5]]
-        ek = E[k]
-        for t in range(n):
-            ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
-
-
-def vec_best_subkeeps(E, B, n):
-    """``B[k, t] = max(E[i, t] for i a sub-multiset of k)``, for ``t`` in ``0..n-1``.
-
-    As :func:`kernels.best_subkeeps`, element by element: the best keep inside
-    each roll may differ from one offset to the next.  ``B`` must not be ``E``.
-    The maxima are taken in the order ``E[k]``, then ``B[sub]`` for the subs of
-    ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if x > y else
-    y``), in one pass per keep so that the loops vectorise.
-    """
-    b0 = B[0]
-    e0 = E[0]
-    for t in range(n):
-        b0[t] = e0[t]
-    for k in range(1, N_KEEPS):
-        ek = E[k]
-        bk = B[k]
-        ns = _NSUBS[k]
-        # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
-        s0 = B[_SUBS[k, 0]]
-        s1 = B[_SUBS[k, min(1, ns - 1)]]
-        s2 = B[_SUBS[k, min(2, ns - 1)]]
-        if ns <= 3:
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                bk[t] = x if x > y else y
-        else:
-            s3 = B[_SUBS[k, 3]]
-            s4 = B[_SUBS[k, ns - 1]]
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                y = x if x > y else y
-                x = s3[t]
-                y = x if x > y else y
-                x = s4[t]
-                bk[t] = x if x > y else y
 
 
 def vec_turn(a, b, levels, Wn, nopt, orow, ogain, E0, E1, E2):
