@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""The build's turn kernel against a bound measured on this machine (issue 22, goal 4).
+
+    python benchmarks/bench_kernel_bound.py [--rules yahtzee] [--repeat 5]
+
+1. **Measured.** Every turn of a table build (the build's own list: one state
+   per class of equivalent upper subtotals, layer by layer) is solved by
+   ``kernels.solve_states`` on one thread, against the shipped table (the
+   values are checked bit for bit).  CPU microseconds per turn, the minimum of
+   ``--repeat`` runs.
+2. **Counted.** From the states, the work each phase of the turn does per
+   state (:func:`kernels.turn_columns`): the element operations of the final
+   rolls (one pass over the 252 rolls per open box, plus the six Joker rolls
+   once the Yahtzee box is filled), the copy of the rolls into the tile, the
+   keep averages (3 x 210 rows of six loads, five adds and a division) and the
+   best keeps (2 x 462 rows of a max over the keep and its sub-keeps, three or
+   five as :func:`kernels.vec_best_subkeeps` reads them), and the bytes the
+   vector loops load.
+3. **The machine's rates.** Each phase's operation mix is timed in a
+   streaming loop of the same shape over contiguous rows of a buffer as large
+   as the build's tile (462 x 32 float64, in L2): the same loads, adds,
+   maxima and divisions per element, with no index tables, no row set-up and
+   no V look-ups.  Its time per element is the best this machine does for
+   that mix; the bound of a turn is the sum over its phases of count x that
+   time.  The table's look-ups (``after_box``) are left out of the bound:
+   they are counted and reported, not priced.
+
+The ratio measured / bound says how far the kernel is from the machine's
+rate for its own arithmetic and loads; goal 4 asks for at most 1.3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+from yahtzee_solver.dice import N_KEEPS, N_ROLLS, ROLL_FACE, ROLL_OFFSET  # noqa: E402
+from yahtzee_solver.rules import N_UPPER, get_rules  # noqa: E402
+from yahtzee_solver.solver import build, jit, kernels  # noqa: E402
+from yahtzee_solver.solver.table import load_table  # noqa: E402
+
+TILE = kernels.BUILD_TILE
+
+
+# -- streaming loops of each phase's operation mix (contiguous rows, no index tables) ----------
+
+@numba.njit(cache=False)
+def _stream_expect(X, reps):
+    """Rows 0..209 = (six other rows summed) / 6: 6 loads, 5 adds, 1 division, 1 store an element."""
+    n = X.shape[1]
+    for _ in range(reps):
+        for k in range(210):
+            e0 = X[210 + k]
+            e1 = X[211 + k]
+            e2 = X[212 + k]
+            e3 = X[213 + k]
+            e4 = X[214 + k]
+            e5 = X[215 + k]
+            ek = X[k]
+            for t in range(n):
+                ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
+    return X[0, 0]
+
+
+@numba.njit(cache=False)
+def _stream_best(E, B, subs, reps):
+    """B[k] = max(E[k], ``subs`` other rows): 1 + subs loads, subs maxima, 1 store an element.
+
+    The other rows are read from ``E`` (the kernel reads earlier rows of ``B``, just written: that
+    dependency is the kernel's, not the machine's rate).
+    """
+    n = E.shape[1]
+    for _ in range(reps):
+        for k in range(5, N_KEEPS):
+            ek = E[k]
+            bk = B[k]
+            s0 = E[k - 1]
+            s1 = E[k - 2]
+            s2 = E[k - 3]
+            if subs == 3:
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    bk[t] = x if x > y else y
+            else:
+                s3 = E[k - 4]
+                s4 = E[k - 5]
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    y = x if x > y else y
+                    x = s3[t]
+                    y = x if x > y else y
+                    x = s4[t]
+                    bk[t] = x if x > y else y
+    return B[5, 0]
+
+
+@numba.njit(cache=False)
+def _stream_final(S, col, reps):
+    """S = max(S, col + base) over 252 rolls: 2 loads, 1 add, 1 max, 1 store an element."""
+    base = 1.5
+    for i in range(reps):
+        c = col[i % col.shape[0]]
+        for r in range(S.shape[0]):
+            v = c[r] + base
+            y = S[r]
+            S[r] = v if v > y else y
+    return S[0]
+
+
+def _per_element(fn, elements: int, *args) -> float:
+    """Seconds per element of a streaming loop (best of 7)."""
+    fn(*args[:-1], 1)
+    best = np.inf
+    for _ in range(7):
+        c0 = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - c0)
+    return best / elements
+
+
+def machine_rates() -> dict[str, float]:
+    """Nanoseconds per element of each phase's operation mix on this machine (one thread, L2-resident)."""
+    rng = np.random.default_rng(0)
+    X = rng.random((N_KEEPS, TILE))
+    B = rng.random((N_KEEPS, TILE))
+    reps = 400
+    out = {"expect": _per_element(_stream_expect, reps * 210 * TILE, X, reps) * 1e9}
+    for s in (3, 5):
+        out[f"best{s}"] = _per_element(_stream_best, reps * (N_KEEPS - 5) * TILE, X, B, s, reps) * 1e9
+    S = rng.random(N_ROLLS)
+    col = rng.random((16, N_ROLLS)).astype(np.float64)
+    reps_f = 40000
+    out["final"] = _per_element(_stream_final, reps_f * N_ROLLS, S, col, reps_f) * 1e9
+    return out
+
+
+def build_turns(rules) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The build's turns (representative states), layer by layer from the last turn to the first."""
+    reach = build.reachable_upper(rules)
+    classes = build.upper_classes(rules, reach)
+    out = []
+    for p in range(rules.n_categories - 1, -1, -1):
+        masks, ups, ybs = build.state_arrays(rules, p, reach)
+        first = classes[masks & ((1 << N_UPPER) - 1), ups] == ups
+        out.append((masks[first], ups[first], ybs[first]))
+    return out
+
+
+def counts(rules, layers) -> dict[str, float]:
+    """Element operations and bytes loaded per turn, averaged over the build's turns."""
+    C = rules.n_categories
+    ycat = rules.yahtzee_category
+    n_turns = sum(m.size for m, _, _ in layers)
+    masks = np.concatenate([m for m, _, _ in layers])
+    open_boxes = C - np.array([bin(int(m)).count("1") for m in masks])
+    joker_rolls = int((ROLL_FACE > 0).sum())
+    yfilled = (masks >> ycat) & 1 if ycat >= 0 else np.zeros_like(masks)
+    # the final rolls: one pass over the 252 rolls per open box; the Joker rolls with box_values
+    final = float(open_boxes.mean()) * N_ROLLS
+    joker = float((yfilled * joker_rolls * open_boxes).mean())
+    nsubs = np.array([int((kernels.SUB[k] >= 0).sum()) for k in range(N_KEEPS)])
+    best3 = int(((nsubs <= 3) & (np.arange(N_KEEPS) > 0)).sum())
+    best5 = int((nsubs > 3).sum())
+    ops = {
+        "final": final,  # elements of S = max(S, x): one add or gather, one max
+        "joker": joker,  # box scores of the Joker rolls (scalar)
+        "copy": float(N_ROLLS),  # the rolls into the tile's column
+        "expect": 3.0 * ROLL_OFFSET,  # rows of six loads, five adds, a division
+        "best3": 2.0 * best3,
+        "best5": 2.0 * best5,
+        "lookups": float((np.where(np.arange(C)[None, :] < N_UPPER, 6, 1)
+                          * ((masks[:, None] >> np.arange(C)[None, :]) & 1 == 0)).sum(axis=1).mean()),
+    }
+    loads = (ops["final"] * 2 + ops["copy"] + ops["expect"] * 6 + ops["best3"] * 4 + ops["best5"] * 6) * 8
+    ops["bytes_loaded"] = loads
+    ops["turns"] = n_turns
+    return ops
+
+
+def measured(rules, layers, repeat: int) -> float:
+    """CPU microseconds per turn of the build's solve_states on one thread (minimum of ``repeat``)."""
+    table = load_table(rules.name)
+    a = rules.arrays()
+    k = jit.compiled()
+    solved = np.concatenate([np.ravel_multi_index((m, u, y), table.values.shape) for m, u, y in layers])
+    best = np.inf
+    for _ in range(repeat):
+        # the other members of each class (copies in the build) and the full cards from the table
+        V = table.values.copy()
+        V.ravel()[solved] = np.nan
+        c0 = time.process_time()
+        for masks, ups, ybs in layers:
+            k.solve_states(masks, ups, ybs, V, a["score"], a["joker"], a["params"])
+        best = min(best, time.process_time() - c0)
+        assert np.array_equal(V.ravel()[solved], table.values.ravel()[solved]), "the build's values changed"
+    return best / sum(m.size for m, _, _ in layers) * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rules", default="yahtzee")
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    rules = get_rules(a.rules)
+    layers = build_turns(rules)
+    ops = counts(rules, layers)
+    rates = machine_rates()
+    us = measured(rules, layers, a.repeat)
+    bound_ns = {
+        "final rolls": ops["final"] * rates["final"],
+        "copy into the tile": ops["copy"] * rates["final"],
+        "keep averages": ops["expect"] * rates["expect"],
+        "best keeps": ops["best3"] * rates["best3"] + ops["best5"] * rates["best5"],
+    }
+    total = sum(bound_ns.values()) / 1000
+    print(f"{rules.name}: {int(ops['turns'])} turns, one thread, load average {os.getloadavg()[0]:.2f}")
+    print(f"machine rates, ns an element (streaming, L2): expect {rates['expect']:.3f}, best of 3 "
+          f"{rates['best3']:.3f}, best of 5 {rates['best5']:.3f}, final-roll max {rates['final']:.3f}")
+    print(f"per turn: {ops['final']:.0f} final-roll elements, {ops['expect']:.0f} keep-average rows x 1 column, "
+          f"{ops['best3'] + ops['best5']:.0f} best-keep rows, {ops['bytes_loaded'] / 1024:.1f} KiB loaded by the "
+          f"vector loops; {ops['lookups']:.1f} table look-ups and {ops['joker']:.0f} Joker box scores (not priced)")
+    for name, ns in bound_ns.items():
+        print(f"  bound {name:20s} {ns / 1000:.3f} us")
+    print(f"bound {total:.3f} us a turn; measured {us:.3f} us a turn (CPU); ratio {us / total:.2f} (goal <= 1.3)")
+
+
+if __name__ == "__main__":
+    main()
