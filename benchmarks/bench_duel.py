@@ -9,6 +9,11 @@ solved per layer (open boxes of both cards), the score differences stored and
 the memory of the stored vectors.
 
     python benchmarks/bench_duel.py [--rules yahtzee] [--k 2 4 6 7 8] [--n 15] [--model optimal expert]
+                                    [--no-draws]
+
+``--no-draws`` solves the values only (``DuelSolver(draws=False)``), as the
+``master`` CPU, the play hint and the review do; by default the solver also
+carries the draw chance, as ``yahtzee-solve win`` does.
 
 CPU seconds (``time.process_time``) are the fair figure on a shared machine:
 wall time includes the waits for a core.
@@ -23,7 +28,7 @@ import time
 import numpy as np
 
 from yahtzee_solver.state import ScoreCard
-from yahtzee_solver.strategy.duel import DuelSource
+from yahtzee_solver.strategy.duel import DuelSolver, DuelSource
 from yahtzee_solver.strategy.players import ExpertStrategy
 
 
@@ -54,13 +59,17 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=15, help="positions per K")
     ap.add_argument("--model", nargs="+", default=["optimal", "expert"])
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--no-draws", action="store_true", help="values only, as master and the hints")
     a = ap.parse_args()
+    draws = not a.no_draws
     expert = ExpertStrategy(a.rules)
     # compile / load the kernels once, outside the timings
     warm = random_position(a.rules, 2, np.random.default_rng(0), expert)
     for m in a.model:
-        DuelSource(a.rules, warm[1], m).state_value(warm[0].key, warm[0].total)
-    print(f"rules {a.rules}, {a.n} random positions per K (seed {a.seed}), cold solver per position")
+        DuelSource(a.rules, warm[1], m, solver=DuelSolver(a.rules, m, draws=draws)).state_value(
+            warm[0].key, warm[0].total)
+    print(f"rules {a.rules}, {a.n} random positions per K (seed {a.seed}), cold solver per position, "
+          f"{'value and draw chance' if draws else 'values only'}")
     print(f"{'K':>2} {'model':8} {'median s':>9} {'worst s':>8} {'median cpu':>10} {'worst cpu':>9} "
           f"{'nodes':>8} {'diffs':>10} {'MB':>7}  nodes per layer (open boxes: nodes)")
     for k in a.k:
@@ -70,7 +79,7 @@ def main() -> None:
             walls, cpus, nodes, diffs, mb, layers = [], [], [], [], [], {}
             for me, opp in positions:
                 t0, c0 = time.perf_counter(), time.process_time()
-                src = DuelSource(a.rules, opp, m)
+                src = DuelSource(a.rules, opp, m, solver=DuelSolver(a.rules, m, draws=draws))
                 src.state_value(me.key, me.total)
                 src.keep_values(me.key, me.total, 2)  # the first decision of the turn
                 walls.append(time.perf_counter() - t0)
