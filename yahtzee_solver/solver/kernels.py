@@ -312,8 +312,12 @@ _ROLL_COUNTS_T = np.ascontiguousarray(KEEP_COUNTS[ROLL_OFFSET:].T, dtype=np.int6
 def final_roll_values(mask, up, yb, V, score, joker, params, S):
     """``S[r]`` = value of ending the turn with roll ``r`` (best box), for all 252 rolls.
 
-    Ordinary rolls use the ordinary points; the five-alike rolls go through
-    :func:`box_values` (Joker rules) once the Yahtzee box is filled.
+    Ordinary rolls use the ordinary points, one pass over the rolls per open
+    box.  Once the Yahtzee box is filled, the five-alike rolls are scored
+    again by the Joker rule: :func:`box_points` gives their points and legal
+    boxes, valued with the same ``after_box`` values as the ordinary pass
+    (``upv`` of an upper box by dice count, ``base`` + points of a lower box),
+    the Yahtzee bonus added first, as :func:`box_values` does.
     """
     P = param_tuple(params)
     C = P[_NCAT]
@@ -321,16 +325,18 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
     ycat = P[_YCAT]
     for r in range(N_ROLLS):
         S[r] = -np.inf
-    upv = np.empty(6)
+    upv = np.empty((nup if nup > 0 else 1, 6))
+    base = np.empty(C)
     for c in range(C):
         if (mask >> c) & 1:
             continue
         if c < nup:
+            u = upv[c]
             for n in range(6):
-                upv[n] = after_box(mask, up, yb, c, n * (c + 1), V, P)
+                u[n] = after_box(mask, up, yb, c, n * (c + 1), V, P)
             cnt = _ROLL_COUNTS_T[c]
             for r in range(N_ROLLS):
-                v = upv[cnt[r]]
+                v = u[cnt[r]]
                 y = S[r]
                 S[r] = v if v > y else y
         elif c == ycat:
@@ -341,19 +347,32 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                 if v > S[r]:
                     S[r] = v
         else:
-            base = after_box(mask, up, yb, c, 0, V, P)
+            b = after_box(mask, up, yb, c, 0, V, P)
+            base[c] = b
             col = score[:, c]
             for r in range(N_ROLLS):
-                v = col[r] + base
+                v = col[r] + b
                 y = S[r]
                 S[r] = v if v > y else y
     if ycat >= 0 and (mask >> ycat) & 1:
         points = np.empty(C, np.int64)
         legal = np.empty(C, np.int8)
-        values = np.empty(C)
         for r in range(N_ROLLS):
             if ROLL_FACE[r] > 0:
-                S[r] = box_values(mask, up, yb, r, V, score, joker, P, points, legal, values)
+                bonus = box_points(mask, up, yb, r, score, joker, P, points, legal)
+                best = -np.inf
+                for c in range(C):
+                    if legal[c]:
+                        p = points[c]
+                        if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
+                            v = bonus + upv[c, p // (c + 1)]
+                        elif c >= nup and c != ycat:
+                            v = bonus + (p + base[c])
+                        else:
+                            v = bonus + after_box(mask, up, yb, c, p, V, P)
+                        if v > best:
+                            best = v
+                S[r] = best
 
 
 def turn(mask, up, yb, levels, V, score, joker, params, E, B):
