@@ -217,11 +217,15 @@ def max_points_gained(rules: RuleSet, root: Sequence[int], masks: Sequence[int] 
                       ups: Sequence[int] | np.ndarray, ybs: Sequence[int] | np.ndarray) -> np.ndarray:
     """An upper bound on the points a card can have gained from the turn-start state ``root`` to each state.
 
-    The most each box filled since the root can hold (Joker points included), the
-    upper bonus if it was reached since, and a Yahtzee bonus on every turn after
-    the Yahtzee box was scored 50 (none while it is open or scratched): the
+    The most each box filled since the root can hold (Joker points included) --
+    but the upper boxes' exact points while the subtotal is below the threshold
+    (``ups - u0``), and 0 for a Yahtzee box scratched since --, the upper bonus
+    if it was reached since, and a Yahtzee bonus on every turn after the
+    Yahtzee box was scored 50 (none while it is open or scratched): the
     counterpart of :func:`max_points_to_come` from the other end.  A state is
-    never reached from the root with more points than this above the root's.
+    never reached from the root with more points than this above the root's,
+    and a turn adds at most its points to it (the offsets a state reads are
+    below its successors' bounds).
 
     Returns
     -------
@@ -478,12 +482,10 @@ class _OffsetRanges:
         gained counts the upper subtotal, which differs within a class).
         """
         jmin, lows, highs = self.of(masks, ups, ybs)
-        k = first.size
         cj, cl, ch = jmin[first].copy(), lows[first].copy(), highs[first].copy()
         np.minimum.at(cj, rep, jmin)
         np.minimum.at(cl, rep, lows)
         np.maximum.at(ch, rep, highs)
-        assert cj.shape == (k,)
         return cj, cl, ch
 
     def jmax(self, key: StateKey) -> int:
