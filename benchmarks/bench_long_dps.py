@@ -9,7 +9,8 @@ tree alternating (``--runs`` pairs):
 2. ``target``: ``hint --target T`` from the empty card (``TargetAdvisor.keep_options``
    for the dice ``--dice`` with two rerolls left: the whole DP and the ranking), ``--target``;
 3. ``curve``: ``target-curve`` beyond the shipped file (``objectives.target_curve`` from the
-   empty card to ``--max``).
+   empty card to ``--max``; with the shipped curve as its ``known`` part where the revision's
+   ``target_curve`` takes one, as the command does: the DP then solves only the targets above it).
 
 The baseline is the package at git revision ``--baseline`` (default: the
 last commit before this round), extracted with ``git archive`` into a folder
@@ -70,7 +71,12 @@ else:
         opts = TargetAdvisor(rules, int(target)).keep_options(ScoreCard.empty(rules), dice, 2)
         result = np.array([o.probability for o in opts])
     else:
-        result = ob.target_curve(rules, int(arg)).probabilities
+        import inspect
+        kw = {}
+        if "known" in inspect.signature(ob.target_curve).parameters:  # what target-curve does beyond the file
+            from yahtzee_solver.analysis.curve_data import curve_path, load_curve
+            kw["known"] = load_curve(curve_path(rules), rules).best
+        result = ob.target_curve(rules, int(arg), **kw).probabilities
 w, c = time.perf_counter() - t, time.process_time() - c
 np.save(out, result)
 print(f"seconds={w!r} cpu={c!r} rss={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024!r}")

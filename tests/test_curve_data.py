@@ -192,8 +192,18 @@ def test_target_curve_says_a_missing_shipped_file_before_the_dp(tmp_path, monkey
     # a shipped file that stops short of --max is said too; none when a file answers
     short = _write(tmp_path / "short.json")
     monkeypatch.setattr("yahtzee_solver.analysis.curve_data.curve_path", lambda rules, folder=None: short)
+    knowns = []
+
+    def fake(rules, m, card, progress=None, known=None):
+        knowns.append(known)
+        return TargetCurve(rules, card, np.linspace(1, .5, m + 1), 1.0, 7)
+
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", fake)
     res = run("target-curve", "--max", "30", "--no-progress")
-    assert res.exit_code == 0 and "covers T up to 3, not --max 30" in res.stderr
+    assert res.exit_code == 0 and "covers T up to 3, not --max 30; running the DP for T above 3" in res.stderr
+    # the DP solves only the targets above the file (target_curve(known=...) keeps the bits)
+    assert knowns[-1].tolist() == load_curve(short, "yahtzee").best.tolist()
+    assert "T up to 3 read from the shipped curve" in res.stdout
     res = run("target-curve", "--max", "3", "--no-progress")
     assert res.exit_code == 0 and res.stderr == ""
 

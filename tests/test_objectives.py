@@ -363,3 +363,108 @@ def test_the_points_gained_bound_skips_only_offsets_no_game_reaches(text, monkey
             c = c.with_box(box, pts[box], bonus)
             k = c.key
             assert c.total - card.total <= max_points_gained(card.rules, card.key, [k[0]], [k[1]], [k[2]])[0]
+
+
+CURVE_CARDS = [
+    "ones=3,twos=6,threes=9,fours=12,3k=20,4k=20,fh=25,chance=20",  # Yahtzee box open, bonus still reachable
+    "ones=3,twos=6,threes=9,3k=20,fh=25,yahtzee=50,chance=20",  # Yahtzee bonuses to come
+    "fives=10,3k=20,4k=20,fh=25,ss=30,yahtzee=0,chance=20",  # scratched; merged upper subtotals
+]
+
+
+@pytest.mark.parametrize("text", CURVE_CARDS)
+def test_a_curve_beyond_a_known_part_is_the_whole_curve_bit_for_bit(text):
+    """target_curve(known=...) solves the root only for the targets above the known part; the states
+    then compute fewer offsets (the ones those targets reach), and every probability keeps its bits."""
+    from yahtzee_solver.strategy.objectives import curve_work
+
+    card = parse_card(text, "yahtzee")
+    top = 800
+    whole = target_curve("yahtzee", top, card).probabilities
+    full_work = curve_work("yahtzee", top, card).state_offsets
+    seen_less = False
+    for k in (0, card.total, card.total + 1, card.total + 57, 300, 450, 650, top + 1, top + 40):
+        part = target_curve("yahtzee", top, card, known=whole[:k])
+        assert np.array_equal(part.probabilities, whole), k
+        work = curve_work("yahtzee", top, card, k)
+        if k <= card.total:
+            assert work.state_offsets == full_work
+        elif work is not None:
+            assert work.state_offsets <= full_work
+            seen_less |= work.state_offsets < full_work
+        else:
+            # nothing left to solve: every target from k on is known or out of reach
+            assert k > min(top, card.total + max_points_to_come(card.rules, [card.key[0]], [card.key[1]],
+                                                                [card.key[2]])[0])
+    assert seen_less
+    # the known part is copied: a wrong one shows (what the CLI reads is the shipped DP's own)
+    wrong = whole[:300].copy()
+    wrong[200] = 0.5
+    assert target_curve("yahtzee", top, card, known=wrong).probabilities[200] == 0.5
+    with pytest.raises(UsageError, match="known curve"):
+        target_curve("yahtzee", top, card, known=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("text", CURVE_CARDS + ["fours=4,fives=5,sixes=6,3k=20,ss=30,yahtzee=50"])
+def test_the_offset_bounds_cut_only_offsets_no_game_needs(text, monkeypatch):
+    """The bounds of the offsets a state computes (max_points_gained: the upper subtotal exact, a scratched
+    Yahtzee box 0; the points to come without an unreachable upper bonus) leave every value solved with
+    the same bits as with no cut at all, for the root's own total and for every root offset, and for
+    each state of a class of equal upper subtotals read from its representative."""
+    import yahtzee_solver.strategy.objectives as obj
+
+    card = parse_card(text, "yahtzee")
+    u = target_utility(card.total + 120, card.total)
+    new = {r: solve_utility("yahtzee", card, None, u, root_offsets=r) for r in (0, 37, u.J)}
+    huge = lambda rules, *args: np.full(np.shape(args[-3]), 10 ** 6)  # noqa: E731
+    monkeypatch.setattr(obj, "max_points_gained", huge)
+    monkeypatch.setattr(obj, "_most_to_come", lambda rules, m, *_: obj.max_points_to_come(rules, m, *_))
+    uncut = solve_utility("yahtzee", card, None, u, every_offset=True)
+    monkeypatch.undo()
+    for r, sol in new.items():
+        assert np.array_equal(sol.root_values[: r + 1], uncut.root_values[: r + 1])
+        for la, lb in zip(sol.layers, uncut.layers):
+            a, b = la[4], lb[4]
+            same = ~np.isnan(a)
+            assert np.array_equal(a[same], b[same])
+        # later positions, class members included, read from the solution as solved from themselves
+        rng = np.random.default_rng(r)
+        for _ in range(20):
+            c = card
+            while not c.is_full and c.filled < card.filled + 2:
+                dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+                pts, legal, bonus = c.box_points(dice)
+                box = int(rng.choice(np.flatnonzero(legal)))
+                c = c.with_box(box, pts[box], bonus)
+            if c.is_full or not sol.covers(c.key, c.total):
+                continue
+            own = solve_utility("yahtzee", c, None, target_utility(card.total + 120, c.total))
+            assert np.array_equal(sol.turn_values(c.key, c.total, 3), own.turn_values(c.key, c.total, 3))
+
+
+def test_the_points_to_come_bound_drops_only_an_unreachable_upper_bonus():
+    from yahtzee_solver.strategy.objectives import _most_to_come
+
+    rules = get_rules("yahtzee")
+    empty = ScoreCard.empty(rules)
+    for text, drop in (("ones=3,twos=6,threes=9,fours=12,fives=15", 0),  # sixes 18 makes 63
+                       ("ones=0,twos=0,threes=0,fours=0,fives=5", rules.upper_bonus),  # 5 + 30 < 63
+                       ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", 0)):  # no upper box open
+        k = parse_card(text, rules).key
+        assert max_points_to_come(rules, [k[0]], [k[1]], [k[2]])[0] - _most_to_come(rules, [k[0]], [k[1]], [k[2]])[0] \
+            == drop
+    assert _most_to_come(rules, [0], [0], [0])[0] == max_points_to_come(rules, [0], [0], [0])[0]
+    # random games never make more than the bound from any state on the way
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        c, seen = empty, []
+        while not c.is_full:
+            seen.append((c.key, c.total))
+            dice = tuple(sorted(int(x) for x in rng.integers(1, 7, 5)))
+            if rng.random() < 0.2:
+                dice = (int(rng.integers(1, 7)),) * 5
+            pts, legal, bonus = c.box_points(dice)
+            box = int(rng.choice(np.flatnonzero(legal)))
+            c = c.with_box(box, pts[box], bonus)
+        for k, t in seen:
+            assert c.total - t <= _most_to_come(rules, [k[0]], [k[1]], [k[2]])[0]

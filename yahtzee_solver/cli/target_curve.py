@@ -5,7 +5,9 @@ From the empty card, with a rule set whose curve is shipped
 ``--max`` within it, the shipped columns are read (instant; ``--recompute``
 runs the DP instead); a file reaching the most the rule set can score answers
 any larger ``--max`` (exact zeros above it).  A missing shipped file is said on
-stderr before the DP runs.  Otherwise one DP from the card
+stderr before the DP runs.  A ``--max`` beyond the shipped file takes T up to
+the file's maximum from it and solves only the targets above (the same bits
+as the whole DP: ``target_curve(..., known=...)``).  Otherwise one DP from the card
 (:func:`yahtzee_solver.strategy.objectives.target_curve`), with a progress bar on
 stderr.  ``--plot FILE`` draws the curve with matplotlib (the ``plot`` extra:
 ``pip install 'yahtzee-solver[plot]'``).
@@ -58,19 +60,25 @@ def _plot(fig: Figure, path: str, rules: RuleSet, probs: np.ndarray, ev: np.ndar
     write_figure(fig, path)
 
 
-def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> None:
-    """One stderr line when a shipped curve was expected for the empty card but cannot answer."""
+def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> np.ndarray | None:
+    """One stderr line when a shipped curve was expected for the empty card but cannot answer.
+
+    Returns the shipped ``best`` column when the file exists (it stops short of ``max_target``):
+    the DP then solves only the targets above it.
+    """
     from ..analysis.curve_data import SHIPPED_RULES, curve_path, load_curve
 
     if rules.name not in SHIPPED_RULES:
-        return
+        return None
     path = curve_path(rules)
     if not path.exists():
         click.echo(f"shipped curve {str(path)!r} not found; running the DP (a few minutes)", err=True)
-        return
-    top = load_curve(path, rules).max_target
+        return None
+    curve = load_curve(path, rules)
+    top = curve.max_target
     click.echo(f"shipped curve {str(path)!r} covers T up to {top}, not --max {max_target}; "
-               f"running the DP (a few minutes)", err=True)
+               f"running the DP for T above {top}", err=True)
+    return curve.best
 
 
 @click.command("target-curve")
@@ -110,6 +118,7 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
     if plot_path is not None:  # the file type and matplotlib are checked before the work
         fig = plot_figure(plot_path)  # checks the folder too (cli.dist.check_plot_path)
     shipped = None
+    known = None  # the shipped part of a curve beyond the shipped file
     if not recompute and card.filled == 0:
         from ..analysis.curve_data import shipped_curve
         from ..errors import TableError
@@ -119,7 +128,7 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
         except TableError as e:
             raise TableError(f"{e}; --recompute runs the DP without it") from None
         if shipped is None:
-            _say_why_the_dp_runs(rules, max_target)
+            known = _say_why_the_dp_runs(rules, max_target)
     if shipped is not None:
         probs = shipped.best[: max_target + 1]
         ev = shipped.expected_score_policy[: max_target + 1]
@@ -139,10 +148,13 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
             if not no_progress:
                 from ..strategy.objectives import curve_work
 
-                work = curve_work(rules, max_target, card)
+                work = curve_work(rules, max_target, card, 0 if known is None else known.size)
                 if work is not None:
                     announce_wait(f"target curve {rules.name} to {max_target}", work)
-            curve = target_curve(rules, max_target, card, progress=update)
+            if known is None:
+                curve = target_curve(rules, max_target, card, progress=update)
+            else:
+                curve = target_curve(rules, max_target, card, progress=update, known=known)
             close()
             ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
         except KeyboardInterrupt:
@@ -154,13 +166,16 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
         probs = curve.probabilities
         seconds, n_states = curve.seconds, curve.n_states
         source = f"{n_states:,} states solved in {seconds:.1f} s"
+        if known is not None:
+            source += f" for T above {known.size - 1}; T up to {known.size - 1} read from the shipped curve"
     if plot_path is not None:
         assert fig is not None  # made above with the path
         _plot(fig, plot_path, rules, probs, ev)
     if as_json:
         data = {"rules": rules.name, "card": card.to_dict(), "card_total": card.total, "max_target": max_target,
                 "seconds": seconds, "n_states": n_states, "source": "computed" if shipped is None else "precomputed",
-                "best": [float(x) for x in probs], "expected_score_policy": [float(x) for x in ev]}
+                "best": [float(x) for x in probs], "expected_score_policy": [float(x) for x in ev],
+                "shipped_up_to": None if known is None else int(known.size - 1)}
         if shipped is not None:
             data["precomputed"] = {"file": shipped.path.name, "command": shipped.command, "seconds": shipped.seconds,
                                    "cpu_seconds": shipped.cpu_seconds, "peak_rss_mib": shipped.peak_rss_mib,

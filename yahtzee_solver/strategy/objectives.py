@@ -192,15 +192,40 @@ def max_points_to_come(rules: RuleSet, masks: Sequence[int] | np.ndarray, ups: S
     return out
 
 
+def _most_to_come(rules: RuleSet, masks: Sequence[int] | np.ndarray, ups: Sequence[int] | np.ndarray,
+                  ybs: Sequence[int] | np.ndarray) -> np.ndarray:
+    """:func:`max_points_to_come` without the upper bonus where the open upper boxes cannot reach it.
+
+    Still a bound that only falls along a game (a state's bound is at least the points of its turn
+    plus the next state's bound), which :class:`_OffsetRanges` needs: a bonus reachable from a
+    state is reachable from every state before it.
+    """
+    masks = np.asarray(masks, np.int64)
+    ups = np.asarray(ups, np.int64)
+    out = max_points_to_come(rules, masks, ups, ybs)
+    a = rules.arrays()
+    best = np.maximum(a["score"].max(axis=0), a["joker"].max(axis=0)).astype(np.int64)
+    room = np.zeros(masks.shape, np.int64)  # the most the open upper boxes can still add to the subtotal
+    for c in range(N_UPPER):
+        room += np.where(((masks >> c) & 1) == 0, best[c], 0)
+    counted = (room > 0) & (ups < rules.upper_threshold)
+    out -= np.where(counted & (ups + room < rules.upper_threshold), rules.upper_bonus, 0)
+    return out
+
+
 def max_points_gained(rules: RuleSet, root: Sequence[int], masks: Sequence[int] | np.ndarray,
                       ups: Sequence[int] | np.ndarray, ybs: Sequence[int] | np.ndarray) -> np.ndarray:
     """An upper bound on the points a card can have gained from the turn-start state ``root`` to each state.
 
-    The most each box filled since the root can hold (Joker points included), the
-    upper bonus if it was reached since, and a Yahtzee bonus on every turn after
-    the Yahtzee box was scored 50 (none while it is open or scratched): the
+    The most each box filled since the root can hold (Joker points included) --
+    but the upper boxes' exact points while the subtotal is below the threshold
+    (``ups - u0``), and 0 for a Yahtzee box scratched since --, the upper bonus
+    if it was reached since, and a Yahtzee bonus on every turn after the
+    Yahtzee box was scored 50 (none while it is open or scratched): the
     counterpart of :func:`max_points_to_come` from the other end.  A state is
-    never reached from the root with more points than this above the root's.
+    never reached from the root with more points than this above the root's,
+    and a turn adds at most its points to it (the offsets a state reads are
+    below its successors' bounds).
 
     Returns
     -------
@@ -219,7 +244,18 @@ def max_points_gained(rules: RuleSet, root: Sequence[int], masks: Sequence[int] 
         k += new
     thr = rules.upper_threshold
     out += np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0)
+    # the upper boxes filled since the root hold exactly ups - u0 points while the subtotal is below the
+    # threshold (it is not capped then); at the threshold, at most the most each of them can hold
+    most_upper = np.zeros(masks.shape, np.int64)
+    for c in range(N_UPPER):
+        most_upper += np.where((((masks >> c) & 1) == 1) & (((m0 >> c) & 1) == 0), best[c], 0)
+    out -= most_upper - np.where(ups < thr, np.minimum(ups - u0, most_upper), most_upper)
+    y = rules.yahtzee_category
     if rules.yahtzee_bonus:
+        if y >= 0 and rules.n_flags == 2 and not (m0 >> y) & 1:
+            # a Yahtzee box filled since the root holds 50 exactly when the flag says so, else 0
+            y_new = ((masks >> y) & 1) == 1
+            out -= np.where(y_new & (ybs == 0), best[y], 0)
         # a bonus needs the Yahtzee box at 50 before the turn: every turn since the root if it was so at
         # the root, else every turn after the one that scored it
         turns = np.where(ybs == 1, k if y0 == 1 else np.maximum(k - 1, 0), 0)
@@ -258,6 +294,8 @@ class UtilitySolution:
         Compiled kernels (else interpreted) for later queries.
     every_offset : bool
         The root was solved for every offset (see :func:`solve_utility`).
+    root_offsets : int
+        The root was solved for the offsets ``0..root_offsets`` (``J`` with ``every_offset``).
     """
 
     rules: RuleSet
@@ -272,6 +310,7 @@ class UtilitySolution:
     every_offset: bool = False
     #: Turn-start states whose turns were solved (one per class of equivalent upper subtotals).
     n_solved: int = 0
+    root_offsets: int = 0
     _k: ModuleType | None = field(default=None, repr=False)
 
     @property
@@ -307,10 +346,7 @@ class UtilitySolution:
         j = int(total) - self.total
         row = self.idx[key[0], key[1], key[2]]
         # offsets below jmin or above jmax cannot occur from the root; in between, every entry a turn reads is exact
-        jmax = min(int(max_points_to_come(self.rules, [self.root[0]], [self.root[1]], [self.root[2]])[0])
-                   - int(max_points_to_come(self.rules, [key[0]], [key[1]], [key[2]])[0]),
-                   int(max_points_gained(self.rules, self.root, [key[0]], [key[1]], [key[2]])[0])) \
-            + (self.J if self.every_offset else 0)
+        jmax = _OffsetRanges(self.rules, self.root, self.utility, self.root_offsets).jmax(key)
         return 0 <= j and self.layers[i][5][row] <= j and (j <= jmax or j >= self.J)
 
     def turn_values(self, key: StateKey, total: int, levels: int) -> np.ndarray:
@@ -403,17 +439,21 @@ SECONDS_PER_STATE_OFFSET = 1.3e-6
 
 
 class _OffsetRanges:
-    """The offsets a solve computes for each state (see :func:`solve_utility` and the module of the kernels)."""
+    """The offsets a solve computes for each state (see :func:`solve_utility` and the module of the kernels).
 
-    def __init__(self, rules: RuleSet, key: StateKey, utility: Utility, every_offset: bool) -> None:
+    ``root_offsets``: the root is solved for the offsets ``0..root_offsets`` (0: the root card's own
+    total only; ``J``: every offset, :func:`target_curve`).
+    """
+
+    def __init__(self, rules: RuleSet, key: StateKey, utility: Utility, root_offsets: int) -> None:
         a = rules.arrays()
         self.rules, self.key, self.utility = rules, key, utility
         self.y_points = int(a["score"][:, rules.yahtzee_category].max()) if rules.yahtzee_category >= 0 else 0
         m0, u0, y0 = key
+        self.root_offsets = int(root_offsets)
         # the most points the root can still make; a state cannot be reached with more than
-        # root_max - max_points_to_come(state) of them (the bound is additive along every path)
-        self.root_max = int(max_points_to_come(rules, [m0], [u0], [y0])[0]) + (utility.J if every_offset else 0)
-        self.every_offset = every_offset
+        # root_max - _most_to_come(state) of them (the bound is additive along every path)
+        self.root_max = int(_most_to_come(rules, [m0], [u0], [y0])[0]) + self.root_offsets
 
     def of(self, masks: np.ndarray, ups: np.ndarray, ybs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(jmin, lows, highs)`` of the states: fewest points gained from the root, the offsets computed."""
@@ -422,14 +462,47 @@ class _OffsetRanges:
         thr = rules.upper_threshold
         jmin = (ups - u0) + np.where((u0 < thr) & (ups >= thr), rules.upper_bonus, 0) \
             + np.where(ybs > y0, self.y_points, 0)
-        most = max_points_to_come(rules, masks, ups, ybs)
+        most = _most_to_come(rules, masks, ups, ybs)
         lows = np.maximum(np.maximum(jmin, self.utility.low - most), 0)
         lows = np.minimum(lows, J).astype(np.int64)
         # the most points gained since the root, bounded from both ends (the Yahtzee bonuses: only after a 50)
         gained = np.minimum(self.root_max - most,
-                            max_points_gained(rules, self.key, masks, ups, ybs) + (J if self.every_offset else 0))
+                            max_points_gained(rules, self.key, masks, ups, ybs) + self.root_offsets)
         highs = np.minimum(gained + 1, J).astype(np.int64)
         return jmin, lows, highs
+
+    def of_classes(self, masks: np.ndarray, ups: np.ndarray, ybs: np.ndarray, first: np.ndarray,
+                   rep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`of` for the classes of equivalent upper subtotals (:func:`upper_representatives`).
+
+        The state solved for a class holds the values of every state of it, so
+        its offsets must cover theirs: the fewest points of any of them and the
+        least offset computed (its own, the one of smallest subtotal), and the
+        largest offset any of them is reached at (the bound on the points
+        gained counts the upper subtotal, which differs within a class).
+        """
+        jmin, lows, highs = self.of(masks, ups, ybs)
+        cj, cl, ch = jmin[first].copy(), lows[first].copy(), highs[first].copy()
+        np.minimum.at(cj, rep, jmin)
+        np.minimum.at(cl, rep, lows)
+        np.maximum.at(ch, rep, highs)
+        return cj, cl, ch
+
+    def jmax(self, key: StateKey) -> int:
+        """The most offset at which ``key`` is reached from the root (the same bounds as :meth:`of`)."""
+        m, u, y = ([int(x)] for x in key)
+        return int(min(self.root_max - _most_to_come(self.rules, m, u, y)[0],
+                       max_points_gained(self.rules, self.key, m, u, y)[0] + self.root_offsets))
+
+
+def _root_offsets(utility: Utility, every_offset: bool, root_offsets: int | None) -> int:
+    """The root offsets solved: ``root_offsets``, else ``J`` with ``every_offset``, else 0."""
+    if root_offsets is None:
+        return utility.J if every_offset else 0
+    if isinstance(root_offsets, bool) or not isinstance(root_offsets, (int, np.integer)) \
+            or not 0 <= root_offsets <= utility.J:
+        raise UsageError(f"invalid root offsets {root_offsets!r}: want a whole number from 0 to {utility.J}")
+    return int(root_offsets)
 
 
 @dataclass(frozen=True)
@@ -456,7 +529,7 @@ class UtilityWork:
 
 
 def utility_work(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
-                 every_offset: bool = False) -> UtilityWork:
+                 every_offset: bool = False, root_offsets: int | None = None) -> UtilityWork:
     """How much :func:`solve_utility` with the same arguments will compute (states, state-offsets); fast.
 
     Raises
@@ -471,22 +544,23 @@ def utility_work(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | 
         key = StateKey(*card)
         if total is None:
             raise UsageError("give the root card's total with a state key")
-    ranges = _OffsetRanges(rules, key, utility, every_offset)
+    ranges = _OffsetRanges(rules, key, utility, _root_offsets(utility, every_offset, root_offsets))
     n_states = n_solved = offsets = 0
     layers = reachable_layers(rules, key)
     for i, (masks, ups, ybs) in enumerate(layers):
-        first, _ = upper_representatives(rules, masks, ups, ybs)
+        first, rep = upper_representatives(rules, masks, ups, ybs)
         n_states += masks.size
         n_solved += first.size
         if i < len(layers) - 1:  # the full card's values are the utility itself
-            _, lows, highs = ranges.of(masks[first], ups[first], ybs[first])
+            _, lows, highs = ranges.of_classes(masks, ups, ybs, first, rep)
             offsets += int(np.maximum(highs - lows, 0).sum())
     return UtilityWork(n_states, n_solved, offsets)
 
 
 def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int | None, utility: Utility, *,
                   jit: bool = True, keep_all: bool = True, every_offset: bool = False,
-                  progress: Progress | None = None, tile: int | None = None) -> UtilitySolution:
+                  progress: Progress | None = None, tile: int | None = None,
+                  root_offsets: int | None = None) -> UtilitySolution:
     """Solve the utility DP for every state reachable from a root card.
 
     Parameters
@@ -513,10 +587,21 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         Offsets per tile of a state's turn (default
         :data:`utility_kernels.TILE`); the values do not depend on it (bit
         for bit), only the speed does.
+    root_offsets : int or None
+        Solve the root for the offsets ``0..root_offsets`` (0..J; default
+        ``J`` with ``every_offset``, else 0): :func:`target_curve` for the
+        targets above a known part of the curve.  The values solved are the
+        same bits whatever it is; only the offsets no game from the asked
+        root offsets reaches are left out (NaN).
 
     Returns
     -------
     UtilitySolution
+
+    Raises
+    ------
+    UsageError
+        A state key without ``total``, a tile below 1, ``root_offsets`` outside ``0..J``.
     """
     rules = get_rules(rules)
     if isinstance(card, ScoreCard):
@@ -542,17 +627,20 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
     # one state per class of equivalent upper subtotals is solved, the one of smallest subtotal (so of
     # the fewest points gained from the root: its offsets cover its class's); the others read its row
     idx = np.full((1 << C, rules.upper_threshold + 1, rules.n_flags), -1, np.int32)
+    extra = _root_offsets(utility, every_offset, root_offsets)
+    ranges = _OffsetRanges(rules, key, utility, extra)
     layers_states = []
+    class_ranges = []
     sizes = []
     for masks, ups, ybs in all_states:
         first, rep = upper_representatives(rules, masks, ups, ybs)
         idx[masks, ups, ybs] = rep
         layers_states.append((masks[first], ups[first], ybs[first]))
+        class_ranges.append(ranges.of_classes(masks, ups, ybs, first, rep))
         sizes.append(masks.size)
     del all_states
     Z = _zeros(rules)
     low_value = float(utility.values[0])
-    ranges = _OffsetRanges(rules, key, utility, every_offset)
     out: list[Any] = [None] * len(layers_states)
     # terminal layer: the utility itself
     masks, ups, ybs = layers_states[-1]
@@ -568,7 +656,7 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         parts = numba.get_num_threads()
     for li in range(len(layers_states) - 2, -1, -1):
         masks, ups, ybs = layers_states[li]
-        jmin, lows, highs = ranges.of(masks, ups, ybs)
+        jmin, lows, highs = class_ranges[li]
         Wc = np.empty((masks.size, L))
         Wn = out[li + 1][4]
         # in slices of about CHUNK_OFFSETS state-offsets: Ctrl-C (checked between calls) stops at once,
@@ -590,7 +678,8 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         if progress is not None:
             progress(done, n_all)
     return UtilitySolution(rules, key, int(total), utility, out, idx, time.perf_counter() - t0, n_all, jit,
-                           every_offset, n_solved=sum(m.size for m, _, _ in layers_states))
+                           every_offset or extra == J, n_solved=sum(m.size for m, _, _ in layers_states),
+                           root_offsets=extra)
 
 
 # -- value sources (the policy layer's contract) ----------------------------------------------------
@@ -739,7 +828,8 @@ class TargetCurve:
 
 
 def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: ScoreCard | None = None, *,
-                 jit: bool = True, progress: Progress | None = None) -> TargetCurve:
+                 jit: bool = True, progress: Progress | None = None,
+                 known: ArrayLike | None = None) -> TargetCurve:
     """P*(final >= T) for every ``T = 0..max_target`` from ``card`` (default: the empty card), in one DP.
 
     One solve with target ``max_target`` gives all smaller targets: at offset
@@ -747,10 +837,23 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     Only two layers of vectors are held at a time (about ``states in the
     largest layer x (max_target + 1) x 8`` bytes each).
 
+    Parameters
+    ----------
+    known : (K,) array of float, optional
+        ``known[T]`` for ``T < K``: this curve's values from the same card,
+        already computed by this DP (the shipped curve of the empty card,
+        :mod:`yahtzee_solver.analysis.curve_data`).  They are copied, and the DP
+        solves the root only for the offsets of the targets from ``K`` on
+        (``0..max_target - K``): the states then need only the offsets that
+        those reach, about half of the work for 100 targets beyond 700.
+        Every value solved is the same bits as in the whole solve (the same
+        operations on the same entries).
+
     Raises
     ------
     UsageError
-        For a negative or non-integer ``max_target``, or one above :data:`MAX_TARGET`.
+        For a negative or non-integer ``max_target``, one above :data:`MAX_TARGET`,
+        or ``known`` that is not a 1-d array of probabilities.
     """
     rules = get_rules(rules)
     if isinstance(max_target, bool) or not isinstance(max_target, (int, np.integer)) or max_target < 0:
@@ -760,21 +863,39 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
     top = int(max_target)
     if top > MAX_TARGET:
         raise UsageError(f"invalid maximum target {top}: want at most {MAX_TARGET} points")
+    given = _known_curve(known, top)
     out = np.zeros(top + 1)
     out[: min(t0, top) + 1] = 1.0
     n = 0
     seconds = 0.0
     solve_top = _curve_top(rules, top, card)
-    if solve_top > t0 and not card.is_full:
+    extra = _curve_root_offsets(solve_top, t0, given.size)
+    if solve_top > t0 and not card.is_full and extra >= 0:
         sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
-                            every_offset=True, progress=progress)
+                            root_offsets=extra, progress=progress)
         w = sol.root_values  # w[j] = P*(t0 + j + to come >= solve_top) = P*(final >= solve_top - j)
-        out[t0:solve_top + 1] = w[::-1]
+        out[solve_top - extra:solve_top + 1] = w[extra::-1]
         n, seconds = sol.n_states, sol.seconds
     elif top > t0:
         out[t0 + 1:] = 0.0
+    out[: given.size] = given
     out.setflags(write=False)
     return TargetCurve(rules, card, out, seconds, n)
+
+
+def _known_curve(known: ArrayLike | None, top: int) -> np.ndarray:
+    """The known part of a curve (see :func:`target_curve`), cut to ``T <= top``."""
+    if known is None:
+        return np.zeros(0)
+    given = np.asarray(known, dtype=np.float64)
+    if given.ndim != 1 or not np.all(np.isfinite(given)) or given.size and (given.min() < 0 or given.max() > 1):
+        raise UsageError("invalid known curve: want one probability per target T = 0, 1, ...")
+    return given[: top + 1]
+
+
+def _curve_root_offsets(solve_top: int, t0: int, n_known: int) -> int:
+    """The root offsets :func:`target_curve` solves: ``0..solve_top - max(n_known, t0)`` (-1: none)."""
+    return solve_top - max(n_known, t0)
 
 
 def _curve_top(rules: RuleSet, top: int, card: ScoreCard) -> int:
@@ -784,14 +905,19 @@ def _curve_top(rules: RuleSet, top: int, card: ScoreCard) -> int:
     return min(int(top), reach)
 
 
-def curve_work(rules: str | RuleSet, max_target: int, card: ScoreCard | None = None) -> UtilityWork | None:
-    """The size of the DP of :func:`target_curve` with the same arguments (``None``: no DP runs); fast."""
+def curve_work(rules: str | RuleSet, max_target: int, card: ScoreCard | None = None,
+               n_known: int = 0) -> UtilityWork | None:
+    """The size of the DP of :func:`target_curve` with the same arguments (``None``: no DP runs); fast.
+
+    ``n_known``: the length of its ``known`` curve (0: none).
+    """
     rules = get_rules(rules)
     card = ScoreCard.empty(rules) if card is None else card
     solve_top = _curve_top(rules, int(max_target), card)
-    if solve_top <= card.total or card.is_full:
+    extra = _curve_root_offsets(solve_top, card.total, min(int(n_known), int(max_target) + 1))
+    if solve_top <= card.total or card.is_full or extra < 0:
         return None
-    return utility_work(rules, card, None, target_utility(solve_top, card.total), every_offset=True)
+    return utility_work(rules, card, None, target_utility(solve_top, card.total), root_offsets=extra)
 
 
 #: Largest target of :func:`target_curve` (points): above any rule set's highest possible score.
