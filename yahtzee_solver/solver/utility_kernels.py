@@ -57,7 +57,7 @@ Like :mod:`kernels`, this is plain Python in the subset numba compiles;
 
 import numpy as np
 
-from ..dice import CHILD, N_KEEPS, N_ROLLS, ROLL_OFFSET, SUB
+from ..dice import N_KEEPS, N_ROLLS, ROLL_OFFSET
 from .kernels import after_box, box_points, vec_best_subkeeps, vec_expect_keeps
 
 # Rebound to numba.prange in the compiled copy of this module.
