@@ -418,6 +418,7 @@ class _Engine:
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
         self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
+        sizes = [len(m) for m, _, _ in layers]
         # one state per class of equivalent upper subtotals is solved; the others read its row
         reps = [upper_representatives(rules, *layer) for layer in layers]
         #: Turn-start states solved (one per class of equivalent upper subtotals).
@@ -425,47 +426,72 @@ class _Engine:
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
         self.k = _jit.for_work(starts + self.n_solved, _INTERPRETED_STATE_SECONDS, jit)
         self.jit = jit = self.k is not _jit.interpreted()
+        plan = self._plan(layers, reps)
+        del layers, reps
         bar = None
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=sum(len(m) for m, _, _ in layers), unit="state", unit_scale=True,
-                       desc=f"distribution {rules.name}")
-        # the states solved, layer by layer; each layer but the last (the one after the root's, kept
-        # whole for start) in the order in which the layer after it stops reading them
-        solve = [[masks[first], ups[first], ybs[first], rep, None] for (masks, ups, ybs), (first, rep) in zip(layers, reps)]
-        # ties of the order below are broken by the masks read with their boxes in reverse (the last
-        # box the most significant): the rows of a state are then read by states close together,
-        # and the empty card's peak is about 25 MiB lower (Yahtzee) than with the masks as they are
-        key = _reversed_bits(C)
-        for j in range(len(solve) - 1, -1, -1):
-            death = _death_order(C, mask0, solve[j][0], solve[j + 1][0]) if j + 1 < len(solve) else None
-            perm = np.lexsort((key[solve[j][0]],) if death is None else (key[solve[j][0]], death))
-            inv = np.empty_like(perm)
-            inv[perm] = np.arange(perm.size)
-            solve[j] = [solve[j][0][perm], solve[j][1][perm], solve[j][2][perm], inv[solve[j][3]],
-                        None if death is None else death[perm]]
+            bar = tqdm(total=sum(sizes), unit="state", unit_scale=True, desc=f"distribution {rules.name}")
         cur = None
         try:
             with _schedule(jit):
-                del reps
-                while layers:  # each layer's state lists are dropped once it is solved
-                    masks, ups, ybs = layers.pop(0)
-                    rmasks, rups, rybs, rep, death = solve.pop(0)
-                    n = len(rmasks)
+                while plan:  # each layer's state lists are dropped once it is solved
+                    qmasks, qups, qybs, qdeath = plan.pop(0)
+                    n = len(qmasks)
                     if cur is None:  # the full card: nothing more to come
                         cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
                                      np.arange(n + 1, dtype=np.int64), np.ones(n))
                     else:
-                        cur = _solve_layer(self.k, pol, rules, (rmasks, rups, rybs), -1, 2, self.index, cur)
-                    cur.death = death
-                    self.index[masks, ups, ybs] = rep
+                        wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
+                        cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
+                        del wide
+                    cur.death = None if qdeath is None else qdeath.astype(np.int64)
                     if bar is not None:
-                        bar.update(len(masks))
+                        bar.update(sizes.pop(0))
         finally:
             if bar is not None:
                 bar.close()
         self.next = cur  # None for a full card
+
+    def _plan(self, layers: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+              reps: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]:
+        """The states solved, layer by layer from the full card, and the index of every state.
+
+        Each layer but the last (the one after the root's, kept whole for :meth:`start`) is in
+        the order in which the layer after it stops reading its rows (``death``, see
+        :class:`_Layer`); ties are broken by the masks read with their boxes in reverse (the
+        last box the most significant), so the rows of a state are read by states close
+        together (about 25 MiB lower peak for the empty card, Yahtzee).  Every state's row
+        position goes into ``self.index`` here, before any layer is solved (the layers' masks
+        are disjoint, and solving a layer reads the index at the layer after it only), so the
+        lists of all reachable states are dropped at once; the states solved are kept in the
+        narrow integers (int32 masks, int16 upper subtotals, int8 flags;
+        ``death`` int32) and widened one layer at a time: about 20 MiB less at the empty
+        card's peak (Yahtzee).
+
+        Returns
+        -------
+        list of (masks int32, ups int16, ybs int8, death int32 or None)
+            The states to solve of each layer, in solving order, and their ``death``.
+        """
+        C = self.rules.n_categories
+        mask0 = self.state[0]
+        key = _reversed_bits(C)
+        plan: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
+        for j in range(len(layers) - 1, -1, -1):
+            masks, ups, ybs = layers[j]
+            first, rep = reps[j]
+            rmasks = masks[first]
+            death = _death_order(C, mask0, rmasks, plan[0][0]) if plan else None
+            perm = np.lexsort((key[rmasks],) if death is None else (key[rmasks], death))
+            inv = np.empty_like(perm)
+            inv[perm] = np.arange(perm.size)
+            self.index[masks, ups, ybs] = inv[rep]
+            order = first[perm]
+            plan.insert(0, (masks[order].astype(np.int32), ups[order].astype(np.int16), ybs[order].astype(np.int8),
+                            None if death is None else death[perm].astype(np.int32)))
+        return plan
 
     def start(self, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> tuple[int, np.ndarray]:
         """``(lo, pmf)`` of the points still to come: ``pmf[j]`` = P(``lo + j`` more points).
