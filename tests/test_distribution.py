@@ -501,3 +501,70 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
         kinds = [k for k, _ in calls]
         assert kinds == ["outcomes", "rows"] * (len(kinds) // 2)
         assert all(n <= 3 for _, n in calls)
+
+
+def test_dist_pack_keeps_every_nonzero_entry_and_drops_the_zeros_off_the_stride():
+    # a packed row (the top of a row every 5th total) unpacks to the row it was, bit for bit,
+    # and is shorter when its top is zero off the stride; rows move toward the front in place
+    from yahtzee_solver.strategy import distribution
+
+    k = jit.interpreted()
+    rng = np.random.default_rng(7)
+    rows = []
+    for w in (1, 2, 5, 6, 17, 40, 41):
+        r = rng.random(w)
+        top = rng.integers(0, w)
+        keep = (w - 1 - np.arange(w)) % 5 == 0
+        r[top:][~keep[top:]] = 0.0  # zero off the stride from ``top`` on
+        r[rng.random(w) < 0.2] = 0.0  # and some zeros anywhere, but never the last total
+        r[-1] = 0.5
+        rows.append(r)
+    full_off = np.concatenate(([3], 3 + np.cumsum([len(r) for r in rows]))).astype(np.int64)
+    D = np.concatenate((np.full(3, 9.0), *rows))
+    dense = np.empty(len(rows), np.int64)
+    off = np.zeros(len(rows) + 1, np.int64)
+    k.dist_pack(full_off, D, 5, dense, off)
+    assert off[0] == 0 and off[-1] < full_off[-1] - 3
+    lo = np.zeros(len(rows), np.int64)
+    L = distribution._Layer(lo, np.array([len(r) - 1 for r in rows]), off, D[: off[-1]], dense, 5)
+    for i, r in enumerate(rows):
+        assert distribution._row(L, i).tobytes() == r.tobytes()
+        assert off[i + 1] - off[i] - dense[i] == (len(r) - 1 - dense[i]) // 5 + 1
+
+
+@pytest.mark.parametrize("cardtext", [
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,yahtzee=50,3k=20,4k=0,chance=20",
+    "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50,3k=20,4k=0,ss=30",
+])
+def test_packed_rows_give_the_pmf_bits_of_whole_rows(monkeypatch, cardtext):
+    # memory: the rows of a big layer are packed (their tops every 5th total); the pmf, the
+    # distributions after each option and those of several cards are those of whole rows, bit for bit
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card(cardtext)
+
+    def everything():
+        d = score_distribution(card, jit=False).pmf
+        opts = distribution.option_distributions(card, "66612", 0, jit=False)
+        keeps = distribution.option_distributions(card, "66612", 2, jit=False)
+        many = distribution.turn_start_distributions([card], jit=False)
+        return [d, *(o.pmf for o in opts.values()), *(o.pmf for o in keeps.values()), many[0].pmf]
+
+    monkeypatch.setattr(distribution, "_PACK_FROM", 10**9)
+    want = everything()
+    packed = []
+    orig = distribution._solve_layer_threads
+
+    def spy(*a):
+        L = orig(*a)
+        packed.append(L.D.size < int((L.hi - L.lo + 1).sum()))
+        return L
+
+    monkeypatch.setattr(distribution, "_solve_layer_threads", spy)
+    monkeypatch.setattr(distribution, "_PACK_FROM", 1)
+    got = everything()
+    assert any(packed)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.tobytes() == w.tobytes()

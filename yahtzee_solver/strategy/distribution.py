@@ -255,7 +255,10 @@ def _max_gain(rules: RuleSet) -> int:
 class _Layer:
     """The distributions of one layer: state ``i``'s is ``D[off[i]:off[i+1]]`` over ``lo[i]..hi[i]``.
 
-    ``death[i]``, when given, is the position of the last state of the layer before (one box
+    Row ``i`` is packed (:func:`yahtzee_solver.solver.kernels.dist_pack`): its first ``dense[i]``
+    entries are the probabilities of ``lo[i]``, ``lo[i] + 1``, ..., the others those of every
+    ``stride``-th total from there on up to ``hi[i]`` (the totals between have probability
+    exactly 0); :func:`_row` unpacks it.  ``death[i]``, when given, is the position of the last state of the layer before (one box
     fewer, solved in its order) that can read row ``i``; the rows are in that order, so a
     prefix of ``D`` is read no more once the layer before is solved that far (:func:`_release`).
     """
@@ -264,11 +267,28 @@ class _Layer:
     hi: np.ndarray
     off: np.ndarray
     D: np.ndarray
+    dense: np.ndarray
+    stride: int = 1
     death: np.ndarray | None = None
 
 
-def _release(D: np.ndarray, stop: int) -> None:
-    """Give the memory of ``D[:stop]`` back to the system (its whole pages), read no more.
+def _row(L: _Layer, i: int) -> np.ndarray:
+    """Row ``i`` of a layer unpacked: ``(hi[i] - lo[i] + 1,)`` float64, P(``lo[i] + j`` points still to come)."""
+    a, b, h = int(L.off[i]), int(L.off[i + 1]), int(L.dense[i])
+    out = np.zeros(int(L.hi[i] - L.lo[i]) + 1)
+    out[:h] = L.D[a : a + h]
+    out[h :: L.stride] = L.D[a + h : b]
+    return out
+
+
+def _full_card(n: int) -> _Layer:
+    """The layer of the full card: nothing more to come, ``n`` states."""
+    return _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64), np.ones(n),
+                  np.ones(n, np.int64))
+
+
+def _release(D: np.ndarray, stop: int, start: int = 0) -> None:
+    """Give the memory of ``D[start:stop]`` back to the system (its whole pages), read no more.
 
     ``D`` is a :func:`~yahtzee_solver.solver.table.demand_zeros` array: a private
     anonymous mapping, whose pages ``MADV_DONTNEED`` frees at once.
@@ -278,9 +298,31 @@ def _release(D: np.ndarray, stop: int) -> None:
         buf = buf.base if isinstance(buf, np.ndarray) else buf.obj
     if not isinstance(buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
         return
-    end = (stop * D.itemsize) // mmap.PAGESIZE * mmap.PAGESIZE
-    if end > 0:
-        buf.madvise(mmap.MADV_DONTNEED, 0, end)
+    begin = -(-(start * D.itemsize) // mmap.PAGESIZE) * mmap.PAGESIZE
+    end = min(stop * D.itemsize, len(buf)) // mmap.PAGESIZE * mmap.PAGESIZE
+    if end > begin:
+        buf.madvise(mmap.MADV_DONTNEED, begin, end - begin)
+
+
+def _trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    The lists of every reachable state, dropped before the first layer is solved, leave
+    about 23 MiB free in the middle of the heap (Yahtzee's empty card) that glibc keeps
+    resident otherwise; the rows of the layers are mappings of their own (:func:`_release`).
+    """
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        trim = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
 
 
 def _death_order(C: int, mask0: int, masks: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -340,6 +382,13 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     D = demand_zeros((n * wmax,))
     off = np.zeros(n + 1, np.int64)
+    # a big layer's rows are packed slice by slice as summed (each slice summed whole-width at the
+    # end of the rows packed so far, then packed toward the front, in place): the top of each row
+    # of a Yahtzee layer is mostly every 5th total, about 7 % of the biggest layer's entries (27
+    # MiB of the empty card's peak); a small layer is left whole (no kernel more to load)
+    stride = _TAIL_STRIDE if n >= _PACK_FROM else 1
+    dense = np.empty(n, np.int64)
+    full = np.zeros(m + 1, np.int64)
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
@@ -355,15 +404,32 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
-        np.cumsum(hi[s0:s1] - lo[s0:s1] + 1, out=off[s0 + 1:s1 + 1])
-        off[s0 + 1:s1 + 1] += off[s0]
+        width = hi[s0:s1] - lo[s0:s1] + 1
+        rows = full[: s1 - s0 + 1]
+        rows[0] = off[s0]
+        np.cumsum(width, out=rows[1:])
+        rows[1:] += off[s0]
         k.dist_convolve(out_off[:s1 - s0 + 1], oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used],
-                        lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D)
+                        lo[s0:s1], rows, D, nxt.lo, nxt.off, nxt.D, nxt.dense, nxt.stride)
+        if stride > 1:
+            k.dist_pack(rows, D, stride, dense[s0:s1], off[s0:s1 + 1])
+        else:
+            dense[s0:s1] = width
+            off[s0 + 1:s1 + 1] = rows[1:]
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
+    if stride > 1:  # the pages past the packed rows, written by the last slices before packing
+        _release(D, D.size, int(off[-1]))
     D = D[: int(off[-1])]
-    return _Layer(lo, hi, off, D)
+    return _Layer(lo, hi, off, D, dense, stride)
 
+
+#: The stride of the packed top of a row (:class:`_Layer`): the greatest totals of a Yahtzee
+#: distribution come from Yahtzee bonuses (100) and boxes of 25, 30, 40 and 50 points.
+_TAIL_STRIDE = 5
+
+#: Layers with at least this many states to solve have their rows packed (:class:`_Layer`).
+_PACK_FROM = 4096
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
 #: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
@@ -428,6 +494,7 @@ class _Engine:
         self.jit = jit = self.k is not _jit.interpreted()
         plan = self._plan(layers, reps)
         del layers, reps
+        _trim_heap()  # the freed lists of all states are scattered through the C heap
         bar = None
         if progress:
             from tqdm import tqdm
@@ -440,8 +507,7 @@ class _Engine:
                     qmasks, qups, qybs, qdeath = plan.pop(0)
                     n = len(qmasks)
                     if cur is None:  # the full card: nothing more to come
-                        cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
-                                     np.arange(n + 1, dtype=np.int64), np.ones(n))
+                        cur = _full_card(n)
                     else:
                         wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
                         cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
@@ -504,7 +570,7 @@ class _Engine:
         start = tuple(np.array([x], np.int64) for x in self.state)
         with _schedule(self.jit):
             res = _solve_layer(self.k, self.pol, self.rules, start, roll, rolls_left, self.index, self.next, keep)
-        return int(res.lo[0]), res.D[res.off[0] : res.off[1]].copy()
+        return int(res.lo[0]), _row(res, 0)
 
     def after_box(self, roll: int, box: int) -> tuple[int, np.ndarray]:
         """``(lo, pmf)`` of the points still to come after scoring roll ``roll`` in box ``box`` (gain included)."""
@@ -522,7 +588,7 @@ class _Engine:
             return points, np.ones(1)
         i = int(self.index[nxt[0], nxt[1], nxt[2]])
         L = self.next
-        return points + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
+        return points + int(L.lo[i]), _row(L, i)
 
 
 def _remaining(rules: RuleSet, state: tuple[int, int, int], pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
@@ -778,15 +844,14 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
             for masks, ups, ybs in layers:
                 n = len(masks)
                 if cur is None:  # the full card: nothing more to come
-                    cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64),
-                                 np.ones(n))
+                    cur = _full_card(n)
                 else:
                     cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
                 index[masks, ups, ybs] = np.arange(n)
                 pop = bin(int(masks[0])).count("1")
                 for k in wanted.get(pop, ()):
                     i = int(index[k])
-                    got[k] = (int(cur.lo[i]), cur.D[cur.off[i] : cur.off[i + 1]].copy())
+                    got[k] = (int(cur.lo[i]), _row(cur, i))
                 if bar is not None:
                     bar.update(n)
     finally:
