@@ -89,9 +89,10 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 _CHUNK = 2048
 
 #: States per slice of a layer of the distribution: the outcomes of a slice are found and its rows
-#: summed at once (scratch of 7.5 MiB for Yahtzee), after which the rows no longer read are freed
-#: (1024 against 2048: 15 MiB less at the peak of the empty card, the same CPU time).
-_CONVOLVE_SLICE = 1024
+#: summed at once (scratch of 1.9 MiB for Yahtzee), after which the rows no longer read are freed
+#: (1024 against 2048: 15 MiB less at the peak of the empty card; 256 against 1024 another 10 MiB
+#: for Yahtzee, 5 for Yatzy; the same CPU time within the noise of the shared machine).
+_CONVOLVE_SLICE = 256
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
 #: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
