@@ -504,8 +504,8 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
 
 
 def test_dist_pack_keeps_every_nonzero_entry_and_drops_the_zeros_off_the_stride():
-    # a packed row (the top of a row every 5th total) unpacks to the row it was, bit for bit,
-    # and is shorter when its top is zero off the stride; rows move toward the front in place
+    # a packed row (its top every 5th total only) unpacks to the row it was, bit for bit, and is
+    # shorter when its top is zero off the stride
     from yahtzee_solver.strategy import distribution
 
     k = jit.interpreted()
@@ -520,16 +520,22 @@ def test_dist_pack_keeps_every_nonzero_entry_and_drops_the_zeros_off_the_stride(
         r[-1] = 0.5
         rows.append(r)
     full_off = np.concatenate(([3], 3 + np.cumsum([len(r) for r in rows]))).astype(np.int64)
-    D = np.concatenate((np.full(3, 9.0), *rows))
-    dense = np.empty(len(rows), np.int64)
-    off = np.zeros(len(rows) + 1, np.int64)
-    k.dist_pack(full_off, D, 5, dense, off)
-    assert off[0] == 0 and off[-1] < full_off[-1] - 3
+    S = np.concatenate((np.full(3, 9.0), *rows))
+    dense = np.array([k.row_dense(S, full_off[i], len(r), 5) for i, r in enumerate(rows)], np.int64)
+    assert [k.row_dense(S, full_off[i], len(r), 1) for i, r in enumerate(rows)] == [len(r) for r in rows]
+    size = dense + (np.array([len(r) for r in rows]) - dense + 4) // 5
+    off = np.concatenate(([0], np.cumsum(size))).astype(np.int64)
+    D = np.full(int(off[-1]), -1.0)
+    k.dist_pack(full_off, S, 5, dense, off, D)
+    assert off[-1] < full_off[-1] - 3
     lo = np.zeros(len(rows), np.int64)
-    L = distribution._Layer(lo, np.array([len(r) - 1 for r in rows]), off, D[: off[-1]], dense, 5)
+    L = distribution._Layer(lo, np.array([len(r) - 1 for r in rows]), off, D, dense, 5)
     for i, r in enumerate(rows):
         assert distribution._row(L, i).tobytes() == r.tobytes()
-        assert off[i + 1] - off[i] - dense[i] == (len(r) - 1 - dense[i]) // 5 + 1
+        zero = r == 0.0
+        h = dense[i]
+        assert zero[h:][(len(r) - 1 - np.arange(h, len(r))) % 5 != 0].all()  # only zeros left out
+        assert h < 5 or not zero[h - 4 : h].all()  # and the least such start
 
 
 @pytest.mark.parametrize("cardtext", [

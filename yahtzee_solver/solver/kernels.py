@@ -88,6 +88,7 @@ KERNELS = (
     "dist_outcomes",
     "dist_convolve",
     "dist_pack",
+    "row_dense",
 )
 
 
@@ -1474,18 +1475,21 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             hi[i] = hi_i
 
 
-def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next, stride):
+def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next, stride,
+                  dense):
     """Distribution of the points still to come from each state of a layer.
 
     ``D[off[i] + j]`` = P(points still to come from state ``i`` = ``lo[i] + j``):
     the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
     from :func:`dist_outcomes`) of the next state's distribution shifted by the
     points gained.  ``D_next``, ``off_next``, ``lo_next`` describe the next layer
-    the same way, its rows packed by :func:`dist_pack`: the first ``dense_next[s]``
-    entries of row ``s`` are its first points, the others every ``stride``-th point
-    from there (the points between have probability exactly 0, and adding ``p * 0.0``
-    changes no sum, so the rows are bit for bit those of the unpacked rows).  Parallel
-    over states (``prange``); each row is summed in the same order on any number of threads.
+    the same way, its rows packed (:func:`dist_pack`): the first ``dense_next[s]``
+    entries of row ``s`` are its first totals, the others every ``stride``-th total
+    from there (the totals between have probability exactly 0, and adding ``p * 0.0``
+    changes no sum, so the rows are bit for bit those of whole rows).  ``dense[i]``
+    (out) is where row ``i`` can be packed from with ``stride`` (:func:`row_dense`).
+    Parallel over states (``prange``); each row is summed in the same order on any
+    number of threads.
     """
     n = lo.shape[0]
     for i in prange(n):
@@ -1505,48 +1509,45 @@ def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off
                 dst[t] += p * src[t]
             for q in range(w - h):
                 D[base + h + stride * q] += p * src[h + q]
+        dense[i] = row_dense(D, a, off[i + 1] - a, stride)
 
 
-def dist_pack(full_off, D, stride, dense, off):
-    """Pack rows of distributions in place: each row's last points kept every ``stride``-th only.
+def row_dense(D, a, w, stride):
+    """Where the row ``D[a:a+w]`` can be packed from: the least ``h`` with ``w - 1 - h`` a multiple
+    of ``stride`` and every entry from ``h`` on off that stride exactly 0.0 (``w`` for ``stride`` 1:
+    nothing left out).
 
-    Row ``i`` is ``D[full_off[i]:full_off[i+1]]`` (every point of its support) on entry;
-    on return it is ``D[off[i]:off[i+1]]``: its first ``dense[i]`` entries, then the entries
-    ``dense[i]``, ``dense[i] + stride``, ... up to the row's last, where ``dense[i]`` is the
-    least position from which every entry off that stride is exactly 0.0 (the top of a
-    Yahtzee distribution, made of Yahtzee bonuses and boxes of 25 to 50 points, is mostly
-    multiples of 5).  ``off[0]`` is given and at most ``full_off[0]``; the rows move toward
-    the front only, in order, so packing in place is safe.
+    The top of a Yahtzee distribution is made of Yahtzee bonuses (100) and boxes of 25 to 50
+    points, so mostly of every 5th total.
+    """
+    if stride == 1:
+        return w
+    h = w - 1
+    t = w - 2
+    while t >= 0:
+        if (w - 1 - t) % stride == 0:
+            h = t
+        elif D[a + t] != 0.0:
+            break
+        t -= 1
+    return h
 
-    Parameters
-    ----------
-    full_off : (n+1,) int64
-    D : (N,) float64, in and out
-    stride : int
-        At least 1 (1: nothing is left out).
-    dense : (n,) int64, out
-    off : (n+1,) int64, in (``off[0]``) and out
+
+def dist_pack(rows, S, stride, dense, off, D):
+    """Pack rows of distributions: row ``i``, ``S[rows[i]:rows[i+1]]`` (every total of its support),
+    into ``D[off[i]:off[i+1]]``: its first ``dense[i]`` entries, then the entries ``dense[i]``,
+    ``dense[i] + stride``, ... up to its last (:func:`row_dense`; ``off`` is given).
+    Parallel over rows (``prange``).
     """
     n = dense.shape[0]
-    q = off[0]
-    for i in range(n):
-        f = full_off[i]
-        w = full_off[i + 1] - f
-        h = w - 1
-        t = w - 2
-        while t >= 0:
-            if (w - 1 - t) % stride == 0:
-                h = t
-            elif D[f + t] != 0.0:
-                break
-            t -= 1
-        if q != f:
-            for t in range(h):
-                D[q + t] = D[f + t]
+    for i in prange(n):
+        f = rows[i]
+        w = rows[i + 1] - f
+        h = dense[i]
+        q = off[i]
+        for t in range(h):
+            D[q + t] = S[f + t]
         k = 0
         for t in range(h, w, stride):
-            D[q + h + k] = D[f + t]
+            D[q + h + k] = S[f + t]
             k += 1
-        dense[i] = h
-        q += h + k
-        off[i + 1] = q

@@ -33,8 +33,11 @@ the states of a layer in parallel.  Each ``D_s`` is stored only over its support
 same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
 a layer's rows are ordered by when the layer before it stops reading them, a
 layer is solved in slices (each slice's turn outcomes found and at once summed
-into its rows, so a layer's outcomes are never all held), and the rows read no
-more give their memory back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
+into its rows, so a layer's outcomes are never all held), the rows read no
+more give their memory back slice by slice (:func:`_release`), and the rows of a
+big layer are packed as summed: the top of a row, where only every 5th total has
+a positive probability (Yahtzee bonuses, boxes of 25 to 50 points), holds those
+totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
@@ -89,9 +92,9 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 _CHUNK = 2048
 
 #: States per slice of a layer of the distribution: the outcomes of a slice are found and its rows
-#: summed at once (scratch of 1.9 MiB for Yahtzee), after which the rows no longer read are freed
-#: (1024 against 2048: 15 MiB less at the peak of the empty card; 256 against 1024 another 10 MiB
-#: for Yahtzee, 5 for Yatzy; the same CPU time within the noise of the shared machine).
+#: summed at once (scratch of about 3 MiB for Yahtzee), after which the rows no longer read are
+#: freed (1024 against 2048: 15 MiB less at the peak of the empty card; 256 against 1024 another
+#: 10 MiB for Yahtzee, 5 for Yatzy, for about 0.1 s more CPU in calls).
 _CONVOLVE_SLICE = 256
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
@@ -383,13 +386,15 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     D = demand_zeros((n * wmax,))
     off = np.zeros(n + 1, np.int64)
-    # a big layer's rows are packed slice by slice as summed (each slice summed whole-width at the
-    # end of the rows packed so far, then packed toward the front, in place): the top of each row
-    # of a Yahtzee layer is mostly every 5th total, about 7 % of the biggest layer's entries (27
-    # MiB of the empty card's peak); a small layer is left whole (no kernel more to load)
-    stride = _TAIL_STRIDE if n >= _PACK_FROM else 1
+    # a big layer's rows are packed slice by slice as summed (each slice summed whole-width in a
+    # scratch, then packed into D): the top of each row of a Yahtzee layer is mostly every 5th
+    # total, about 8 % of the biggest layer's entries (30 MiB of the empty card's peak); a small
+    # layer's rows (no kernel more to load) and those of rules without a Yahtzee bonus (their rows
+    # have next to no zeros: 0.2 % in Yatzy's biggest layer) are summed straight into D, whole
+    stride = _TAIL_STRIDE if n >= _PACK_FROM and rules.yahtzee_bonus else 1
     dense = np.empty(n, np.int64)
     full = np.zeros(m + 1, np.int64)
+    S = demand_zeros((m * wmax,)) if stride > 1 else D
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
@@ -407,20 +412,21 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         used = np.arange(cap) < counts[s0:s1, None]
         width = hi[s0:s1] - lo[s0:s1] + 1
         rows = full[: s1 - s0 + 1]
-        rows[0] = off[s0]
+        rows[0] = 0 if stride > 1 else off[s0]
         np.cumsum(width, out=rows[1:])
-        rows[1:] += off[s0]
+        rows[1:] += rows[0]
         k.dist_convolve(out_off[:s1 - s0 + 1], oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used],
-                        lo[s0:s1], rows, D, nxt.lo, nxt.off, nxt.D, nxt.dense, nxt.stride)
+                        lo[s0:s1], rows, S, nxt.lo, nxt.off, nxt.D, nxt.dense, nxt.stride, dense[s0:s1])
         if stride > 1:
-            k.dist_pack(rows, D, stride, dense[s0:s1], off[s0:s1 + 1])
+            h = dense[s0:s1]
+            np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
+            off[s0 + 1:s1 + 1] += off[s0]
+            k.dist_pack(rows, S, stride, h, off[s0:s1 + 1], D)
         else:
-            dense[s0:s1] = width
             off[s0 + 1:s1 + 1] = rows[1:]
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
-    if stride > 1:  # the pages past the packed rows, written by the last slices before packing
-        _release(D, D.size, int(off[-1]))
+    del S
     D = D[: int(off[-1])]
     return _Layer(lo, hi, off, D, dense, stride)
 
@@ -429,7 +435,8 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
 #: distribution come from Yahtzee bonuses (100) and boxes of 25, 30, 40 and 50 points.
 _TAIL_STRIDE = 5
 
-#: Layers with at least this many states to solve have their rows packed (:class:`_Layer`).
+#: Layers with at least this many states to solve have their rows packed (:class:`_Layer`), under
+#: rules with a Yahtzee bonus.
 _PACK_FROM = 4096
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
