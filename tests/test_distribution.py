@@ -503,39 +503,41 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
         assert all(n <= 3 for _, n in calls)
 
 
-def test_dist_pack_keeps_every_nonzero_entry_and_drops_the_zeros_off_the_stride():
-    # a packed row (its top every 5th total only) unpacks to the row it was, bit for bit, and is
-    # shorter when its top is zero off the stride
+def test_packed_layers_hold_every_row_bit_for_bit(monkeypatch):
+    # memory: a big layer's rows are summed packed (their tops every 5th total only); unpacked,
+    # every row of every layer is the whole row, bit for bit, and only exact zeros were left out
+    from yahtzee_solver.state import parse_card
     from yahtzee_solver.strategy import distribution
 
-    k = jit.interpreted()
-    rng = np.random.default_rng(7)
-    rows = []
-    for w in (1, 2, 5, 6, 17, 40, 41):
-        r = rng.random(w)
-        top = rng.integers(0, w)
-        keep = (w - 1 - np.arange(w)) % 5 == 0
-        r[top:][~keep[top:]] = 0.0  # zero off the stride from ``top`` on
-        r[rng.random(w) < 0.2] = 0.0  # and some zeros anywhere, but never the last total
-        r[-1] = 0.5
-        rows.append(r)
-    full_off = np.concatenate(([3], 3 + np.cumsum([len(r) for r in rows]))).astype(np.int64)
-    S = np.concatenate((np.full(3, 9.0), *rows))
-    dense = np.array([k.row_dense(S, full_off[i], len(r), 5) for i, r in enumerate(rows)], np.int64)
-    assert [k.row_dense(S, full_off[i], len(r), 1) for i, r in enumerate(rows)] == [len(r) for r in rows]
-    size = dense + (np.array([len(r) for r in rows]) - dense + 4) // 5
-    off = np.concatenate(([0], np.cumsum(size))).astype(np.int64)
-    D = np.full(int(off[-1]), -1.0)
-    k.dist_pack(full_off, S, 5, dense, off, D)
-    assert off[-1] < full_off[-1] - 3
-    lo = np.zeros(len(rows), np.int64)
-    L = distribution._Layer(lo, np.array([len(r) - 1 for r in rows]), off, D, dense, 5)
-    for i, r in enumerate(rows):
-        assert distribution._row(L, i).tobytes() == r.tobytes()
-        zero = r == 0.0
-        h = dense[i]
-        assert zero[h:][(len(r) - 1 - np.arange(h, len(r))) % 5 != 0].all()  # only zeros left out
-        assert h < 5 or not zero[h - 4 : h].all()  # and the least such start
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50,3k=20,4k=0,ss=30")
+    orig = distribution._solve_layer_threads
+
+    def layers(pack_from):
+        monkeypatch.setattr(distribution, "_PACK_FROM", pack_from)
+        seen = []
+
+        def spy(*a):
+            L = orig(*a)
+            seen.append((L, [distribution._row(L, i) for i in range(len(L.lo))]))
+            return L
+
+        monkeypatch.setattr(distribution, "_solve_layer_threads", spy)
+        score_distribution(card, jit=False)
+        return seen
+
+    whole, packed = layers(10**9), layers(1)
+    assert len(whole) == len(packed) and all(L.stride == 1 for L, _ in whole)
+    shorter = 0
+    for (Lw, rw), (Lp, rp) in zip(whole, packed):
+        assert Lp.stride == 5 and np.array_equal(Lw.lo, Lp.lo) and np.array_equal(Lw.hi, Lp.hi)
+        assert Lw.D.size == int((Lw.hi - Lw.lo + 1).sum())
+        shorter += Lw.D.size - Lp.D.size
+        for i, (a, b) in enumerate(zip(rw, rp)):
+            assert a.tobytes() == b.tobytes()
+            h = int(Lp.dense[i])
+            top = np.arange(h, len(a))
+            assert (a[top][(len(a) - 1 - top) % 5 != 0] == 0.0).all()
+    assert shorter > 0
 
 
 @pytest.mark.parametrize("cardtext", [

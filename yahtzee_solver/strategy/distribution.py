@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from ..solver import jit as _jit
+from ..solver import kernels as _kernels
 from ..solver.build import reachable_layers, upper_representatives
 from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
@@ -259,10 +260,12 @@ def _max_gain(rules: RuleSet) -> int:
 class _Layer:
     """The distributions of one layer: state ``i``'s is ``D[off[i]:off[i+1]]`` over ``lo[i]..hi[i]``.
 
-    Row ``i`` is packed (:func:`yahtzee_solver.solver.kernels.dist_pack`): its first ``dense[i]``
+    Row ``i`` is packed (:func:`yahtzee_solver.solver.kernels.dist_convolve`): its first ``dense[i]``
     entries are the probabilities of ``lo[i]``, ``lo[i] + 1``, ..., the others those of every
     ``stride``-th total from there on up to ``hi[i]`` (the totals between have probability
-    exactly 0); :func:`_row` unpacks it.  ``death[i]``, when given, is the position of the last state of the layer before (one box
+    exactly 0); :func:`_row` unpacks it.  ``top[i]`` is the total (from ``lo[i]``) above which
+    only every 5th total down from ``hi[i]`` is positive, whether packed or not
+    (:func:`~yahtzee_solver.solver.kernels.row_top`): the layer before packs its rows by it.  ``death[i]``, when given, is the position of the last state of the layer before (one box
     fewer, solved in its order) that can read row ``i``; the rows are in that order, so a
     prefix of ``D`` is read no more once the layer before is solved that far (:func:`_release`).
     """
@@ -272,6 +275,7 @@ class _Layer:
     off: np.ndarray
     D: np.ndarray
     dense: np.ndarray
+    top: np.ndarray
     stride: int = 1
     death: np.ndarray | None = None
 
@@ -288,7 +292,7 @@ def _row(L: _Layer, i: int) -> np.ndarray:
 def _full_card(n: int) -> _Layer:
     """The layer of the full card: nothing more to come, ``n`` states."""
     return _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64), np.ones(n),
-                  np.ones(n, np.int64))
+                  np.ones(n, np.int64), np.zeros(n, np.int64))
 
 
 def _release(D: np.ndarray, stop: int, start: int = 0) -> None:
@@ -386,15 +390,14 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     D = demand_zeros((n * wmax,))
     off = np.zeros(n + 1, np.int64)
-    # a big layer's rows are packed slice by slice as summed (each slice summed whole-width in a
-    # scratch, then packed into D): the top of each row of a Yahtzee layer is mostly every 5th
-    # total, about 8 % of the biggest layer's entries (30 MiB of the empty card's peak); a small
-    # layer's rows (no kernel more to load) and those of rules without a Yahtzee bonus (their rows
-    # have next to no zeros: 0.2 % in Yatzy's biggest layer) are summed straight into D, whole
+    # a big layer's rows are summed packed (dist_dense, then dist_convolve): the top of each row
+    # of a Yahtzee layer is mostly every 5th total, about 8 % of the biggest layer's entries (30
+    # MiB of the empty card's peak); a small layer's rows (no kernel more to load) and those of
+    # rules without a Yahtzee bonus (their rows have next to no zeros: 0.2 % in Yatzy's biggest
+    # layer) are whole
     stride = _TAIL_STRIDE if n >= _PACK_FROM and rules.yahtzee_bonus else 1
     dense = np.empty(n, np.int64)
-    full = np.zeros(m + 1, np.int64)
-    S = demand_zeros((m * wmax,)) if stride > 1 else D
+    top = np.empty(n, np.int64)
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
@@ -411,29 +414,25 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
         width = hi[s0:s1] - lo[s0:s1] + 1
-        rows = full[: s1 - s0 + 1]
-        rows[0] = 0 if stride > 1 else off[s0]
-        np.cumsum(width, out=rows[1:])
-        rows[1:] += rows[0]
-        k.dist_convolve(out_off[:s1 - s0 + 1], oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used],
-                        lo[s0:s1], rows, S, nxt.lo, nxt.off, nxt.D, nxt.dense, nxt.stride, dense[s0:s1])
+        ui, ug, up = oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]
+        h = dense[s0:s1]
         if stride > 1:
-            h = dense[s0:s1]
-            np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
-            off[s0 + 1:s1 + 1] += off[s0]
-            k.dist_pack(rows, S, stride, h, off[s0:s1 + 1], D)
+            k.dist_dense(out_off[:s1 - s0 + 1], ui, ug, lo[s0:s1], hi[s0:s1], nxt.lo, nxt.hi, nxt.top, stride, h)
         else:
-            off[s0 + 1:s1 + 1] = rows[1:]
+            h[:] = width
+        np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
+        off[s0 + 1:s1 + 1] += off[s0]
+        k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
+                        nxt.dense, nxt.stride, h, stride, top[s0:s1])
+        del ui, ug, up
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
-    del S
     D = D[: int(off[-1])]
-    return _Layer(lo, hi, off, D, dense, stride)
+    return _Layer(lo, hi, off, D, dense, top, stride)
 
 
-#: The stride of the packed top of a row (:class:`_Layer`): the greatest totals of a Yahtzee
-#: distribution come from Yahtzee bonuses (100) and boxes of 25, 30, 40 and 50 points.
-_TAIL_STRIDE = 5
+#: The stride of the packed top of a row (:class:`_Layer`).
+_TAIL_STRIDE = _kernels.TAIL_STRIDE
 
 #: Layers with at least this many states to solve have their rows packed (:class:`_Layer`), under
 #: rules with a Yahtzee bonus.
