@@ -1476,7 +1476,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
 
 
 def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next,
-                  stride_next, dense, stride, top):
+                  stride_next, dense, stride, top, want_top):
     """Distribution of the points still to come from each state of a layer, packed.
 
     Row ``i`` is P(points still to come from state ``i`` = ``lo[i] + x``), ``x`` = 0 ..
@@ -1488,8 +1488,8 @@ def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off
     ``off_next``, ``lo_next``, ``dense_next``, ``stride_next`` describe the next layer the same
     way.  Each entry gets the same products in the same order as in whole rows (a total left
     out would only have had ``p * 0.0`` added), so the rows are bit for bit those of whole
-    rows.  ``top[i]`` (out): the least ``h`` from which row ``i`` is 0.0 but on every
-    :data:`TAIL_STRIDE`-th total down from its last (:func:`row_top`).  Parallel over states
+    rows.  ``top[i]`` (out, when ``want_top``): the least ``h`` from which row ``i`` is 0.0 but on
+    every :data:`TAIL_STRIDE`-th total down from its last (:func:`row_top`).  Parallel over states
     (``prange``); each row is summed in the same order on any number of threads.
     """
     n = lo.shape[0]
@@ -1518,7 +1518,8 @@ def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off
                     D[a + x] += p * D_next[sa + hs + q]
                 else:
                     D[a + h + (x - h) // stride] += p * D_next[sa + hs + q]
-        top[i] = row_top(D, a, h, off[i + 1] - a - h, stride)
+        if want_top:
+            top[i] = row_top(D, a, h, off[i + 1] - a - h, stride)
 
 
 #: The stride of the packed top of a row: the greatest totals of a Yahtzee distribution come

@@ -395,9 +395,10 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     # MiB of the empty card's peak); a small layer's rows (no kernel more to load) and those of
     # rules without a Yahtzee bonus (their rows have next to no zeros: 0.2 % in Yatzy's biggest
     # layer) are whole
-    stride = _TAIL_STRIDE if n >= _PACK_FROM and rules.yahtzee_bonus else 1
+    packing = bool(rules.yahtzee_bonus)  # the rows' tops are wanted for the layer before only then
+    stride = _TAIL_STRIDE if n >= _PACK_FROM and packing else 1
     dense = np.empty(n, np.int64)
-    top = np.empty(n, np.int64)
+    top = np.zeros(n, np.int64)
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
@@ -423,7 +424,7 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
         off[s0 + 1:s1 + 1] += off[s0]
         k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
-                        nxt.dense, nxt.stride, h, stride, top[s0:s1])
+                        nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
