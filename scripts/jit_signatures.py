@@ -98,6 +98,7 @@ def workloads() -> None:
             _cli("simulate", "--games", "20", "--seed", "1", "--losses", "--no-progress")
             _cli("dist", "--card", "chance=20,yahtzee=50,threes=9,fours=12,fives=15,sixes=18,small-straight=30")
             _cli("dist", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
+            _cli("dist", "--card", "chance=20,yahtzee=50,3k=20")  # layers big enough for packed rows
             _cli("dist", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", "--strategy", "normal")
             _cli("hint", "22555", "--rolls-left", "2", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18",
                  "--target", "200")

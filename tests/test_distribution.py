@@ -501,3 +501,78 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
         kinds = [k for k, _ in calls]
         assert kinds == ["outcomes", "rows"] * (len(kinds) // 2)
         assert all(n <= 3 for _, n in calls)
+
+
+def test_packed_layers_hold_every_row_bit_for_bit(monkeypatch):
+    # memory: a big layer's rows are summed packed (their tops every 5th total only); unpacked,
+    # every row of every layer is the whole row, bit for bit, and only exact zeros were left out
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50,3k=20,4k=0,ss=30")
+    orig = distribution._solve_layer_threads
+
+    def layers(pack_from):
+        monkeypatch.setattr(distribution, "_PACK_FROM", pack_from)
+        seen = []
+
+        def spy(*a):
+            L = orig(*a)
+            seen.append((L, [distribution._row(L, i) for i in range(len(L.lo))]))
+            return L
+
+        monkeypatch.setattr(distribution, "_solve_layer_threads", spy)
+        score_distribution(card, jit=False)
+        return seen
+
+    whole, packed = layers(10**9), layers(1)
+    assert len(whole) == len(packed) and all(L.stride == 1 for L, _ in whole)
+    shorter = 0
+    for (Lw, rw), (Lp, rp) in zip(whole, packed):
+        assert Lp.stride == 5 and np.array_equal(Lw.lo, Lp.lo) and np.array_equal(Lw.hi, Lp.hi)
+        assert Lw.D.size == int((Lw.hi - Lw.lo + 1).sum())
+        shorter += Lw.D.size - Lp.D.size
+        for i, (a, b) in enumerate(zip(rw, rp)):
+            assert a.tobytes() == b.tobytes()
+            h = int(Lp.dense[i])
+            top = np.arange(h, len(a))
+            assert (a[top][(len(a) - 1 - top) % 5 != 0] == 0.0).all()
+    assert shorter > 0
+
+
+@pytest.mark.parametrize("cardtext", [
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,yahtzee=50,3k=20,4k=0,chance=20",
+    "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50,3k=20,4k=0,ss=30",
+])
+def test_packed_rows_give_the_pmf_bits_of_whole_rows(monkeypatch, cardtext):
+    # memory: the rows of a big layer are packed (their tops every 5th total); the pmf, the
+    # distributions after each option and those of several cards are those of whole rows, bit for bit
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card(cardtext)
+
+    def everything():
+        d = score_distribution(card, jit=False).pmf
+        opts = distribution.option_distributions(card, "66612", 0, jit=False)
+        keeps = distribution.option_distributions(card, "66612", 2, jit=False)
+        many = distribution.turn_start_distributions([card], jit=False)
+        return [d, *(o.pmf for o in opts.values()), *(o.pmf for o in keeps.values()), many[0].pmf]
+
+    monkeypatch.setattr(distribution, "_PACK_FROM", 10**9)
+    want = everything()
+    packed = []
+    orig = distribution._solve_layer_threads
+
+    def spy(*a):
+        L = orig(*a)
+        packed.append(L.D.size < int((L.hi - L.lo + 1).sum()))
+        return L
+
+    monkeypatch.setattr(distribution, "_solve_layer_threads", spy)
+    monkeypatch.setattr(distribution, "_PACK_FROM", 1)
+    got = everything()
+    assert any(packed)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.tobytes() == w.tobytes()

@@ -87,6 +87,8 @@ KERNELS = (
     "roll_gains",
     "dist_outcomes",
     "dist_convolve",
+    "dist_dense",
+    "row_top",
 )
 
 
@@ -1492,28 +1494,113 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             hi[i] = hi_i
 
 
-def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next):
-    """Distribution of the points still to come from each state of a layer.
+def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next,
+                  stride_next, dense, stride, top, want_top):
+    """Distribution of the points still to come from each state of a layer, packed.
 
-    ``D[off[i] + j]`` = P(points still to come from state ``i`` = ``lo[i] + j``):
-    the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
-    from :func:`dist_outcomes`) of the next state's distribution shifted by the
-    points gained.  ``D_next``, ``off_next``, ``lo_next`` describe the next layer
-    the same way.  Parallel over states (``prange``); each row is summed in the
-    same order on any number of threads.
+    Row ``i`` is P(points still to come from state ``i`` = ``lo[i] + x``), ``x`` = 0 ..
+    ``hi[i] - lo[i]``: the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
+    from :func:`dist_outcomes`) of the next state's distribution shifted by the points gained.
+    It is stored packed in ``D[off[i]:off[i+1]]``: totals ``x < dense[i]`` at ``x``, and from
+    ``dense[i]`` (chosen by :func:`dist_dense`) only every ``stride``-th total, at
+    ``dense[i] + (x - dense[i]) // stride`` -- the totals between are exactly 0.  ``D_next``,
+    ``off_next``, ``lo_next``, ``dense_next``, ``stride_next`` describe the next layer the same
+    way.  Each entry gets the same products in the same order as in whole rows (a total left
+    out would only have had ``p * 0.0`` added), so the rows are bit for bit those of whole
+    rows.  ``top[i]`` (out, when ``want_top``): the least ``h`` from which row ``i`` is 0.0 but on
+    every :data:`TAIL_STRIDE`-th total down from its last (:func:`row_top`).  Parallel over states
+    (``prange``); each row is summed in the same order on any number of threads.
     """
     n = lo.shape[0]
     for i in prange(n):
         a = off[i]
         for t in range(a, off[i + 1]):
             D[t] = 0.0
+        h = dense[i]
         for j in range(out_off[i], out_off[i + 1]):
             s = out_idx[j]
             p = out_prob[j]
             sa = off_next[s]
-            w = off_next[s + 1] - sa
-            base = a + out_gain[j] + lo_next[s] - lo[i]
-            src = D_next[sa : sa + w]
-            dst = D[base : base + w]
-            for t in range(w):
+            hs = dense_next[s]
+            cnt = off_next[s + 1] - sa - hs
+            base = out_gain[j] + lo_next[s] - lo[i]
+            lim = min(hs, h - base)
+            dst = D[a + base : a + base + lim]
+            src = D_next[sa : sa + hs]
+            for t in range(lim):
                 dst[t] += p * src[t]
+            for t in range(lim + (h - base - lim) % stride, hs, stride):
+                D[a + h + (base + t - h) // stride] += p * src[t]
+            for q in range(cnt):
+                x = base + hs + stride_next * q
+                if x < h:
+                    D[a + x] += p * D_next[sa + hs + q]
+                else:
+                    D[a + h + (x - h) // stride] += p * D_next[sa + hs + q]
+        if want_top:
+            top[i] = row_top(D, a, h, off[i + 1] - a - h, stride)
+
+
+#: The stride of the packed top of a row: the greatest totals of a Yahtzee distribution come
+#: from Yahtzee bonuses (100) and boxes of 25, 30, 40 and 50 points.
+TAIL_STRIDE = 5
+
+
+def row_top(D, a, h, cnt, stride):
+    """For a packed row ``D[a:a+h+cnt]`` (``h`` totals, then ``cnt`` every ``stride``-th): the least
+    total ``g`` from which every total off the :data:`TAIL_STRIDE`-th ones down from the last is 0.0."""
+    w = h + stride * (cnt - 1) + 1 if cnt > 0 else h
+    if stride % TAIL_STRIDE != 0:  # the packed top may hold totals off the stride: scan all
+        g = w - 1
+        t = w - 2
+        while t >= 0:
+            if (w - 1 - t) % TAIL_STRIDE == 0:
+                g = t
+            else:
+                v = D[a + t] if t < h else (D[a + h + (t - h) // stride] if (t - h) % stride == 0 else 0.0)
+                if v != 0.0:
+                    break
+            t -= 1
+        return g
+    g = h if cnt > 0 else w - 1
+    t = min(h, w - 1) - 1
+    while t >= 0:
+        if (w - 1 - t) % TAIL_STRIDE == 0:
+            g = t
+        elif D[a + t] != 0.0:
+            break
+        t -= 1
+    return g
+
+
+def dist_dense(out_off, out_idx, out_gain, lo, hi, lo_next, hi_next, top_next, stride, dense):
+    """Where each row of a layer can be packed from with ``stride`` (see :func:`dist_convolve`).
+
+    ``dense[i]`` (out) is the least total ``h`` (relative to ``lo[i]``, on the stride down from
+    the row's last) such that from ``h`` on, the outcomes of state ``i`` add only to totals on
+    that stride: each outcome's next row, shifted by its gain, is 0.0 from ``top_next`` on but
+    on its own stride (:func:`row_top`), which must fall on the row's.  The whole row
+    (``hi[i] - lo[i] + 1``) when ``stride`` is 1.  Parallel over states (``prange``).
+    """
+    n = lo.shape[0]
+    for i in prange(n):
+        w = hi[i] - lo[i] + 1
+        if stride == 1:
+            dense[i] = w
+            continue
+        h = 0
+        for j in range(out_off[i], out_off[i + 1]):
+            s = out_idx[j]
+            base = out_gain[j] + lo_next[s] - lo[i]
+            ws = hi_next[s] - lo_next[s] + 1
+            if (w - base - ws) % stride == 0:
+                need = base + top_next[s]
+            else:
+                need = base + ws
+            if need > h:
+                h = need
+        if h >= w:
+            h = w
+        else:
+            h += (w - 1 - h) % stride
+        dense[i] = h

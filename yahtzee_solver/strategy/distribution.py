@@ -33,8 +33,11 @@ the states of a layer in parallel.  Each ``D_s`` is stored only over its support
 same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
 a layer's rows are ordered by when the layer before it stops reading them, a
 layer is solved in slices (each slice's turn outcomes found and at once summed
-into its rows, so a layer's outcomes are never all held), and the rows read no
-more give their memory back slice by slice (:func:`_release`).  Results are float64 sums of exact probabilities: they add up to
+into its rows, so a layer's outcomes are never all held), the rows read no
+more give their memory back slice by slice (:func:`_release`), and the rows of a
+big layer are packed as summed: the top of a row, where only every 5th total has
+a positive probability (Yahtzee bonuses, boxes of 25 to 50 points), holds those
+totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
@@ -58,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from ..solver import jit as _jit
+from ..solver import kernels as _kernels
 from ..solver.build import reachable_layers, upper_representatives
 from ..dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, parse_dice, roll_index
 from ..errors import ScoreCardError, UsageError
@@ -89,9 +93,10 @@ THRESHOLDS = (150, 200, 250, 300, 350, 400, 500)
 _CHUNK = 2048
 
 #: States per slice of a layer of the distribution: the outcomes of a slice are found and its rows
-#: summed at once (scratch of 7.5 MiB for Yahtzee), after which the rows no longer read are freed
-#: (1024 against 2048: 15 MiB less at the peak of the empty card, the same CPU time).
-_CONVOLVE_SLICE = 1024
+#: summed at once (scratch of about 3 MiB for Yahtzee), after which the rows no longer read are
+#: freed (1024 against 2048: 15 MiB less at the peak of the empty card; 256 against 1024 another
+#: 10 MiB for Yahtzee, 5 for Yatzy, for about 0.1 s more CPU in calls).
+_CONVOLVE_SLICE = 256
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
 #: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
@@ -255,7 +260,12 @@ def _max_gain(rules: RuleSet) -> int:
 class _Layer:
     """The distributions of one layer: state ``i``'s is ``D[off[i]:off[i+1]]`` over ``lo[i]..hi[i]``.
 
-    ``death[i]``, when given, is the position of the last state of the layer before (one box
+    Row ``i`` is packed (:func:`yahtzee_solver.solver.kernels.dist_convolve`): its first ``dense[i]``
+    entries are the probabilities of ``lo[i]``, ``lo[i] + 1``, ..., the others those of every
+    ``stride``-th total from there on up to ``hi[i]`` (the totals between have probability
+    exactly 0); :func:`_row` unpacks it.  ``top[i]`` is the total (from ``lo[i]``) above which
+    only every 5th total down from ``hi[i]`` is positive, whether packed or not
+    (:func:`~yahtzee_solver.solver.kernels.row_top`): the layer before packs its rows by it.  ``death[i]``, when given, is the position of the last state of the layer before (one box
     fewer, solved in its order) that can read row ``i``; the rows are in that order, so a
     prefix of ``D`` is read no more once the layer before is solved that far (:func:`_release`).
     """
@@ -264,11 +274,29 @@ class _Layer:
     hi: np.ndarray
     off: np.ndarray
     D: np.ndarray
+    dense: np.ndarray
+    top: np.ndarray
+    stride: int = 1
     death: np.ndarray | None = None
 
 
-def _release(D: np.ndarray, stop: int) -> None:
-    """Give the memory of ``D[:stop]`` back to the system (its whole pages), read no more.
+def _row(L: _Layer, i: int) -> np.ndarray:
+    """Row ``i`` of a layer unpacked: ``(hi[i] - lo[i] + 1,)`` float64, P(``lo[i] + j`` points still to come)."""
+    a, b, h = int(L.off[i]), int(L.off[i + 1]), int(L.dense[i])
+    out = np.zeros(int(L.hi[i] - L.lo[i]) + 1)
+    out[:h] = L.D[a : a + h]
+    out[h :: L.stride] = L.D[a + h : b]
+    return out
+
+
+def _full_card(n: int) -> _Layer:
+    """The layer of the full card: nothing more to come, ``n`` states."""
+    return _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64), np.ones(n),
+                  np.ones(n, np.int64), np.zeros(n, np.int64))
+
+
+def _release(D: np.ndarray, stop: int, start: int = 0) -> None:
+    """Give the memory of ``D[start:stop]`` back to the system (its whole pages), read no more.
 
     ``D`` is a :func:`~yahtzee_solver.solver.table.demand_zeros` array: a private
     anonymous mapping, whose pages ``MADV_DONTNEED`` frees at once.
@@ -278,9 +306,31 @@ def _release(D: np.ndarray, stop: int) -> None:
         buf = buf.base if isinstance(buf, np.ndarray) else buf.obj
     if not isinstance(buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
         return
-    end = (stop * D.itemsize) // mmap.PAGESIZE * mmap.PAGESIZE
-    if end > 0:
-        buf.madvise(mmap.MADV_DONTNEED, 0, end)
+    begin = -(-(start * D.itemsize) // mmap.PAGESIZE) * mmap.PAGESIZE
+    end = min(stop * D.itemsize, len(buf)) // mmap.PAGESIZE * mmap.PAGESIZE
+    if end > begin:
+        buf.madvise(mmap.MADV_DONTNEED, begin, end - begin)
+
+
+def _trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    The lists of every reachable state, dropped before the first layer is solved, leave
+    about 23 MiB free in the middle of the heap (Yahtzee's empty card) that glibc keeps
+    resident otherwise; the rows of the layers are mappings of their own (:func:`_release`).
+    """
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        trim = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
 
 
 def _death_order(C: int, mask0: int, masks: np.ndarray, before: np.ndarray) -> np.ndarray:
@@ -340,6 +390,15 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     D = demand_zeros((n * wmax,))
     off = np.zeros(n + 1, np.int64)
+    # a big layer's rows are summed packed (dist_dense, then dist_convolve): the top of each row
+    # of a Yahtzee layer is mostly every 5th total, about 8 % of the biggest layer's entries (30
+    # MiB of the empty card's peak); a small layer's rows (no kernel more to load) and those of
+    # rules without a Yahtzee bonus (their rows have next to no zeros: 0.2 % in Yatzy's biggest
+    # layer) are whole
+    packing = bool(rules.yahtzee_bonus)  # the rows' tops are wanted for the layer before only then
+    stride = _TAIL_STRIDE if n >= _PACK_FROM and packing else 1
+    dense = np.empty(n, np.int64)
+    top = np.zeros(n, np.int64)
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
@@ -355,15 +414,30 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
         # kernel less to load in a cold process)
         used = np.arange(cap) < counts[s0:s1, None]
-        np.cumsum(hi[s0:s1] - lo[s0:s1] + 1, out=off[s0 + 1:s1 + 1])
+        width = hi[s0:s1] - lo[s0:s1] + 1
+        ui, ug, up = oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]
+        h = dense[s0:s1]
+        if stride > 1:
+            k.dist_dense(out_off[:s1 - s0 + 1], ui, ug, lo[s0:s1], hi[s0:s1], nxt.lo, nxt.hi, nxt.top, stride, h)
+        else:
+            h[:] = width
+        np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
         off[s0 + 1:s1 + 1] += off[s0]
-        k.dist_convolve(out_off[:s1 - s0 + 1], oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used],
-                        lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D)
+        k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
+                        nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
+        del ui, ug, up
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
     D = D[: int(off[-1])]
-    return _Layer(lo, hi, off, D)
+    return _Layer(lo, hi, off, D, dense, top, stride)
 
+
+#: The stride of the packed top of a row (:class:`_Layer`).
+_TAIL_STRIDE = _kernels.TAIL_STRIDE
+
+#: Layers with at least this many states to solve have their rows packed (:class:`_Layer`), under
+#: rules with a Yahtzee bonus.
+_PACK_FROM = 4096
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
 #: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
@@ -418,6 +492,7 @@ class _Engine:
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
         self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
+        sizes = [len(m) for m, _, _ in layers]
         # one state per class of equivalent upper subtotals is solved; the others read its row
         reps = [upper_representatives(rules, *layer) for layer in layers]
         #: Turn-start states solved (one per class of equivalent upper subtotals).
@@ -425,47 +500,72 @@ class _Engine:
         # a small card runs interpreted when that beats numba's start-up (one kernel source)
         self.k = _jit.for_work(starts + self.n_solved, _INTERPRETED_STATE_SECONDS, jit)
         self.jit = jit = self.k is not _jit.interpreted()
+        plan = self._plan(layers, reps)
+        del layers, reps
+        _trim_heap()  # the freed lists of all states are scattered through the C heap
         bar = None
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=sum(len(m) for m, _, _ in layers), unit="state", unit_scale=True,
-                       desc=f"distribution {rules.name}")
-        # the states solved, layer by layer; each layer but the last (the one after the root's, kept
-        # whole for start) in the order in which the layer after it stops reading them
-        solve = [[masks[first], ups[first], ybs[first], rep, None] for (masks, ups, ybs), (first, rep) in zip(layers, reps)]
-        # ties of the order below are broken by the masks read with their boxes in reverse (the last
-        # box the most significant): the rows of a state are then read by states close together,
-        # and the empty card's peak is about 25 MiB lower (Yahtzee) than with the masks as they are
-        key = _reversed_bits(C)
-        for j in range(len(solve) - 1, -1, -1):
-            death = _death_order(C, mask0, solve[j][0], solve[j + 1][0]) if j + 1 < len(solve) else None
-            perm = np.lexsort((key[solve[j][0]],) if death is None else (key[solve[j][0]], death))
-            inv = np.empty_like(perm)
-            inv[perm] = np.arange(perm.size)
-            solve[j] = [solve[j][0][perm], solve[j][1][perm], solve[j][2][perm], inv[solve[j][3]],
-                        None if death is None else death[perm]]
+            bar = tqdm(total=sum(sizes), unit="state", unit_scale=True, desc=f"distribution {rules.name}")
         cur = None
         try:
             with _schedule(jit):
-                del reps
-                while layers:  # each layer's state lists are dropped once it is solved
-                    masks, ups, ybs = layers.pop(0)
-                    rmasks, rups, rybs, rep, death = solve.pop(0)
-                    n = len(rmasks)
+                while plan:  # each layer's state lists are dropped once it is solved
+                    qmasks, qups, qybs, qdeath = plan.pop(0)
+                    n = len(qmasks)
                     if cur is None:  # the full card: nothing more to come
-                        cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64),
-                                     np.arange(n + 1, dtype=np.int64), np.ones(n))
+                        cur = _full_card(n)
                     else:
-                        cur = _solve_layer(self.k, pol, rules, (rmasks, rups, rybs), -1, 2, self.index, cur)
-                    cur.death = death
-                    self.index[masks, ups, ybs] = rep
+                        wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
+                        cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
+                        del wide
+                    cur.death = None if qdeath is None else qdeath.astype(np.int64)
                     if bar is not None:
-                        bar.update(len(masks))
+                        bar.update(sizes.pop(0))
         finally:
             if bar is not None:
                 bar.close()
         self.next = cur  # None for a full card
+
+    def _plan(self, layers: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+              reps: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]]:
+        """The states solved, layer by layer from the full card, and the index of every state.
+
+        Each layer but the last (the one after the root's, kept whole for :meth:`start`) is in
+        the order in which the layer after it stops reading its rows (``death``, see
+        :class:`_Layer`); ties are broken by the masks read with their boxes in reverse (the
+        last box the most significant), so the rows of a state are read by states close
+        together (about 25 MiB lower peak for the empty card, Yahtzee).  Every state's row
+        position goes into ``self.index`` here, before any layer is solved (the layers' masks
+        are disjoint, and solving a layer reads the index at the layer after it only), so the
+        lists of all reachable states are dropped at once; the states solved are kept in the
+        narrow integers (int32 masks, int16 upper subtotals, int8 flags;
+        ``death`` int32) and widened one layer at a time: about 20 MiB less at the empty
+        card's peak (Yahtzee).
+
+        Returns
+        -------
+        list of (masks int32, ups int16, ybs int8, death int32 or None)
+            The states to solve of each layer, in solving order, and their ``death``.
+        """
+        C = self.rules.n_categories
+        mask0 = self.state[0]
+        key = _reversed_bits(C)
+        plan: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
+        for j in range(len(layers) - 1, -1, -1):
+            masks, ups, ybs = layers[j]
+            first, rep = reps[j]
+            rmasks = masks[first]
+            death = _death_order(C, mask0, rmasks, plan[0][0]) if plan else None
+            perm = np.lexsort((key[rmasks],) if death is None else (key[rmasks], death))
+            inv = np.empty_like(perm)
+            inv[perm] = np.arange(perm.size)
+            self.index[masks, ups, ybs] = inv[rep]
+            order = first[perm]
+            plan.insert(0, (masks[order].astype(np.int32), ups[order].astype(np.int16), ybs[order].astype(np.int8),
+                            None if death is None else death[perm].astype(np.int32)))
+        return plan
 
     def start(self, *, roll: int = -1, rolls_left: int = 2, keep: int = -1) -> tuple[int, np.ndarray]:
         """``(lo, pmf)`` of the points still to come: ``pmf[j]`` = P(``lo + j`` more points).
@@ -478,7 +578,7 @@ class _Engine:
         start = tuple(np.array([x], np.int64) for x in self.state)
         with _schedule(self.jit):
             res = _solve_layer(self.k, self.pol, self.rules, start, roll, rolls_left, self.index, self.next, keep)
-        return int(res.lo[0]), res.D[res.off[0] : res.off[1]].copy()
+        return int(res.lo[0]), _row(res, 0)
 
     def after_box(self, roll: int, box: int) -> tuple[int, np.ndarray]:
         """``(lo, pmf)`` of the points still to come after scoring roll ``roll`` in box ``box`` (gain included)."""
@@ -496,7 +596,7 @@ class _Engine:
             return points, np.ones(1)
         i = int(self.index[nxt[0], nxt[1], nxt[2]])
         L = self.next
-        return points + int(L.lo[i]), L.D[L.off[i] : L.off[i + 1]].copy()
+        return points + int(L.lo[i]), _row(L, i)
 
 
 def _remaining(rules: RuleSet, state: tuple[int, int, int], pol: _Policy, *, roll: int = -1, rolls_left: int = 2,
@@ -752,15 +852,14 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
             for masks, ups, ybs in layers:
                 n = len(masks)
                 if cur is None:  # the full card: nothing more to come
-                    cur = _Layer(np.zeros(n, np.int64), np.zeros(n, np.int64), np.arange(n + 1, dtype=np.int64),
-                                 np.ones(n))
+                    cur = _full_card(n)
                 else:
                     cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
                 index[masks, ups, ybs] = np.arange(n)
                 pop = bin(int(masks[0])).count("1")
                 for k in wanted.get(pop, ()):
                     i = int(index[k])
-                    got[k] = (int(cur.lo[i]), cur.D[cur.off[i] : cur.off[i + 1]].copy())
+                    got[k] = (int(cur.lo[i]), _row(cur, i))
                 if bar is not None:
                     bar.update(n)
     finally:
