@@ -481,3 +481,41 @@ def test_outcomes_need_a_solver_with_draws():
                  lambda: src.box_outcomes(me.key, me.total, 0)):
         with pytest.raises(UsageError, match="draws=False"):
             call()
+
+
+def test_a_source_refuses_cards_out_of_turn_too_large_or_of_other_rules():
+    """The library checks what the command line checks: my turn, at most MAX_SOLVE_OPEN open boxes, one rule set."""
+    from yahtzee_solver.cli.win import MAX_OPEN_LIMIT
+    from yahtzee_solver.strategy.duel import MAX_SOLVE_OPEN
+
+    assert MAX_OPEN_LIMIT == MAX_SOLVE_OPEN
+    opp = card_without("chance", "yahtzee", "sixes", "fives")  # 4 open
+    src = DuelSource(R, opp, "optimal", solver=DuelSolver(R, "optimal", draws=False, jit=False))
+    for mine in (card_without("chance", "yahtzee"), card_without("chance", "yahtzee", "sixes", "fives", "fours",
+                                                                  "threes")):  # 2 and 6 open: not my turn
+        with pytest.raises(UsageError, match="not in turn"):
+            src.state_value(mine.key, mine.total)
+        with pytest.raises(UsageError, match="not in turn"):
+            src.keep_values(mine.key, mine.total, 2)
+    big = parse_card("ones=3", R)  # 12 open against a finished card: far beyond the solver
+    with pytest.raises(UsageError, match="13 open boxes in all|12 open boxes in all"):
+        DuelSource(R, card_without(), "optimal").state_value(big.key, big.total)
+    with pytest.raises(UsageError, match="rules 'yahtzee', not 'yatzy'"):
+        DuelSource("yatzy", opp, "optimal")
+
+
+def test_the_fallback_note_is_a_bound_only_against_a_fixed_policy():
+    """Beyond the exact scope ``win`` answers with the best response to the expert: a lower bound against the
+    expert, but only an estimate against an opponent who plays to win (the exact value can be lower)."""
+    from click.testing import CliRunner
+
+    from yahtzee_solver.cli import main
+
+    me = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
+    opp = "ones=3,twos=6,threes=9,fours=12,fives=20,sixes=24,3k=30,4k=29,fh=25,ss=30,ls=40"
+    r = CliRunner().invoke(main, ["win", "--card", me, "--opponent", opp, "--max-open", "3"])
+    assert r.exit_code == 0, r.output
+    assert "estimate, neither exact nor a bound" in r.output and "lower bound" not in r.output
+    r = CliRunner().invoke(main, ["win", "--card", me, "--opponent", opp, "--max-open", "3",
+                                  "--opponent-plays", "expert"])
+    assert "a lower bound of the best winning chance against the expert" in r.output

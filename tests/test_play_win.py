@@ -240,3 +240,19 @@ def test_format_probability_is_one_percentage_format(p, text):
 
     assert format_probability(p) == text
     assert len(text) <= 8 or p < 1e-13  # dist's seven columns fit 80 cells
+
+
+@pytest.mark.parametrize("level", ["beginner", "normal", "expert", "master"])
+def test_the_best_response_note_is_a_bound_only_against_a_fixed_cpu(level):
+    """Before the exact endgame the hint is the best response to the expert-modelled distribution: a lower
+    bound against a CPU that plays a fixed policy, an estimate against master (who plays to win)."""
+    from yahtzee_solver.strategy.win_chances import WinChances, win_note
+
+    tr = Translator("en")
+    wc = WinChances(level=level, open_boxes=9, shown=True, exact=False, cpu_total=100, start=0.5, kind="roll",
+                    options=(), duel=False, n_open=18)
+    note = win_note(tr, wc)
+    if level == "master":
+        assert note == tr("hint.win_note_master") and "not a bound" in note
+    else:
+        assert note == tr("hint.win_note") and "lower bound" in note

@@ -67,9 +67,14 @@ def _sources(rules: RuleSet, mine: ScoreCard, opponent: ScoreCard, plays: str, m
         return DuelSource(rules, opponent, plays, table=table, jit=n > 2), True, ""
     level = "expert" if plays == "optimal" else plays
     pmf = opponent_pmf(rules, opponent, level, table)
+    if plays == "optimal":  # the opponent plays to win, but is modelled as the expert here
+        bound = ("the opponent modelled as the expert; against an opponent who plays to win this is an "
+                 "estimate, neither exact nor a bound")
+    else:
+        bound = f"a lower bound of the best winning chance against the {level}"
     reason = (f"{n} open boxes in all, more than the exact two-player solve takes (--max-open {max_open}): "
               f"best response to the {level} opponent's final-score distribution as seen now, "
-              f"not reacting to its later turns (a lower bound of the best winning chance)")
+              f"not reacting to its later turns ({bound})")
     return WinSource(rules, pmf), False, reason
 
 
@@ -80,8 +85,10 @@ def _outcome(p: float, d: float | None) -> dict[str, float | None]:
 
 
 #: The largest ``--max-open``: the solve grows about fourfold per open box (K = 8: seconds and
-#: 33 MB, README); beyond 10 it would run for hours and fill the memory.
+#: 33 MB, README); beyond 10 it would run for hours and fill the memory.  The same number as
+#: ``strategy.duel.MAX_SOLVE_OPEN`` (not imported here: the command line loads the solver lazily).
 MAX_OPEN_LIMIT = 10
+
 
 @click.command()
 @click.argument("dice", nargs=-1, required=False, metavar="[DICE]")

@@ -170,6 +170,7 @@ EN = {
     "hint.win_far": "(your chance of winning is shown once {n} or fewer of your boxes are open)",
     "hint.win_start": "Chance of beating the {level} CPU from here (a draw counts half): {p}",
     "hint.win_note": "(until the CPU has finished, this is your best response to the distribution of its final score as it stands now: a lower bound of your best chance)",
+    "hint.win_note_master": "(an estimate, not exact and not a bound: your best response to the final-score distribution of an expert playing on from the CPU's card as it stands now; master plays to win, not as the expert)",
     "hint.win_exact": "(the CPU has finished with {score}: these chances are exact)",
     "hint.win_exact_duel": "(exact: {n} open boxes on both cards together, every turn the CPU has left played as it plays)",
     # -- rules and help --------------------------------------------------------------------------------
@@ -386,6 +387,7 @@ ZH = {
     "hint.win_far": "（你的空格剩 {n} 个或更少时显示获胜概率）",
     "hint.win_start": "从此处战胜电脑（{level}）的概率（平局算一半）：{p}",
     "hint.win_note": "（电脑结束游戏之前，这是针对其当前最终得分分布的最佳应对：是你最佳胜率的下限）",
+    "hint.win_note_master": "（估计值，既非精确也非下限：针对一位专家从电脑当前记分卡继续玩的最终得分分布的最佳应对；大师为取胜而玩，不按专家的方式）",
     "hint.win_exact": "（电脑已结束，得分 {score}：这些概率是精确的）",
     "hint.win_exact_duel": "（精确：双方共剩 {n} 个空格，电脑剩下的每一回合都按它的打法计入）",
     "rules.pager": "-- 第 {page}/{pages} 页 -- 回车：下一页，q：返回游戏 ",
@@ -592,6 +594,7 @@ JA = {
     "hint.win_far": "（空欄が {n} 個以下になると勝つ確率を表示します）",
     "hint.win_start": "ここから CPU（{level}）に勝つ確率（引き分けは半分）：{p}",
     "hint.win_note": "（CPU が終わるまでは、現時点の CPU の最終得点の分布に対する最善の応手です：最善の勝率の下限）",
+    "hint.win_note_master": "（推定値で、厳密でも下限でもありません：CPU の現在のスコアカードからエキスパートが続けた場合の最終得点の分布に対する最善の応手です。マスターは勝つために打ち、エキスパートのようには打ちません）",
     "hint.win_exact": "（CPU は {score} 点で終了しました：これらの確率は厳密です）",
     "hint.win_exact_duel": "（厳密：両者の空き欄は合わせて {n} 個、CPU の残りの手番もその打ち方どおりに計算しています）",
     "rules.pager": "-- {page}/{pages} ページ -- Enter：次のページ、q：ゲームに戻る ",

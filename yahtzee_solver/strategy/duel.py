@@ -83,7 +83,7 @@ Options: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, list[CardKey]]
 #: :meth:`DuelSolver.transitions`: ``(card after, gain, probability)`` of each outcome.
 Transitions: TypeAlias = list[tuple[CardKey, int, float]]
 
-__all__ = ["MODELS", "DEFAULT_MAX_OPEN", "DuelSolver", "DuelSource", "DuelStats", "model_for_level", "in_scope"]
+__all__ = ["MODELS", "DEFAULT_MAX_OPEN", "MAX_SOLVE_OPEN", "DuelSolver", "DuelSource", "DuelStats", "model_for_level", "in_scope"]
 
 #: Opponent models: both maximise their winning chance, or the opponent plays a CPU level's fixed policy.
 MODELS = ("optimal", "expert", "normal", "beginner")
@@ -91,6 +91,10 @@ MODELS = ("optimal", "expert", "normal", "beginner")
 #: Exact scope: both players together have at most this many open boxes (chosen by
 #: ``benchmarks/bench_duel.py``; see the README, "Exact two-player endgame").
 DEFAULT_MAX_OPEN = 7
+
+#: The most open boxes (both cards together) a :class:`DuelSource` solves: 10 is an offline
+#: solve of minutes and gigabytes; beyond, it would run for hours and fill the memory.
+MAX_SOLVE_OPEN = 10
 
 
 
@@ -460,6 +464,8 @@ class DuelSource:
             solver = DuelSolver(self.rules, model, table, jit=jit)
         elif solver.rules != self.rules or solver.model != str(model).strip().lower():
             raise UsageError("the shared duel solver has other rules or another opponent model")
+        if opponent.rules != self.rules:
+            raise UsageError(f"the opponent's card is of the rules {opponent.rules.name!r}, not {self.rules.name!r}")
         self.solver: DuelSolver = solver
         self.model: str = solver.model
         self.opponent: ScoreCard = opponent
@@ -471,8 +477,19 @@ class DuelSource:
         """Open boxes of both cards together with my state ``state``."""
         return self.solver.n_open(state) + self.solver.n_open(self._other)
 
+    def _check(self, state: Sequence[int]) -> None:
+        """My turn with card ``state`` against the opponent's, within :data:`MAX_SOLVE_OPEN`; else UsageError."""
+        n_me, n_opp = self.solver.n_open(state), self.solver.n_open(self._other)
+        if n_me > 0 and n_opp > 0 and n_me - n_opp not in (0, 1):
+            raise UsageError(f"the cards are not in turn: I have {n_me} open boxes and the opponent {n_opp}; on my "
+                             f"turn I have as many as the opponent or one more (or the opponent has finished)")
+        if n_me + n_opp > MAX_SOLVE_OPEN:
+            raise UsageError(f"{n_me + n_opp} open boxes in all: more than the exact two-player solve takes "
+                             f"(at most {MAX_SOLVE_OPEN})")
+
     def _node(self, state: Sequence[int]) -> tuple[CardKey, np.ndarray, np.ndarray, Options]:
         s = self.solver
+        self._check(state)
         A = s.canon(state)
         if s.is_full(A):
             raise UsageError("my card is full: no turn to play")
@@ -578,6 +595,7 @@ class DuelSource:
 
     def _state_vd(self, state: StateKey, total: int) -> tuple[float, float]:
         s = self.solver
+        self._check(state)
         A = s.canon(state)
         d = int(total) - int(self.opponent.total)
         MA, MB = s.bound(A), s.bound(self._other)

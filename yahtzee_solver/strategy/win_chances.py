@@ -18,8 +18,10 @@ the CPU's later turns are played as it plays them (its fixed policy; a
 ``master`` CPU plays the zero-sum game there, so the model is ``optimal``), and
 my play reacts to each of them.  Before that, the figure is the exact best
 response to the CPU's final-score distribution as seen now: the DP does not
-plan to react to what the CPU scores on its later turns, so it is a lower bound
-of the best winning chance (see :mod:`yahtzee_solver.strategy.master` and the
+plan to react to what the CPU scores on its later turns, so against a fixed
+CPU policy it is a lower bound of the best winning chance; a ``master`` CPU is
+modelled as the ``expert`` there and plays to win, so against it the figure is
+an estimate, neither exact nor a bound (see :mod:`yahtzee_solver.strategy.master` and the
 README, "Win probability in a game against the CPU").  Once the CPU has
 finished, both are exact.
 
@@ -308,7 +310,11 @@ def win_note(tr: Translator, wc: WinChances) -> str:
     response as seen now."""
     if wc.duel and wc.n_open > wc.open_boxes:  # the CPU still has boxes open
         return tr("hint.win_exact_duel", n=wc.n_open)
-    return tr("hint.win_exact", score=wc.cpu_total) if wc.exact else tr("hint.win_note")
+    if wc.exact:
+        return tr("hint.win_exact", score=wc.cpu_total)
+    # against a fixed policy the best response to its own distribution is a lower bound; master plays to
+    # win and is modelled as the expert here, so the figure is an estimate, not a bound
+    return tr("hint.win_note_master") if wc.level == "master" else tr("hint.win_note")
 
 
 def warm(rules: str | RuleSet, level: str, table: ValueTable | None = None) -> None:
