@@ -29,14 +29,15 @@ Like :mod:`kernels`, this is plain Python in the subset numba compiles
 
 import numpy as np
 
-from ..dice import CHILD, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
+from ..dice import N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS
+from .kernels import vec_expect_keeps
 
 prange = range
 
 #: Names compiled by yahtzee_solver.solver.jit.compiled_module.
 KERNELS = ("duel_final_rolls", "duel_expect_keeps", "duel_best_keeps", "duel_turn")
 PARALLEL = ()
-IMPORTS = ()
+IMPORTS = ("vec_expect_keeps",)
 
 _SUBKEEPS = np.ascontiguousarray(ROLL_SUBKEEPS, dtype=np.int64)
 
@@ -95,17 +96,8 @@ def duel_final_rolls(a, b, Wv, Wd, nopt, orow, ogain, V, D):
 
 def duel_expect_keeps(V, D, n):
     """Rows ``0..209``: the mean over the six faces of the keep with one more die (value and draw chance)."""
-    for k in range(ROLL_OFFSET - 1, -1, -1):
-        for X in (V, D):
-            e0 = X[CHILD[k, 0]]
-            e1 = X[CHILD[k, 1]]
-            e2 = X[CHILD[k, 2]]
-            e3 = X[CHILD[k, 3]]
-            e4 = X[CHILD[k, 4]]
-            e5 = X[CHILD[k, 5]]
-            ek = X[k]
-            for t in range(n):
-                ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
+    vec_expect_keeps(V, n)
+    vec_expect_keeps(D, n)
 
 
 def duel_best_keeps(V, D, Vn, Dn, n):
