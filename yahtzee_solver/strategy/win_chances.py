@@ -341,11 +341,11 @@ def warm(rules: str | RuleSet, level: str, table: ValueTable | None = None) -> N
     card = ScoreCard.from_mapping({c.slug: min(rules.possible_points[i]) for i, c in enumerate(rules.categories[:-1])},
                                   rules)
     WinSource(rules, opponent_pmf(rules, card, level, table)).probability(card)
-    from .duel import DuelSource, model_for_level
+    from .duel import DuelSolver, DuelSource, model_for_level
 
-    # and the exact two-player kernels (one open box each)
+    # and the exact two-player kernels the hint runs (values only; one open box each)
     model = model_for_level(level)
-    DuelSource(rules, card, model, table=table).probability(card)
+    DuelSource(rules, card, model, solver=DuelSolver(rules, model, table, draws=False)).probability(card)
 
 
 # -- every player at a table: the chance of finishing first (the coach) -------------------------------
