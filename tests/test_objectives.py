@@ -255,6 +255,54 @@ def test_tile_size_does_not_change_a_value(jit):
         solve_utility("yahtzee", card, None, u, jit=jit, tile=0)
 
 
+@pytest.mark.parametrize("parts", [1, 2, 3, 8])
+def test_the_parallel_slices_of_a_layer_are_consecutive_runs_of_about_equal_work(parts):
+    """``balanced_starts`` cuts a layer into runs that cover each state once, each within one state's work
+    of an equal share, also when every other state has no offsets (the pattern that left one of two
+    threads idle when the states were dealt out in turn)."""
+    from yahtzee_solver.solver import utility_kernels as uk
+
+    rng = np.random.default_rng(7)
+    J = 300
+    for n in (0, 1, 5, 400):
+        lows = rng.integers(0, 200, n)
+        highs = lows + rng.integers(0, 400, n)
+        highs[1::2] = lows[1::2]                     # no offsets on every other state
+        starts = uk.balanced_starts(lows, highs, J, parts)
+        assert starts[0] == 0 and starts[-1] == n and np.all(np.diff(starts) >= 0)
+        k = np.minimum(highs, J) - lows
+        w = np.where(k > 0, k + uk.STATE_WORK, 1)
+        if n:
+            share = w.sum() / parts
+            loads = np.array([w[starts[p]:starts[p + 1]].sum() for p in range(parts)])
+            assert loads.sum() == w.sum()
+            assert np.all(np.abs(loads - share) <= w.max()), (loads, share)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 5])
+def test_the_number_of_parallel_slices_does_not_change_a_value(parts, monkeypatch):
+    """Each row of a layer depends only on its state: any number of slices gives the same bits."""
+    import yahtzee_solver.strategy.objectives as ob
+    from yahtzee_solver.solver import utility_kernels
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,3k=20,4k=20,fh=25,ss=30,ls=40,chance=20")
+    u = target_utility(card.total + 120, card.total)
+    ref = solve_utility("yahtzee", card, None, u, every_offset=True)
+    compiled = ob._jit.module_backend(utility_kernels, True)
+
+    class Parts:
+        def __getattr__(self, name):
+            f = getattr(compiled, name)
+            return (lambda *a: f(*a[:-2], parts, a[-1])) if name == "solve_layer" else f
+
+    backend = ob._jit.module_backend
+    monkeypatch.setattr(ob._jit, "module_backend",
+                        lambda m, jit: Parts() if m is utility_kernels else backend(m, jit))
+    sol = solve_utility("yahtzee", card, None, u, every_offset=True)
+    for lay, lay_ref in zip(sol.layers, ref.layers):
+        assert np.array_equal(lay[4], lay_ref[4], equal_nan=True)
+
+
 def test_one_turn_per_class_of_equal_upper_subtotals_and_each_state_reads_its_own_values():
     # the DP solves one state per class of equivalent upper subtotals; every other state of a class
     # reads its representative's row, which must be what a solve rooted at that state itself gives
