@@ -92,7 +92,7 @@ def test_results_do_not_depend_on_threads_or_chunking():
         assert np.array_equal(whole[i], np.concatenate([p[i] for p in parts]))
     k = jit.compiled()
     a = s.rules.arrays()
-    for parts in (1, 3, 7):  # slices played by separate threads, each sharing its own states
+    for parts in (1, 3, 7, 3000):  # runs of the sorted games played by separate threads
         out = (np.zeros(3000, np.int64), np.zeros((3000, 2), np.int8), np.zeros((3000, 13, 4), np.int16))
         k.play_games(dice, s.values, a["score"], a["joker"], s.params, a["params"], ROLL_SUBKEEPS, parts, *out)
         for x, y in zip(whole, out):

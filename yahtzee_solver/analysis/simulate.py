@@ -51,8 +51,10 @@ BLOCK = 4096
 #: Games per call of the game kernel (a multiple of BLOCK; more games share more states).
 CHUNK = 16 * BLOCK
 
-#: Slices of games per thread in one call of the game kernel (handed out one at a time: see play_games).
-SLICES_PER_THREAD = 1
+#: Runs of each turn's games per thread in the game kernel, handed out one at a time, so that a thread
+#: slowed by other processes plays fewer of them (the runs are cut from the games sorted by state, so
+#: they share states as one run would: see ``kernels.play_games``).
+RUNS_PER_THREAD = 4
 
 #: Percentiles reported (of the final score).
 PERCENTILES = (1, 10, 25, 50, 75, 90, 99)
@@ -402,10 +404,7 @@ def play_games(strategy: Strategy, dice: Any, *, jit: bool = True) -> tuple[np.n
             import numba
 
             threads = numba.get_num_threads()
-            # more slices than threads, handed out one at a time: a thread slowed by other processes
-            # plays fewer slices instead of holding up the rest (slices of 256 games or more keep most
-            # of the shared states)
-            parts = max(1, min(threads * SLICES_PER_THREAD, G // 256)) if threads > 1 else 1
+            parts = max(1, min(threads * RUNS_PER_THREAD, G // 64)) if threads > 1 else 1
             schedule = numba.parallel_chunksize(1)
         with schedule:
             _jit.backend(jit).play_games(

@@ -72,7 +72,7 @@ KERNELS = (
     "batch_turn",
     "batch_boxes",
     "play_games",
-    "play_slice",
+    "play_run",
     "best_keep",
     "play_keeps",
     "play_box",
@@ -930,13 +930,14 @@ def batch_boxes(masks, ups, ybs, dice, V, packed, rolls, box_out, best_box, best
 def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, flags, moves):
     """Play whole solitaire games with the policy of ``(V, policy)``, one per row of ``dice``.
 
-    The games are split into ``parts`` equal slices played in parallel
-    (``prange``, one slice per thread), each by :func:`play_slice`: turn by
-    turn, the slice's games are sorted by turn-start state, the keep values of
-    each distinct state are computed once (:func:`turn`, the kernel of the
-    build and the advisor) and used by every game in that state.  Each game's
-    moves depend only on its own dice, so the results do not depend on
-    ``parts``, the number of threads, or how the caller splits the games.
+    Turn by turn, the games are sorted by turn-start state (serially), and
+    the sorted list is cut into ``parts`` runs of equal length, played in
+    parallel (``prange``) by :func:`play_run`: the keep values of each
+    distinct state are computed once per run (:func:`turn`, the kernel of the
+    build and the advisor) and used by every game of the run in that state.
+    Each game's moves depend only on its own dice, so the results do not
+    depend on ``parts``, the number of threads, or how the caller splits the
+    games.
 
     Parameters
     ----------
@@ -958,8 +959,11 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
         ``dice.ROLL_SUBKEEPS``.  Ties: the rule of :mod:`yahtzee_solver.strategy.policy`
         (:func:`best_keep`, :func:`play_box`).
     parts : int
-        Number of slices (the number of threads is a good choice; fewer,
-        larger slices share more states).
+        Number of runs each turn's games are cut into, played in parallel
+        (a few per thread, handed out as threads come free).  The runs are
+        cut from the games sorted by state, so a state is shared by every
+        game in it whatever ``parts`` is; only a state that straddles a cut
+        is looked at once more.
     totals : (G,) int64, out
         Final score of each game (points, bonuses included).
     flags : (G, 2) int8, out
@@ -971,18 +975,40 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
         Rows past turn ``C`` are left as they are.
     """
     G = dice.shape[0]
-    for p in prange(parts):
-        play_slice(dice, p * G // parts, (p + 1) * G // parts, V, score, joker, policy, params, subkeeps,
-                   totals, flags, moves)
+    C = params[_NCAT]
+    thr = params[_THRESH]
+    mask = np.zeros(G, np.int64)
+    up = np.zeros(G, np.int64)
+    yb = np.zeros(G, np.int64)
+    upsum = np.zeros(G, np.int64)
+    total = np.zeros(G, np.int64)
+    yahtzee = np.zeros(G, np.int8)
+    ids = np.empty(G, np.int64)
+    for t in range(C):
+        for g in range(G):
+            ids[g] = (mask[g] * (thr + 1) + up[g]) * 2 + yb[g]
+        order = np.argsort(ids, kind="mergesort")
+        for p in prange(parts):
+            play_run(dice, t, order, ids, p * G // parts, (p + 1) * G // parts, V, score, joker, policy,
+                     params, subkeeps, mask, up, yb, upsum, total, yahtzee, moves)
+    for g in range(G):
+        flags[g, 0] = 0
+        flags[g, 1] = yahtzee[g]
+        if upsum[g] >= thr:
+            total[g] += params[_UBONUS]
+            flags[g, 0] = 1
+        totals[g] = total[g]
 
 
-def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, flags, moves):
-    """:func:`play_games` for games ``lo..hi-1``, serially.
+def play_run(dice, t, order, ids, lo, hi, V, score, joker, policy, params, subkeeps,
+             mask, up, yb, upsum, total, yahtzee, moves):
+    """Turn ``t`` of the games ``order[lo:hi]`` (sorted by their state ``ids``) for :func:`play_games`, serially.
 
-    Games in the same turn-start state are played one after another, so they
-    share the state's keep values and, per final roll, the best box.
+    Games in the same turn-start state come one after another, so they share
+    the state's keep values and, per final roll, the best box.  Updates the
+    games' states (``mask``, ``up``, ``yb``), points (``upsum``, ``total``),
+    ``yahtzee`` flag and ``moves[g, t]``.
     """
-    G = hi - lo
     C = params[_NCAT]
     thr = params[_THRESH]
     E = np.empty((3, N_KEEPS))
@@ -993,47 +1019,29 @@ def play_slice(dice, lo, hi, V, score, joker, policy, params, subkeeps, totals, 
     cnt = np.empty(6, np.int64)
     best_box = np.empty(N_ROLLS, np.int64)
     stamp = np.full(N_ROLLS, -1, np.int64)  # best_box[r] is valid when stamp[r] == current group
-    mask = np.zeros(G, np.int64)
-    up = np.zeros(G, np.int64)
-    yb = np.zeros(G, np.int64)
-    upsum = np.zeros(G, np.int64)
-    total = np.zeros(G, np.int64)
-    yahtzee = np.zeros(G, np.int8)
     group = -1
-    for t in range(C):
-        ids = (mask * (thr + 1) + up) * 2 + yb
-        order = np.argsort(ids, kind="mergesort")
-        for j in range(G):
-            i = order[j]
-            if j == 0 or ids[i] != ids[order[j - 1]]:
-                turn(mask[i], up[i], yb[i], 2, V, score, joker, policy, E, B)
-                group += 1
-            g = lo + i
-            r = play_keeps(dice[g, t], E, subkeeps, cnt, moves[g, t])
-            if stamp[r] != group:
-                best_box[r] = play_box(mask[i], up[i], yb[i], r, V, score, joker, policy, points, legal, values)
-                stamp[r] = group
-            c = best_box[r]
-            moves[g, t, 3] = c
-            bonus = box_points(mask[i], up[i], yb[i], r, score, joker, params, points, legal)
-            p = points[c]
-            total[i] += p + bonus
-            if c < params[_NUPPER]:
-                upsum[i] += p
-                up[i] = min(thr, up[i] + p)
-            elif c == params[_YCAT] and p > 0:
-                yahtzee[i] = 1
-                if params[_NFLAGS] == 2:
-                    yb[i] = 1
-            mask[i] |= 1 << c
-    for i in range(G):
-        g = lo + i
-        flags[g, 0] = 0
-        flags[g, 1] = yahtzee[i]
-        if upsum[i] >= thr:
-            total[i] += params[_UBONUS]
-            flags[g, 0] = 1
-        totals[g] = total[i]
+    for j in range(lo, hi):
+        g = order[j]
+        if j == lo or ids[g] != ids[order[j - 1]]:
+            turn(mask[g], up[g], yb[g], 2, V, score, joker, policy, E, B)
+            group += 1
+        r = play_keeps(dice[g, t], E, subkeeps, cnt, moves[g, t])
+        if stamp[r] != group:
+            best_box[r] = play_box(mask[g], up[g], yb[g], r, V, score, joker, policy, points, legal, values)
+            stamp[r] = group
+        c = best_box[r]
+        moves[g, t, 3] = c
+        bonus = box_points(mask[g], up[g], yb[g], r, score, joker, params, points, legal)
+        p = points[c]
+        total[g] += p + bonus
+        if c < params[_NUPPER]:
+            upsum[g] += p
+            up[g] = min(thr, up[g] + p)
+        elif c == params[_YCAT] and p > 0:
+            yahtzee[g] = 1
+            if params[_NFLAGS] == 2:
+                yb[g] = 1
+        mask[g] |= 1 << c
 
 
 def best_keep(E, r, subkeeps):
