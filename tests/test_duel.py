@@ -390,6 +390,17 @@ def test_win_command_boxes_and_move_second():
         "sixes": bv[5], "chance": bv[12]}
 
 
+def test_win_command_says_one_open_box_in_the_singular():
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run
+
+    me = card_without("chance")
+    r = run("win", "--card", _slugs(me), "--opponent", FULL)
+    assert r.exit_code == 0, r.output
+    assert "(1 open box in all)" in r.output
+
+
 def test_win_command_out_of_turn_and_beyond_k():
     import sys
     sys.path.insert(0, "tests")

@@ -151,7 +151,7 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     }
     if not exact:
         head["note"] = reason
-    title = (f"exact two-player play, opponent plays {plays}; I move {order} this round ({n_open} open boxes in all)"
+    title = (f"exact two-player play, opponent plays {plays}; I move {order} this round ({n_open} open box{'es' if n_open != 1 else ''} in all)"
              if exact else f"NOT exact: {reason}")
     if faces is None:
         d: float | None
