@@ -178,6 +178,10 @@ def test_review_json_and_text_carry_the_column(home):
                 assert cell == f"-{100 * d.win_lost:.2f}%" or (cell == "-0.00%" and 100 * d.win_lost < 0.005)
         note = tr("review.win_note", model=tr("review.win_model.expert"), k=DEFAULT_MAX_OPEN)
         assert note[:10] in res.output
+        # the total line says "given up": its figure is unsigned, not a double negative
+        total = want.win_lost or 0.0
+        n_win = sum(d.win_lost is not None for d in want.decisions)
+        assert tr("review.win_total", total=f"{100 * total:.2f}%" if total else "0", n=n_win) in res.output
     assert math.isfinite(out["win_lost"])
 
 

@@ -86,7 +86,8 @@ def win_lines(tr: Translator, rev: GameReview) -> list[str]:
     n = len(rev.win_decisions)
     if n:
         total = rev.win_lost or 0.0
-        lines.append(tr("review.win_total", total=_win(total) if total else "0", n=n))
+        # "given up" already says the sign: the total is unsigned (the column's cells are signed)
+        lines.append(tr("review.win_total", total=f"{100 * total:.2f}%" if total else "0", n=n))
     return lines
 
 
