@@ -401,6 +401,21 @@ def test_win_command_says_one_open_box_in_the_singular():
     assert "(1 open box in all)" in r.output
 
 
+def test_win_command_card_errors_name_the_card_that_holds_them(tmp_path):
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import assert_clean_error, run
+
+    good = _slugs(card_without("chance"))
+    assert_clean_error(run("win", "--card", "ones=7", "--opponent", good), 2, "--card:", "ones")
+    assert_clean_error(run("win", "--card", good, "--opponent", "ones=7"), 2, "--opponent:", "ones")
+    assert_clean_error(run("win", "--card", good, "--opponent", f"@{tmp_path / 'none.json'}"), 1,
+                       "--opponent:", "none.json")
+    other = tmp_path / "yatzy.json"
+    other.write_text('{"rules": "yatzy", "boxes": {}}')
+    assert_clean_error(run("win", "--card", f"@{other}", "--opponent", good), 2, "--card:", "--rules yatzy")
+
+
 def test_win_command_out_of_turn_and_beyond_k():
     import sys
     sys.path.insert(0, "tests")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dice import KEEPS, format_dice, parse_dice, roll_index
-from ..errors import UsageError
+from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
 from ..i18n import format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
@@ -34,6 +34,18 @@ __all__ = ["win", "move_order"]
 
 #: Keeps listed by default in text output.
 DEFAULT_KEEP_TOP = 10
+
+
+def _parse_card(text: str | None, rules: RuleSet, option: str) -> ScoreCard:
+    """:func:`parse_card` of one of the two card options; its error names the option (there are two cards)."""
+    try:
+        return parse_card(text, rules)
+    except DataFileError as e:
+        raise DataFileError(f"{option}: {e}") from None
+    except CardRulesError as e:
+        raise CardRulesError(f"{option}: {e}", e.card_rules) from None
+    except UsageError as e:
+        raise ScoreCardError(f"{option}: {e}") from None
 
 
 def move_order(mine: ScoreCard, opponent: ScoreCard) -> str:
@@ -129,8 +141,8 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     from ..strategy.duel import DEFAULT_MAX_OPEN, DuelSource
 
     rules = resolve_rules(rules, table_path)
-    mine = parse_card(card_text, rules)
-    opponent = parse_card(opponent_text, rules)
+    mine = _parse_card(card_text, rules, "--card")
+    opponent = _parse_card(opponent_text, rules, "--opponent")
     faces = parse_dice(" ".join(dice)) if dice else None
     order = move_order(mine, opponent)
     plays = plays.lower()
