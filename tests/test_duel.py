@@ -416,6 +416,18 @@ def test_win_command_card_errors_name_the_card_that_holds_them(tmp_path):
     assert_clean_error(run("win", "--card", f"@{other}", "--opponent", good), 2, "--card:", "--rules yatzy")
 
 
+def test_win_command_refuses_rolls_left_without_dice():
+    """Without DICE the chance is the turn start's; a --rolls-left given then would be ignored, so it is refused."""
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import assert_clean_error, run
+
+    good = _slugs(card_without("chance"))
+    for r in ("0", "2"):
+        assert_clean_error(run("win", "-r", r, "--card", good, "--opponent", good), 2, f"--rolls-left {r}", "dice")
+    assert run("win", "--card", good, "--opponent", good).exit_code == 0
+
+
 def test_win_command_out_of_turn_and_beyond_k():
     import sys
     sys.path.insert(0, "tests")

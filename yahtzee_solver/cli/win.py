@@ -144,6 +144,10 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     mine = _parse_card(card_text, rules, "--card")
     opponent = _parse_card(opponent_text, rules, "--opponent")
     faces = parse_dice(" ".join(dice)) if dice else None
+    if faces is None and click.get_current_context().get_parameter_source("rolls_left") in (
+            click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT):
+        raise UsageError(f"--rolls-left {rolls_left} needs DICE: without dice the chance is from the start of "
+                         f"my turn, before the first roll")
     order = move_order(mine, opponent)
     plays = plays.lower()
     k = DEFAULT_MAX_OPEN if max_open is None else max_open
