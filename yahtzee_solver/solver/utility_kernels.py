@@ -278,7 +278,6 @@ def solve_layer(masks, ups, ybs, lows, highs, low_value, Wn, Wc, idx, score, jok
         operations in the same order, so the result does not depend on
         ``tile`` either (bit for bit).
     """
-    n = masks.shape[0]
     L = Wn.shape[1]
     J = L - 1
     C = params[_NCAT]
