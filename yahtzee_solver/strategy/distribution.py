@@ -426,6 +426,8 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
                         nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
+        if s0 == 0 and n >= _RELEASE_COMPILER_FROM:  # this layer's kernels are loaded: LLVM runs no more
+            _jit.release_compiler_pages()
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
     D = D[: int(off[-1])]
@@ -438,6 +440,11 @@ _TAIL_STRIDE = _kernels.TAIL_STRIDE
 #: Layers with at least this many states to solve have their rows packed (:class:`_Layer`), under
 #: rules with a Yahtzee bonus.
 _PACK_FROM = 4096
+
+#: Layers with at least this many states hand LLVM's code pages back once their first slice is
+#: summed (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the empty
+#: card's peak resident set; a few ms a call, so not for the small layers).
+_RELEASE_COMPILER_FROM = 4096
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
 #: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
