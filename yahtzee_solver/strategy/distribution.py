@@ -426,8 +426,6 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
         k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
                         nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
-        if s0 == 0 and n >= _RELEASE_COMPILER_FROM:  # this layer's kernels are loaded: LLVM runs no more
-            _jit.release_compiler_pages()
         if nxt.death is not None:
             _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
     D = D[: int(off[-1])]
@@ -441,9 +439,10 @@ _TAIL_STRIDE = _kernels.TAIL_STRIDE
 #: rules with a Yahtzee bonus.
 _PACK_FROM = 4096
 
-#: Layers with at least this many states hand LLVM's code pages back once their first slice is
-#: summed (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the empty
-#: card's peak resident set; a few ms a call, so not for the small layers).
+#: Once the first layer of at least this many states is solved (with it every kernel a
+#: distribution calls has run, :data:`_PACK_FROM` included), LLVM's code pages leave the
+#: resident set (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the
+#: empty card's peak; 7 ms, so once per distribution, and not for small cards).
 _RELEASE_COMPILER_FROM = 4096
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
@@ -516,6 +515,7 @@ class _Engine:
 
             bar = tqdm(total=sum(sizes), unit="state", unit_scale=True, desc=f"distribution {rules.name}")
         cur = None
+        released = False
         try:
             with _schedule(jit):
                 while plan:  # each layer's state lists are dropped once it is solved
@@ -527,6 +527,9 @@ class _Engine:
                         wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
                         cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
                         del wide
+                        if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                            _jit.release_compiler_pages()
+                            released = True
                     cur.death = None if qdeath is None else qdeath.astype(np.int64)
                     if bar is not None:
                         bar.update(sizes.pop(0))
@@ -854,6 +857,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
 
         bar = tqdm(total=n_states, unit="state", unit_scale=True, desc=f"distributions {rules.name}")
     cur: _Layer | None = None
+    released = False
     try:
         with _schedule(use_jit):
             for masks, ups, ybs in layers:
@@ -862,6 +866,9 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
                     cur = _full_card(n)
                 else:
                     cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
+                    if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                        _jit.release_compiler_pages()
+                        released = True
                 index[masks, ups, ybs] = np.arange(n)
                 pop = bin(int(masks[0])).count("1")
                 for k in wanted.get(pop, ()):
