@@ -496,7 +496,7 @@ class _Engine:
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
+        self.index = demand_zeros((1 << C, T + 1, F), np.int32)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
         sizes = [len(m) for m, _, _ in layers]
         # one state per class of equivalent upper subtotals is solved; the others read its row
@@ -849,7 +849,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
     n_states = sum(len(m) for m, _, _ in layers)
     k_mod = _jit.for_work(n_states, _INTERPRETED_STATE_SECONDS, jit)
     use_jit = k_mod is not _jit.interpreted()
-    index = demand_zeros((1 << C, T + 1, F), np.int64)
+    index = demand_zeros((1 << C, T + 1, F), np.int32)
     got: dict[tuple[int, int, int], tuple[int, np.ndarray]] = {}
     bar = None
     if progress:
