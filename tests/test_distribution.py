@@ -576,3 +576,58 @@ def test_packed_rows_give_the_pmf_bits_of_whole_rows(monkeypatch, cardtext):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert g.tobytes() == w.tobytes()
+
+
+def test_the_first_big_layer_hands_the_compilers_pages_back_once_every_kernel_ran(monkeypatch):
+    # memory: LLVM's code (about 70 MiB resident once the kernels are loaded) is not run by the DP;
+    # once the first big layer is solved (every kernel of the distribution called) it is given
+    # back, once per distribution, and the pmf is the same bits
+    from yahtzee_solver.solver import jit
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,yahtzee=50,3k=20,4k=0,chance=20")
+    want = score_distribution(card, jit=False).pmf
+    calls: list[tuple[str, int]] = []
+    orig = distribution._solve_layer_threads
+
+    def spy(k, pol, rules, states, *a):
+        L = orig(k, pol, rules, states, *a)
+        calls.append(("layer", len(states[0])))
+        return L
+
+    monkeypatch.setattr(distribution, "_solve_layer_threads", spy)
+    monkeypatch.setattr(jit, "release_compiler_pages", lambda: calls.append(("release", 0)) or 0)
+    monkeypatch.setattr(distribution, "_RELEASE_COMPILER_FROM", 3)
+    for run in (lambda: score_distribution(card, jit=False).pmf,
+                lambda: distribution.turn_start_distributions([card], jit=False)[0].pmf):
+        calls.clear()
+        assert run().tobytes() == want.tobytes()
+        first = next(i for i, (kind, n) in enumerate(calls) if kind == "layer" and n >= 3)
+        assert calls[first + 1] == ("release", 0)
+        assert [kind for kind, _ in calls].count("release") == 1
+
+
+def test_the_state_index_of_every_outcome_caller_is_int32(monkeypatch):
+    # memory: the index of the reachable states holds a layer position (< 2**31) for each of the
+    # (2**C, T+1, F) states: int32 is half of int64 (4 MiB of Yahtzee's empty card, 8 of Yatzy's);
+    # the pmf is the same bits
+    from yahtzee_solver.solver import kernels
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+    from yahtzee_solver.strategy.reasons import option_reasons
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,yahtzee=50,3k=20,4k=0,chance=20")
+    seen = []
+    orig = kernels.dist_outcomes
+
+    def spy(*a):
+        seen.append(a[16].dtype)
+        return orig(*a)
+
+    monkeypatch.setattr(kernels, "dist_outcomes", spy)
+    score_distribution(card, jit=False)
+    distribution.turn_start_distributions([card], jit=False)
+    distribution.option_distributions(card, "66612", 1, jit=False)
+    option_reasons(card, "66612", 1, jit=False)
+    assert seen and set(seen) == {np.dtype(np.int32)}

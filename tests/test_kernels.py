@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from collections import Counter
 
 import numpy as np
@@ -586,3 +587,80 @@ def test_entry_point_is_the_overload_for_the_sample_types():
             m = keeps(mask, up, yb, r, rl, table, packed, *got)
             assert m == k.ranked_keeps(mask, up, yb, r, rl, table, packed, *want) > 0
             assert np.array_equal(got[0][:m], want[0][:m]) and np.array_equal(got[1][:m], want[1][:m])
+
+
+_RELEASE_COMPILER_PAGES = """
+import json
+import numpy as np
+from yahtzee_solver.solver import jit
+from yahtzee_solver.dice import N_KEEPS
+from yahtzee_solver.solver.table import load_table
+
+
+def compiler_kib():
+    kib, on = 0, False
+    for line in open("/proc/self/smaps"):
+        head = line.split()
+        if "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+            on = len(head) > 5 and "llvmlite" in head[5]
+        elif on and head[0] == "Rss:":
+            kib += int(head[1])
+    return kib
+
+
+t = load_table("yacht")
+a = t.rules.arrays()
+args = (0b000001111111, 9, 0, 3, t.values, a["score"], a["joker"], a["params"])
+before = jit.compiled().turn(*args, np.empty((3, N_KEEPS)), np.empty(N_KEEPS))
+loaded = compiler_kib()
+released = jit.release_compiler_pages()
+after = compiler_kib()
+again = jit.compiled().turn(*args, np.empty((3, N_KEEPS)), np.empty(N_KEEPS))
+# a kernel first loaded after the release runs LLVM again: its pages come back from the file
+from yahtzee_solver import ScoreCard
+card = ScoreCard.from_mapping({"sixes": 18, "fours": 12, "yacht": 50}, t.rules)
+later = [list(map(repr, card.scoring(d, kernels=jit.compiled()))) for d in ("11111", "12345", "66666")]
+later_ref = [list(map(repr, card.scoring(d, kernels=jit.interpreted()))) for d in ("11111", "12345", "66666")]
+print(json.dumps({"loaded": loaded, "after": after, "released": released, "later": later == later_ref,
+                  "same": bool(before == again == jit.interpreted().turn(*args, np.empty((3, N_KEEPS)),
+                                                                           np.empty(N_KEEPS)))}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps")
+def test_release_compiler_pages_drops_llvms_code_from_the_resident_set():
+    """Once the kernels are loaded, the pages of LLVM's library they touched leave the resident set
+    (no copy of them is lost: read-only and unmodified), and the kernels still run and agree."""
+    import json
+    import subprocess
+
+    p = subprocess.run([sys.executable, "-c", _RELEASE_COMPILER_PAGES], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout.splitlines()[-1])
+    assert r["same"] and r["later"]
+    assert r["loaded"] > 16 * 1024 and r["released"] > 0
+    assert r["after"] < r["loaded"] // 4
+
+
+def test_release_compiler_pages_without_numba_does_nothing(monkeypatch):
+    monkeypatch.delitem(sys.modules, "llvmlite.binding", raising=False)
+    assert jit.release_compiler_pages() == 0
+
+
+def test_only_unmodified_read_only_ranges_of_llvm_are_released():
+    # dropping a page that was written (a private copy: relocations before the range was made
+    # read-only) would lose it; such ranges, writable ones and other files are left alone
+    def mapping(rng, perms, path, anon):
+        return (f"{rng} {perms} 00000000 08:01 123 {path}\nSize: 8 kB\nRss: 8 kB\n"
+                f"Anonymous: {anon} kB\nVmFlags: rd mr mw me\n")
+
+    lib = "/x/site-packages/llvmlite/binding/libllvmlite.so"
+    smaps = "".join([
+        mapping("1000-3000", "r--p", lib, 0),
+        mapping("3000-9000", "r-xp", lib, 0),
+        mapping("9000-a000", "r--p", lib, 4),  # RELRO: written, then made read-only
+        mapping("a000-b000", "rw-p", lib, 0),
+        mapping("b000-c000", "r-xp", "/usr/lib/libc.so.6", 0),
+        "c000-d000 rw-p 00000000 00:00 0\nRss: 4 kB\nAnonymous: 4 kB\n",
+    ])
+    assert jit._compiler_ranges(smaps) == [(0x1000, 0x3000), (0x3000, 0x9000)]

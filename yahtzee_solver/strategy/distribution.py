@@ -37,7 +37,9 @@ into its rows, so a layer's outcomes are never all held), the rows read no
 more give their memory back slice by slice (:func:`_release`), and the rows of a
 big layer are packed as summed: the top of a row, where only every 5th total has
 a positive probability (Yahtzee bonuses, boxes of 25 to 50 points), holds those
-totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Results are float64 sums of exact probabilities: they add up to
+totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Once the
+first big layer is solved, LLVM's code pages leave the resident set (the kernels are loaded;
+:func:`yahtzee_solver.solver.jit.release_compiler_pages`), and the state index is int32.  Results are float64 sums of exact probabilities: they add up to
 1 up to rounding (about 1e-15).
 
 Example
@@ -439,6 +441,12 @@ _TAIL_STRIDE = _kernels.TAIL_STRIDE
 #: rules with a Yahtzee bonus.
 _PACK_FROM = 4096
 
+#: Once the first layer of at least this many states is solved (with it every kernel a
+#: distribution calls has run, :data:`_PACK_FROM` included), LLVM's code pages leave the
+#: resident set (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the
+#: empty card's peak; 7 ms, so once per distribution, and not for small cards).
+_RELEASE_COMPILER_FROM = 4096
+
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
 #: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
 #: a thread slowed by other processes takes fewer chunks instead of holding up the layer.
@@ -490,7 +498,7 @@ class _Engine:
         self.state = tuple(int(x) for x in state)
         mask0, up0, yb0 = self.state
         C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
-        self.index = demand_zeros((1 << C, T + 1, F), np.int64)  # written at the reachable states only
+        self.index = demand_zeros((1 << C, T + 1, F), np.int32)  # written at the reachable states only
         layers = _layers(rules, mask0, up0, yb0)
         sizes = [len(m) for m, _, _ in layers]
         # one state per class of equivalent upper subtotals is solved; the others read its row
@@ -509,6 +517,7 @@ class _Engine:
 
             bar = tqdm(total=sum(sizes), unit="state", unit_scale=True, desc=f"distribution {rules.name}")
         cur = None
+        released = False
         try:
             with _schedule(jit):
                 while plan:  # each layer's state lists are dropped once it is solved
@@ -520,6 +529,9 @@ class _Engine:
                         wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
                         cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
                         del wide
+                        if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                            _jit.release_compiler_pages()
+                            released = True
                     cur.death = None if qdeath is None else qdeath.astype(np.int64)
                     if bar is not None:
                         bar.update(sizes.pop(0))
@@ -839,7 +851,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
     n_states = sum(len(m) for m, _, _ in layers)
     k_mod = _jit.for_work(n_states, _INTERPRETED_STATE_SECONDS, jit)
     use_jit = k_mod is not _jit.interpreted()
-    index = demand_zeros((1 << C, T + 1, F), np.int64)
+    index = demand_zeros((1 << C, T + 1, F), np.int32)
     got: dict[tuple[int, int, int], tuple[int, np.ndarray]] = {}
     bar = None
     if progress:
@@ -847,6 +859,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
 
         bar = tqdm(total=n_states, unit="state", unit_scale=True, desc=f"distributions {rules.name}")
     cur: _Layer | None = None
+    released = False
     try:
         with _schedule(use_jit):
             for masks, ups, ybs in layers:
@@ -855,6 +868,9 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
                     cur = _full_card(n)
                 else:
                     cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
+                    if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                        _jit.release_compiler_pages()
+                        released = True
                 index[masks, ups, ybs] = np.arange(n)
                 pop = bin(int(masks[0])).count("1")
                 for k in wanted.get(pop, ()):

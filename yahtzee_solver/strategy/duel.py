@@ -299,10 +299,9 @@ class DuelSolver:
             n = self._code.size
             if not hasattr(self, "_zero_support"):
                 self._zero_support = np.zeros(n, np.int64)
-                self._code64 = self._code.astype(np.int64)
             m = [np.array([int(x)], np.int64) for x in key]
             k.dist_outcomes(m[0], m[1], m[2], -1, 2, -1, pol.kind, pol.V, a["score"], a["joker"], pol.policy,
-                            a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps, self._code64,
+                            a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps, self._code,
                             self._zero_support, self._zero_support, gmax, oi, og, op, counts, lo, hi)
             c = int(counts[0])
             nxt = zip(*(x.tolist() for x in np.unravel_index(oi[0, :c], self._shape)))

@@ -163,7 +163,7 @@ class _IndicatorEngine:
         self.ybonus = int(rules.yahtzee_bonus)
         if self.ybonus and int(max(a["score"].max(), a["joker"].max())) + rules.upper_bonus >= self.ybonus:
             raise UsageError(f"rules {rules.name!r}: a turn can gain the Yahtzee bonus without one")
-        self.index = demand_zeros((1 << C, T + 1, F), np.int64)
+        self.index = demand_zeros((1 << C, T + 1, F), np.int32)
         layers = _layers(rules, mask0, up0, yb0)
         self.k = _jit.for_work(starts + sum(len(m) for m, _, _ in layers), _INTERPRETED_STATE_SECONDS, jit)
         self.jit = self.k is not _jit.interpreted()
