@@ -58,6 +58,7 @@ KERNELS = (
     "expect_keeps",
     "best_subkeeps",
     "final_roll_values",
+    "final_roll_columns",
     "turn",
     "vec_expect_keeps",
     "vec_best_subkeeps",
@@ -309,6 +310,9 @@ def best_subkeeps(E, B):
 
 #: ``_ROLL_COUNTS_T[f, r]``: how many dice of roll ``r`` show face ``f + 1`` (contiguous by roll).
 _ROLL_COUNTS_T = np.ascontiguousarray(KEEP_COUNTS[ROLL_OFFSET:].T, dtype=np.int64)
+#: ``_FIVE_ALIKE[f]``: the roll of five dice showing face ``f + 1``.
+_FIVE_ALIKE = np.array([r for r in range(N_ROLLS) if ROLL_FACE[r] > 0], dtype=np.int64)
+_FIVE_ALIKE.setflags(write=False)
 
 
 def final_roll_values(mask, up, yb, V, score, joker, params, S):
@@ -375,6 +379,139 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                         if v > best:
                             best = v
                 S[r] = best
+
+
+def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
+    """:func:`final_roll_values` of the states ``lo..hi-1`` as the columns of ``E`` (any masks).
+
+    ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
+    with roll ``r``, for the ``W = E.shape[1]`` columns of the buffer
+    (columns ``hi - lo`` and on, if any, are left at ``-inf``).  The loops
+    run over the boxes open in any of the states, then the 252 rolls, then
+    all ``W`` columns, so the innermost loop is one maximum over a row of the
+    buffer and vectorises.  A box already filled in a column's state is
+    worth ``-inf`` there, which leaves the maximum as it is; so each column
+    goes through :func:`final_roll_values`'s operations in the same order
+    (the same sums, the maxima of the same numbers, box by box) and ends with
+    its ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
+    box is filled are then scored by the Joker rule, state by state, as
+    there: :func:`box_points` (computed once for each filled-box mask and
+    flag) gives their points and legal boxes, valued with the same
+    ``after_box`` values.
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        States; ``hi - lo`` at most ``W``.
+    V, score, joker, params
+        As in :func:`turn`.
+    E : (462, W) float64, out
+        Rows 210..461 receive the values of the rolls.
+    """
+    P = param_tuple(params)
+    C = P[_NCAT]
+    nup = P[_NUPPER]
+    ycat = P[_YCAT]
+    n = hi - lo
+    W = E.shape[1]
+    neg = -np.inf
+    U = np.full((nup if nup > 0 else 1, 6, W), neg)
+    base = np.full((C, W), neg)
+    for r in range(N_ROLLS):
+        er = E[ROLL_OFFSET + r]
+        for j in range(W):
+            er[j] = neg
+    anyopen = 0
+    for j in range(n):
+        anyopen |= ~masks[lo + j]
+    for c in range(C):
+        if not (anyopen >> c) & 1:
+            continue
+        if c < nup:
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    for f in range(6):
+                        U[c, f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
+            cnt = _ROLL_COUNTS_T[c]
+            for r in range(N_ROLLS):
+                u = U[c, cnt[r]]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    v = u[j]
+                    y = er[j]
+                    er[j] = v if v > y else y
+        elif c == ycat:
+            v0 = base[c]
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    v0[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                er = E[ROLL_OFFSET + r]
+                if p == 0:
+                    for j in range(W):
+                        v = v0[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                else:
+                    for j in range(n):
+                        m = masks[lo + j]
+                        if not (m >> c) & 1:
+                            v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                            if v > er[j]:
+                                er[j] = v
+        else:
+            b = base[c]
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    b[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+            col = score[:, c]
+            for r in range(N_ROLLS):
+                p = col[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    v = p + b[j]
+                    y = er[j]
+                    er[j] = v if v > y else y
+    if ycat < 0:
+        return
+    # the Joker rolls: box_points of the six five-alike rolls, by filled boxes and flag
+    F = 6
+    pts = np.empty((2, F, C), np.int64)
+    leg = np.empty((2, F, C), np.int8)
+    bon = np.empty((2, F), np.int64)
+    seen = np.full(2, -1, np.int64)
+    for j in range(n):
+        m = masks[lo + j]
+        if not (m >> ycat) & 1:
+            continue
+        up = ups[lo + j]
+        yb = ybs[lo + j]
+        h = 1 if yb else 0
+        if seen[h] != m:
+            seen[h] = m
+            for f in range(F):
+                bon[h, f] = box_points(m, up, yb, _FIVE_ALIKE[f], score, joker, P, pts[h, f], leg[h, f])
+        for f in range(F):
+            bonus = bon[h, f]
+            points = pts[h, f]
+            legal = leg[h, f]
+            best = -np.inf
+            for c in range(C):
+                if legal[c]:
+                    p = points[c]
+                    if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
+                        v = bonus + U[c, p // (c + 1), j]
+                    elif c >= nup and c != ycat:
+                        v = bonus + (p + base[c, j])
+                    else:
+                        v = bonus + after_box(m, up, yb, c, p, V, P)
+                    if v > best:
+                        best = v
+            E[ROLL_OFFSET + _FIVE_ALIKE[f], j] = best
 
 
 def turn(mask, up, yb, levels, V, score, joker, params, E, B):
@@ -510,32 +647,29 @@ def vec_best_subkeeps(E, B, n):
 BUILD_TILE = 32
 
 
-def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
+def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1):
     """The turn of states ``lo..hi-1`` (any masks) as the columns of ``E0``: ``E0[0, t]`` is the value of state ``lo + t``.
 
-    The final rolls are scored state by state (:func:`final_roll_values`);
-    the keep steps, which are the same for every state, run over the columns
-    (:func:`vec_expect_keeps`, :func:`vec_best_subkeeps`), so they vectorise.
-    Column ``t`` undergoes the operations of :func:`turn` with ``levels=3`` in
-    the same order (the same sums, maxima of the same numbers), so its value
-    is :func:`turn`'s bit for bit.
+    The final rolls are scored over all the columns at once
+    (:func:`final_roll_columns`, straight into ``E0``), and so are the keep
+    steps, which are the same for every state (:func:`vec_expect_keeps`,
+    :func:`vec_best_subkeeps`).  Column ``t`` undergoes the operations of
+    :func:`turn` with ``levels=3`` in the same order (the same sums, maxima of
+    the same numbers), so its value is :func:`turn`'s bit for bit.
 
     Parameters
     ----------
     masks, ups, ybs : (n,) int64
-        States; ``hi - lo`` at most the buffers' width.
+        States; ``hi - lo`` at most the buffers' width.  Neighbours with
+        similar masks (the build's lists, sorted by mask) leave fewer boxes
+        open in none of the states, which the final rolls skip.
     V, score, joker, params
         As in :func:`turn`.
-    E0, E1 : (462, >= hi - lo) float64
+    E0, E1 : (462, W) float64
         Scratch; on return ``E0[0, :hi - lo]`` holds the state values.
-    S : (252,) float64
-        Scratch.
     """
     n = hi - lo
-    for t in range(n):
-        final_roll_values(masks[lo + t], ups[lo + t], ybs[lo + t], V, score, joker, params, S)
-        for r in range(N_ROLLS):
-            E0[ROLL_OFFSET + r, t] = S[r]
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
     vec_expect_keeps(E0, n)
     vec_best_subkeeps(E0, E1, n)
     vec_expect_keeps(E1, n)
@@ -556,12 +690,11 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
     for i in prange(tiles):
         E0 = np.empty((N_KEEPS, BUILD_TILE))
         E1 = np.empty((N_KEEPS, BUILD_TILE))
-        S = np.empty(N_ROLLS)
         lo = i * BUILD_TILE
         hi = lo + BUILD_TILE
         if hi > n:
             hi = n
-        turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S)
+        turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1)
         for t in range(hi - lo):
             V[masks[lo + t], ups[lo + t], ybs[lo + t]] = E0[0, t]
 
