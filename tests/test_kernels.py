@@ -648,9 +648,9 @@ def test_turn_columns_interpreted_is_the_turn(game):
     lo = int(starts[len(starts) // 2]) - 3
     hi = lo + 7
     W = 8
-    E0, E1 = np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W))
+    E0, E1, S = np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), np.empty((ROLL_OFFSET, W))
     V = table.values
-    ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], E0, E1)
+    ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], E0, E1, S)
     E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
     for t in range(hi - lo):
         s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))

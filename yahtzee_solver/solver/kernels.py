@@ -595,51 +595,78 @@ def vec_expect_keeps(E, n):
             ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
 
 
-def vec_best_subkeeps(E, B, n):
-    """``B[k, t] = max(E[i, t] for i a sub-multiset of k)``, for ``t`` in ``0..n-1``.
+#: ``_LEVEL_START[m]``: the first keep of ``m`` dice (keeps are listed by size); ``_LEVEL_START[6] = 462``.
+_LEVEL_START = np.searchsorted(KEEP_COUNTS.sum(axis=1), np.arange(7)).astype(np.int64)
+_LEVEL_START.setflags(write=False)
+
+
+def vec_best_subkeeps(E, B, n, S):
+    """``B[210 + r, t] = max(E[i, t] for i a sub-multiset of roll r)``, for ``t`` in ``0..n-1``.
 
     As :func:`kernels.best_subkeeps`, element by element: the best keep inside
     each roll may differ from one offset to the next.  ``B`` must not be ``E``.
-    The maxima are taken in the order ``E[k]``, then ``B[sub]`` for the subs of
-    ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if x > y else
-    y``), in one pass per keep so that the loops vectorise.
+    The maxima are taken in the order ``E[k]``, then the best keeps of the
+    subs of ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if
+    x > y else y``), in one pass per keep so that the loops vectorise.
+
+    The best keeps of ``m`` dice are read from the keeps of ``m - 1``, so
+    each size is written to the other buffer than the one it reads: sizes 1,
+    3 and 5 into ``B``, sizes 0, 2 and 4 into ``S``.  A loop that reads the
+    rows it is writing among runs about three times slower on this machine's
+    vector loops (memory dependences between the stores and the loads).
+    ``B[0:210]`` is therefore scratch on return (the keeps of 1 and 3 dice
+    hold their best keeps, the others are left as they were).
+
+    Parameters
+    ----------
+    E : (462, >= n) float64
+        Keep values.
+    B : (462, >= n) float64, out
+        Rows 210..461: the best keep inside each roll.
+    n : int
+        Columns.
+    S : (210, >= n) float64
+        Scratch, not ``B`` or ``E``.
     """
-    b0 = B[0]
+    b0 = S[0]
     e0 = E[0]
     for t in range(n):
         b0[t] = e0[t]
-    for k in range(1, N_KEEPS):
-        ek = E[k]
-        bk = B[k]
-        ns = _NSUBS[k]
-        # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
-        s0 = B[_SUBS[k, 0]]
-        s1 = B[_SUBS[k, min(1, ns - 1)]]
-        s2 = B[_SUBS[k, min(2, ns - 1)]]
-        if ns <= 3:
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                bk[t] = x if x > y else y
-        else:
-            s3 = B[_SUBS[k, 3]]
-            s4 = B[_SUBS[k, ns - 1]]
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                y = x if x > y else y
-                x = s3[t]
-                y = x if x > y else y
-                x = s4[t]
-                bk[t] = x if x > y else y
+    for m in range(1, 6):
+        src = B if m % 2 == 0 else S
+        dst = S if m % 2 == 0 else B
+        for k in range(_LEVEL_START[m], _LEVEL_START[m + 1]):
+            ek = E[k]
+            bk = dst[k]
+            ns = _NSUBS[k]
+            # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
+            s0 = src[_SUBS[k, 0]]
+            s1 = src[_SUBS[k, min(1, ns - 1)]]
+            s2 = src[_SUBS[k, min(2, ns - 1)]]
+            if ns <= 3:
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    bk[t] = x if x > y else y
+            else:
+                s3 = src[_SUBS[k, 3]]
+                s4 = src[_SUBS[k, ns - 1]]
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    y = x if x > y else y
+                    x = s3[t]
+                    y = x if x > y else y
+                    x = s4[t]
+                    bk[t] = x if x > y else y
 
 
 #: States a build thread solves together (:func:`solve_states`): the columns of two
@@ -647,7 +674,7 @@ def vec_best_subkeeps(E, B, n):
 BUILD_TILE = 32
 
 
-def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1):
+def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
     """The turn of states ``lo..hi-1`` (any masks) as the columns of ``E0``: ``E0[0, t]`` is the value of state ``lo + t``.
 
     The final rolls are scored over all the columns at once
@@ -667,13 +694,15 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1):
         As in :func:`turn`.
     E0, E1 : (462, W) float64
         Scratch; on return ``E0[0, :hi - lo]`` holds the state values.
+    S : (210, W) float64
+        Scratch (:func:`vec_best_subkeeps`).
     """
     n = hi - lo
     final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
     vec_expect_keeps(E0, n)
-    vec_best_subkeeps(E0, E1, n)
+    vec_best_subkeeps(E0, E1, n, S)
     vec_expect_keeps(E1, n)
-    vec_best_subkeeps(E1, E0, n)
+    vec_best_subkeeps(E1, E0, n, S)
     vec_expect_keeps(E0, n)
 
 
@@ -690,11 +719,12 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
     for i in prange(tiles):
         E0 = np.empty((N_KEEPS, BUILD_TILE))
         E1 = np.empty((N_KEEPS, BUILD_TILE))
+        S = np.empty((ROLL_OFFSET, BUILD_TILE))
         lo = i * BUILD_TILE
         hi = lo + BUILD_TILE
         if hi > n:
             hi = n
-        turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1)
+        turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S)
         for t in range(hi - lo):
             V[masks[lo + t], ups[lo + t], ybs[lo + t]] = E0[0, t]
 
