@@ -21,7 +21,7 @@
    work is reported, not counted in the bound.
 3. **The machine's rates.** Each phase's operation mix is timed in a
    streaming loop of the same shape over contiguous rows of a buffer as large
-   as the build's tile (462 x 32 float64, in L2): the same loads, adds,
+   as the build's tile (462 x 64 float64, 64-byte aligned as the kernel's, in L2): the same loads, adds,
    maxima and divisions per element, with no index tables and no row set-up.
    The final rolls' mix is timed in two shapes, over the tile's columns (the
    kernel's) and along one row of 252 rolls (the single-state turn's); the
@@ -170,22 +170,31 @@ def _per_element(fn, elements: int, *args) -> float:
     return best / elements
 
 
+def _aligned(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` whose data starts on a 64-byte boundary, as the kernel's tile buffers do."""
+    raw = np.empty(a.size + 8)
+    off = (-raw.ctypes.data % 64) // 8
+    out = raw[off:off + a.size].reshape(a.shape)
+    out[...] = a
+    return out
+
+
 def machine_rates(rules, layers) -> dict[str, float]:
     """Nanoseconds per element of each phase's operation mix on this machine (one thread, L2-resident),
     and of a table look-up at the build's own successor states."""
     rng = np.random.default_rng(0)
-    X = rng.random((N_KEEPS, TILE))
-    B = rng.random((N_KEEPS, TILE))
+    X = _aligned(rng.random((N_KEEPS, TILE)))
+    B = _aligned(rng.random((N_KEEPS, TILE)))
     reps = 400
     out = {"expect": _per_element(_stream_expect, reps * 210 * TILE, X, reps) * 1e9}
     for s in (3, 5):
         out[f"best{s}"] = _per_element(_stream_best, reps * (N_KEEPS - 5) * TILE, X, B, s, reps) * 1e9
-    U = rng.random((6, TILE))
+    U = _aligned(rng.random((6, TILE)))
     cnt = np.ascontiguousarray(kernels._ROLL_COUNTS_T[0])
     reps_f = 2000
     out["final_tile"] = _per_element(_stream_final, reps_f * N_ROLLS * TILE, X, U, cnt, reps_f) * 1e9
-    S = rng.random(N_ROLLS)
-    col = rng.random((16, N_ROLLS))
+    S = _aligned(rng.random(N_ROLLS))
+    col = _aligned(rng.random((16, N_ROLLS)))
     reps_r = 40000
     out["final_row"] = _per_element(_stream_final_rows, reps_r * N_ROLLS, S, col, reps_r) * 1e9
     # the machine's rate for this mix is the faster of the two shapes
