@@ -395,10 +395,11 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
     goes through :func:`final_roll_values`'s operations in the same order
     (the same sums, the maxima of the same numbers, box by box) and ends with
     its ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
-    box is filled are then scored by the Joker rule, state by state, as
-    there: :func:`box_points` (computed once for each filled-box mask and
-    flag) gives their points and legal boxes, valued with the same
-    ``after_box`` values.
+    box is filled are then scored by the Joker rule as there, over each run
+    of neighbouring states with the same mask: :func:`box_points` gives
+    their points and legal boxes (the same for the whole run; the Yahtzee
+    bonus by flag), valued with the same ``after_box`` values, the bonus
+    added first, the maximum over the legal boxes in order.
 
     Parameters
     ----------
@@ -479,40 +480,50 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                     er[j] = v if v > y else y
     if ycat < 0:
         return
-    # the Joker rolls: box_points of the six five-alike rolls, by filled boxes and flag
-    F = 6
-    pts = np.empty((2, F, C), np.int64)
-    leg = np.empty((2, F, C), np.int8)
-    bon = np.empty((2, F), np.int64)
-    seen = np.full(2, -1, np.int64)
-    for j in range(n):
-        m = masks[lo + j]
-        if not (m >> ycat) & 1:
-            continue
-        up = ups[lo + j]
-        yb = ybs[lo + j]
-        h = 1 if yb else 0
-        if seen[h] != m:
-            seen[h] = m
-            for f in range(F):
-                bon[h, f] = box_points(m, up, yb, _FIVE_ALIKE[f], score, joker, P, pts[h, f], leg[h, f])
-        for f in range(F):
-            bonus = bon[h, f]
-            points = pts[h, f]
-            legal = leg[h, f]
-            best = -np.inf
-            for c in range(C):
-                if legal[c]:
+    # the Joker rolls, run by run of states with the same filled boxes: box_points gives the same
+    # points and legal boxes for every state of a mask, and a Yahtzee bonus by flag
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    bcol = np.empty(W)
+    j0 = 0
+    while j0 < n:
+        m = masks[lo + j0]
+        j1 = j0 + 1
+        while j1 < n and masks[lo + j1] == m:
+            j1 += 1
+        if (m >> ycat) & 1:
+            up0 = ups[lo + j0]
+            for f in range(6):
+                r = _FIVE_ALIKE[f]
+                b0 = box_points(m, up0, 0, r, score, joker, P, points, legal)
+                b1 = box_points(m, up0, 1, r, score, joker, P, points, legal)
+                for j in range(j0, j1):
+                    bcol[j] = b1 if ybs[lo + j] else b0
+                er = E[ROLL_OFFSET + r]
+                for j in range(j0, j1):
+                    er[j] = neg
+                for c in range(C):
+                    if not legal[c]:
+                        continue
                     p = points[c]
                     if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
-                        v = bonus + U[c, p // (c + 1), j]
+                        u = U[c, p // (c + 1)]
+                        for j in range(j0, j1):
+                            v = bcol[j] + u[j]
+                            if v > er[j]:
+                                er[j] = v
                     elif c >= nup and c != ycat:
-                        v = bonus + (p + base[c, j])
+                        b = base[c]
+                        for j in range(j0, j1):
+                            v = bcol[j] + (p + b[j])
+                            if v > er[j]:
+                                er[j] = v
                     else:
-                        v = bonus + after_box(m, up, yb, c, p, V, P)
-                    if v > best:
-                        best = v
-            E[ROLL_OFFSET + _FIVE_ALIKE[f], j] = best
+                        for j in range(j0, j1):
+                            v = bcol[j] + after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                            if v > er[j]:
+                                er[j] = v
+        j0 = j1
 
 
 def turn(mask, up, yb, levels, V, score, joker, params, E, B):
