@@ -623,9 +623,9 @@ def vec_best_subkeeps(E, B, n, S):
 
     The best keeps of ``m`` dice are read from the keeps of ``m - 1``, so
     each size is written to the other buffer than the one it reads: sizes 1,
-    3 and 5 into ``B``, sizes 0, 2 and 4 into ``S``.  A loop that reads the
-    rows it is writing among runs about three times slower on this machine's
-    vector loops (memory dependences between the stores and the loads).
+    3 and 5 into ``B``, sizes 0, 2 and 4 into ``S``.  Reading and writing
+    rows of one buffer in the same loop measured about three times slower
+    (one thread, 32 and 64 columns; the cause was not pinned down).
     ``B[0:210]`` is therefore scratch on return (the keeps of 1 and 3 dice
     hold their best keeps, the others are left as they were).
 
