@@ -664,3 +664,72 @@ def test_only_unmodified_read_only_ranges_of_llvm_are_released():
         "c000-d000 rw-p 00000000 00:00 0\nRss: 4 kB\nAnonymous: 4 kB\n",
     ])
     assert jit._compiler_ranges(smaps) == [(0x1000, 0x3000), (0x3000, 0x9000)]
+
+
+def _layer_runs(rules, filled):
+    """The build's states of one layer (one per class of equal upper subtotals), in the build's order."""
+    from yahtzee_solver.solver import build
+    from yahtzee_solver.rules import N_UPPER
+
+    reach = build.reachable_upper(rules)
+    classes = build.upper_classes(rules, reach)
+    masks, ups, ybs = build.state_arrays(rules, filled, reach)
+    first = classes[masks & ((1 << N_UPPER) - 1), ups] == ups
+    return masks[first], ups[first], ybs[first]
+
+
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_solve_states_on_runs_of_one_mask_is_the_table(game):
+    """The build's own lists (tiles of states of several masks, runs of one mask of every length, cut
+    by tile edges; kernels.final_roll_columns) give the table's values bit for bit, Joker rolls
+    (Yahtzee box filled) included, and a last tile narrower than the buffer."""
+    from yahtzee_solver.solver.table import load_table
+
+    table = load_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    k = jit.compiled()
+    C = rules.n_categories
+    lengths = []
+    for filled in (C - 2, C - 4, 6):
+        masks, ups, ybs = _layer_runs(rules, filled)
+        lengths.append(np.diff(np.flatnonzero(np.diff(masks, prepend=-1, append=-1))))
+        for start in (0, masks.size // 3, masks.size - 150):  # a few hundred states in a row
+            sl = slice(max(start, 0), max(start, 0) + 2 * k.BUILD_TILE + 22)  # two tiles and a narrower one
+            m, u, y = masks[sl], ups[sl], ybs[sl]
+            V = table.values.copy()
+            V[m, u, y] = -1.0
+            k.solve_states(m, u, y, V, a["score"], a["joker"], a["params"])
+            assert np.array_equal(V, table.values, equal_nan=True)
+        if rules.yahtzee_category >= 0:
+            assert ((masks >> rules.yahtzee_category) & 1).any()
+    lengths = np.concatenate(lengths)
+    assert lengths.max() > 32 and lengths.min() <= 2  # long runs of one mask, and of one or two states
+
+
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_turn_columns_interpreted_is_the_turn(game):
+    """The interpreted source of the column turn (a tile of mixed masks) is kernels.turn's value for each column."""
+    from yahtzee_solver.solver.table import load_table
+
+    table = load_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    ki = jit.interpreted()
+    C = rules.n_categories
+    masks, ups, ybs = _layer_runs(rules, C - 3)
+    ycat = rules.yahtzee_category
+    # a tile across a mask boundary, with the Yahtzee box filled where the rules have one
+    starts = np.flatnonzero(np.diff(masks)) + 1
+    if ycat >= 0:
+        starts = starts[(masks[starts] >> ycat) & 1 == 1]
+    lo = int(starts[len(starts) // 2]) - 3
+    hi = lo + 7
+    W = 8
+    E0, E1, S = np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), np.empty((ROLL_OFFSET, W))
+    V = table.values
+    ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], E0, E1, S)
+    E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+    for t in range(hi - lo):
+        s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
+        assert E0[0, t] == ki.turn(*s, 3, V, a["score"], a["joker"], a["params"], E, B) == V[s]

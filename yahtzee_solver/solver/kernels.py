@@ -58,10 +58,12 @@ KERNELS = (
     "expect_keeps",
     "best_subkeeps",
     "final_roll_values",
+    "final_roll_columns",
     "turn",
     "vec_expect_keeps",
     "vec_best_subkeeps",
     "turn_columns",
+    "aligned_empty",
     "solve_states",
     "turn_options",
     "fill_options",
@@ -309,6 +311,9 @@ def best_subkeeps(E, B):
 
 #: ``_ROLL_COUNTS_T[f, r]``: how many dice of roll ``r`` show face ``f + 1`` (contiguous by roll).
 _ROLL_COUNTS_T = np.ascontiguousarray(KEEP_COUNTS[ROLL_OFFSET:].T, dtype=np.int64)
+#: ``_FIVE_ALIKE[f]``: the roll of five dice showing face ``f + 1``.
+_FIVE_ALIKE = np.array([r for r in range(N_ROLLS) if ROLL_FACE[r] > 0], dtype=np.int64)
+_FIVE_ALIKE.setflags(write=False)
 
 
 def final_roll_values(mask, up, yb, V, score, joker, params, S):
@@ -375,6 +380,150 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                         if v > best:
                             best = v
                 S[r] = best
+
+
+def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
+    """:func:`final_roll_values` of the states ``lo..hi-1`` as the columns of ``E`` (any masks).
+
+    ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
+    with roll ``r``, for the ``W = E.shape[1]`` columns of the buffer
+    (columns ``hi - lo`` and on, if any, are left at ``-inf``).  The loops
+    run over the boxes open in any of the states, then the 252 rolls, then
+    all ``W`` columns, so the innermost loop is one maximum over a row of the
+    buffer and vectorises.  A box already filled in a column's state is
+    worth ``-inf`` there, which leaves the maximum as it is; so each column
+    goes through :func:`final_roll_values`'s operations in the same order
+    (the same sums, the maxima of the same numbers, box by box) and ends with
+    its ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
+    box is filled are then scored by the Joker rule as there, over each run
+    of neighbouring states with the same mask: :func:`box_points` gives
+    their points and legal boxes (the same for the whole run; the Yahtzee
+    bonus by flag), valued with the same ``after_box`` values, the bonus
+    added first, the maximum over the legal boxes in order.
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        States; ``hi - lo`` at most ``W``.
+    V, score, joker, params
+        As in :func:`turn`.
+    E : (462, W) float64, out
+        Rows 210..461 receive the values of the rolls.
+    """
+    P = param_tuple(params)
+    C = P[_NCAT]
+    nup = P[_NUPPER]
+    ycat = P[_YCAT]
+    n = hi - lo
+    W = E.shape[1]
+    neg = -np.inf
+    U = np.full((nup if nup > 0 else 1, 6, W), neg)
+    base = np.full((C, W), neg)
+    for r in range(N_ROLLS):
+        er = E[ROLL_OFFSET + r]
+        for j in range(W):
+            er[j] = neg
+    anyopen = 0
+    for j in range(n):
+        anyopen |= ~masks[lo + j]
+    for c in range(C):
+        if not (anyopen >> c) & 1:
+            continue
+        if c < nup:
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    for f in range(6):
+                        U[c, f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
+            cnt = _ROLL_COUNTS_T[c]
+            for r in range(N_ROLLS):
+                u = U[c, cnt[r]]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    v = u[j]
+                    y = er[j]
+                    er[j] = v if v > y else y
+        elif c == ycat:
+            v0 = base[c]
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    v0[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+            for r in range(N_ROLLS):
+                p = score[r, c]
+                er = E[ROLL_OFFSET + r]
+                if p == 0:
+                    for j in range(W):
+                        v = v0[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                else:
+                    for j in range(n):
+                        m = masks[lo + j]
+                        if not (m >> c) & 1:
+                            v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                            if v > er[j]:
+                                er[j] = v
+        else:
+            b = base[c]
+            for j in range(n):
+                m = masks[lo + j]
+                if not (m >> c) & 1:
+                    b[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+            col = score[:, c]
+            for r in range(N_ROLLS):
+                p = col[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    v = p + b[j]
+                    y = er[j]
+                    er[j] = v if v > y else y
+    if ycat < 0:
+        return
+    # the Joker rolls, run by run of states with the same filled boxes: box_points gives the same
+    # points and legal boxes for every state of a mask, and a Yahtzee bonus by flag
+    points = np.empty(C, np.int64)
+    legal = np.empty(C, np.int8)
+    bcol = np.empty(W)
+    j0 = 0
+    while j0 < n:
+        m = masks[lo + j0]
+        j1 = j0 + 1
+        while j1 < n and masks[lo + j1] == m:
+            j1 += 1
+        if (m >> ycat) & 1:
+            up0 = ups[lo + j0]
+            for f in range(6):
+                r = _FIVE_ALIKE[f]
+                b0 = box_points(m, up0, 0, r, score, joker, P, points, legal)
+                b1 = box_points(m, up0, 1, r, score, joker, P, points, legal)
+                for j in range(j0, j1):
+                    bcol[j] = b1 if ybs[lo + j] else b0
+                er = E[ROLL_OFFSET + r]
+                for j in range(j0, j1):
+                    er[j] = neg
+                for c in range(C):
+                    if not legal[c]:
+                        continue
+                    p = points[c]
+                    if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
+                        u = U[c, p // (c + 1)]
+                        for j in range(j0, j1):
+                            v = bcol[j] + u[j]
+                            if v > er[j]:
+                                er[j] = v
+                    elif c >= nup and c != ycat:
+                        b = base[c]
+                        for j in range(j0, j1):
+                            v = bcol[j] + (p + b[j])
+                            if v > er[j]:
+                                er[j] = v
+                    else:
+                        for j in range(j0, j1):
+                            v = bcol[j] + after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                            if v > er[j]:
+                                er[j] = v
+        j0 = j1
 
 
 def turn(mask, up, yb, levels, V, score, joker, params, E, B):
@@ -458,89 +607,130 @@ def vec_expect_keeps(E, n):
             ek[t] = (e0[t] + e1[t] + e2[t] + e3[t] + e4[t] + e5[t]) / 6.0
 
 
-def vec_best_subkeeps(E, B, n):
-    """``B[k, t] = max(E[i, t] for i a sub-multiset of k)``, for ``t`` in ``0..n-1``.
+#: ``_LEVEL_START[m]``: the first keep of ``m`` dice (keeps are listed by size); ``_LEVEL_START[6] = 462``.
+_LEVEL_START = np.searchsorted(KEEP_COUNTS.sum(axis=1), np.arange(7)).astype(np.int64)
+_LEVEL_START.setflags(write=False)
+
+
+def vec_best_subkeeps(E, B, n, S):
+    """``B[210 + r, t] = max(E[i, t] for i a sub-multiset of roll r)``, for ``t`` in ``0..n-1``.
 
     As :func:`kernels.best_subkeeps`, element by element: the best keep inside
     each roll may differ from one offset to the next.  ``B`` must not be ``E``.
-    The maxima are taken in the order ``E[k]``, then ``B[sub]`` for the subs of
-    ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if x > y else
-    y``), in one pass per keep so that the loops vectorise.
+    The maxima are taken in the order ``E[k]``, then the best keeps of the
+    subs of ``k`` in ``_SUBS`` order, each as numba's ``max(y, x)`` (``x if
+    x > y else y``), in one pass per keep so that the loops vectorise.
+
+    The best keeps of ``m`` dice are read from the keeps of ``m - 1``, so
+    each size is written to the other buffer than the one it reads: sizes 1,
+    3 and 5 into ``B``, sizes 0, 2 and 4 into ``S``.  Reading and writing
+    rows of one buffer in the same loop measured about three times slower
+    (one thread, 32 and 64 columns; the cause was not pinned down).
+    ``B[0:210]`` is therefore scratch on return (the keeps of 1 and 3 dice
+    hold their best keeps, the others are left as they were).
+
+    Parameters
+    ----------
+    E : (462, >= n) float64
+        Keep values.
+    B : (462, >= n) float64, out
+        Rows 210..461: the best keep inside each roll.
+    n : int
+        Columns.
+    S : (210, >= n) float64
+        Scratch, not ``B`` or ``E``.
     """
-    b0 = B[0]
+    b0 = S[0]
     e0 = E[0]
     for t in range(n):
         b0[t] = e0[t]
-    for k in range(1, N_KEEPS):
-        ek = E[k]
-        bk = B[k]
-        ns = _NSUBS[k]
-        # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
-        s0 = B[_SUBS[k, 0]]
-        s1 = B[_SUBS[k, min(1, ns - 1)]]
-        s2 = B[_SUBS[k, min(2, ns - 1)]]
-        if ns <= 3:
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                bk[t] = x if x > y else y
-        else:
-            s3 = B[_SUBS[k, 3]]
-            s4 = B[_SUBS[k, ns - 1]]
-            for t in range(n):
-                y = ek[t]
-                x = s0[t]
-                y = x if x > y else y
-                x = s1[t]
-                y = x if x > y else y
-                x = s2[t]
-                y = x if x > y else y
-                x = s3[t]
-                y = x if x > y else y
-                x = s4[t]
-                bk[t] = x if x > y else y
+    for m in range(1, 6):
+        src = B if m % 2 == 0 else S
+        dst = S if m % 2 == 0 else B
+        for k in range(_LEVEL_START[m], _LEVEL_START[m + 1]):
+            ek = E[k]
+            bk = dst[k]
+            ns = _NSUBS[k]
+            # every keep but the empty one has 1..5 subs; missing ones repeat the last (max is idempotent)
+            s0 = src[_SUBS[k, 0]]
+            s1 = src[_SUBS[k, min(1, ns - 1)]]
+            s2 = src[_SUBS[k, min(2, ns - 1)]]
+            if ns <= 3:
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    bk[t] = x if x > y else y
+            else:
+                s3 = src[_SUBS[k, 3]]
+                s4 = src[_SUBS[k, ns - 1]]
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    y = x if x > y else y
+                    x = s3[t]
+                    y = x if x > y else y
+                    x = s4[t]
+                    bk[t] = x if x > y else y
 
 
 #: States a build thread solves together (:func:`solve_states`): the columns of two
-#: 462 x 32 float64 buffers (236 KB), which stay in a core's L2 cache.
-BUILD_TILE = 32
+#: 462 x 64 float64 buffers and a 210 x 64 scratch (580 KB), which stay in a core's L2
+#: cache (1 MB here).  Wider rows spread each row's set-up over more columns: a build's
+#: turn took about 15 % less CPU than with 32 columns, and about the same with 96 or 128.
+BUILD_TILE = 64
 
 
 def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
     """The turn of states ``lo..hi-1`` (any masks) as the columns of ``E0``: ``E0[0, t]`` is the value of state ``lo + t``.
 
-    The final rolls are scored state by state (:func:`final_roll_values`);
-    the keep steps, which are the same for every state, run over the columns
-    (:func:`vec_expect_keeps`, :func:`vec_best_subkeeps`), so they vectorise.
-    Column ``t`` undergoes the operations of :func:`turn` with ``levels=3`` in
-    the same order (the same sums, maxima of the same numbers), so its value
-    is :func:`turn`'s bit for bit.
+    The final rolls are scored over all the columns at once
+    (:func:`final_roll_columns`, straight into ``E0``), and so are the keep
+    steps, which are the same for every state (:func:`vec_expect_keeps`,
+    :func:`vec_best_subkeeps`).  Column ``t`` undergoes the operations of
+    :func:`turn` with ``levels=3`` in the same order (the same sums, maxima of
+    the same numbers), so its value is :func:`turn`'s bit for bit.
 
     Parameters
     ----------
     masks, ups, ybs : (n,) int64
-        States; ``hi - lo`` at most the buffers' width.
+        States; ``hi - lo`` at most the buffers' width.  Neighbours with
+        similar masks (the build's lists, sorted by mask) leave fewer boxes
+        open in none of the states, which the final rolls skip.
     V, score, joker, params
         As in :func:`turn`.
-    E0, E1 : (462, >= hi - lo) float64
+    E0, E1 : (462, W) float64
         Scratch; on return ``E0[0, :hi - lo]`` holds the state values.
-    S : (252,) float64
-        Scratch.
+    S : (210, W) float64
+        Scratch (:func:`vec_best_subkeeps`).
     """
     n = hi - lo
-    for t in range(n):
-        final_roll_values(masks[lo + t], ups[lo + t], ybs[lo + t], V, score, joker, params, S)
-        for r in range(N_ROLLS):
-            E0[ROLL_OFFSET + r, t] = S[r]
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
     vec_expect_keeps(E0, n)
-    vec_best_subkeeps(E0, E1, n)
+    vec_best_subkeeps(E0, E1, n, S)
     vec_expect_keeps(E1, n)
-    vec_best_subkeeps(E1, E0, n)
+    vec_best_subkeeps(E1, E0, n, S)
     vec_expect_keeps(E0, n)
+
+
+def aligned_empty(rows, cols):
+    """An uninitialised (rows, cols) float64 array whose data starts on a 64-byte boundary.
+
+    A row of :data:`BUILD_TILE` float64 is then whole cache lines, which the
+    vector loops load and store 64 bytes at a time; numpy's own allocation is
+    16-byte aligned, so most of those loads span two lines (the build's keep
+    steps took about a third longer so).
+    """
+    raw = np.empty(rows * cols + 8)
+    off = ((-raw.ctypes.data) % 64) // 8
+    return raw[off:off + rows * cols].reshape((rows, cols))
 
 
 def solve_states(masks, ups, ybs, V, score, joker, params):
@@ -554,9 +744,9 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
     n = masks.shape[0]
     tiles = (n + BUILD_TILE - 1) // BUILD_TILE
     for i in prange(tiles):
-        E0 = np.empty((N_KEEPS, BUILD_TILE))
-        E1 = np.empty((N_KEEPS, BUILD_TILE))
-        S = np.empty(N_ROLLS)
+        E0 = aligned_empty(N_KEEPS, BUILD_TILE)
+        E1 = aligned_empty(N_KEEPS, BUILD_TILE)
+        S = aligned_empty(ROLL_OFFSET, BUILD_TILE)
         lo = i * BUILD_TILE
         hi = lo + BUILD_TILE
         if hi > n:

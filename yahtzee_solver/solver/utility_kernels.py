@@ -202,11 +202,12 @@ def vec_turn(a, b, levels, Wn, nopt, orow, ogain, E0, E1, E2):
     vec_final_rolls(a, b, Wn, nopt, orow, ogain, E0)
     vec_expect_keeps(E0, n)
     if levels >= 2:
-        vec_best_subkeeps(E0, E1, n)
+        S = np.empty((ROLL_OFFSET, n))
+        vec_best_subkeeps(E0, E1, n, S)
         vec_expect_keeps(E1, n)
-    if levels >= 3:
-        vec_best_subkeeps(E1, E2, n)
-        vec_expect_keeps(E2, n)
+        if levels >= 3:
+            vec_best_subkeeps(E1, E2, n, S)
+            vec_expect_keeps(E2, n)
 
 
 #: Work of listing one state's legal scores in :func:`solve_layer`, in offsets of its turn (about 5 us
