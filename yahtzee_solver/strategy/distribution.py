@@ -404,6 +404,7 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     # in slices of states, in order: each slice's outcomes (scratch reused) and then its rows; after
     # each, the rows of the next layer no later state reads (a prefix, see _Layer) give their memory
     # back, so about one layer is held, not two, and never the outcomes of a whole layer
+    freed = 0  # entries of nxt.D given back so far (a whole number of pages)
     for s0 in range(0, n, step):
         s1 = min(n, s0 + step)
         with _schedule(k is not _jit.interpreted(), _OUTCOME_BLOCKS):
@@ -429,10 +430,20 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
                         nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
         if nxt.death is not None:
-            _release(nxt.D, int(nxt.off[np.searchsorted(nxt.death, s1)]))
+            stop = int(nxt.off[np.searchsorted(nxt.death, s1)])
+            if stop - freed >= _RELEASE_STEP:
+                _release(nxt.D, stop, freed)
+                freed = stop - stop % _PAGE_ENTRIES  # the page holding ``stop`` is given back next time
     D = D[: int(off[-1])]
     return _Layer(lo, hi, off, D, dense, top, stride)
 
+
+#: Entries of a layer's rows (float64) in one page of memory.
+_PAGE_ENTRIES = mmap.PAGESIZE // 8
+
+#: Rows read no more are given back (:func:`_release`) once they make at least this many entries
+#: (2 MiB): each ``madvise`` call costs about 0.1 ms, which a small card's slices do not repay.
+_RELEASE_STEP = (2 << 20) // 8
 
 #: The stride of the packed top of a row (:class:`_Layer`).
 _TAIL_STRIDE = _kernels.TAIL_STRIDE
@@ -444,8 +455,9 @@ _PACK_FROM = 4096
 #: Once the first layer of at least this many states is solved (with it every kernel a
 #: distribution calls has run, :data:`_PACK_FROM` included), LLVM's code pages leave the
 #: resident set (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the
-#: empty card's peak; 7 ms, so once per distribution, and not for small cards).
-_RELEASE_COMPILER_FROM = 4096
+#: empty card's peak; 7-13 ms, reading ``/proc/self/smaps``, so once per distribution, and not for
+#: cards whose layers are small enough that their memory does not matter).
+_RELEASE_COMPILER_FROM = 16384
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
 #: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
@@ -464,7 +476,7 @@ def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractCo
 
 
 #: Layers with fewer states run on one thread: waking the others costs more than they save.
-_SERIAL_BELOW = 4096
+_SERIAL_BELOW = 1024
 
 
 @contextlib.contextmanager
