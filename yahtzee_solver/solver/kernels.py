@@ -1210,28 +1210,35 @@ def play_run(dice, t, order, ids, lo, hi, V, score, joker, policy, params, subke
     best_box = np.empty(N_ROLLS, np.int64)
     stamp = np.full(N_ROLLS, -1, np.int64)  # best_box[r] is valid when stamp[r] == current group
     group = -1
+    nup = params[_NUPPER]
+    ycat = params[_YCAT]
+    two_flags = params[_NFLAGS] == 2
     for j in range(lo, hi):
         g = order[j]
+        m = mask[g]
+        u = up[g]
+        y = yb[g]
         if j == lo or ids[g] != ids[order[j - 1]]:
-            turn(mask[g], up[g], yb[g], 2, V, score, joker, policy, E, B)
+            turn(m, u, y, 2, V, score, joker, policy, E, B)
             group += 1
-        r = play_keeps(dice[g, t], E, subkeeps, cnt, moves[g, t])
+        mv = moves[g, t]
+        r = play_keeps(dice[g, t], E, subkeeps, cnt, mv)
         if stamp[r] != group:
-            best_box[r] = play_box(mask[g], up[g], yb[g], r, V, score, joker, policy, points, legal, values)
+            best_box[r] = play_box(m, u, y, r, V, score, joker, policy, points, legal, values)
             stamp[r] = group
         c = best_box[r]
-        moves[g, t, 3] = c
-        bonus = box_points(mask[g], up[g], yb[g], r, score, joker, params, points, legal)
+        mv[3] = c
+        bonus = box_points(m, u, y, r, score, joker, params, points, legal)
         p = points[c]
         total[g] += p + bonus
-        if c < params[_NUPPER]:
+        if c < nup:
             upsum[g] += p
-            up[g] = min(thr, up[g] + p)
-        elif c == params[_YCAT] and p > 0:
+            up[g] = min(thr, u + p)
+        elif c == ycat and p > 0:
             yahtzee[g] = 1
-            if params[_NFLAGS] == 2:
+            if two_flags:
                 yb[g] = 1
-        mask[g] |= 1 << c
+        mask[g] = m | (1 << c)
 
 
 def best_keep(E, r, subkeeps):
