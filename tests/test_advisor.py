@@ -21,7 +21,7 @@ CARDS = {
                 "ones=3,twos=6,threes=9,fours=12,fives=10,ss=30,ls=40,yahtzee=0"],
     "yahtzee-free-joker": ["", "yahtzee=50,fives=15", "sixes=24,fives=20,4k=0,yahtzee=0"],
     "yacht": ["", "yacht=50,sixes=24", "aces=2,twos=4,threes=9,fours=12,fives=15,choice=20"],
-    "yahtzee-no-joker": ["", "yahtzee=50,fives=15", "sixes=18,fh=25,yahtzee=50,yahtzee-bonus=100"],
+    "yahtzee-no-joker": ["", "yahtzee=50,fives=15", "sixes=18,fh=0,yahtzee=50,yahtzee-bonus=100"],
     "yahtzee-no-bonus": ["", "yahtzee=50,fives=15,ss=30", "ones=2,ls=40,chance=17,yahtzee=0"],
     "yatzy": ["", "1p=12,2p=22,yatzy=50,sixes=24", "ones=3,twos=6,threes=9,fours=12,fives=15,3k=15,ss=15"],
 }

@@ -409,3 +409,23 @@ def test_from_dict_turns_odd_types_into_saved_game_errors(data, tmp_path):
     store.begin(new_game(seed=1))
     with pytest.raises(SavedGameError):
         state_from_dict(data, store.entry)
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-joker"])
+@pytest.mark.parametrize("level", ["expert", "beginner"])
+def test_games_of_five_alike_every_turn_keep_every_card_valid(rules, level):
+    """Every card a game makes is valid (ScoreCard checks each), bonuses included: a game whose
+    every roll is five alike earns a bonus on most turns, each written in a box of its own."""
+    from yahtzee_solver.analysis.simulate import play_game
+
+    r = get_rules(rules)
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        faces = rng.integers(1, 7, r.n_categories)
+        dice = np.repeat(faces[:, None, None], 3, axis=1).repeat(5, axis=2)   # (turns, 3, 5)
+        moves: list = []
+        card = play_game(make_strategy(level, r, rng=np.random.default_rng(3)), dice, r, moves)
+        turn_y = [m[3] for m in moves].index(r.yahtzee_category)
+        later = r.n_categories - 1 - turn_y  # every later turn rolled five alike: one bonus each
+        assert card.yahtzee_bonus == (later * r.yahtzee_bonus if card.boxes[r.yahtzee_category] == 50 else 0)
+        assert ScoreCard(r, card.boxes, card.yahtzee_bonus) == card

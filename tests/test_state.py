@@ -102,6 +102,8 @@ def test_impossible_values(rules, text, quoted):
         ("yahtzee=0,sixes=6,yahtzee-bonus=100", "needs 50"),
         ("yahtzee=50,yahtzee-bonus=100", "more than one bonus per box"),
         ("yahtzee=50,sixes=6,yahtzee-bonus=200", "more than one bonus per box"),
+        ("yahtzee=50,ones=3,yahtzee-bonus=100", "needs 1 box besides the yahtzee box"),
+        ("yahtzee=50,ones=5,sixes=24,yahtzee-bonus=200", "needs 2 boxes besides"),
         ("yahtzee=50,sixes=6,yahtzee-bonus=50", "multiple of 100"),
         ("yahtzee=50,sixes=6,yahtzee-bonus=-100", "yahtzee-bonus"),
     ],
@@ -110,6 +112,25 @@ def test_invalid_cards(text, fragment):
     with pytest.raises(UsageError) as info:
         parse_card(text)
     assert_one_line(info.value, fragment)
+
+
+@pytest.mark.parametrize("rules, text, ok", [
+    ("yahtzee", "yahtzee=50,ones=5,yahtzee-bonus=100", True),
+    ("yahtzee", "yahtzee=50,twos=0,yahtzee-bonus=100", True),          # five alike scratched in an upper box
+    ("yahtzee", "yahtzee=50,full-house=25,large-straight=40,yahtzee-bonus=200", True),   # Joker points
+    ("yahtzee-no-joker", "yahtzee=50,full-house=25,yahtzee-bonus=100", False),  # no Joker: five alike score 0 there
+    ("yahtzee-no-joker", "yahtzee=50,full-house=0,yahtzee-bonus=100", True),
+    ("yahtzee", "yahtzee=50,chance=29,yahtzee-bonus=100", False),       # not five alike's sum
+    ("yahtzee", "yahtzee=50,chance=30,three-of-a-kind=25,yahtzee-bonus=200", True),
+])
+def test_each_yahtzee_bonus_needs_a_box_holding_five_alike(rules, text, ok):
+    """A bonus roll was written in a box of its own, so that box holds what five alike score there."""
+    if ok:
+        assert parse_card(text, rules).yahtzee_bonus > 0
+    else:
+        with pytest.raises(ScoreCardError) as info:
+            parse_card(text, rules)
+        assert_one_line(info.value, "five alike")
 
 
 def test_yacht_has_no_yahtzee_bonus():
@@ -130,11 +151,11 @@ def test_constructor_validates():
 # -- @file.json -----------------------------------------------------------------------
 def test_card_from_json_file(tmp_path):
     p = tmp_path / "card.json"
-    p.write_text(json.dumps({"Sixes": 18, "4s": 12, "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
+    p.write_text(json.dumps({"Sixes": 30, "4s": 12, "yahtzee": 50, "yahtzee-bonus": 100, "chance": None}))
     card = parse_card(f"@{p}")
-    assert boxes(card) == {"sixes": 18, "fours": 12, "yahtzee": 50}
+    assert boxes(card) == {"sixes": 30, "fours": 12, "yahtzee": 50}
     assert card.yahtzee_bonus == 100
-    assert card.total == 18 + 12 + 50 + 100
+    assert card.total == 30 + 12 + 50 + 100
 
 
 def test_card_file_errors(tmp_path):
@@ -207,9 +228,9 @@ def cards(draw, rules_name=None):
         bx.append(draw(st.sampled_from(sorted(rules.possible_points[c]))) if filled else None)
     bonus = 0
     y = rules.yahtzee_category
-    later = sum(v is not None for v in bx) - 1
-    if rules.yahtzee_bonus and bx[y] == 50 and later > 0:
-        bonus = rules.yahtzee_bonus * draw(st.integers(0, later))
+    holders = sum(v is not None and c != y and v in rules.five_alike_points[c] for c, v in enumerate(bx))
+    if rules.yahtzee_bonus and bx[y] == 50 and holders > 0:
+        bonus = rules.yahtzee_bonus * draw(st.integers(0, holders))
     return ScoreCard(rules, tuple(bx), bonus)
 
 
@@ -273,9 +294,9 @@ def test_with_box_refuses_points_that_are_no_whole_number(points, bonus):
 def test_with_box_takes_numpy_integers():
     import numpy as np
 
-    card = ScoreCard.empty("yahtzee").with_box(np.int64(11), np.int16(50)).with_box(np.int8(1), np.int64(4),
+    card = ScoreCard.empty("yahtzee").with_box(np.int64(11), np.int16(50)).with_box(np.int8(1), np.int64(10),
                                                                                     np.int64(100))
-    assert card.boxes[11] == 50 and card.boxes[1] == 4 and card.yahtzee_bonus == 100
+    assert card.boxes[11] == 50 and card.boxes[1] == 10 and card.yahtzee_bonus == 100
     assert all(type(v) is int for v in card.boxes if v is not None) and type(card.yahtzee_bonus) is int
 
 
@@ -356,10 +377,10 @@ def test_impossible_score_lists_ranges():
 
 # -- repr and pickling -------------------------------------------------------------
 REPR_CARDS = {
-    "yahtzee": ["", "sixes=18,fours=12,chance=22,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
+    "yahtzee": ["", "sixes=18,fours=12,chance=25,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
     "yacht": ["", "aces=3,choice=22,yacht=0"],
     "yatzy": ["1p=12,2p=22,yatzy=50"],
-    "yahtzee-no-joker": ["yahtzee=50,fh=25,yahtzee-bonus=100"],
+    "yahtzee-no-joker": ["yahtzee=50,fh=0,yahtzee-bonus=100"],
 }
 
 

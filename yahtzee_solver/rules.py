@@ -310,6 +310,24 @@ class RuleSet:
             out.append(frozenset(int(v) for v in vals))
         return tuple(out)
 
+    @cached_property
+    def five_alike_points(self) -> tuple[frozenset[int], ...]:
+        """For each box, every number of points a roll of five alike can write in it (Joker scores included).
+
+        A box that holds a Yahtzee bonus's roll holds one of these; a card's Yahtzee
+        bonuses need as many such boxes besides the Yahtzee box (:class:`~yahtzee_solver.state.ScoreCard`).
+        A superset where the Joker rule forbids a box (the check stays a necessary condition).
+        """
+        a = self.arrays()
+        five = ROLL_FACE > 0
+        out = []
+        for c in range(self.n_categories):
+            vals = set(a["score"][five, c].tolist())
+            if self.joker != "none":
+                vals |= set(a["joker"][five, c].tolist())
+            out.append(frozenset(int(v) for v in vals))
+        return tuple(out)
+
     def arrays(self) -> dict[str, np.ndarray]:
         """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64, ``params`` (8,) int64
         and ``packed``, the three in one (1 + 2 * 252, max(C, 8)) int64 array (see the module).

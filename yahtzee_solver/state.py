@@ -141,6 +141,14 @@ class ScoreCard:
                 raise ScoreCardError(
                     f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
                 )
+            # each bonus roll was written in a box of its own: one that holds a five-alike's points
+            holders = sum(v is not None and c != y and v in r.five_alike_points[c] for c, v in enumerate(self.boxes))
+            if b // r.yahtzee_bonus > holders:
+                n = b // r.yahtzee_bonus
+                raise ScoreCardError(
+                    f"yahtzee-bonus={b} needs {n} box{'es' if n != 1 else ''} besides the {r.categories[y].slug} "
+                    f"box holding the points of five alike (the roll of each bonus), and the card has {holders}"
+                )
 
     def __repr__(self) -> str:
         """``ScoreCard.from_mapping({'sixes': 18, 'yahtzee': 50}, 'yahtzee')``, or
