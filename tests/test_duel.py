@@ -428,6 +428,25 @@ def test_win_command_refuses_rolls_left_without_dice():
     assert run("win", "--card", good, "--opponent", good).exit_code == 0
 
 
+def test_win_command_shows_an_impossible_loss_as_zero_not_rounding():
+    """Tied with only my Yahtzee box open and the opponent done, I cannot lose: loss is 0 exactly
+    (1 - p - d/2 left -5.6e-15 % and 1.1e-16), and no chance is negative."""
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run_json
+
+    me = card_without("yahtzee", chance=20)
+    opp = card_without(yahtzee=0, chance=20)
+    assert me.total == opp.total
+    for args in (["11112", "-r", "1"], ["11112", "-r", "2"], ["11112", "-r", "0"], []):
+        out = run_json("win", *args, "--card", _slugs(me), "--opponent", _slugs(opp))
+        rows = out.get("options", [out])
+        for o in rows:
+            assert o["loss"] == 0.0, o
+            assert 0.0 <= o["win"] <= 1.0 and 0.0 <= o["draw"] <= 1.0
+            assert abs(o["win"] + o["draw"] / 2 - o["probability"]) < 1e-12
+
+
 def test_win_command_out_of_turn_and_beyond_k():
     import sys
     sys.path.insert(0, "tests")

@@ -90,10 +90,23 @@ def _sources(rules: RuleSet, mine: ScoreCard, opponent: ScoreCard, plays: str, m
     return WinSource(rules, pmf), False, reason
 
 
+#: The float64 rounding of ``p - d/2`` and ``1 - p - d/2`` (a few units in the last place of 1):
+#: a win or loss chance closer to 0 than this is shown as 0, not as a negative or a 1e-16 left
+#: by the subtraction.  ``p`` and ``d`` are the DP's own values and are shown as they are.
+_ROUNDING = 8 * 2.0 ** -52
+
+
+def _split(p: float, d: float) -> tuple[float, float]:
+    """The win and loss chances of P(win) + P(draw)/2 = ``p`` and P(draw) = ``d`` (see :data:`_ROUNDING`)."""
+    win, loss = p - d / 2, 1.0 - p - d / 2
+    return (0.0 if abs(win) < _ROUNDING else win), (0.0 if abs(loss) < _ROUNDING else loss)
+
+
 def _outcome(p: float, d: float | None) -> dict[str, float | None]:
     if d is None:
         return {"probability": p, "win": None, "draw": None, "loss": None}
-    return {"probability": p, "win": p - d / 2, "draw": d, "loss": 1.0 - p - d / 2}
+    win, loss = _split(p, d)
+    return {"probability": p, "win": win, "draw": d, "loss": loss}
 
 
 #: The largest ``--max-open``: the solve grows about fourfold per open box (K = 8: seconds and
@@ -182,8 +195,8 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
         click.echo(f"me:       {describe_card(mine)}")
         click.echo(f"opponent: {describe_card(opponent)}")
         click.echo(title)
-        extra = "" if d is None else (f" (win {format_probability(p - d / 2)}, draw {format_probability(d)}, "
-                                      f"loss {format_probability(1.0 - p - d / 2)})")
+        extra = "" if d is None else (f" (win {format_probability(out['win'] or 0.0)}, draw {format_probability(d)}, "
+                                      f"loss {format_probability(out['loss'] or 0.0)})")
         click.echo(f"P(win) + P(draw)/2 from the start of my turn = {format_probability(p)} ({p:.12f}){extra}")
         return
     from ..strategy.policy import ExpectedValueSource, Policy
@@ -202,11 +215,15 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
             for f in kept:
                 rest.remove(f)
             o: dict[str, Any] = {"keep": format_dice(kept), "reroll": format_dice(rest)}
+            d = None if draws is None else float(draws[c])
             if len(kept) == len(faces):  # keeping all five is scoring now (no pass): in which box
                 box, _ = policy.stop_option(state, total, r)
                 o["score"] = {"box": rules.categories[box].slug, "name": rules.categories[box].name,
                               "points": pts[box], "yahtzee_bonus": bonus}
-            options.append({**o, **_outcome(v, None if draws is None else float(draws[c]))})
+                # its draw chance is that box's, not the keep table's entry (with two rerolls left,
+                # the value of a pass, which the rules do not allow)
+                d = None if duel is None else float(duel.box_outcomes(state, total, r)[1][box])
+            options.append({**o, **_outcome(v, d)})
     else:
         boxes, values = policy.box_ranking(state, total, r)
         draws = duel.box_outcomes(state, total, r)[1] if duel is not None else None

@@ -527,6 +527,11 @@ class DuelSource:
     def keep_outcomes(self, state: StateKey, total: int, rolls_left: int) -> VecPair:
         """``(value, draw)`` (462,) float64 each, for every keep with ``rolls_left`` rerolls to go.
 
+        The entries of keeping all five dice (keeps ``ROLL_OFFSET + r``) are the DP's
+        internal pass, not a move: keeping all five is scoring now, whose value and draw
+        chance are those of the box :meth:`box_outcomes` gives (the ``win`` command and
+        the policy layer use those).
+
         Raises
         ------
         UsageError
