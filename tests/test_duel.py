@@ -399,6 +399,8 @@ def test_win_command_says_one_open_box_in_the_singular():
     r = run("win", "--card", _slugs(me), "--opponent", FULL)
     assert r.exit_code == 0, r.output
     assert "(1 open box in all)" in r.output
+    r = run("win", "--card", _slugs(me), "--opponent", _slugs(card_without("chance", "ones")))
+    assert r.exit_code == 2 and "I have 1 open box and the opponent 2" in r.output, r.output
 
 
 def test_win_command_card_errors_name_the_card_that_holds_them(tmp_path):

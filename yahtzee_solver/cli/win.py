@@ -64,7 +64,8 @@ def move_order(mine: ScoreCard, opponent: ScoreCard) -> str:
     if n_me == n_opp + 1:
         return "second"
     raise UsageError(
-        f"the cards do not fit my turn: I have {n_me} open boxes and the opponent {n_opp}; on my turn I have "
+        f"the cards do not fit my turn: I have {n_me} open box{'es' if n_me != 1 else ''} and the opponent "
+        f"{n_opp}; on my turn I have "
         f"as many as the opponent (I move first this round) or one more (the opponent has played this round)")
 
 
