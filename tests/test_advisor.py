@@ -305,3 +305,16 @@ def test_advisor_in_a_spawn_pool_answers_as_in_this_process():
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         parallel = pool.map(_answer, [(adv, positions[i::2]) for i in range(2)])
     assert parallel == serial
+
+
+def test_a_card_or_table_of_the_wrong_type_is_a_clear_error():
+    """Natural mistakes (a number for the card, a path for the table) raise the library's errors
+    with a message, not an AttributeError from inside."""
+    from yahtzee_solver.errors import ScoreCardError, UsageError
+
+    adv = Advisor("yahtzee", jit=False)
+    for bad in (5, 2.5, ["sixes", 18]):
+        with pytest.raises(ScoreCardError, match="invalid card"):
+            adv.box_options(bad, "22555")
+    with pytest.raises(UsageError, match="invalid table '/nonexistent.h5'.*load_table"):
+        Advisor("yahtzee", table="/nonexistent.h5")

@@ -470,6 +470,13 @@ def test_win_command_out_of_turn_and_beyond_k():
     assert out["probability"] == WinSource(R, pmf).probability(me)
     text = run("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3").output
     assert "NOT exact" in text and "best response" in text
+    # its tables have the one chance it knows: no empty win / draw / loss columns
+    for dice in (["66612"], ["66612", "-r", "0"]):
+        text = run("win", *dice, "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "3").output
+        head = next(line for line in text.splitlines() if "P(win)+draw/2" in line)
+        assert head.split()[-1] == "P(win)+draw/2" and "draw " not in head + " " and "loss" not in head, text
+    exact = run("win", "66612", "--card", _slugs(me), "--opponent", _slugs(opp)).output
+    assert next(line for line in exact.splitlines() if "P(win)+draw/2" in line).split()[-3:] == ["win", "draw", "loss"]
 
 
 def test_master_plays_the_exact_zero_sum_strategy_within_scope():

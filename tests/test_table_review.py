@@ -277,3 +277,15 @@ def test_an_unfinished_game_against_a_cpu_shows_each_players_expected_final_tota
         assert row.split()[-4:] == [f"{p.expected_end:.2f}", f"{p.start_value:.2f}", f"{p.skill_loss:.2f}",
                                     f"{p.luck:+.2f}"]
     assert "unfinished game" in res.output
+
+
+def test_a_chance_short_of_one_by_float_rounding_reads_100_and_a_real_near_certainty_reads_above_99():
+    """The chart's cells: 1 less a few ulps (the DP's sums) is a certain outcome, 100; a real
+    0.9996 is ">99"; a real tiny chance is "<1"; exact 0 is "0"."""
+    from yahtzee_solver.tui.review import _cell
+
+    assert _cell(0.9999999999999997).strip() == "100"
+    assert _cell(1.0).strip() == "100"
+    assert _cell(0.9996).strip().endswith(">99")
+    assert _cell(1e-20).strip().endswith("<1")
+    assert _cell(0.0).strip().endswith("0")

@@ -186,8 +186,11 @@ class ScoreCard:
         CategoryError
             Unknown or repeated box name.
         ScoreCardError
-            Impossible values (see the class).
+            Impossible values (see the class), or ``mapping`` not a mapping.
         """
+        if not isinstance(mapping, Mapping):
+            raise ScoreCardError(f"invalid card {mapping!r}: want a ScoreCard, card text such as 'sixes=18,chance=22' "
+                                 f"or a mapping of box name to points")
         return _from_mapping(mapping, get_rules(rules))
 
     # -- derived ----------------------------------------------------------

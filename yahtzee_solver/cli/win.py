@@ -243,12 +243,14 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
     click.echo(f"opponent: {describe_card(opponent)}")
     click.echo(title)
 
-    def cells(o: dict[str, Any]) -> list[str]:
-        if o["draw"] is None:
-            return [format_probability(o["probability"]), "", "", ""]
-        return [format_probability(o[x]) for x in ("probability", "win", "draw", "loss")]
+    # the win, draw and loss columns only where they are known (the exact solve); the best response
+    # beyond it has the one chance
+    split = duel is not None
+    heads = ["P(win)+draw/2", "win", "draw", "loss"] if split else ["P(win)+draw/2"]
 
-    heads = ["P(win)+draw/2", "win", "draw", "loss"]
+    def cells(o: dict[str, Any]) -> list[str]:
+        return [format_probability(o[x]) for x in ("probability", "win", "draw", "loss")[:len(heads)]]
+
     if is_keep:
         s = "s" if rolls_left > 1 else ""
         click.echo(f"dice {format_dice(faces)}, {rolls_left} roll{s} left: keep which dice to win?")

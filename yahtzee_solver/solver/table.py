@@ -651,12 +651,15 @@ def resolve_table(rules: RuleSet, table: ValueTable | None = None) -> ValueTable
     Raises
     ------
     UsageError
-        If ``table`` holds another rule set.
+        If ``table`` holds another rule set, or is not a :class:`ValueTable` (a path, say).
     TableError
         If the shipped table cannot be loaded.
     """
     if table is None:
         return load_table(rules)
+    if not isinstance(table, ValueTable):
+        raise UsageError(f"invalid table {table!r}: want a ValueTable (load_table(rules, path) reads a file), "
+                         f"or None for the shipped one")
     if table.rules != rules:
         raise UsageError(f"table is for rules {table.rules.name!r}, not {rules.name!r}")
     return table
