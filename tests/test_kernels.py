@@ -733,3 +733,87 @@ def test_turn_columns_interpreted_is_the_turn(game):
     for t in range(hi - lo):
         s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
         assert E0[0, t] == ki.turn(*s, 3, V, a["score"], a["joker"], a["params"], E, B) == V[s]
+
+
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_keep_columns_are_the_turns_keep_levels(game):
+    """A tile of mixed masks (Yahtzee box filled where the rules have one): each column's two keep
+    levels are kernels.turn's bit for bit, and the level above holds the best keep inside each roll."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+    from yahtzee_solver.solver.table import load_table
+
+    table = load_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    k = jit.compiled()
+    masks, ups, ybs = _layer_runs(rules, rules.n_categories - 3)
+    starts = np.flatnonzero(np.diff(masks)) + 1
+    if rules.yahtzee_category >= 0:
+        starts = starts[(masks[starts] >> rules.yahtzee_category) & 1 == 1]
+    lo = int(starts[len(starts) // 2]) - 5
+    W = k.DIST_TILE
+    hi = lo + W - 3  # a narrower tile than the buffers
+    E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+    sub = np.where(ROLL_SUBKEEPS >= 0, ROLL_SUBKEEPS, 0)
+    for levels in (1, 2):
+        E0, E1, E2 = (k.aligned_empty(N_KEEPS, W) for _ in range(3))
+        S = k.aligned_empty(ROLL_OFFSET, W)
+        k.keep_columns(masks, ups, ybs, lo, hi, levels, table.values, a["score"], a["joker"], a["params"],
+                       E0, E1, E2, S)
+        for t in range(hi - lo):
+            s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
+            k.turn(*s, levels, table.values, a["score"], a["joker"], a["params"], E, B)
+            assert np.array_equal(E0[:, t], E[0])
+            top = E0 if levels == 1 else E1
+            want = np.where(ROLL_SUBKEEPS >= 0, top[sub, t], -np.inf).max(axis=1)
+            assert np.array_equal((E1 if levels == 1 else E2)[ROLL_OFFSET:, t], want)
+            if levels == 2:
+                assert np.array_equal(E1[:, t], E[1])
+
+
+def test_best_keep_columns_is_best_keeps():
+    """Random keep values with many ties: each column's keeps are best_keeps' (the same tie-break)."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = jit.compiled()
+    rng = np.random.default_rng(12)
+    W, n = 32, 29
+    E = rng.integers(0, 4, (N_KEEPS, W)).astype(float)
+    sub = np.where(ROLL_SUBKEEPS >= 0, ROLL_SUBKEEPS, 0)
+    Eb = np.full((N_KEEPS, W), np.nan)
+    Eb[ROLL_OFFSET:] = np.where(ROLL_SUBKEEPS[:, :, None] >= 0, E[sub], -np.inf).max(axis=1)
+    BK = np.full((252, W), -7, np.int64)
+    k.best_keep_columns(E, Eb, ROLL_SUBKEEPS, n, BK)
+    out = np.empty(252, np.int64)
+    for t in range(n):
+        k.best_keeps(np.ascontiguousarray(E[:, t]), ROLL_SUBKEEPS, out)
+        assert np.array_equal(BK[:, t], out)
+    assert (BK[:, n:] == -7).all()
+
+
+@pytest.mark.parametrize("start", [(-1, 2, -1), (40, 2, -1), (40, 1, -1), (40, 0, -1), (-1, 2, 100), (-1, 1, 17)])
+def test_policy_mass_columns_is_policy_masses(start):
+    """Random keeps inside each roll, every start of a turn: each column's final-roll masses are
+    policy_masses' bit for bit."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = jit.compiled()
+    rng = np.random.default_rng(5)
+    W, n = 32, 30
+    r0, rl0, k0 = start
+    K, M = np.empty(N_KEEPS), np.empty(252)
+    rl = k.start_masses(r0, rl0, k0, K, M)
+    n_sub = (ROLL_SUBKEEPS >= 0).sum(axis=1)
+    BK1, BK2 = (ROLL_SUBKEEPS[np.arange(252)[:, None], rng.integers(0, n_sub[:, None], (252, W))].astype(np.int64)
+                for _ in range(2))
+    MC = np.repeat(M[:, None], W, axis=1)
+    k.policy_mass_columns(rl, BK1, BK2, n, np.empty((N_KEEPS, W)), MC, np.empty((252, W)))
+    C = 13
+    for t in range(n):
+        Mt = M.copy()
+        BK = np.stack([BK1[:, t], BK2[:, t]])
+        k.policy_masses(0, 0, 0, 0, rl, np.zeros((252, C), np.int64), np.zeros((252, C), np.int64),
+                        get_rules("yahtzee").arrays()["params"], 0.0, 0, np.zeros((1, 1), np.int32), BK,
+                        np.empty(N_KEEPS), Mt, np.empty(252), np.empty(C, np.int64), np.empty(C, np.int8))
+        assert np.array_equal(MC[:, t], Mt)
+    assert abs(MC[:, :n].sum(axis=0) - 1).max() < 1e-12

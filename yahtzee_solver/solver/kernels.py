@@ -63,6 +63,9 @@ KERNELS = (
     "vec_expect_keeps",
     "vec_best_subkeeps",
     "turn_columns",
+    "keep_columns",
+    "best_keep_columns",
+    "policy_mass_columns",
     "aligned_empty",
     "solve_states",
     "turn_options",
@@ -86,6 +89,8 @@ KERNELS = (
     "final_roll_masses",
     "final_roll_boxes",
     "best_keeps",
+    "start_masses",
+    "policy_masses",
     "roll_gains",
     "dist_outcomes",
     "dist_convolve",
@@ -718,6 +723,129 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
     vec_expect_keeps(E1, n)
     vec_best_subkeeps(E1, E0, n, S)
     vec_expect_keeps(E0, n)
+
+
+def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E1, E2, S):
+    """The keep values of the first ``levels`` (1, 2) levels of :func:`turn` for the states ``lo..hi-1``, as columns.
+
+    The steps of :func:`turn_columns` (the same kernels in the same order), each
+    level kept in its own buffer, as the keep masses of a policy need them
+    (:func:`dist_outcomes`): ``E0[k, t]`` and ``E1[k, t]`` are :func:`turn`'s
+    ``E[0, k]`` and ``E[1, k]`` of state ``lo + t`` bit for bit, and the rows
+    ``210 + r`` of the level above each hold the best keep value inside roll
+    ``r`` (:func:`vec_best_subkeeps`): ``E1[210 + r]`` that of ``E0``, and
+    with ``levels=2`` ``E2[210 + r]`` that of ``E1`` (``E2[0:210]`` scratch).
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        States; ``hi - lo`` at most the buffers' width.
+    levels : int
+        1 or 2: the rerolls to come.
+    V, score, joker, params
+        As in :func:`turn`.
+    E0, E1, E2 : (462, W) float64, out
+    S : (210, W) float64
+        Scratch (:func:`vec_best_subkeeps`).
+    """
+    n = hi - lo
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
+    vec_expect_keeps(E0, n)
+    vec_best_subkeeps(E0, E1, n, S)
+    if levels >= 2:
+        vec_expect_keeps(E1, n)
+        vec_best_subkeeps(E1, E2, n, S)
+
+
+def best_keep_columns(E, Eb, subkeeps, n, BK):
+    """:func:`best_keeps` of the columns ``0..n-1`` of ``E`` at once: ``BK[r, t]`` (252, W) int64.
+
+    ``Eb[210 + r, t]`` must be the maximum of ``E[k, t]`` over the keeps ``k``
+    of ``subkeeps[r]`` (the level above in :func:`keep_columns`, which
+    :func:`vec_best_subkeeps` fills so).  ``BK[r, t]`` is then the first keep
+    of ``subkeeps[r]`` whose value equals that maximum, which is the keep of
+    :func:`best_keeps`'s strict ``>`` scan (the first of the largest); the
+    keeps are tried from the last to the first, each a select over a row of
+    columns, so the loop vectorises.  (:func:`best_keeps` gives ``-1`` where
+    every keep is ``-inf``, which a card with a box open never has.)
+    """
+    for r in range(N_ROLLS):
+        b = Eb[ROLL_OFFSET + r]
+        bk = BK[r]
+        for t in range(n):
+            bk[t] = -1
+        last = subkeeps.shape[1] - 1
+        while last >= 0 and subkeeps[r, last] < 0:
+            last -= 1
+        for s in range(last, -1, -1):
+            k = subkeeps[r, s]
+            e = E[k]
+            for t in range(n):
+                bk[t] = k if e[t] == b[t] else bk[t]
+
+
+def policy_mass_columns(rl, BK1, BK2, n, K, M, F):
+    """:func:`policy_masses` of the expert and normal policies (``kind`` 0) for the columns ``0..n-1``.
+
+    Column ``t`` of ``M`` (252, W) float64 holds the masses of the rolls
+    showing, in, and of the final rolls, out, after ``rl`` (0..2) rerolls
+    whose keeps are ``BK1[r, t]`` (one reroll left) and ``BK2[r, t]`` (two),
+    as :func:`best_keep_columns` gives them.  Each column gets
+    :func:`policy_masses`'s sums in the same order: the masses moved onto a
+    keep roll by roll, then spread keep by keep (:func:`spread_keeps`; a keep
+    with no mass adds ``0.0``, which changes no sum of non-negative masses),
+    so it is that kernel's bit for bit.  ``K`` (462, W), ``F`` (252, W) float64: scratch.
+    """
+    for r in range(N_ROLLS):
+        f = F[r]
+        for t in range(n):
+            f[t] = 0.0
+    while rl > 0:
+        BK = BK1 if rl == 1 else BK2
+        for k in range(N_KEEPS):
+            kk = K[k]
+            for t in range(n):
+                kk[t] = 0.0
+        for r in range(N_ROLLS):
+            m = M[r]
+            bk = BK[r]
+            for t in range(n):
+                if m[t] != 0.0:
+                    K[bk[t], t] += m[t]
+        # the mass that stands (keeps all five) is final; the rest is rerolled
+        for r in range(N_ROLLS):
+            kr = K[ROLL_OFFSET + r]
+            f = F[r]
+            for t in range(n):
+                f[t] += kr[t]
+                kr[t] = 0.0
+        for k in range(ROLL_OFFSET):
+            kk = K[k]
+            c0 = K[CHILD[k, 0]]
+            c1 = K[CHILD[k, 1]]
+            c2 = K[CHILD[k, 2]]
+            c3 = K[CHILD[k, 3]]
+            c4 = K[CHILD[k, 4]]
+            c5 = K[CHILD[k, 5]]
+            for t in range(n):
+                w = kk[t] / 6.0
+                c0[t] += w
+                c1[t] += w
+                c2[t] += w
+                c3[t] += w
+                c4[t] += w
+                c5[t] += w
+        for r in range(N_ROLLS):
+            m = M[r]
+            kr = K[ROLL_OFFSET + r]
+            for t in range(n):
+                m[t] = kr[t]
+        rl -= 1
+    for r in range(N_ROLLS):
+        m = M[r]
+        f = F[r]
+        for t in range(n):
+            m[t] += f[t]
 
 
 def aligned_empty(rows, cols):
@@ -1487,7 +1615,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
         The beginner's data (see :mod:`yahtzee_solver.strategy.players`); unused for ``kind`` 0.
-    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (252,) int64, points : (C,) int64,
+    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (2, 252) int64, points : (C,) int64,
     legal : (C,) int8
         Scratch.
     M : (252,) float64, out
@@ -1503,6 +1631,24 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
     left implies standing with one.)  A keep given as ``k0`` is rolled as the
     advisor values it: all five with two rerolls left passes to the one-reroll
     decision (the advisor's "keep all five" row).
+    """
+    rl = start_masses(r0, rl0, k0, K, M)
+    if kind == _POLICY_TURN and rl > 0:
+        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+        for n in range(rl):
+            best_keeps(E[n], subkeeps, BK[n])
+    policy_masses(mask, up, yb, kind, rl, score, joker, params, blunder, made, rkeeps, BK, K, M, F, points, legal)
+
+
+def start_masses(r0, rl0, k0, K, M):
+    """The masses of the rolls showing at the start of a turn, from :func:`final_roll_masses`'s ``r0``, ``rl0``, ``k0``.
+
+    ``M`` (252,) float64 receives them (``K`` (462,) float64 scratch).
+
+    Returns
+    -------
+    int
+        The rerolls still to come from those rolls (0..2).
     """
     rl = rl0
     if k0 >= 0:
@@ -1521,13 +1667,21 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         for r in range(N_ROLLS):
             M[r] = 0.0
         M[r0] = 1.0
-    if kind == _POLICY_TURN and rl > 0:
-        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+    return rl
+
+
+def policy_masses(mask, up, yb, kind, rl, score, joker, params, blunder, made, rkeeps, BK, K, M, F, points, legal):
+    """Carry the masses ``M`` of the rolls showing through ``rl`` rerolls of a policy onto the final rolls.
+
+    The rest of :func:`final_roll_masses` once the policy's keeps are known:
+    for ``kind`` 0 the keep of roll ``r`` with ``n + 1`` rerolls left is
+    ``BK[n, r]`` ((2, 252) int64; rows ``0..rl-1`` are read); the beginner's
+    keeps are drawn here.  ``M`` (252,) float64, in: the rolls showing, out:
+    the final rolls.  ``K`` (462,), ``F`` (252,) float64, ``points``, ``legal``: scratch.
+    """
     for r in range(N_ROLLS):
         F[r] = 0.0
     while rl > 0:
-        if kind == _POLICY_TURN:
-            best_keeps(E[rl - 1], subkeeps, BK)
         for k in range(N_KEEPS):
             K[k] = 0.0
         for r in range(N_ROLLS):
@@ -1535,7 +1689,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
             if m == 0.0:
                 continue
             if kind == _POLICY_TURN:
-                K[BK[r]] += m
+                K[BK[rl - 1, r]] += m
             else:
                 K[beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal)] += m * (1.0 - blunder)
                 if blunder > 0.0:
@@ -1607,6 +1761,11 @@ def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
                 box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
 
 
+#: States :func:`dist_outcomes` takes together: a block a thread solves, its keep values as the
+#: columns of three 462 x 32 buffers (:func:`keep_columns`).
+DIST_TILE = 32
+
+
 def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
                   blunder, made, rkeeps, index, lo_next, hi_next, gmax,
                   out_idx, out_gain, out_prob, counts, lo, hi):
@@ -1639,7 +1798,10 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
     n = masks.shape[0]
     C = params[_NCAT]
     G = gmax + 1
-    nblk = (n + 31) // 32
+    rl = rl0 - 1 if k0 >= 0 else (2 if r0 < 0 else rl0)  # the rerolls to come (start_masses)
+    columns = kind == _POLICY_TURN and rl > 0
+    W = DIST_TILE
+    nblk = (n + W - 1) // W
     for b in prange(nblk):
         E = np.empty((3, N_KEEPS))
         B = np.empty(N_KEEPS)
@@ -1650,7 +1812,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         legal = np.empty(C, np.int8)
         S = np.empty(N_ROLLS)
         box = np.empty(N_ROLLS, np.int64)
-        BK = np.empty(N_ROLLS, np.int64)
+        BK = np.empty((2, N_ROLLS), np.int64)
         gain = np.empty(N_ROLLS, np.int64)
         nmask = np.empty(N_ROLLS, np.int64)
         nup = np.empty(N_ROLLS, np.int64)
@@ -1658,12 +1820,40 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         acc = np.zeros(C * G)
         where = np.empty(C * G, np.int64)
         touched = np.empty(C * G, np.int64)
-        for i in range(b * 32, min(n, b * 32 + 32)):
+        b0 = b * W
+        b1 = min(n, b0 + W)
+        if columns:
+            # the policy's keeps and final rolls, a block of states at once (the build's column kernels)
+            E0 = aligned_empty(N_KEEPS, W)
+            E1 = aligned_empty(N_KEEPS, W)
+            E2 = aligned_empty(N_KEEPS, W)
+            SS = aligned_empty(ROLL_OFFSET, W)
+            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, E0, E1, E2, SS)
+            BK1 = np.empty((N_ROLLS, W), np.int64)
+            BK2 = np.empty((N_ROLLS, W), np.int64)
+            best_keep_columns(E0, E1, subkeeps, b1 - b0, BK1)
+            if rl >= 2:
+                best_keep_columns(E1, E2, subkeeps, b1 - b0, BK2)
+            start_masses(r0, rl0, k0, K, M)
+            # the masses in the keep values' buffers, which are read no more
+            MC = E0[:N_ROLLS]
+            FC = E1[:N_ROLLS]
+            for r in range(N_ROLLS):
+                mr = MC[r]
+                for t in range(W):
+                    mr[t] = M[r]
+            policy_mass_columns(rl, BK1, BK2, b1 - b0, E2, MC, FC)
+        for i in range(b0, b1):
             mask = masks[i]
             up = ups[i]
             yb = ybs[i]
-            final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                              blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
+            if columns:
+                t = i - b0
+                for r in range(N_ROLLS):
+                    M[r] = MC[r, t]
+            else:
+                final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                                  blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
             if kind == _POLICY_TURN:
                 final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
             else:
