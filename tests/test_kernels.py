@@ -738,7 +738,8 @@ def test_turn_columns_interpreted_is_the_turn(game):
 @pytest.mark.parametrize("game", RULE_NAMES)
 def test_keep_columns_are_the_turns_keep_levels(game):
     """A tile of mixed masks (Yahtzee box filled where the rules have one): each column's two keep
-    levels are kernels.turn's bit for bit, and the level above holds the best keep inside each roll."""
+    levels are kernels.turn's bit for bit, the level above holds the best keep inside each roll, and
+    each final roll's box is final_roll_boxes'."""
     from yahtzee_solver.dice import ROLL_SUBKEEPS
     from yahtzee_solver.solver.table import load_table
 
@@ -755,13 +756,18 @@ def test_keep_columns_are_the_turns_keep_levels(game):
     hi = lo + W - 3  # a narrower tile than the buffers
     E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
     sub = np.where(ROLL_SUBKEEPS >= 0, ROLL_SUBKEEPS, 0)
+    Sv, box = np.empty(252), np.empty(252, np.int64)
     for levels in (1, 2):
         E0, E1, E2 = (k.aligned_empty(N_KEEPS, W) for _ in range(3))
         S = k.aligned_empty(ROLL_OFFSET, W)
+        BX = np.full((252, W), -7, np.int64)
         k.keep_columns(masks, ups, ybs, lo, hi, levels, table.values, a["score"], a["joker"], a["params"],
-                       E0, E1, E2, S)
+                       E0, E1, E2, S, BX)
+        assert (BX[:, hi - lo:] == -1).all()
         for t in range(hi - lo):
             s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
+            k.final_roll_boxes(*s, table.values, a["score"], a["joker"], a["params"], Sv, box)
+            assert np.array_equal(BX[:, t], box)  # the box of every final roll (Joker rolls included)
             k.turn(*s, levels, table.values, a["score"], a["joker"], a["params"], E, B)
             assert np.array_equal(E0[:, t], E[0])
             top = E0 if levels == 1 else E1

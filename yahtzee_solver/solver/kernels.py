@@ -387,7 +387,7 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                 S[r] = best
 
 
-def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
+def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, boxes):
     """:func:`final_roll_values` of the states ``lo..hi-1`` as the columns of ``E`` (any masks).
 
     ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
@@ -414,6 +414,14 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
         As in :func:`turn`.
     E : (462, W) float64, out
         Rows 210..461 receive the values of the rolls.
+    BX : (252, W) int64, out
+        With ``boxes``: ``BX[r, t]`` the box :func:`final_roll_boxes` picks for roll
+        ``r`` of state ``lo + t`` (``-1`` in the columns past ``hi - lo``): the first
+        box reaching the maximum, each maximum taken with a strict ``>`` over the
+        boxes in order as there (the Joker rolls as :func:`play_box` does, over
+        the legal boxes).  Not touched without ``boxes`` (the build: one branch
+        per box, outside the loops over the rolls).
+    boxes : bool
     """
     P = param_tuple(params)
     C = P[_NCAT]
@@ -428,6 +436,10 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
         er = E[ROLL_OFFSET + r]
         for j in range(W):
             er[j] = neg
+        if boxes:
+            bx = BX[r]
+            for j in range(W):
+                bx[j] = -1
     anyopen = 0
     for j in range(n):
         anyopen |= ~masks[lo + j]
@@ -444,10 +456,18 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
             for r in range(N_ROLLS):
                 u = U[c, cnt[r]]
                 er = E[ROLL_OFFSET + r]
-                for j in range(W):
-                    v = u[j]
-                    y = er[j]
-                    er[j] = v if v > y else y
+                if boxes:
+                    bx = BX[r]
+                    for j in range(W):
+                        v = u[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                        bx[j] = c if v > y else bx[j]
+                else:
+                    for j in range(W):
+                        v = u[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
         elif c == ycat:
             v0 = base[c]
             for j in range(n):
@@ -462,6 +482,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                         v = v0[j]
                         y = er[j]
                         er[j] = v if v > y else y
+                        if boxes and v > y:
+                            BX[r, j] = c
                 else:
                     for j in range(n):
                         m = masks[lo + j]
@@ -469,6 +491,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                             v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
         else:
             b = base[c]
             for j in range(n):
@@ -479,10 +503,18 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
             for r in range(N_ROLLS):
                 p = col[r]
                 er = E[ROLL_OFFSET + r]
-                for j in range(W):
-                    v = p + b[j]
-                    y = er[j]
-                    er[j] = v if v > y else y
+                if boxes:
+                    bx = BX[r]
+                    for j in range(W):
+                        v = p + b[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                        bx[j] = c if v > y else bx[j]
+                else:
+                    for j in range(W):
+                        v = p + b[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
     if ycat < 0:
         return
     # the Joker rolls, run by run of states with the same filled boxes: box_points gives the same
@@ -507,6 +539,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                 er = E[ROLL_OFFSET + r]
                 for j in range(j0, j1):
                     er[j] = neg
+                    if boxes:
+                        BX[r, j] = -1
                 for c in range(C):
                     if not legal[c]:
                         continue
@@ -517,17 +551,23 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                             v = bcol[j] + u[j]
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
                     elif c >= nup and c != ycat:
                         b = base[c]
                         for j in range(j0, j1):
                             v = bcol[j] + (p + b[j])
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
                     else:
                         for j in range(j0, j1):
                             v = bcol[j] + after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
         j0 = j1
 
 
@@ -717,7 +757,7 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
         Scratch (:func:`vec_best_subkeeps`).
     """
     n = hi - lo
-    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, np.empty((1, 1), np.int64), False)
     vec_expect_keeps(E0, n)
     vec_best_subkeeps(E0, E1, n, S)
     vec_expect_keeps(E1, n)
@@ -725,7 +765,7 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
     vec_expect_keeps(E0, n)
 
 
-def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E1, E2, S):
+def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E1, E2, S, BX):
     """The keep values of the first ``levels`` (1, 2) levels of :func:`turn` for the states ``lo..hi-1``, as columns.
 
     The steps of :func:`turn_columns` (the same kernels in the same order), each
@@ -735,6 +775,8 @@ def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E
     ``210 + r`` of the level above each hold the best keep value inside roll
     ``r`` (:func:`vec_best_subkeeps`): ``E1[210 + r]`` that of ``E0``, and
     with ``levels=2`` ``E2[210 + r]`` that of ``E1`` (``E2[0:210]`` scratch).
+    ``E0[210 + r]`` holds the value of ending the turn with roll ``r`` and
+    ``BX[r]`` the box it is scored in (:func:`final_roll_columns`).
 
     Parameters
     ----------
@@ -747,9 +789,10 @@ def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E
     E0, E1, E2 : (462, W) float64, out
     S : (210, W) float64
         Scratch (:func:`vec_best_subkeeps`).
+    BX : (252, W) int64, out
     """
     n = hi - lo
-    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, BX, True)
     vec_expect_keeps(E0, n)
     vec_best_subkeeps(E0, E1, n, S)
     if levels >= 2:
@@ -1828,7 +1871,8 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             E1 = aligned_empty(N_KEEPS, W)
             E2 = aligned_empty(N_KEEPS, W)
             SS = aligned_empty(ROLL_OFFSET, W)
-            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, E0, E1, E2, SS)
+            BX = np.empty((N_ROLLS, W), np.int64)
+            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, E0, E1, E2, SS, BX)
             BK1 = np.empty((N_ROLLS, W), np.int64)
             BK2 = np.empty((N_ROLLS, W), np.int64)
             best_keep_columns(E0, E1, subkeeps, b1 - b0, BK1)
@@ -1851,10 +1895,13 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
                 t = i - b0
                 for r in range(N_ROLLS):
                     M[r] = MC[r, t]
+                    box[r] = BX[r, t]
             else:
                 final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
                                   blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
-            if kind == _POLICY_TURN:
+            if columns:
+                pass
+            elif kind == _POLICY_TURN:
                 final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
             else:
                 for r in range(N_ROLLS):
