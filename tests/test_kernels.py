@@ -789,7 +789,7 @@ def test_best_keep_columns_is_best_keeps():
     Eb = np.full((N_KEEPS, W), np.nan)
     Eb[ROLL_OFFSET:] = np.where(ROLL_SUBKEEPS[:, :, None] >= 0, E[sub], -np.inf).max(axis=1)
     BK = np.full((252, W), -7, np.int64)
-    k.best_keep_columns(E, Eb, ROLL_SUBKEEPS, n, BK)
+    k.best_keep_columns(E, Eb, ROLL_SUBKEEPS, n, BK, np.empty(W))
     out = np.empty(252, np.int64)
     for t in range(n):
         k.best_keeps(np.ascontiguousarray(E[:, t]), ROLL_SUBKEEPS, out)
