@@ -737,9 +737,9 @@ def test_turn_columns_interpreted_is_the_turn(game):
 
 @pytest.mark.parametrize("game", RULE_NAMES)
 def test_keep_columns_are_the_turns_keep_levels(game):
-    """A tile of mixed masks (Yahtzee box filled where the rules have one): each column's two keep
-    levels are kernels.turn's bit for bit, the level above holds the best keep inside each roll, and
-    each final roll's box is final_roll_boxes'."""
+    """A tile of mixed masks (Yahtzee box filled where the rules have one): each column's keep levels
+    are kernels.turn's bit for bit, each final roll's box is final_roll_boxes', and each roll's best
+    keep at each level is best_keeps'."""
     from yahtzee_solver.dice import ROLL_SUBKEEPS
     from yahtzee_solver.solver.table import load_table
 
@@ -754,27 +754,28 @@ def test_keep_columns_are_the_turns_keep_levels(game):
     lo = int(starts[len(starts) // 2]) - 5
     W = k.DIST_TILE
     hi = lo + W - 3  # a narrower tile than the buffers
+    n = hi - lo
     E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
-    sub = np.where(ROLL_SUBKEEPS >= 0, ROLL_SUBKEEPS, 0)
-    Sv, box = np.empty(252), np.empty(252, np.int64)
+    Sv, box, want = np.empty(252), np.empty(252, np.int64), np.empty(252, np.int64)
     for levels in (1, 2):
-        E0, E1, E2 = (k.aligned_empty(N_KEEPS, W) for _ in range(3))
+        E0, E1, E2, A = (k.aligned_empty(N_KEEPS, W) for _ in range(4))
         S = k.aligned_empty(ROLL_OFFSET, W)
         BX = np.full((252, W), -7, np.int64)
         k.keep_columns(masks, ups, ybs, lo, hi, levels, table.values, a["score"], a["joker"], a["params"],
-                       E0, E1, E2, S, BX)
-        assert (BX[:, hi - lo:] == -1).all()
-        for t in range(hi - lo):
+                       E0, E1, S, BX)
+        assert (BX[:, n:] == -1).all()
+        BK = [np.full((252, W), -7, np.int64) for _ in range(levels)]
+        for lv in range(levels):
+            k.best_keep_columns(E0 if lv == 0 else E1, n, E2, A, BK[lv])
+        for t in range(n):
             s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
             k.final_roll_boxes(*s, table.values, a["score"], a["joker"], a["params"], Sv, box)
             assert np.array_equal(BX[:, t], box)  # the box of every final roll (Joker rolls included)
             k.turn(*s, levels, table.values, a["score"], a["joker"], a["params"], E, B)
-            assert np.array_equal(E0[:, t], E[0])
-            top = E0 if levels == 1 else E1
-            want = np.where(ROLL_SUBKEEPS >= 0, top[sub, t], -np.inf).max(axis=1)
-            assert np.array_equal((E1 if levels == 1 else E2)[ROLL_OFFSET:, t], want)
-            if levels == 2:
-                assert np.array_equal(E1[:, t], E[1])
+            for lv in range(levels):
+                assert np.array_equal((E0 if lv == 0 else E1)[:, t], E[lv])
+                k.best_keeps(E[lv], ROLL_SUBKEEPS, want)
+                assert np.array_equal(BK[lv][:, t], want)
 
 
 def test_best_keep_columns_is_best_keeps():
@@ -784,17 +785,15 @@ def test_best_keep_columns_is_best_keeps():
     k = jit.compiled()
     rng = np.random.default_rng(12)
     W, n = 32, 29
-    E = rng.integers(0, 4, (N_KEEPS, W)).astype(float)
-    sub = np.where(ROLL_SUBKEEPS >= 0, ROLL_SUBKEEPS, 0)
-    Eb = np.full((N_KEEPS, W), np.nan)
-    Eb[ROLL_OFFSET:] = np.where(ROLL_SUBKEEPS[:, :, None] >= 0, E[sub], -np.inf).max(axis=1)
-    BK = np.full((252, W), -7, np.int64)
-    k.best_keep_columns(E, Eb, ROLL_SUBKEEPS, n, BK, np.empty(W))
-    out = np.empty(252, np.int64)
-    for t in range(n):
-        k.best_keeps(np.ascontiguousarray(E[:, t]), ROLL_SUBKEEPS, out)
-        assert np.array_equal(BK[:, t], out)
-    assert (BK[:, n:] == -7).all()
+    for _ in range(5):
+        E = rng.integers(0, 4, (N_KEEPS, W)).astype(float)
+        BK = np.full((252, W), -7, np.int64)
+        k.best_keep_columns(E, n, np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), BK)
+        out = np.empty(252, np.int64)
+        for t in range(n):
+            k.best_keeps(np.ascontiguousarray(E[:, t]), ROLL_SUBKEEPS, out)
+            assert np.array_equal(BK[:, t], out)
+        assert (BK[:, n:] == -7).all()
 
 
 @pytest.mark.parametrize("start", [(-1, 2, -1), (40, 2, -1), (40, 1, -1), (40, 0, -1), (-1, 2, 100), (-1, 1, 17)])
