@@ -1862,8 +1862,12 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
 
     Notes
     -----
-    States are independent (``prange`` over blocks); the result does not depend on the
-    number of threads.
+    States are independent (``prange`` over blocks of :data:`DIST_TILE`); the result does not
+    depend on the number of threads.  For ``kind`` 0 with a reroll to come, a block's turns are
+    solved as columns (:func:`keep_columns`, :func:`best_keep_columns`,
+    :func:`policy_mass_columns`, the boxes from :func:`final_roll_columns`), each column bit for
+    bit the one-state path (:func:`final_roll_masses`, :func:`final_roll_boxes`), which the
+    beginner and the starts with no reroll left take.
     """
     n = masks.shape[0]
     C = params[_NCAT]
@@ -1927,13 +1931,11 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             else:
                 final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
                                   blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
-            if columns:
-                pass
-            elif kind == _POLICY_TURN:
-                final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
-            else:
-                for r in range(N_ROLLS):
-                    box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
+                if kind == _POLICY_TURN:
+                    final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
+                else:
+                    for r in range(N_ROLLS):
+                        box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
             roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb)
             nt = 0
             for r in range(N_ROLLS):
