@@ -193,7 +193,7 @@ def test_mass_moves_like_the_players_keeps():
     from yahtzee_solver.dice import roll_index
 
     k.final_roll_masses(0, 0, 0, 0, roll_index(dice), 1, -1, s.values, a["score"], a["joker"], s.params, a["params"],
-                        ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M, np.empty(252), np.empty(252, np.int64),
+                        ROLL_SUBKEEPS, 0.0, 0, np.zeros((1, 1), np.int32), E, B, K, M, np.empty(252), np.empty((2, 252), np.int64),
                         np.empty(C, np.int64), np.empty(C, np.int8))
     n = 5 - len(keep)
     want = np.zeros(252)

@@ -733,3 +733,92 @@ def test_turn_columns_interpreted_is_the_turn(game):
     for t in range(hi - lo):
         s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
         assert E0[0, t] == ki.turn(*s, 3, V, a["score"], a["joker"], a["params"], E, B) == V[s]
+
+
+@pytest.mark.parametrize("game", RULE_NAMES)
+def test_keep_columns_are_the_turns_keep_levels(game):
+    """A tile of mixed masks (Yahtzee box filled where the rules have one): each column's keep levels
+    are kernels.turn's bit for bit, each final roll's box is final_roll_boxes', and each roll's best
+    keep at each level is best_keeps'."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+    from yahtzee_solver.solver.table import load_table
+
+    table = load_table(game)
+    rules = table.rules
+    a = rules.arrays()
+    k = jit.compiled()
+    masks, ups, ybs = _layer_runs(rules, rules.n_categories - 3)
+    starts = np.flatnonzero(np.diff(masks)) + 1
+    if rules.yahtzee_category >= 0:
+        starts = starts[(masks[starts] >> rules.yahtzee_category) & 1 == 1]
+    lo = int(starts[len(starts) // 2]) - 5
+    W = k.DIST_TILE
+    hi = lo + W - 3  # a narrower tile than the buffers
+    n = hi - lo
+    E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
+    Sv, box, want = np.empty(252), np.empty(252, np.int64), np.empty(252, np.int64)
+    for levels in (1, 2):
+        E0, E1, E2, A = (k.aligned_empty(N_KEEPS, W) for _ in range(4))
+        S = k.aligned_empty(ROLL_OFFSET, W)
+        BX = np.full((252, W), -7, np.int64)
+        k.keep_columns(masks, ups, ybs, lo, hi, levels, table.values, a["score"], a["joker"], a["params"],
+                       E0, E1, S, BX)
+        assert (BX[:, n:] == -1).all()
+        BK = [np.full((252, W), -7, np.int64) for _ in range(levels)]
+        for lv in range(levels):
+            k.best_keep_columns(E0 if lv == 0 else E1, n, E2, A, BK[lv])
+        for t in range(n):
+            s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
+            k.final_roll_boxes(*s, table.values, a["score"], a["joker"], a["params"], Sv, box)
+            assert np.array_equal(BX[:, t], box)  # the box of every final roll (Joker rolls included)
+            k.turn(*s, levels, table.values, a["score"], a["joker"], a["params"], E, B)
+            for lv in range(levels):
+                assert np.array_equal((E0 if lv == 0 else E1)[:, t], E[lv])
+                k.best_keeps(E[lv], ROLL_SUBKEEPS, want)
+                assert np.array_equal(BK[lv][:, t], want)
+
+
+def test_best_keep_columns_is_best_keeps():
+    """Random keep values with many ties: each column's keeps are best_keeps' (the same tie-break)."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = jit.compiled()
+    rng = np.random.default_rng(12)
+    W, n = 32, 29
+    for _ in range(5):
+        E = rng.integers(0, 4, (N_KEEPS, W)).astype(float)
+        BK = np.full((252, W), -7, np.int64)
+        k.best_keep_columns(E, n, np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), BK)
+        out = np.empty(252, np.int64)
+        for t in range(n):
+            k.best_keeps(np.ascontiguousarray(E[:, t]), ROLL_SUBKEEPS, out)
+            assert np.array_equal(BK[:, t], out)
+        assert (BK[:, n:] == -7).all()
+
+
+@pytest.mark.parametrize("start", [(-1, 2, -1), (40, 2, -1), (40, 1, -1), (40, 0, -1), (-1, 2, 100), (-1, 1, 17)])
+def test_policy_mass_columns_is_policy_masses(start):
+    """Random keeps inside each roll, every start of a turn: each column's final-roll masses are
+    policy_masses' bit for bit."""
+    from yahtzee_solver.dice import ROLL_SUBKEEPS
+
+    k = jit.compiled()
+    rng = np.random.default_rng(5)
+    W, n = 32, 30
+    r0, rl0, k0 = start
+    K, M = np.empty(N_KEEPS), np.empty(252)
+    rl = k.start_masses(r0, rl0, k0, K, M)
+    n_sub = (ROLL_SUBKEEPS >= 0).sum(axis=1)
+    BK1, BK2 = (ROLL_SUBKEEPS[np.arange(252)[:, None], rng.integers(0, n_sub[:, None], (252, W))].astype(np.int64)
+                for _ in range(2))
+    MC = np.repeat(M[:, None], W, axis=1)
+    k.policy_mass_columns(rl, BK1, BK2, n, np.empty((N_KEEPS, W)), MC, np.empty((252, W)))
+    C = 13
+    for t in range(n):
+        Mt = M.copy()
+        BK = np.stack([BK1[:, t], BK2[:, t]])
+        k.policy_masses(0, 0, 0, 0, rl, np.zeros((252, C), np.int64), np.zeros((252, C), np.int64),
+                        get_rules("yahtzee").arrays()["params"], 0.0, 0, np.zeros((1, 1), np.int32), BK,
+                        np.empty(N_KEEPS), Mt, np.empty(252), np.empty(C, np.int64), np.empty(C, np.int8))
+        assert np.array_equal(MC[:, t], Mt)
+    assert abs(MC[:, :n].sum(axis=0) - 1).max() < 1e-12

@@ -63,6 +63,9 @@ KERNELS = (
     "vec_expect_keeps",
     "vec_best_subkeeps",
     "turn_columns",
+    "keep_columns",
+    "best_keep_columns",
+    "policy_mass_columns",
     "aligned_empty",
     "solve_states",
     "turn_options",
@@ -86,6 +89,8 @@ KERNELS = (
     "final_roll_masses",
     "final_roll_boxes",
     "best_keeps",
+    "start_masses",
+    "policy_masses",
     "roll_gains",
     "dist_outcomes",
     "dist_convolve",
@@ -382,7 +387,7 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                 S[r] = best
 
 
-def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
+def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, boxes):
     """:func:`final_roll_values` of the states ``lo..hi-1`` as the columns of ``E`` (any masks).
 
     ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
@@ -409,6 +414,14 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
         As in :func:`turn`.
     E : (462, W) float64, out
         Rows 210..461 receive the values of the rolls.
+    BX : (252, W) int64, out
+        With ``boxes``: ``BX[r, t]`` the box :func:`final_roll_boxes` picks for roll
+        ``r`` of state ``lo + t`` (``-1`` in the columns past ``hi - lo``): the first
+        box reaching the maximum, each maximum taken with a strict ``>`` over the
+        boxes in order as there (the Joker rolls as :func:`play_box` does, over
+        the legal boxes).  Not touched without ``boxes`` (the build: one branch
+        per box, outside the loops over the rolls).
+    boxes : bool
     """
     P = param_tuple(params)
     C = P[_NCAT]
@@ -423,6 +436,10 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
         er = E[ROLL_OFFSET + r]
         for j in range(W):
             er[j] = neg
+        if boxes:
+            bx = BX[r]
+            for j in range(W):
+                bx[j] = -1
     anyopen = 0
     for j in range(n):
         anyopen |= ~masks[lo + j]
@@ -439,10 +456,18 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
             for r in range(N_ROLLS):
                 u = U[c, cnt[r]]
                 er = E[ROLL_OFFSET + r]
-                for j in range(W):
-                    v = u[j]
-                    y = er[j]
-                    er[j] = v if v > y else y
+                if boxes:
+                    bx = BX[r]
+                    for j in range(W):
+                        v = u[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                        bx[j] = c if v > y else bx[j]
+                else:
+                    for j in range(W):
+                        v = u[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
         elif c == ycat:
             v0 = base[c]
             for j in range(n):
@@ -457,6 +482,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                         v = v0[j]
                         y = er[j]
                         er[j] = v if v > y else y
+                        if boxes and v > y:
+                            BX[r, j] = c
                 else:
                     for j in range(n):
                         m = masks[lo + j]
@@ -464,6 +491,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                             v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
         else:
             b = base[c]
             for j in range(n):
@@ -474,10 +503,18 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
             for r in range(N_ROLLS):
                 p = col[r]
                 er = E[ROLL_OFFSET + r]
-                for j in range(W):
-                    v = p + b[j]
-                    y = er[j]
-                    er[j] = v if v > y else y
+                if boxes:
+                    bx = BX[r]
+                    for j in range(W):
+                        v = p + b[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
+                        bx[j] = c if v > y else bx[j]
+                else:
+                    for j in range(W):
+                        v = p + b[j]
+                        y = er[j]
+                        er[j] = v if v > y else y
     if ycat < 0:
         return
     # the Joker rolls, run by run of states with the same filled boxes: box_points gives the same
@@ -502,6 +539,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                 er = E[ROLL_OFFSET + r]
                 for j in range(j0, j1):
                     er[j] = neg
+                    if boxes:
+                        BX[r, j] = -1
                 for c in range(C):
                     if not legal[c]:
                         continue
@@ -512,17 +551,23 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E):
                             v = bcol[j] + u[j]
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
                     elif c >= nup and c != ycat:
                         b = base[c]
                         for j in range(j0, j1):
                             v = bcol[j] + (p + b[j])
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
                     else:
                         for j in range(j0, j1):
                             v = bcol[j] + after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
                             if v > er[j]:
                                 er[j] = v
+                                if boxes:
+                                    BX[r, j] = c
         j0 = j1
 
 
@@ -712,12 +757,165 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
         Scratch (:func:`vec_best_subkeeps`).
     """
     n = hi - lo
-    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0)
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, np.empty((1, 1), np.int64), False)
     vec_expect_keeps(E0, n)
     vec_best_subkeeps(E0, E1, n, S)
     vec_expect_keeps(E1, n)
     vec_best_subkeeps(E1, E0, n, S)
     vec_expect_keeps(E0, n)
+
+
+def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E1, S, BX):
+    """The keep values of the first ``levels`` (1, 2) levels of :func:`turn` for the states ``lo..hi-1``, as columns.
+
+    The first steps of :func:`turn_columns` (the same kernels in the same
+    order), each level kept in its own buffer, as the keep masses of a policy
+    need them (:func:`dist_outcomes`): ``E0[k, t]`` and, with ``levels=2``,
+    ``E1[k, t]`` are :func:`turn`'s ``E[0, k]`` and ``E[1, k]`` of state
+    ``lo + t`` bit for bit (``E1`` is not touched with ``levels=1``).
+    ``E0[210 + r]`` holds the value of ending the turn with roll ``r`` and
+    ``BX[r]`` the box it is scored in (:func:`final_roll_columns`).
+
+    Parameters
+    ----------
+    masks, ups, ybs : (n,) int64
+        States; ``hi - lo`` at most the buffers' width.
+    levels : int
+        1 or 2: the rerolls to come.
+    V, score, joker, params
+        As in :func:`turn`.
+    E0, E1 : (462, W) float64, out
+    S : (210, W) float64
+        Scratch (:func:`vec_best_subkeeps`).
+    BX : (252, W) int64, out
+    """
+    n = hi - lo
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, BX, True)
+    vec_expect_keeps(E0, n)
+    if levels >= 2:
+        vec_best_subkeeps(E0, E1, n, S)
+        vec_expect_keeps(E1, n)
+
+
+def best_keep_columns(E, n, B, A, BK):
+    """:func:`best_keeps` of the columns ``0..n-1`` of ``E`` at once: ``BK[r, t]`` (252, W) int64.
+
+    Keep by keep in size order, as :func:`vec_best_subkeeps`: ``B[k, t]``
+    becomes the best value inside keep ``k`` and ``A[k, t]`` the least keep
+    index reaching it, from ``E[k]`` and the ``B``, ``A`` of the keeps of
+    ``k`` minus one die (every proper sub-multiset lies inside one of them):
+    the larger value wins, a tie takes the lesser index.  ``A`` of a roll is
+    so the first of the largest keeps inside it in index order, which is the
+    order of ``subkeeps`` and the keep of :func:`best_keeps`'s strict ``>``
+    scan.  One pass over 462 keeps of up to five subs each, in place of a
+    scan of every keep inside every roll (4,368 pairs): about a third of the
+    time (measured, one thread, 32 columns).  The keep numbers are float64,
+    as the values, so each select vectorises.  (:func:`best_keeps` gives
+    ``-1`` where every keep is ``-inf``, which a card with a box open never has.)
+
+    Parameters
+    ----------
+    E : (462, >= n) float64
+        Keep values.
+    n : int
+        Columns.
+    B, A : (462, >= n) float64
+        Scratch, neither ``E``.
+    BK : (252, >= n) int64, out
+    """
+    b0 = B[0]
+    a0 = A[0]
+    e0 = E[0]
+    for t in range(n):
+        b0[t] = e0[t]
+        a0[t] = 0.0
+    for k in range(1, N_KEEPS):
+        ek = E[k]
+        bk = B[k]
+        ak = A[k]
+        kf = float(k)
+        for t in range(n):
+            bk[t] = ek[t]
+            ak[t] = kf
+        for i in range(_NSUBS[k]):
+            bs = B[_SUBS[k, i]]
+            As = A[_SUBS[k, i]]
+            for t in range(n):
+                x = bs[t]
+                y = bk[t]
+                ax = As[t]
+                ay = ak[t]
+                bk[t] = x if x > y else y
+                ak[t] = ax if x > y else (min(ax, ay) if x == y else ay)
+    for r in range(N_ROLLS):
+        ar = A[ROLL_OFFSET + r]
+        out = BK[r]
+        for t in range(n):
+            out[t] = np.int64(ar[t])
+
+
+def policy_mass_columns(rl, BK1, BK2, n, K, M, F):
+    """:func:`policy_masses` of the expert and normal policies (``kind`` 0) for the columns ``0..n-1``.
+
+    Column ``t`` of ``M`` (252, W) float64 holds the masses of the rolls
+    showing, in, and of the final rolls, out, after ``rl`` (0..2) rerolls
+    whose keeps are ``BK1[r, t]`` (one reroll left) and ``BK2[r, t]`` (two),
+    as :func:`best_keep_columns` gives them.  Each column gets
+    :func:`policy_masses`'s sums in the same order: the masses moved onto a
+    keep roll by roll, then spread keep by keep (:func:`spread_keeps`; a keep
+    with no mass adds ``0.0``, which changes no sum of non-negative masses),
+    so it is that kernel's bit for bit.  ``K`` (462, W), ``F`` (252, W) float64: scratch.
+    """
+    for r in range(N_ROLLS):
+        f = F[r]
+        for t in range(n):
+            f[t] = 0.0
+    while rl > 0:
+        BK = BK1 if rl == 1 else BK2
+        for k in range(N_KEEPS):
+            kk = K[k]
+            for t in range(n):
+                kk[t] = 0.0
+        for r in range(N_ROLLS):
+            m = M[r]
+            bk = BK[r]
+            for t in range(n):
+                if m[t] != 0.0:
+                    K[bk[t], t] += m[t]
+        # the mass that stands (keeps all five) is final; the rest is rerolled
+        for r in range(N_ROLLS):
+            kr = K[ROLL_OFFSET + r]
+            f = F[r]
+            for t in range(n):
+                f[t] += kr[t]
+                kr[t] = 0.0
+        for k in range(ROLL_OFFSET):
+            kk = K[k]
+            c0 = K[CHILD[k, 0]]
+            c1 = K[CHILD[k, 1]]
+            c2 = K[CHILD[k, 2]]
+            c3 = K[CHILD[k, 3]]
+            c4 = K[CHILD[k, 4]]
+            c5 = K[CHILD[k, 5]]
+            for t in range(n):
+                w = kk[t] / 6.0
+                c0[t] += w
+                c1[t] += w
+                c2[t] += w
+                c3[t] += w
+                c4[t] += w
+                c5[t] += w
+        for r in range(N_ROLLS):
+            m = M[r]
+            kr = K[ROLL_OFFSET + r]
+            for t in range(n):
+                m[t] = kr[t]
+        rl -= 1
+    for r in range(N_ROLLS):
+        m = M[r]
+        f = F[r]
+        for t in range(n):
+            m[t] += f[t]
 
 
 def aligned_empty(rows, cols):
@@ -1487,7 +1685,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         As in :func:`play_games` (``params`` are the true rules).
     blunder : float, made : int, rkeeps : (252, 32) int32
         The beginner's data (see :mod:`yahtzee_solver.strategy.players`); unused for ``kind`` 0.
-    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (252,) int64, points : (C,) int64,
+    E : (3, 462), B, K : (462,) float64, F : (252,) float64, BK : (2, 252) int64, points : (C,) int64,
     legal : (C,) int8
         Scratch.
     M : (252,) float64, out
@@ -1503,6 +1701,24 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
     left implies standing with one.)  A keep given as ``k0`` is rolled as the
     advisor values it: all five with two rerolls left passes to the one-reroll
     decision (the advisor's "keep all five" row).
+    """
+    rl = start_masses(r0, rl0, k0, K, M)
+    if kind == _POLICY_TURN and rl > 0:
+        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+        for n in range(rl):
+            best_keeps(E[n], subkeeps, BK[n])
+    policy_masses(mask, up, yb, kind, rl, score, joker, params, blunder, made, rkeeps, BK, K, M, F, points, legal)
+
+
+def start_masses(r0, rl0, k0, K, M):
+    """The masses of the rolls showing at the start of a turn, from :func:`final_roll_masses`'s ``r0``, ``rl0``, ``k0``.
+
+    ``M`` (252,) float64 receives them (``K`` (462,) float64 scratch).
+
+    Returns
+    -------
+    int
+        The rerolls still to come from those rolls (0..2).
     """
     rl = rl0
     if k0 >= 0:
@@ -1521,13 +1737,21 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
         for r in range(N_ROLLS):
             M[r] = 0.0
         M[r0] = 1.0
-    if kind == _POLICY_TURN and rl > 0:
-        turn(mask, up, yb, rl, V, score, joker, policy, E, B)
+    return rl
+
+
+def policy_masses(mask, up, yb, kind, rl, score, joker, params, blunder, made, rkeeps, BK, K, M, F, points, legal):
+    """Carry the masses ``M`` of the rolls showing through ``rl`` rerolls of a policy onto the final rolls.
+
+    The rest of :func:`final_roll_masses` once the policy's keeps are known:
+    for ``kind`` 0 the keep of roll ``r`` with ``n + 1`` rerolls left is
+    ``BK[n, r]`` ((2, 252) int64; rows ``0..rl-1`` are read); the beginner's
+    keeps are drawn here.  ``M`` (252,) float64, in: the rolls showing, out:
+    the final rolls.  ``K`` (462,), ``F`` (252,) float64, ``points``, ``legal``: scratch.
+    """
     for r in range(N_ROLLS):
         F[r] = 0.0
     while rl > 0:
-        if kind == _POLICY_TURN:
-            best_keeps(E[rl - 1], subkeeps, BK)
         for k in range(N_KEEPS):
             K[k] = 0.0
         for r in range(N_ROLLS):
@@ -1535,7 +1759,7 @@ def final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, 
             if m == 0.0:
                 continue
             if kind == _POLICY_TURN:
-                K[BK[r]] += m
+                K[BK[rl - 1, r]] += m
             else:
                 K[beginner_keep(mask, up, yb, r, made, score, joker, params, points, legal)] += m * (1.0 - blunder)
                 if blunder > 0.0:
@@ -1607,6 +1831,11 @@ def final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box):
                 box[r] = play_box(mask, up, yb, r, V, score, joker, policy, points, legal, values)
 
 
+#: States :func:`dist_outcomes` takes together: a block a thread solves, its keep values as the
+#: columns of three 462 x 32 float64 buffers (:func:`keep_columns`, 355 KB, in a core's L2 cache).
+DIST_TILE = 32
+
+
 def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, params, subkeeps,
                   blunder, made, rkeeps, index, lo_next, hi_next, gmax,
                   out_idx, out_gain, out_prob, counts, lo, hi):
@@ -1633,13 +1862,20 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
 
     Notes
     -----
-    States are independent (``prange`` over blocks); the result does not depend on the
-    number of threads.
+    States are independent (``prange`` over blocks of :data:`DIST_TILE`); the result does not
+    depend on the number of threads.  For ``kind`` 0 with a reroll to come, a block's turns are
+    solved as columns (:func:`keep_columns`, :func:`best_keep_columns`,
+    :func:`policy_mass_columns`, the boxes from :func:`final_roll_columns`), each column bit for
+    bit the one-state path (:func:`final_roll_masses`, :func:`final_roll_boxes`), which the
+    beginner and the starts with no reroll left take.
     """
     n = masks.shape[0]
     C = params[_NCAT]
     G = gmax + 1
-    nblk = (n + 31) // 32
+    rl = rl0 - 1 if k0 >= 0 else (2 if r0 < 0 else rl0)  # the rerolls to come (start_masses)
+    columns = kind == _POLICY_TURN and rl > 0
+    W = min(DIST_TILE, max(n, 1))  # a start inside a turn is one state: buffers of one column
+    nblk = (n + W - 1) // W
     for b in prange(nblk):
         E = np.empty((3, N_KEEPS))
         B = np.empty(N_KEEPS)
@@ -1650,7 +1886,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         legal = np.empty(C, np.int8)
         S = np.empty(N_ROLLS)
         box = np.empty(N_ROLLS, np.int64)
-        BK = np.empty(N_ROLLS, np.int64)
+        BK = np.empty((2, N_ROLLS), np.int64)
         gain = np.empty(N_ROLLS, np.int64)
         nmask = np.empty(N_ROLLS, np.int64)
         nup = np.empty(N_ROLLS, np.int64)
@@ -1658,17 +1894,48 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
         acc = np.zeros(C * G)
         where = np.empty(C * G, np.int64)
         touched = np.empty(C * G, np.int64)
-        for i in range(b * 32, min(n, b * 32 + 32)):
+        b0 = b * W
+        b1 = min(n, b0 + W)
+        if columns:
+            # the policy's keeps and final rolls, a block of states at once (the build's column kernels)
+            E0 = aligned_empty(N_KEEPS, W)
+            E1 = aligned_empty(N_KEEPS, W)
+            E2 = aligned_empty(N_KEEPS, W)
+            SS = aligned_empty(ROLL_OFFSET, W)
+            BX = np.empty((N_ROLLS, W), np.int64)
+            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, E0, E1, SS, BX)
+            BK1 = np.empty((N_ROLLS, W), np.int64)
+            BK2 = np.empty((N_ROLLS, W), np.int64)
+            A = aligned_empty(N_KEEPS, W)
+            best_keep_columns(E0, b1 - b0, E2, A, BK1)
+            if rl >= 2:
+                best_keep_columns(E1, b1 - b0, E2, A, BK2)
+            start_masses(r0, rl0, k0, K, M)
+            # the masses in the keep values' buffers, which are read no more
+            MC = E0[:N_ROLLS]
+            FC = E1[:N_ROLLS]
+            for r in range(N_ROLLS):
+                mr = MC[r]
+                for t in range(b1 - b0):
+                    mr[t] = M[r]
+            policy_mass_columns(rl, BK1, BK2, b1 - b0, E2, MC, FC)
+        for i in range(b0, b1):
             mask = masks[i]
             up = ups[i]
             yb = ybs[i]
-            final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
-                              blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
-            if kind == _POLICY_TURN:
-                final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
-            else:
+            if columns:
+                t = i - b0
                 for r in range(N_ROLLS):
-                    box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
+                    M[r] = MC[r, t]
+                    box[r] = BX[r, t]
+            else:
+                final_roll_masses(mask, up, yb, kind, r0, rl0, k0, V, score, joker, policy, params, subkeeps,
+                                  blunder, made, rkeeps, E, B, K, M, F, BK, points, legal)
+                if kind == _POLICY_TURN:
+                    final_roll_boxes(mask, up, yb, V, score, joker, policy, S, box)
+                else:
+                    for r in range(N_ROLLS):
+                        box[r] = beginner_box(mask, up, yb, r, score, joker, params, points, legal) if M[r] > 0.0 else -1
             roll_gains(mask, up, yb, box, score, joker, params, points, legal, gain, nmask, nup, nyb)
             nt = 0
             for r in range(N_ROLLS):

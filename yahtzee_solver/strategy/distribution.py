@@ -460,7 +460,7 @@ _PACK_FROM = 4096
 _RELEASE_COMPILER_FROM = 16384
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
-#: work each), and blocks of 32 states of the outcome kernel (about 0.2 ms per state), so that
+#: work each), and blocks of 32 states of the outcome kernel (``kernels.DIST_TILE``), so that
 #: a thread slowed by other processes takes fewer chunks instead of holding up the layer.
 _CONVOLVE_STATES = 64
 _OUTCOME_BLOCKS = 4
