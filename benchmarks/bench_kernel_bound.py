@@ -16,7 +16,8 @@
    (2 x 462 rows of a max over the keep and its sub-keeps, three or five as
    :func:`kernels.vec_best_subkeeps` reads them), the bytes the vector loops
    load, and the table look-ups of the successor values (``after_box``: six
-   an open upper box, one a lower box).  The kernel scores the final rolls
+   an open upper box, one a lower box, and one more for an open Yahtzee box,
+   scored at 50 points).  The kernel scores the final rolls
    over a whole tile, for every box open in any of its states; that extra
    work is reported, not counted in the bound.
 3. **The machine's rates.** Each phase's operation mix is timed in a
@@ -224,6 +225,10 @@ def lookup_indices(rules, layers, shape) -> np.ndarray:
             for n in range(6 if c < N_UPPER else 1):
                 pos.append(np.ravel_multi_index((m, np.minimum(T, u + n * (c + 1)), y), shape))
                 keys.append(((i // TILE) * 64 + c) * masks.size * 8 + i * 8 + n)
+            if c == rules.yahtzee_category:
+                # the Yahtzee box at 50 points: its own successor (the bonus flag set where the rules have it)
+                pos.append(np.ravel_multi_index((m, u, np.ones_like(y) if rules.n_flags == 2 else y), shape))
+                keys.append(((i // TILE) * 64 + c) * masks.size * 8 + i * 8 + 1)
         p, k = np.concatenate(pos), np.concatenate(keys)
         out.append(p[np.argsort(k, kind="stable")])
     return np.concatenate(out).astype(np.int64)
@@ -270,7 +275,8 @@ def counts(rules, layers) -> dict[str, float]:
         "best3": 2.0 * best3,
         "best5": 2.0 * best5,
         "lookups": float((np.where(np.arange(C)[None, :] < N_UPPER, 6, 1)
-                          * ((masks[:, None] >> np.arange(C)[None, :]) & 1 == 0)).sum(axis=1).mean()),
+                          * ((masks[:, None] >> np.arange(C)[None, :]) & 1 == 0)).sum(axis=1).mean()
+                         + (1.0 - yfilled.mean() if ycat >= 0 else 0.0)),
     }
     loads = (ops["final"] * 2 + ops["expect"] * 6 + ops["best3"] * 4 + ops["best5"] * 6 + ops["lookups"]) * 8
     ops["bytes_loaded"] = loads
