@@ -124,6 +124,11 @@ def pip(py: Path, env: dict, what: str) -> None:
         sys.exit(f"pip install {what} failed: {r.stderr.strip()[-2000:]}")
 
 
+#: Cards of the endgame rows (the exact two-player solve against the beginner's model).
+WIN_MINE = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,3k=20,4k=20,fh=25,ss=30,ls=40"
+WIN_THEIRS = "ones=3,twos=6,threes=9,fours=12,fives=20,sixes=24,3k=30,4k=29,fh=25,ss=30,ls=40"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--keep", action="store_true", help="keep the venv (its path is printed)")
@@ -159,6 +164,10 @@ def main(argv=None) -> int:
         ("match master expert --games 2", [cli, "match", "master", "expert", "--games", "2", "--seed", "1",
                                            "--no-progress"], False),
         ("simulate --games 1000", [cli, "simulate", "--games", "1000", "--seed", "1", "--no-progress"], False),
+        ("win against the beginner", [cli, "win", "66612", "--card", WIN_MINE, "--opponent", WIN_THEIRS,
+                                      "--opponent-plays", "beginner"], False),
+        ("dist --strategy beginner (yacht)", [cli, "dist", "--rules", "yacht", "--card", "aces=3,twos=6",
+                                              "--strategy", "beginner", "--no-progress"], False),
         ("web: first win-chance hint", [str(py), "-c", WEB], True),
         *((f"library: {cls} query", [str(py), "-c", LIBRARY.format(cls=cls, call=call)], True)
           for cls, call in CALLS.items()),

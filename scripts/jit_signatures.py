@@ -109,6 +109,9 @@ def workloads() -> None:
             _cli("dist", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
             _cli("dist", "--card", "chance=20,yahtzee=50,3k=20")  # layers big enough for packed rows
             _cli("dist", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", "--strategy", "normal")
+            _cli("dist", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", "--strategy", "beginner")
+            _cli("dist", "--rules", "yacht", "--card", "aces=3,twos=6", "--strategy", "beginner")
+            _cli("dist", "22555", "--rolls-left", "1", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")  # inside a turn
             _cli("hint", "22555", "--rolls-left", "2", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18",
                  "--target", "200")
             _cli("build", "--rules", "yacht", "--out", str(home / "yacht.h5"))
@@ -119,6 +122,10 @@ def workloads() -> None:
             _cli("win", "66612", "--card", mine, "--opponent", theirs)
             _cli("win", "66612", "-r", "1", "--card", mine, "--opponent", theirs, "--opponent-plays", "expert")
             _cli("win", "11112", "-r", "0", "--card", mine, "--opponent", theirs)
+            # the beginner's exact model (its blunders): win against it, master against it
+            _cli("win", "66612", "--card", mine, "--opponent", theirs, "--opponent-plays", "beginner")
+            _cli("win", "66612", "--card", mine, "--opponent", theirs, "--opponent-plays", "normal")
+            _cli("match", "master", "beginner", "--games", "2", "--seed", "1", "--no-progress")
             _cli("hint", "22555", "--why", "--card", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")
             _web(home)
         finally:
