@@ -449,6 +449,24 @@ def test_win_command_shows_an_impossible_loss_as_zero_not_rounding():
             assert abs(o["win"] + o["draw"] / 2 - o["probability"]) < 1e-12
 
 
+def test_ctrl_c_in_the_two_player_solve_stops_with_one_line(monkeypatch):
+    """Ctrl-C in a long exact solve (--max-open 10 takes minutes): one stderr line, exit 130, no stdout."""
+    import sys
+    sys.path.insert(0, "tests")
+    from clihelpers import run
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(DuelSource, "state_outcomes", interrupt)
+    monkeypatch.setattr(DuelSource, "keep_outcomes", interrupt)
+    me, opp = card_without("sixes", "chance"), card_without("yahtzee", "fours")
+    for dice in ([], ["66612"]):
+        res = run("win", *dice, "--card", _slugs(me), "--opponent", _slugs(opp))
+        assert res.exit_code == 130 and res.stdout == "", res.output
+        assert res.stderr.strip() == "Interrupted: the two-player solve stopped; nothing written."
+
+
 def test_win_command_out_of_turn_and_beyond_k():
     import sys
     sys.path.insert(0, "tests")

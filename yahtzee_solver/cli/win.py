@@ -85,7 +85,8 @@ def _sources(rules: RuleSet, mine: ScoreCard, opponent: ScoreCard, plays: str, m
                  "estimate, neither exact nor a bound")
     else:
         bound = f"a lower bound of the best winning chance against the {level}"
-    reason = (f"{n} open boxes in all, more than the exact two-player solve takes (--max-open {max_open}): "
+    reason = (f"{n} open box{'es' if n != 1 else ''} in all, more than the exact two-player solve takes "
+              f"(--max-open {max_open}): "
               f"best response to the {level} opponent's final-score distribution as seen now, "
               f"not reacting to its later turns ({bound})")
     return WinSource(rules, pmf), False, reason
@@ -152,6 +153,17 @@ def win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_
       yahtzee-solve win 66612 --card @mine.json --opponent @theirs.json
       yahtzee-solve win 22345 -r 0 --card ... --opponent ... --opponent-plays expert --json
     """
+    try:
+        _win(dice, rolls_left, card_text, opponent_text, plays, max_open, rules, table_path, top, as_json)
+    except KeyboardInterrupt:  # Ctrl-C in a long solve: one line, exit 130, nothing on stdout
+        from .target_query import stop_interrupted
+
+        stop_interrupted("the two-player solve")
+
+
+def _win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent_text: str, plays: str,
+         max_open: int | None, rules: RuleSet | None, table_path: str | None, top: int | None,
+         as_json: bool) -> None:
     from ..strategy.duel import DEFAULT_MAX_OPEN, DuelSource
 
     rules = resolve_rules(rules, table_path)

@@ -40,7 +40,7 @@ a positive probability (Yahtzee bonuses, boxes of 25 to 50 points), holds those
 totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Once the
 first big layer is solved, LLVM's code pages leave the resident set (the kernels are loaded;
 :func:`yahtzee_solver.solver.jit.release_compiler_pages`), and the state index is int32.  Results are float64 sums of exact probabilities: they add up to
-1 up to rounding (about 1e-15).
+1 up to rounding (about 1e-15; 1e-14 for the beginner, whose blunders mix more terms).
 
 Example
 -------
