@@ -243,3 +243,26 @@ def test_long_solves_state_their_wait_first_and_ctrl_c_stops_them_cleanly(monkey
     assert len(lines) == 2 and "target curve yahtzee to 300" in lines[0], res.stderr
     assert lines[1] == "Interrupted: the target curve's DP stopped; nothing written."
     assert not plot.exists()
+
+
+def test_target_curve_draws_no_bar_into_a_redirected_stderr(monkeypatch):
+    """Beyond the shipped curve the command also runs the expert's distribution: its bar, like the
+    DP's, is drawn only on a terminal (the runner's stderr is not one)."""
+    import types
+
+    import numpy as np
+
+    seen = []
+
+    def fake_curve(rules, max_target, card, progress=None, known=None):
+        return types.SimpleNamespace(probabilities=np.zeros(max_target + 1), seconds=0.0, n_states=0)
+
+    def fake_pmf(rules, card, level, progress=False, **kw):
+        seen.append(progress)
+        return np.array([1.0])
+
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.target_curve", fake_curve)
+    monkeypatch.setattr("yahtzee_solver.strategy.objectives.opponent_pmf", fake_pmf)
+    res = run("target-curve", "--recompute", "--max", "300", "--json")
+    assert res.exit_code == 0, res.output
+    assert seen == [False] and "\r" not in res.stderr

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import sys
+
 import click
 
 from ..strategy.objectives import MAX_TARGET
@@ -156,7 +158,8 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
             else:
                 curve = target_curve(rules, max_target, card, progress=update, known=known)
             close()
-            ev = ev_policy_survival(rules, max_target, card, progress=not no_progress)
+            # the distribution's bar only on a terminal, as the DP's (never frames in a log or a pipe)
+            ev = ev_policy_survival(rules, max_target, card, progress=not no_progress and sys.stderr.isatty())
         except KeyboardInterrupt:
             close()
             stop_interrupted("the target curve's DP")
