@@ -485,7 +485,7 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
             if name == "dist_outcomes":
                 return lambda *a: (calls.append(("outcomes", len(a[0]))), f(*a))[1]
             if name == "dist_convolve":
-                return lambda *a: (calls.append(("rows", len(a[4]))), f(*a))[1]
+                return lambda *a: (calls.append(("rows", len(a[5]))), f(*a))[1]
             return f
 
     rec = Recorder()

@@ -1967,12 +1967,12 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             hi[i] = hi_i
 
 
-def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next,
+def dist_convolve(out_off, out_end, out_idx, out_gain, out_prob, lo, off, D, lo_next, off_next, D_next, dense_next,
                   stride_next, dense, stride, top, want_top):
     """Distribution of the points still to come from each state of a layer, packed.
 
     Row ``i`` is P(points still to come from state ``i`` = ``lo[i] + x``), ``x`` = 0 ..
-    ``hi[i] - lo[i]``: the mixture over the state's outcomes (``out_*[out_off[i]:out_off[i+1]]``,
+    ``hi[i] - lo[i]``: the mixture over the state's outcomes (``out_*[out_off[i]:out_end[i]]``,
     from :func:`dist_outcomes`) of the next state's distribution shifted by the points gained.
     It is stored packed in ``D[off[i]:off[i+1]]``: totals ``x < dense[i]`` at ``x``, and from
     ``dense[i]`` (chosen by :func:`dist_dense`) only every ``stride``-th total, at
@@ -1990,7 +1990,7 @@ def dist_convolve(out_off, out_idx, out_gain, out_prob, lo, off, D, lo_next, off
         for t in range(a, off[i + 1]):
             D[t] = 0.0
         h = dense[i]
-        for j in range(out_off[i], out_off[i + 1]):
+        for j in range(out_off[i], out_end[i]):
             s = out_idx[j]
             p = out_prob[j]
             sa = off_next[s]
@@ -2046,7 +2046,7 @@ def row_top(D, a, h, cnt, stride):
     return g
 
 
-def dist_dense(out_off, out_idx, out_gain, lo, hi, lo_next, hi_next, top_next, stride, dense):
+def dist_dense(out_off, out_end, out_idx, out_gain, lo, hi, lo_next, hi_next, top_next, stride, dense):
     """Where each row of a layer can be packed from with ``stride`` (see :func:`dist_convolve`).
 
     ``dense[i]`` (out) is the least total ``h`` (relative to ``lo[i]``, on the stride down from
@@ -2062,7 +2062,7 @@ def dist_dense(out_off, out_idx, out_gain, lo, hi, lo_next, hi_next, top_next, s
             dense[i] = w
             continue
         h = 0
-        for j in range(out_off[i], out_off[i + 1]):
+        for j in range(out_off[i], out_end[i]):
             s = out_idx[j]
             base = out_gain[j] + lo_next[s] - lo[i]
             ws = hi_next[s] - lo_next[s] + 1

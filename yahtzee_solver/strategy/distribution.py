@@ -385,7 +385,8 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     oi = np.empty((m, cap), np.int64)
     og = np.empty((m, cap), np.int64)
     op = np.empty((m, cap), np.float64)
-    out_off = np.zeros(m + 1, np.int64)
+    out_off = np.arange(m, dtype=np.int64) * cap  # where each state's outcomes start in the scratch
+    out_end = np.empty(m, np.int64)
     # the rows, in order: reserved for the widest they can be (a next row shifted by any gain) and
     # taken page by page as written (demand_zeros), so the layer's outcomes need not all be known
     # before the first row is summed
@@ -413,20 +414,21 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
                 pol.policy, a["params"], ROLL_SUBKEEPS, pol.blunder, pol.made, pol.rkeeps,
                 index, nxt.lo, nxt.hi, gmax, oi, og, op, counts[s0:s1], lo[s0:s1], hi[s0:s1],
             )
-        np.cumsum(counts[s0:s1], out=out_off[1:s1 - s0 + 1])
-        # the first counts[i] outcomes of each row, rows in order (a numpy copy: one compiled
-        # kernel less to load in a cold process)
-        used = np.arange(cap) < counts[s0:s1, None]
+        # state i's outcomes are the first counts[i] of row i of the scratch, read in place (the
+        # kernels take each row's start and end)
+        np.add(out_off[: s1 - s0], counts[s0:s1], out=out_end[: s1 - s0])
         width = hi[s0:s1] - lo[s0:s1] + 1
-        ui, ug, up = oi[: s1 - s0][used], og[: s1 - s0][used], op[: s1 - s0][used]
+        ui, ug, up = oi.reshape(-1), og.reshape(-1), op.reshape(-1)
         h = dense[s0:s1]
         if stride > 1:
-            k.dist_dense(out_off[:s1 - s0 + 1], ui, ug, lo[s0:s1], hi[s0:s1], nxt.lo, nxt.hi, nxt.top, stride, h)
+            k.dist_dense(out_off[:s1 - s0], out_end[:s1 - s0], ui, ug, lo[s0:s1], hi[s0:s1], nxt.lo, nxt.hi,
+                         nxt.top, stride, h)
         else:
             h[:] = width
         np.cumsum(h + (width - h + stride - 1) // stride, out=off[s0 + 1:s1 + 1])
         off[s0 + 1:s1 + 1] += off[s0]
-        k.dist_convolve(out_off[:s1 - s0 + 1], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo, nxt.off, nxt.D,
+        k.dist_convolve(out_off[:s1 - s0], out_end[:s1 - s0], ui, ug, up, lo[s0:s1], off[s0:s1 + 1], D, nxt.lo,
+                        nxt.off, nxt.D,
                         nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
         if nxt.death is not None:
@@ -463,7 +465,7 @@ _RELEASE_COMPILER_FROM = 16384
 #: work each), and blocks of 32 states of the outcome kernel (``kernels.DIST_TILE``), so that
 #: a thread slowed by other processes takes fewer chunks instead of holding up the layer.
 _CONVOLVE_STATES = 64
-_OUTCOME_BLOCKS = 4
+_OUTCOME_BLOCKS = 1
 
 
 def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractContextManager[Any]:
