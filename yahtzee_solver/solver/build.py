@@ -24,6 +24,7 @@ its value to the others.
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -189,6 +190,19 @@ def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _masks_by_count(C: int) -> tuple[np.ndarray, ...]:
+    """The ``C``-bit masks by number of bits set: entry ``p`` holds those with ``p`` bits, ascending."""
+    all_masks = np.arange(1 << C, dtype=np.int64)
+    popcount = np.zeros(1 << C, dtype=np.int64)
+    for c in range(C):
+        popcount += (all_masks >> c) & 1
+    out = tuple(all_masks[popcount == p] for p in range(C + 1))
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
 def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The reachable turn-start states with ``filled`` boxes filled.
 
@@ -208,12 +222,7 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -
     if reach is None:
         reach = reachable_upper(rules)
     ycat = rules.yahtzee_category
-    C = rules.n_categories
-    all_masks = np.arange(1 << C, dtype=np.int64)
-    popcount = np.zeros(1 << C, dtype=np.int64)
-    for c in range(C):
-        popcount += (all_masks >> c) & 1
-    layer = all_masks[popcount == filled]
+    layer = _masks_by_count(rules.n_categories)[filled]
     rows, ups = np.nonzero(reach[layer & ((1 << N_UPPER) - 1)])
     masks = layer[rows]
     if rules.n_flags == 2 and ycat >= 0:
@@ -332,7 +341,9 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
             first = rep_ups == ups  # the representative of each class
             turns += int(first.sum())
             k.solve_states(masks[first], ups[first], ybs[first], V, score, joker, params)
-            V[masks, ups, ybs] = V[masks, rep_ups, ybs]
+            other = ~first  # the other members of each class read their representative's value
+            om = masks[other]
+            V[om, ups[other], ybs[other]] = V[om, rep_ups[other], ybs[other]]
             if bar is not None:
                 bar.update(len(masks))
     if bar is not None:
