@@ -190,7 +190,7 @@ def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _masks_by_count(C: int) -> tuple[np.ndarray, ...]:
     """The ``C``-bit masks by number of bits set: entry ``p`` holds those with ``p`` bits, ascending."""
     all_masks = np.arange(1 << C, dtype=np.int64)
