@@ -465,6 +465,12 @@ def test_ctrl_c_in_the_two_player_solve_stops_with_one_line(monkeypatch):
         res = run("win", *dice, "--card", _slugs(me), "--opponent", _slugs(opp))
         assert res.exit_code == 130 and res.stdout == "", res.output
         assert res.stderr.strip() == "Interrupted: the two-player solve stopped; nothing written."
+    # a long solve says so first (9 open boxes in all and more), on stderr
+    me, opp = card_without("sixes", "chance", "fours", "fives", "threes"), card_without("yahtzee", "ones", "twos", "full-house")
+    res = run("win", "--card", _slugs(me), "--opponent", _slugs(opp), "--max-open", "9")
+    assert res.exit_code == 130 and res.stdout == "", res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 2 and "exact two-player solve of 9 open boxes in all" in lines[0] and "Ctrl-C" in lines[0]
 
 
 def test_win_command_out_of_turn_and_beyond_k():

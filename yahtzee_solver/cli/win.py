@@ -111,6 +111,11 @@ def _outcome(p: float, d: float | None) -> dict[str, float | None]:
     return {"probability": p, "win": win, "draw": d, "loss": loss}
 
 
+#: Open boxes in all from which the exact solve announces its wait on stderr (K = 8 takes seconds,
+#: each more box about four times as long).
+SLOW_SOLVE_OPEN = 9
+
+
 #: The largest ``--max-open``: the solve grows about fourfold per open box (K = 8: seconds and
 #: 33 MB, README); beyond 10 it would run for hours and fill the memory.  The same number as
 #: ``strategy.duel.MAX_SOLVE_OPEN`` (not imported here: the command line loads the solver lazily).
@@ -181,6 +186,11 @@ def _win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent
     src, exact, reason = _sources(rules, mine, opponent, plays, k, table)
     duel = src if isinstance(src, DuelSource) else None  # exact: the two-player source
     n_open = len(mine.open_categories) + len(opponent.open_categories)
+    if duel is not None and n_open >= SLOW_SOLVE_OPEN:
+        # the solve grows about fourfold an open box: say so before a long wait with nothing on screen
+        click.echo(f"exact two-player solve of {n_open} open boxes in all: "
+                   f"{'about a minute' if n_open == SLOW_SOLVE_OPEN else 'several minutes'} or more on 2 cores; "
+                   f"Ctrl-C stops", err=True)
     head = {
         "mine": _state_dict(mine),
         "opponent": _state_dict(opponent),
