@@ -18,7 +18,7 @@ import click
 
 from ..dice import KEEPS, format_dice, parse_dice, roll_index
 from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
-from ..i18n import format_probability
+from ..i18n import PROBABILITY_ROUNDING, format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
 from .options import card_option, echo_json, json_option, resolve_rules, table_option, table_rules_option
@@ -92,16 +92,14 @@ def _sources(rules: RuleSet, mine: ScoreCard, opponent: ScoreCard, plays: str, m
     return WinSource(rules, pmf), False, reason
 
 
-#: The float64 rounding of ``p - d/2`` and ``1 - p - d/2`` (a few units in the last place of 1):
-#: a win or loss chance closer to 0 than this is shown as 0, not as a negative or a 1e-16 left
-#: by the subtraction.  ``p`` and ``d`` are the DP's own values and are shown as they are.
-_ROUNDING = 8 * 2.0 ** -52
-
-
 def _split(p: float, d: float) -> tuple[float, float]:
-    """The win and loss chances of P(win) + P(draw)/2 = ``p`` and P(draw) = ``d`` (see :data:`_ROUNDING`)."""
+    """The win and loss chances of P(win) + P(draw)/2 = ``p`` and P(draw) = ``d``.
+
+    Within :data:`~yahtzee_solver.i18n.PROBABILITY_ROUNDING` of 0 they are 0: the subtraction's
+    rounding, not a chance (``p`` and ``d`` are the DP's own values).
+    """
     win, loss = p - d / 2, 1.0 - p - d / 2
-    return (0.0 if abs(win) < _ROUNDING else win), (0.0 if abs(loss) < _ROUNDING else loss)
+    return (0.0 if abs(win) < PROBABILITY_ROUNDING else win), (0.0 if abs(loss) < PROBABILITY_ROUNDING else loss)
 
 
 def _outcome(p: float, d: float | None) -> dict[str, float | None]:

@@ -21,7 +21,7 @@ from ..errors import UsageError
 from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
 from ..rules import ALIASES, N_UPPER, RuleSet
 
-__all__ = ["LANGS", "NBSP", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]
+__all__ = ["LANGS", "NBSP", "PROBABILITY_ROUNDING", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]
 
 class JokerCase(Protocol):
     """What :meth:`Translator.joker` reads of a :class:`yahtzee_solver.game.JokerInfo` (a layer above)."""
@@ -55,6 +55,12 @@ def locale_lang(default: str | None = "en", environ: Mapping[str, str] | None = 
 
 #: No-break space: :func:`wrap` keeps text joined by it on one line, then prints it as a space.
 NBSP = "\u00a0"
+
+
+#: The float64 rounding a computed probability can carry (a few units in the last place of 1: sums
+#: of exact probabilities, or 1 - p - d/2).  A win, loss or chance within this of 0 or 1 is shown as
+#: exactly 0 or 1 where the surface knows the outcome is certain (``win``, the review's chart).
+PROBABILITY_ROUNDING = 8 * 2.0 ** -52
 
 
 def format_probability(p: float) -> str:

@@ -11,7 +11,7 @@ import click
 from ..dice import format_dice
 from typing import TYPE_CHECKING
 
-from ..i18n import Translator, display_width, pad, wrap
+from ..i18n import PROBABILITY_ROUNDING, Translator, display_width, pad, wrap
 
 if TYPE_CHECKING:
     from ..analysis.review import Decision, GameReview
@@ -203,18 +203,12 @@ def split_lines(tr: Translator, table: TableReview) -> list[str]:
     return out
 
 
-#: A chance within this of 1 is the rounding of a certain outcome (a few units in the last place of 1:
-#: the chances are float64 sums of exact probabilities), shown as 100, not ">99".  Sums of
-#: nonnegative terms leave no such residue above 0: a tiny chance there is a real one ("<1").
-_ROUNDING = 8 * 2.0 ** -52
-
-
 def _cell(p: float | None) -> str:
     """Four cells: a space, a bar of the chance's height (eighths) and the chance in whole percents
     (``<1`` and ``>99`` near the ends; ``>99`` and ``100`` take the bar's place)."""
     if p is None:
         return "  --"
-    if p > 1.0 - _ROUNDING:  # a certain outcome, less the float64 rounding of the DP's sums
+    if p > 1.0 - PROBABILITY_ROUNDING:  # a certain outcome, less the float64 rounding of the DP's sums
         p = 1.0
     pct = round(100 * p)
     text = "<1" if 0 < p and pct == 0 else ">99" if p < 1 and pct == 100 else str(pct)
