@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from yahtzee_solver.solver.build import reachable_upper, state_arrays
+from yahtzee_solver.solver.build import reachable_upper, state_arrays, upper_classes
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.solver.table import default_table_path, load_table
 
@@ -157,3 +157,27 @@ def test_two_pairs_of_one_face_would_fail_the_yatzy_reference(built):
     assert wrong == pytest.approx(248.63, abs=0.02)  # the published figure of the buggy solver
     assert wrong != pytest.approx(PUBLISHED["yatzy"], abs=1e-6)
     assert built("yatzy").empty_value == pytest.approx(PUBLISHED["yatzy"], abs=1e-6)
+
+
+def _brute_classes(rules) -> np.ndarray:
+    """upper_classes by its definition: the signature of every sum the open upper boxes can add."""
+    T = rules.upper_threshold
+    reach = reachable_upper(rules)
+    out = np.full((64, T + 1), -1, dtype=np.int64)
+    for m in range(64):
+        open_boxes = [i for i in range(6) if not (m >> i) & 1]
+        sums = {min(T, sum((i + 1) * n for i, n in zip(open_boxes, ns)))
+                for ns in itertools.product(range(6), repeat=len(open_boxes))}
+        first: dict[tuple[bool, ...], int] = {}
+        for u in np.flatnonzero(reach[m]):
+            sig = tuple(min(T, int(u) + s) >= T for s in sorted(sums))
+            out[m, u] = first.setdefault(sig, int(u))
+    return out
+
+
+@pytest.mark.parametrize("threshold", [63, 0, 1, 30, 105])
+def test_upper_classes_match_their_definition(threshold):
+    import dataclasses
+
+    rules = dataclasses.replace(get_rules("yahtzee"), name=f"yahtzee-threshold-{threshold}", upper_threshold=threshold)
+    np.testing.assert_array_equal(upper_classes(rules), _brute_classes(rules))

@@ -113,24 +113,41 @@ def reachable_layers(rules: RuleSet, root: tuple[int, int, int]) -> list[tuple[n
 def upper_classes(rules: RuleSet, reach: np.ndarray | None = None) -> np.ndarray:
     """Equivalence classes of the upper subtotals of each set of filled upper boxes (see the module).
 
+    Parameters
+    ----------
+    rules : RuleSet
+    reach : (64, T+1) bool, optional
+        :func:`reachable_upper` of ``rules`` from the empty card (computed if not given).
+
     Returns
     -------
     (64, T+1) int64
         ``out[m, u]``: the smallest reachable subtotal equivalent to ``u`` when
         the upper boxes in the 6-bit mask ``m`` are filled (``u`` itself if
         none is smaller); -1 where ``u`` is unreachable.
+
+    Notes
+    -----
+    The sums the open upper boxes can still add are the subtotals that the
+    complement of ``m`` makes from 0, ``reach[63 ^ m]``.  Whether ``u + s``
+    reaches the threshold ``T`` is ``s >= T - u``, a condition that holds for
+    a tail of the sorted sums, so two subtotals are equivalent exactly when
+    the same number of sums is at least ``T - u``.  That count does not fall
+    as ``u`` grows, so each class is a run of reachable subtotals and its
+    representative is the run's first.
     """
     if reach is None:
         reach = reachable_upper(rules)
     T = rules.upper_threshold
-    out = np.full((1 << N_UPPER, T + 1), -1, dtype=np.int64)
-    for m in range(1 << N_UPPER):
-        # sums the open upper boxes can still make: the reachable subtotals of the complement
-        sums = np.flatnonzero(reachable_upper_sums(m, T))
-        first: dict[tuple[bool, ...], int] = {}
-        for u in np.flatnonzero(reach[m]):
-            sig = tuple(np.minimum(T, u + sums) >= T)
-            out[m, u] = first.setdefault(sig, int(u))
+    n = 1 << N_UPPER
+    sums = reach[(n - 1) ^ np.arange(n)]  # (64, T+1): which sums the open upper boxes can still add
+    at_least = np.cumsum(sums[:, ::-1], axis=1)[:, ::-1]  # at_least[m, k]: how many of them are >= k
+    key = at_least[:, T - np.arange(T + 1)]  # key[m, u]: how many take u to the threshold
+    out = np.full((n, T + 1), -1, dtype=np.int64)
+    for m in range(n):
+        us = np.flatnonzero(reach[m])
+        _, first, inverse = np.unique(key[m, us], return_index=True, return_inverse=True)
+        out[m, us] = us[first[inverse.reshape(-1)]]
     return out
 
 
@@ -172,22 +189,6 @@ def upper_representatives(rules: RuleSet, masks: np.ndarray, ups: np.ndarray,
     rank = np.empty(len(first), np.int64)
     rank[order] = np.arange(len(first))
     return first[order].astype(np.int64), rank[inverse.reshape(-1)]
-
-
-def reachable_upper_sums(filled6: int, cap: int) -> np.ndarray:
-    """(cap+1,) bool: which totals (capped at ``cap``) the upper boxes *not* in ``filled6`` can still add."""
-    out = np.zeros(cap + 1, dtype=bool)
-    out[0] = True
-    for i in range(N_UPPER):
-        if (filled6 >> i) & 1:
-            continue
-        nxt = np.zeros_like(out)
-        for n in range(6):
-            add = n * (i + 1)
-            for s in np.flatnonzero(out).tolist():
-                nxt[min(cap, s + add)] = True
-        out = nxt
-    return out
 
 
 @functools.cache
@@ -324,28 +325,36 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
     c1 = time.process_time()
     reach = reachable_upper(rules)
     classes = upper_classes(rules, reach)
-    layers = [state_arrays(rules, p, reach) for p in range(C, -1, -1)]
-    masks, ups, ybs = layers[0]
+    rep = reach & (classes == np.arange(T + 1))  # the subtotals solved: one per class
+    copied = reach & ~rep  # the others, which read their representative's value
+    per_mask = reach.sum(axis=1)
+    ycat = rules.yahtzee_category
+    flags = rules.n_flags == 2 and ycat >= 0
+    sizes = []  # reachable states of each layer, from the top
+    for p in range(C, -1, -1):
+        layer = _masks_by_count(C)[p]
+        sizes.append(int((per_mask[layer & ((1 << N_UPPER) - 1)] * (1 + ((layer >> ycat) & 1) if flags else 1)).sum()))
+    masks, ups, ybs = state_arrays(rules, C, reach)
     V[masks, ups, ybs] = 0.0
-    total = sum(len(layer[0]) for layer in layers)
+    total = sum(sizes)
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=total, unit="state", desc=f"build {rules.name}", unit_scale=True)
-        bar.update(len(layers[0][0]))
+        bar.update(sizes[0])
     turns = 0
     with _dynamic_schedule(jit_compile):
-        for masks, ups, ybs in layers[1:]:
-            rep_ups = classes[masks & ((1 << N_UPPER) - 1), ups]
-            first = rep_ups == ups  # the representative of each class
-            turns += int(first.sum())
-            k.solve_states(masks[first], ups[first], ybs[first], V, score, joker, params)
-            other = ~first  # the other members of each class read their representative's value
-            om = masks[other]
-            V[om, ups[other], ybs[other]] = V[om, rep_ups[other], ybs[other]]
+        for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
+            masks, ups, ybs = state_arrays(rules, p, rep)
+            turns += len(masks)
+            k.solve_states(masks, ups, ybs, V, score, joker, params)
+            layer = _masks_by_count(C)[p]
+            rows, cu = np.nonzero(copied[layer & ((1 << N_UPPER) - 1)])
+            cm = layer[rows]
+            V[cm, cu] = V[cm, classes[cm & ((1 << N_UPPER) - 1), cu]]  # every flag at once
             if bar is not None:
-                bar.update(len(masks))
+                bar.update(size)
     if bar is not None:
         bar.close()
     t2 = time.perf_counter()
