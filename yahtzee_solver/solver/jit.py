@@ -91,7 +91,7 @@ _lock = threading.Lock()
 _compiled: ModuleType | None = None
 
 # Kernels that loop over independent items with prange.
-_PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_convolve", "dist_dense"}
+_PARALLEL = {"solve_states", "batch_turn", "play_games", "dist_outcomes", "dist_convolve"}
 
 #: numba threading layers that several threads may enter at once (numba's documentation:
 #: TBB and OpenMP are thread-safe, ``workqueue`` is not).
