@@ -631,3 +631,41 @@ def test_the_state_index_of_every_outcome_caller_is_int32(monkeypatch):
     distribution.option_distributions(card, "66612", 1, jit=False)
     option_reasons(card, "66612", 1, jit=False)
     assert seen and set(seen) == {np.dtype(np.int32)}
+
+
+def test_small_layers_write_over_recycled_rows_and_give_the_same_bits(monkeypatch):
+    # speed: a small layer's rows go into the mapping of the layer two before it (no fresh pages
+    # to fault in, none to give back); what was there is never read: with the recycled memory
+    # filled with NaN first, the pmf of the card, of each option and of several cards are the
+    # bits of fresh zeroed rows
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy import distribution
+
+    card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50,3k=20,4k=0,ss=30")
+
+    def everything():
+        d = score_distribution(card, jit=False).pmf
+        keeps = distribution.option_distributions(card, "66612", 2, jit=False)
+        many = distribution.turn_start_distributions([card], jit=False)
+        return [d, *(o.pmf for o in keeps.values()), many[0].pmf]
+
+    monkeypatch.setattr(distribution, "_RECYCLE_ENTRIES", 0)  # every layer in fresh memory
+    want = everything()
+    monkeypatch.undo()
+    reused = []
+    take = distribution._RowMemory.take
+
+    def poisoned(self, entries):
+        had = self._spare is not None
+        D, mapping = take(self, entries)
+        if mapping is not None:
+            reused.append(had)
+            mapping[:] = np.nan  # stale rows of an earlier layer, at their worst
+        return D, mapping
+
+    monkeypatch.setattr(distribution._RowMemory, "take", poisoned)
+    got = everything()
+    assert sum(reused) >= 3  # layers wrote over a recycled mapping
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.tobytes() == w.tobytes()

@@ -34,7 +34,8 @@ same ``D_s``, bit for bit, and read it), and about one layer is held at a time:
 a layer's rows are ordered by when the layer before it stops reading them, a
 layer is solved in slices (each slice's turn outcomes found and at once summed
 into its rows, so a layer's outcomes are never all held), the rows read no
-more give their memory back slice by slice (:func:`_release`), and the rows of a
+more give their memory back slice by slice (:func:`_release`) -- those of a small layer
+are instead written over by the layer two later (:class:`_RowMemory`) --, and the rows of a
 big layer are packed as summed: the top of a row, where only every 5th total has
 a positive probability (Yahtzee bonuses, boxes of 25 to 50 points), holds those
 totals only (:class:`_Layer`; the totals left out are exactly 0, so no sum changes).  Once the
@@ -280,6 +281,49 @@ class _Layer:
     top: np.ndarray
     stride: int = 1
     death: np.ndarray | None = None
+    #: The whole mapping ``D`` is a view of, when it came from a :class:`_RowMemory` (not given back as read).
+    mapping: np.ndarray | None = None
+
+
+#: A layer whose rows reserve at most this many entries (128 MiB) sums them into recycled memory
+#: (:class:`_RowMemory`); a bigger one into a fresh mapping, given back as read (:func:`_release`).
+_RECYCLE_ENTRIES = (128 << 20) // 8
+
+
+class _RowMemory:
+    """Memory for the rows of the small layers of one distribution, recycled from layer to layer.
+
+    A fresh page of a layer's rows costs a fault and its zeroing when first written (in
+    the parallel kernels, where two threads faulting in one mapping wait on each other)
+    and a release once read (on one thread, about 0.7 us a page of 4 KiB).  A layer
+    whose rows reserve at most :data:`_RECYCLE_ENTRIES` instead writes over the mapping
+    of the layer two before it, which nothing reads any more: each row is zeroed by
+    :func:`~yahtzee_solver.solver.kernels.dist_convolve` before it is summed, so what was
+    there is never read, and the bits are the same.  The card's peak is in its big
+    layers (Yahtzee's empty card: 62 to 332 MiB of rows each), which keep fresh
+    mappings given back as read; the spare is dropped before one of them is solved.
+    One per distribution (not thread-safe).
+    """
+
+    def __init__(self) -> None:
+        self._spare: np.ndarray | None = None
+
+    def take(self, entries: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(D, mapping)``: room for ``entries`` float64 (not zeroed when recycled), and its mapping
+        when it is to be recycled (``None``: a fresh one for a big layer)."""
+        spare, self._spare = self._spare, None
+        if entries > _RECYCLE_ENTRIES:
+            del spare  # its pages go back before the big layer takes its own
+            return demand_zeros((entries,)), None
+        if spare is None:
+            spare = demand_zeros((_RECYCLE_ENTRIES,))
+        return spare[:entries], spare
+
+    def give(self, layer: _Layer) -> None:
+        """``layer`` is read no more: its mapping, if recycled, holds the rows of a layer to come."""
+        if layer.mapping is not None:
+            self._spare = layer.mapping
+            layer.mapping = None
 
 
 def _row(L: _Layer, i: int) -> np.ndarray:
@@ -322,14 +366,10 @@ def _trim_heap() -> None:
     resident otherwise; the rows of the layers are mappings of their own (:func:`_release`).
     """
     import ctypes
-    import ctypes.util
 
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):
+    try:  # the symbols already loaded: no ``ctypes.util.find_library``, which runs ``ldconfig`` (3 ms)
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
         return
     trim.argtypes = [ctypes.c_size_t]
     trim(0)
@@ -363,15 +403,19 @@ def _reversed_bits(C: int) -> np.ndarray:
 
 def _solve_layer(k: ModuleType, pol: _Policy, rules: RuleSet, states: Sequence[np.ndarray],
                  r0: int, rl0: int, index: np.ndarray, nxt: _Layer,
-                 k0: int = -1) -> _Layer:
-    """Distributions of the points still to come from every state of one layer."""
+                 k0: int = -1, rows: _RowMemory | None = None) -> _Layer:
+    """Distributions of the points still to come from every state of one layer (rows in fresh
+    memory, or in ``rows``' recycled memory; ``nxt`` is given back to ``rows`` once read)."""
     with _threads(k is not _jit.interpreted(), len(states[0])):
-        return _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0)
+        out = _solve_layer_threads(k, pol, rules, states, r0, rl0, index, nxt, k0, rows)
+    if rows is not None:
+        rows.give(nxt)
+    return out
 
 
 def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
                          states: Sequence[np.ndarray], r0: int, rl0: int, index: np.ndarray,
-                         nxt: _Layer, k0: int) -> _Layer:
+                         nxt: _Layer, k0: int, rows: _RowMemory | None) -> _Layer:
     masks, ups, ybs = states
     n = len(masks)
     a = rules.arrays()
@@ -391,7 +435,10 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     # taken page by page as written (demand_zeros), so the layer's outcomes need not all be known
     # before the first row is summed
     wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
-    D = demand_zeros((n * wmax,))
+    if rows is None:
+        D, mapping = demand_zeros((n * wmax,)), None
+    else:
+        D, mapping = rows.take(n * wmax)
     off = np.zeros(n + 1, np.int64)
     # a big layer's rows are summed packed (dist_dense, then dist_convolve): the top of each row
     # of a Yahtzee layer is mostly every 5th total, about 8 % of the biggest layer's entries (30
@@ -431,13 +478,13 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
                         nxt.off, nxt.D,
                         nxt.dense, nxt.stride, h, stride, top[s0:s1], packing)
         del ui, ug, up
-        if nxt.death is not None:
+        if nxt.death is not None and nxt.mapping is None:  # a recycled mapping keeps its pages
             stop = int(nxt.off[np.searchsorted(nxt.death, s1)])
             if stop - freed >= _RELEASE_STEP:
                 _release(nxt.D, stop, freed)
                 freed = stop - stop % _PAGE_ENTRIES  # the page holding ``stop`` is given back next time
     D = D[: int(off[-1])]
-    return _Layer(lo, hi, off, D, dense, top, stride)
+    return _Layer(lo, hi, off, D, dense, top, stride, mapping=mapping)
 
 
 #: Entries of a layer's rows (float64) in one page of memory.
@@ -532,6 +579,7 @@ class _Engine:
             bar = tqdm(total=sum(sizes), unit="state", unit_scale=True, desc=f"distribution {rules.name}")
         cur = None
         released = False
+        rows = _RowMemory()  # dropped with this call: the spare mapping's pages go back
         try:
             with _schedule(jit):
                 while plan:  # each layer's state lists are dropped once it is solved
@@ -541,7 +589,7 @@ class _Engine:
                         cur = _full_card(n)
                     else:
                         wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
-                        cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur)
+                        cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur, rows=rows)
                         del wide
                         if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
                             _jit.release_compiler_pages()
@@ -552,6 +600,8 @@ class _Engine:
         finally:
             if bar is not None:
                 bar.close()
+        if cur is not None and cur.mapping is not None:  # kept for start(): its own pages only
+            cur.D, cur.mapping = cur.D.copy(), None
         self.next = cur  # None for a full card
 
     def _plan(self, layers: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
@@ -874,6 +924,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
         bar = tqdm(total=n_states, unit="state", unit_scale=True, desc=f"distributions {rules.name}")
     cur: _Layer | None = None
     released = False
+    rows = _RowMemory()
     try:
         with _schedule(use_jit):
             for masks, ups, ybs in layers:
@@ -881,7 +932,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
                 if cur is None:  # the full card: nothing more to come
                     cur = _full_card(n)
                 else:
-                    cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur)
+                    cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur, rows=rows)
                     if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
                         _jit.release_compiler_pages()
                         released = True
