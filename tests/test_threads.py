@@ -352,3 +352,84 @@ def test_parallel_kernels_from_threads_under_the_default_layer():
     proc = _run_parallel_from_threads(None)
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr[-2000:]}"
     assert proc.stdout.split()[1:] == ["wrong:", "[]"]
+
+
+# -- a parallel job on a busy machine: the threads with a core free --------------------------------
+
+def _busy(monkeypatch, tmp_path, running: int, cores: int = 2) -> None:
+    """Pretend ``running`` threads are ready to run now (the caller included) on ``cores`` cores."""
+    from yahtzee_solver.solver import jit
+
+    stat = tmp_path / "stat"
+    stat.write_text(f"cpu  1 2 3 4\nprocs_running {running}\nprocs_blocked 0\n")
+    monkeypatch.setattr(jit, "_PROC_STAT", str(stat))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+
+
+@pytest.mark.parametrize("running,cores,wanted,want", [
+    (1, 2, 2, 2),  # only the caller: both cores are free
+    (2, 2, 2, 1),  # one other process runs: one core is taken
+    (5, 2, 2, 1),  # never fewer than one
+    (2, 8, 8, 7),
+    (1, 8, 4, 4),  # never more than wanted
+])
+def test_threads_free_leaves_the_cores_other_work_runs_on(monkeypatch, tmp_path, running, cores, wanted, want):
+    from yahtzee_solver.solver import jit
+
+    _busy(monkeypatch, tmp_path, running, cores)
+    assert jit.others_running() == running - 1
+    assert jit.threads_free(wanted) == want
+
+
+def test_others_running_is_zero_without_proc_stat(monkeypatch, tmp_path):
+    from yahtzee_solver.solver import jit
+
+    monkeypatch.setattr(jit, "_PROC_STAT", str(tmp_path / "missing"))
+    assert jit.others_running() == 0
+    (tmp_path / "odd").write_text("procs_running many\n")
+    monkeypatch.setattr(jit, "_PROC_STAT", str(tmp_path / "odd"))
+    assert jit.others_running() == 0
+
+
+def test_a_parallel_job_on_a_busy_machine_runs_on_one_thread_and_gives_the_same_results(monkeypatch, tmp_path):
+    # the build's layers, the distribution's layers and the simulation's games run on the threads
+    # with a core free at their start: with another process running on a 2-core machine, numba
+    # runs them on one thread (and restores its count after), and the results are the same bits
+    import numba
+
+    from yahtzee_solver.analysis.simulate import simulate
+    from yahtzee_solver.solver import jit
+    from yahtzee_solver.solver.build import build_values
+    from yahtzee_solver.state import parse_card
+    from yahtzee_solver.strategy.distribution import score_distribution
+
+    kernels = jit.compiled()
+    if numba.get_num_threads() < 2:
+        pytest.skip("needs numba with two threads")
+    card = parse_card("ones=3,twos=6,yahtzee=50")  # 10 open boxes: layers of 1024 states and more
+
+    def run():
+        return (score_distribution(card).pmf.tobytes(), simulate("expert", 3000, "yahtzee", seed=5).scores.tobytes(),
+                build_values("yacht").values.tobytes())
+
+    want = run()  # whatever the machine runs now
+    used: list[tuple[str, int]] = []
+    for name in ("dist_outcomes", "play_games", "solve_states"):
+        real = getattr(kernels, name)
+
+        def spy(*a, real=real, name=name):
+            if len(a[0]):  # not the build's load of its kernel on no states
+                used.append((name, numba.get_num_threads()))
+            return real(*a)
+
+        monkeypatch.setattr(kernels, name, spy)
+    before = numba.get_num_threads()
+    _busy(monkeypatch, tmp_path, running=1, cores=2)  # a quiet machine: every thread for big pieces
+    assert run() == want
+    assert {n for name, n in used if name != "dist_outcomes"} == {2} and ("dist_outcomes", 2) in used
+    used.clear()
+    _busy(monkeypatch, tmp_path, running=2, cores=2)  # another process runs on one of the two cores
+    assert run() == want
+    assert {name for name, _ in used} == {"dist_outcomes", "play_games", "solve_states"}
+    assert {n for _, n in used} == {1}
+    assert numba.get_num_threads() == before

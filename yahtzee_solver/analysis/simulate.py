@@ -398,19 +398,18 @@ def play_games(strategy: Strategy, dice: Any, *, jit: bool = True) -> tuple[np.n
     flags = np.zeros((G, 2), np.int8)
     moves = np.full((G, dice.shape[1], 4), -1, np.int16)
     if G:
-        parts = 1
-        schedule = contextlib.nullcontext()
-        if jit:
-            import numba
-
-            threads = numba.get_num_threads()
+        with _jit.threads_for(jit) as threads:  # the threads with a core free now
             parts = max(1, min(threads * RUNS_PER_THREAD, G // 64)) if threads > 1 else 1
-            schedule = numba.parallel_chunksize(1)
-        with schedule:
-            _jit.backend(jit).play_games(
-                dice, source.values, source.score, source.joker, source.params, a["params"],
-                ROLL_SUBKEEPS, parts, totals, flags, moves,
-            )
+            schedule = contextlib.nullcontext()
+            if jit:
+                import numba
+
+                schedule = numba.parallel_chunksize(1)
+            with schedule:
+                _jit.backend(jit).play_games(
+                    dice, source.values, source.score, source.joker, source.params, a["params"],
+                    ROLL_SUBKEEPS, parts, totals, flags, moves,
+                )
     return totals, flags, moves
 
 

@@ -348,7 +348,8 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
         for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
             masks, ups, ybs = state_arrays(rules, p, rep)
             turns += len(masks)
-            k.solve_states(masks, ups, ybs, V, score, joker, params)
+            with jit.threads_for(jit_compile):  # the threads with a core free now
+                k.solve_states(masks, ups, ybs, V, score, joker, params)
             layer = _masks_by_count(C)[p]
             rows, cu = np.nonzero(copied[layer & ((1 << N_UPPER) - 1)])
             cm = layer[rows]

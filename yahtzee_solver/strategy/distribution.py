@@ -56,7 +56,7 @@ from __future__ import annotations
 import contextlib
 import math
 import mmap
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -528,20 +528,10 @@ def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractCo
 _SERIAL_BELOW = 1024
 
 
-@contextlib.contextmanager
-def _threads(jit: bool, n: int) -> Iterator[None]:
-    """One thread for a small layer (numba's thread count is per calling thread)."""
-    if not jit or n >= _SERIAL_BELOW:
-        yield
-        return
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+def _threads(jit: bool, n: int) -> contextlib.AbstractContextManager[int]:
+    """The threads for a layer of ``n`` states: one for a small layer, else those with a core free
+    (:func:`yahtzee_solver.solver.jit.threads_for`)."""
+    return _jit.threads_for(jit, 1 if n < _SERIAL_BELOW else None)
 
 
 class _Engine:
