@@ -502,10 +502,12 @@ _TAIL_STRIDE = _kernels.TAIL_STRIDE
 _PACK_FROM = 4096
 
 #: Once the first layer of at least this many states is solved (with it every kernel a
-#: distribution calls has run, :data:`_PACK_FROM` included), LLVM's code pages leave the
-#: resident set (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the
-#: empty card's peak; 7-13 ms, reading ``/proc/self/smaps``, so once per distribution, and not for
-#: cards whose layers are small enough that their memory does not matter).
+#: distribution calls has run, :data:`_PACK_FROM` included) into rows of its own mapping (a big
+#: layer, not recycled: :class:`_RowMemory`), LLVM's code pages leave the resident set
+#: (:func:`yahtzee_solver.solver.jit.release_compiler_pages`: about 60 MiB of the empty card's
+#: peak; 15-30 ms, reading ``/proc/self/smaps``, so once per distribution, and not for cards whose
+#: layers are small enough that their memory does not matter, such as Yacht's empty card, whose
+#: peak is 200 MiB).
 _RELEASE_COMPILER_FROM = 16384
 
 #: ``prange`` iterations per chunk a thread takes: states of the convolution (about 0.1 ms of
@@ -581,7 +583,7 @@ class _Engine:
                         wide = (qmasks.astype(np.int64), qups.astype(np.int64), qybs.astype(np.int64))
                         cur = _solve_layer(self.k, pol, rules, wide, -1, 2, self.index, cur, rows=rows)
                         del wide
-                        if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                        if n >= _RELEASE_COMPILER_FROM and cur.mapping is None and not released:  # every kernel has run
                             _jit.release_compiler_pages()
                             released = True
                     cur.death = None if qdeath is None else qdeath.astype(np.int64)
@@ -923,7 +925,7 @@ def turn_start_distributions(cards: Sequence[ScoreCard], *, strategy: str = "opt
                     cur = _full_card(n)
                 else:
                     cur = _solve_layer(k_mod, pol, rules, (masks, ups, ybs), -1, 2, index, cur, rows=rows)
-                    if n >= _RELEASE_COMPILER_FROM and not released:  # every kernel has run
+                    if n >= _RELEASE_COMPILER_FROM and cur.mapping is None and not released:  # every kernel has run
                         _jit.release_compiler_pages()
                         released = True
                 index[masks, ups, ybs] = np.arange(n)
