@@ -9,19 +9,24 @@ never below 1.0 on a busy one.  The load average is printed before and after,
 since on a shared machine the ratio depends on it.  Extra environment
 settings for both sides (e.g. ``OMP_WAIT_POLICY=ACTIVE`` to see numba's
 spinning default, ``NUMBA_THREADING_LAYER=workqueue``) go in ``--env``.
+``--busy N`` runs the whole comparison while ``N`` other processes keep a
+core each busy (a pure-Python loop), to show the busy-machine case: there the
+jobs run their parallel pieces on the threads with a core free
+(``yahtzee_solver.solver.jit.threads_for``).
 Each figure leaves out the process's start-up: the build and the simulation
 report their own time (kernels loaded first), and the ``dist`` job times the
 second of two runs of its card (the first loads every kernel the card calls).
 
 Usage::
 
-    python benchmarks/bench_threads.py [--rounds 3] [--jobs build,dist,simulate] [--env KEY=VALUE ...]
+    python benchmarks/bench_threads.py [--rounds 3] [--jobs build,dist,simulate] [--env KEY=VALUE ...] [--busy N]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -67,9 +72,20 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--jobs", default="build,dist,simulate")
     ap.add_argument("--env", nargs="*", default=[], help="KEY=VALUE settings for both sides")
+    ap.add_argument("--busy", type=int, default=0, help="other processes keeping a core busy meanwhile")
     opts = ap.parse_args(argv)
     extra = dict(kv.split("=", 1) for kv in opts.env)
-    common.header(f"one thread vs two (extra environment: {extra or 'none'})")
+    common.header(f"one thread vs two (extra environment: {extra or 'none'}; busy processes: {opts.busy})")
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(opts.busy)]
+    try:
+        return compare(opts, extra)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+
+
+def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
     rows = []
     for job in opts.jobs.split(","):
         walls: dict[int, list[float]] = {1: [], 2: []}
