@@ -50,6 +50,7 @@ _FORCED, _FREE = 1, 2
 KERNELS = (
     "param_tuple",
     "joker_case",
+    "yahtzee_bonus",
     "box_points",
     "upper_bonus_gain",
     "box_scoring",
@@ -151,6 +152,18 @@ def joker_case(mask, r, params):
     return JOKER_NONE
 
 
+def yahtzee_bonus(mask, yb, r, params):
+    """The Yahtzee bonus (points) roll ``r`` earns in any box: ``params``' bonus when the roll is five
+    alike, the Yahtzee box is filled and the flag ``yb`` says it holds 50 (docs/rules.md), else 0.
+
+    What :func:`box_points` returns; the points and legal boxes it gives do not depend on ``yb``.
+    """
+    ycat = params[_YCAT]
+    if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1 or not yb:
+        return 0
+    return params[_YBONUS]
+
+
 def box_points(mask, up, yb, r, score, joker, params, points, legal):
     """Points of roll ``r`` in every box, and which boxes the rules allow.
 
@@ -181,9 +194,7 @@ def box_points(mask, up, yb, r, score, joker, params, points, legal):
         legal[c] = 0 if (mask >> c) & 1 else 1
     if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1:
         return 0
-    bonus = 0
-    if yb:
-        bonus = params[_YBONUS]
+    bonus = yahtzee_bonus(mask, yb, r, params)
     case = joker_case(mask, r, params)
     nup = params[_NUPPER]
     if case == JOKER_UPPER:
@@ -409,9 +420,10 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
     ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
     box is filled are then scored by the Joker rule as there, over each run
     of neighbouring states with the same mask: :func:`box_points` gives
-    their points and legal boxes (the same for the whole run; the Yahtzee
-    bonus by flag), valued with the same ``after_box`` values, the bonus
-    added first, the maximum over the legal boxes in order.
+    their points and legal boxes (the same for the whole run, one call a
+    roll; the Yahtzee bonus by flag, :func:`yahtzee_bonus`), valued with the
+    same ``after_box`` values, the bonus added first, the maximum over the
+    legal boxes in order.
 
     Parameters
     ----------
@@ -685,19 +697,12 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
             j1 += 1
         if (m >> ycat) & 1:
             up0 = ups[lo + j0]
-            # the bonus by flag; the points and legal boxes do not depend on the flag, so a run whose
-            # states all have one flag needs box_points once a roll
-            any0 = False
-            any1 = False
-            for j in range(j0, j1):
-                if ybs[lo + j]:
-                    any1 = True
-                else:
-                    any0 = True
             for f in range(6):
                 r = _FIVE_ALIKE[f]
-                b0 = box_points(m, up0, 0, r, score, joker, P, points, legal) if any0 else 0
-                b1 = box_points(m, up0, 1, r, score, joker, P, points, legal) if any1 else 0
+                # box_points once a roll: its points and legal boxes do not depend on the flag, only
+                # the Yahtzee bonus does
+                b0 = box_points(m, up0, 0, r, score, joker, P, points, legal)
+                b1 = yahtzee_bonus(m, 1, r, P)
                 for j in range(j0, j1):
                     bcol[j] = b1 if ybs[lo + j] else b0
                 er = E[ROLL_OFFSET + r]
