@@ -153,10 +153,26 @@ def joker_case(mask, r, params):
 
 
 def yahtzee_bonus(mask, yb, r, params):
-    """The Yahtzee bonus (points) roll ``r`` earns in any box: ``params``' bonus when the roll is five
-    alike, the Yahtzee box is filled and the flag ``yb`` says it holds 50 (docs/rules.md), else 0.
+    """The Yahtzee bonus roll ``r`` earns in any box (docs/rules.md), as :func:`box_points` returns it.
 
-    What :func:`box_points` returns; the points and legal boxes it gives do not depend on ``yb``.
+    The bonus of the rules (``params``) when the roll is five alike, the
+    Yahtzee box is filled and the flag ``yb`` is set (the box holds 50);
+    else 0.  The points and legal boxes :func:`box_points` gives do not
+    depend on ``yb``, only this does.
+
+    Parameters
+    ----------
+    mask, yb : int
+        Filled-box mask, Yahtzee-bonus flag (0/1).
+    r : int
+        Roll index (0..251).
+    params : (8,) int64 or tuple
+        Rule parameters (``rules.P_*``).
+
+    Returns
+    -------
+    int
+        Points (100 or 0 in the shipped rule sets).
     """
     ycat = params[_YCAT]
     if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1 or not yb:
