@@ -122,8 +122,9 @@ def _stream_best(E, B, subs, reps):
 def _stream_final(E, U, cnt, reps):
     """Rows 210..461 = max(row, U[cnt[r]]) over the tile's columns: 2 loads, 1 max, 1 store an element.
 
-    The shape of :func:`kernels.final_roll_columns` for an upper box (a row of values chosen by the
-    roll's dice count); a lower box adds its points to a row instead, the same count of loads.
+    One upper box over the tile's columns (a row of values chosen by the roll's dice count); a lower
+    box adds its points to a row instead, the same count of loads.  (:func:`kernels.final_roll_columns`
+    takes four boxes a pass, one load and store of the row per four; the bound takes the faster shape.)
     """
     n = E.shape[1]
     for _ in range(reps):

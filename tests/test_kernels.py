@@ -235,6 +235,8 @@ def _check_box_points(k, game, ref, mask, yb, rolls):
         assert {c for c in range(C) if legal[c]} == set(want), (game, mask, yb, ROLLS[r])
         for c, (p, b) in want.items():
             assert (pts[c], bonus) == (p, b), (game, mask, yb, ROLLS[r], c)
+            # the bonus alone, as the build's Joker rolls take it for each flag
+            assert k.yahtzee_bonus(mask, yb, r, a["params"]) == b, (game, mask, yb, ROLLS[r])
 
 
 @BACKENDS

@@ -50,6 +50,7 @@ _FORCED, _FREE = 1, 2
 KERNELS = (
     "param_tuple",
     "joker_case",
+    "yahtzee_bonus",
     "box_points",
     "upper_bonus_gain",
     "box_scoring",
@@ -151,6 +152,34 @@ def joker_case(mask, r, params):
     return JOKER_NONE
 
 
+def yahtzee_bonus(mask, yb, r, params):
+    """The Yahtzee bonus roll ``r`` earns in any box (docs/rules.md), as :func:`box_points` returns it.
+
+    The bonus of the rules (``params``) when the roll is five alike, the
+    Yahtzee box is filled and the flag ``yb`` is set (the box holds 50);
+    else 0.  The points and legal boxes :func:`box_points` gives do not
+    depend on ``yb``, only this does.
+
+    Parameters
+    ----------
+    mask, yb : int
+        Filled-box mask, Yahtzee-bonus flag (0/1).
+    r : int
+        Roll index (0..251).
+    params : (8,) int64 or tuple
+        Rule parameters (``rules.P_*``).
+
+    Returns
+    -------
+    int
+        Points (100 or 0 in the shipped rule sets).
+    """
+    ycat = params[_YCAT]
+    if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1 or not yb:
+        return 0
+    return params[_YBONUS]
+
+
 def box_points(mask, up, yb, r, score, joker, params, points, legal):
     """Points of roll ``r`` in every box, and which boxes the rules allow.
 
@@ -181,9 +210,7 @@ def box_points(mask, up, yb, r, score, joker, params, points, legal):
         legal[c] = 0 if (mask >> c) & 1 else 1
     if ROLL_FACE[r] == 0 or ycat < 0 or not (mask >> ycat) & 1:
         return 0
-    bonus = 0
-    if yb:
-        bonus = params[_YBONUS]
+    bonus = yahtzee_bonus(mask, yb, r, params)
     case = joker_case(mask, r, params)
     nup = params[_NUPPER]
     if case == JOKER_UPPER:
@@ -392,19 +419,27 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
 
     ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
     with roll ``r``, for the ``W = E.shape[1]`` columns of the buffer
-    (columns ``hi - lo`` and on, if any, are left at ``-inf``).  The loops
-    run over the boxes open in any of the states, then the 252 rolls, then
-    all ``W`` columns, so the innermost loop is one maximum over a row of the
-    buffer and vectorises.  A box already filled in a column's state is
-    worth ``-inf`` there, which leaves the maximum as it is; so each column
-    goes through :func:`final_roll_values`'s operations in the same order
-    (the same sums, the maxima of the same numbers, box by box) and ends with
-    its ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
+    (columns ``hi - lo`` and on, if any, are left at ``-inf``).  First the
+    successor values (``after_box``) of every box open in any of the states
+    go into rows of a table, ``-inf`` in a column whose state has the box
+    filled: an upper box by dice count, a lower box at 0 points, the Yahtzee
+    box at each roll's points where they are not 0.  Then each roll's row of
+    ``E`` is the maximum, box by box in order and from ``-inf``, of a table
+    row (plus the roll's points, for a lower box other than Yahtzee), the
+    boxes taken four (or two, or one) to a pass over the ``W`` columns, so
+    the innermost loop vectorises and a row of ``E`` is loaded and stored
+    once per four boxes.  A ``-inf`` leaves a maximum as it is, and an upper
+    box's row gets ``0.0`` added, which changes no value (``after_box`` adds
+    integer points, so it never returns ``-0.0``); so each column goes
+    through :func:`final_roll_values`'s operations in the same order (the
+    same sums, the maxima of the same numbers, box by box) and ends with its
+    ``S[r]`` bit for bit.  The five-alike rolls of states whose Yahtzee
     box is filled are then scored by the Joker rule as there, over each run
     of neighbouring states with the same mask: :func:`box_points` gives
-    their points and legal boxes (the same for the whole run; the Yahtzee
-    bonus by flag), valued with the same ``after_box`` values, the bonus
-    added first, the maximum over the legal boxes in order.
+    their points and legal boxes (the same for the whole run, one call a
+    roll; the Yahtzee bonus by flag, :func:`yahtzee_bonus`), valued with the
+    same ``after_box`` values, the bonus added first, the maximum over the
+    legal boxes in order.
 
     Parameters
     ----------
@@ -419,8 +454,10 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
         ``r`` of state ``lo + t`` (``-1`` in the columns past ``hi - lo``): the first
         box reaching the maximum, each maximum taken with a strict ``>`` over the
         boxes in order as there (the Joker rolls as :func:`play_box` does, over
-        the legal boxes).  Not touched without ``boxes`` (the build: one branch
-        per box, outside the loops over the rolls).
+        the legal boxes).  The boxes are tracked in a pass of their own, always
+        four boxes wide (the padding's ``-inf`` row never wins), after a pass
+        setting the rows to ``-inf`` and ``-1``.  Not touched without ``boxes``
+        (the build: one branch a call, outside the loops over the rolls).
     boxes : bool
     """
     P = param_tuple(params)
@@ -430,91 +467,237 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
     n = hi - lo
     W = E.shape[1]
     neg = -np.inf
-    U = np.full((nup if nup > 0 else 1, 6, W), neg)
-    base = np.full((C, W), neg)
-    for r in range(N_ROLLS):
-        er = E[ROLL_OFFSET + r]
-        for j in range(W):
-            er[j] = neg
-        if boxes:
-            bx = BX[r]
-            for j in range(W):
-                bx[j] = -1
     anyopen = 0
     for j in range(n):
         anyopen |= ~masks[lo + j]
+    # the rolls whose Yahtzee box points are not 0 (valued state by state): yroll[q] is row q's roll
+    yrow = np.full(N_ROLLS, -1, np.int64)
+    yroll = np.empty(N_ROLLS, np.int64)
+    ny = 0
+    if ycat >= 0:
+        for r in range(N_ROLLS):
+            if score[r, ycat] != 0:
+                yrow[r] = ny
+                yroll[ny] = r
+                ny += 1
+    # value rows, -inf where the box is filled: the upper boxes by dice count (row 6 c + count),
+    # the lower boxes' after_box at 0 points (row nU + c), the Yahtzee box's nonzero rolls, a -inf row
+    nU = 6 * nup
+    NEG = nU + C + ny
+    # 64-byte aligned as the tile (aligned_empty): the passes below load whole cache lines of its
+    # rows; from numpy's 16-byte aligned allocation the final rolls took about a fifth longer, in
+    # the runs where it fell off a line
+    VT = aligned_empty(NEG + 1, W)
+    for i in range(NEG + 1):
+        vi = VT[i]
+        for j in range(W):
+            vi[j] = neg
     for c in range(C):
         if not (anyopen >> c) & 1:
             continue
-        if c < nup:
-            for j in range(n):
-                m = masks[lo + j]
-                if not (m >> c) & 1:
+        for j in range(n):
+            m = masks[lo + j]
+            if not (m >> c) & 1:
+                if c < nup:
                     for f in range(6):
-                        U[c, f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
+                        VT[6 * c + f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
+                else:
+                    VT[nU + c, j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+                    if c == ycat:
+                        # the same points give the same value (the five-alike rolls all score 50)
+                        p0 = -1
+                        v = neg
+                        for q in range(ny):
+                            p = score[yroll[q], c]
+                            if p != p0:
+                                v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                                p0 = p
+                            VT[nU + C + q, j] = v
+    # the boxes open in any state, in order
+    ob = np.empty(C + 4, np.int64)
+    nb = 0
+    for c in range(C):
+        if (anyopen >> c) & 1:
+            ob[nb] = c
+            nb += 1
+    # each box's value row for each roll and the points added to it: an upper box its row by the
+    # roll's dice count, the Yahtzee box its row at 0 points or the roll's own row, another lower box
+    # its row at 0 points plus the roll's points; row C of the tables names the -inf row, which the
+    # passes of fewer than four boxes take as their unused rows (ob is padded with C)
+    IX = np.empty((C + 1, N_ROLLS), np.int64)
+    AD = np.zeros((C + 1, N_ROLLS))
+    for r in range(N_ROLLS):
+        IX[C, r] = NEG
+    for i in range(nb):
+        c = ob[i]
+        ix = IX[c]
+        if c < nup:
             cnt = _ROLL_COUNTS_T[c]
             for r in range(N_ROLLS):
-                u = U[c, cnt[r]]
-                er = E[ROLL_OFFSET + r]
-                if boxes:
-                    bx = BX[r]
-                    for j in range(W):
-                        v = u[j]
-                        y = er[j]
-                        er[j] = v if v > y else y
-                        bx[j] = c if v > y else bx[j]
-                else:
-                    for j in range(W):
-                        v = u[j]
-                        y = er[j]
-                        er[j] = v if v > y else y
+                ix[r] = 6 * c + cnt[r]
         elif c == ycat:
-            v0 = base[c]
-            for j in range(n):
-                m = masks[lo + j]
-                if not (m >> c) & 1:
-                    v0[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
             for r in range(N_ROLLS):
-                p = score[r, c]
-                er = E[ROLL_OFFSET + r]
-                if p == 0:
-                    for j in range(W):
-                        v = v0[j]
-                        y = er[j]
-                        er[j] = v if v > y else y
-                        if boxes and v > y:
-                            BX[r, j] = c
-                else:
-                    for j in range(n):
-                        m = masks[lo + j]
-                        if not (m >> c) & 1:
-                            v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
-                            if v > er[j]:
-                                er[j] = v
-                                if boxes:
-                                    BX[r, j] = c
+                q = yrow[r]
+                ix[r] = nU + C + q if q >= 0 else nU + c
         else:
-            b = base[c]
-            for j in range(n):
-                m = masks[lo + j]
-                if not (m >> c) & 1:
-                    b[j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+            ad = AD[c]
             col = score[:, c]
             for r in range(N_ROLLS):
-                p = col[r]
+                ix[r] = nU + c
+                ad[r] = col[r]
+    for i in range(4):
+        ob[nb + i] = C
+    if nb == 0 or boxes:
+        for r in range(N_ROLLS):
+            er = E[ROLL_OFFSET + r]
+            for j in range(W):
+                er[j] = neg
+            if boxes:
+                bx = BX[r]
+                for j in range(W):
+                    bx[j] = -1
+    # with the boxes: four boxes to a pass (the padding's -inf row never wins), the box of each
+    # maximum taken as final_roll_boxes does, the first box reaching it with a strict >
+    g0 = 0
+    while boxes and g0 < nb:
+        c0 = ob[g0 + 0]
+        c1 = ob[g0 + 1]
+        c2 = ob[g0 + 2]
+        c3 = ob[g0 + 3]
+        x0 = IX[c0]
+        d0 = AD[c0]
+        x1 = IX[c1]
+        d1 = AD[c1]
+        x2 = IX[c2]
+        d2 = AD[c2]
+        x3 = IX[c3]
+        d3 = AD[c3]
+        for r in range(N_ROLLS):
+            R0 = VT[x0[r]]
+            a0 = d0[r]
+            R1 = VT[x1[r]]
+            a1 = d1[r]
+            R2 = VT[x2[r]]
+            a2 = d2[r]
+            R3 = VT[x3[r]]
+            a3 = d3[r]
+            er = E[ROLL_OFFSET + r]
+            bx = BX[r]
+            for j in range(W):
+                y = er[j]
+                b = bx[j]
+                x = a0 + R0[j]
+                b = c0 if x > y else b
+                y = x if x > y else y
+                x = a1 + R1[j]
+                b = c1 if x > y else b
+                y = x if x > y else y
+                x = a2 + R2[j]
+                b = c2 if x > y else b
+                y = x if x > y else y
+                x = a3 + R3[j]
+                bx[j] = c3 if x > y else b
+                er[j] = x if x > y else y
+        g0 += 4
+    # four boxes to a pass over the rows, then two, then one: each element's maxima box by box, in order
+    g0 = 0
+    while not boxes and g0 < nb:
+        g = 4 if nb - g0 >= 4 else (2 if nb - g0 >= 2 else 1)
+        x0 = IX[ob[g0 + 0]]
+        d0 = AD[ob[g0 + 0]]
+        x1 = IX[ob[g0 + 1]]
+        d1 = AD[ob[g0 + 1]]
+        x2 = IX[ob[g0 + 2]]
+        d2 = AD[ob[g0 + 2]]
+        x3 = IX[ob[g0 + 3]]
+        d3 = AD[ob[g0 + 3]]
+        if g == 4 and g0 == 0:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                R1 = VT[x1[r]]
+                a1 = d1[r]
+                R2 = VT[x2[r]]
+                a2 = d2[r]
+                R3 = VT[x3[r]]
+                a3 = d3[r]
                 er = E[ROLL_OFFSET + r]
-                if boxes:
-                    bx = BX[r]
-                    for j in range(W):
-                        v = p + b[j]
-                        y = er[j]
-                        er[j] = v if v > y else y
-                        bx[j] = c if v > y else bx[j]
-                else:
-                    for j in range(W):
-                        v = p + b[j]
-                        y = er[j]
-                        er[j] = v if v > y else y
+                for j in range(W):
+                    y = neg
+                    x = a0 + R0[j]
+                    y = x if x > y else y
+                    x = a1 + R1[j]
+                    y = x if x > y else y
+                    x = a2 + R2[j]
+                    y = x if x > y else y
+                    x = a3 + R3[j]
+                    er[j] = x if x > y else y
+        elif g == 4:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                R1 = VT[x1[r]]
+                a1 = d1[r]
+                R2 = VT[x2[r]]
+                a2 = d2[r]
+                R3 = VT[x3[r]]
+                a3 = d3[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    y = er[j]
+                    x = a0 + R0[j]
+                    y = x if x > y else y
+                    x = a1 + R1[j]
+                    y = x if x > y else y
+                    x = a2 + R2[j]
+                    y = x if x > y else y
+                    x = a3 + R3[j]
+                    er[j] = x if x > y else y
+        elif g == 2 and g0 == 0:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                R1 = VT[x1[r]]
+                a1 = d1[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    y = neg
+                    x = a0 + R0[j]
+                    y = x if x > y else y
+                    x = a1 + R1[j]
+                    er[j] = x if x > y else y
+        elif g == 2:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                R1 = VT[x1[r]]
+                a1 = d1[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    y = er[j]
+                    x = a0 + R0[j]
+                    y = x if x > y else y
+                    x = a1 + R1[j]
+                    er[j] = x if x > y else y
+        elif g == 1 and g0 == 0:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    y = neg
+                    x = a0 + R0[j]
+                    er[j] = x if x > y else y
+        elif g == 1:
+            for r in range(N_ROLLS):
+                R0 = VT[x0[r]]
+                a0 = d0[r]
+                er = E[ROLL_OFFSET + r]
+                for j in range(W):
+                    y = er[j]
+                    x = a0 + R0[j]
+                    er[j] = x if x > y else y
+        g0 += g
     if ycat < 0:
         return
     # the Joker rolls, run by run of states with the same filled boxes: box_points gives the same
@@ -532,8 +715,10 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
             up0 = ups[lo + j0]
             for f in range(6):
                 r = _FIVE_ALIKE[f]
+                # box_points once a roll: its points and legal boxes do not depend on the flag, only
+                # the Yahtzee bonus does
                 b0 = box_points(m, up0, 0, r, score, joker, P, points, legal)
-                b1 = box_points(m, up0, 1, r, score, joker, P, points, legal)
+                b1 = yahtzee_bonus(m, 1, r, P)
                 for j in range(j0, j1):
                     bcol[j] = b1 if ybs[lo + j] else b0
                 er = E[ROLL_OFFSET + r]
@@ -546,7 +731,7 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
                         continue
                     p = points[c]
                     if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
-                        u = U[c, p // (c + 1)]
+                        u = VT[6 * c + p // (c + 1)]
                         for j in range(j0, j1):
                             v = bcol[j] + u[j]
                             if v > er[j]:
@@ -554,7 +739,7 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
                                 if boxes:
                                     BX[r, j] = c
                     elif c >= nup and c != ycat:
-                        b = base[c]
+                        b = VT[nU + c]
                         for j in range(j0, j1):
                             v = bcol[j] + (p + b[j])
                             if v > er[j]:
