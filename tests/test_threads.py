@@ -363,6 +363,11 @@ def _busy(monkeypatch, tmp_path, running: int, cores: int = 2) -> None:
     stat = tmp_path / "stat"
     stat.write_text(f"cpu  1 2 3 4\nprocs_running {running}\nprocs_blocked 0\n")
     monkeypatch.setattr(jit, "_PROC_STAT", str(stat))
+    tasks = tmp_path / "task"  # this process: the caller running, a worker asleep
+    for tid, state in (("100", "R"), ("101", "S")):
+        (tasks / tid).mkdir(parents=True, exist_ok=True)
+        (tasks / tid / "stat").write_text(f"{tid} (python3 (x)) {state} 1 2 3\n")
+    monkeypatch.setattr(jit, "_PROC_TASKS", str(tasks))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
 
 
@@ -379,6 +384,17 @@ def test_threads_free_leaves_the_cores_other_work_runs_on(monkeypatch, tmp_path,
     _busy(monkeypatch, tmp_path, running, cores)
     assert jit.others_running() == running - 1
     assert jit.threads_free(wanted) == want
+
+
+def test_this_processs_own_running_threads_are_not_other_work(monkeypatch, tmp_path):
+    # a numba worker still on its way to sleep after a parallel region is this process's, not
+    # another's: with 3 ready to run, 2 of them ours, one core is taken by other work
+    from yahtzee_solver.solver import jit
+
+    _busy(monkeypatch, tmp_path, 3, 4)
+    (tmp_path / "task" / "101" / "stat").write_text("101 (numba worker) R 1 2 3\n")
+    assert jit.others_running() == 1
+    assert jit.threads_free(4) == 3
 
 
 def test_others_running_is_zero_without_proc_stat(monkeypatch, tmp_path):
