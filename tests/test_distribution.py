@@ -493,6 +493,7 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
     monkeypatch.setattr(jit, "for_work", lambda *a, **k: rec)
     monkeypatch.setattr(distribution, "_CONVOLVE_SLICE", 3)
     monkeypatch.setattr(distribution, "_CHUNK", 3)
+    monkeypatch.setattr(distribution, "_SLICE_OUTCOMES", 0)
     for strategy, pmf in want.items():
         calls.clear()
         got = score_distribution(card, strategy=strategy, jit=False).pmf
@@ -501,6 +502,12 @@ def test_a_layer_is_solved_slice_by_slice_never_holding_its_outcomes_whole(monke
         kinds = [k for k, _ in calls]
         assert kinds == ["outcomes", "rows"] * (len(kinds) // 2)
         assert all(n <= 3 for _, n in calls)
+    # a small layer (rows recycled) takes as many states a slice as its scratch holds: 6 here
+    cap = min(distribution._max_outcomes(card.rules), card.rules.n_categories * (distribution._max_gain(card.rules) + 1))
+    monkeypatch.setattr(distribution, "_SLICE_OUTCOMES", 6 * cap)
+    calls.clear()
+    assert np.array_equal(score_distribution(card, jit=False).pmf, want["optimal"])
+    assert max(n for _, n in calls) == 6
 
 
 def test_packed_layers_hold_every_row_bit_for_bit(monkeypatch):

@@ -101,6 +101,13 @@ _CHUNK = 2048
 #: 10 MiB for Yahtzee, 5 for Yatzy, for about 0.1 s more CPU in calls).
 _CONVOLVE_SLICE = 256
 
+#: Outcomes a slice's scratch holds (three arrays of 8-byte entries, about 2 MiB each): a layer
+#: small enough for recycled rows (:class:`_RowMemory`, where memory does not matter) takes as
+#: many states a slice as fill it -- 256 in Yahtzee, whose turns have up to 320 outcomes, 538 in
+#: Yacht (152): each slice costs two parallel regions, a wake-up and a wait for the last thread
+#: each (about 60-80 us).
+_SLICE_OUTCOMES = 256 * 320
+
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
 #: 2-core test machine under the load that gave :data:`yahtzee_solver.solver.jit.STARTUP_SECONDS`,
 #: any policy): :func:`yahtzee_solver.solver.jit.for_work` runs a position with fewer than
@@ -424,7 +431,10 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     counts = np.empty(n, np.int64)
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
+    wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     step = _CONVOLVE_SLICE
+    if rows is not None and n * wmax <= _RECYCLE_ENTRIES:
+        step = max(step, _SLICE_OUTCOMES // cap)
     m = min(n, step)
     oi = np.empty((m, cap), np.int64)
     og = np.empty((m, cap), np.int64)
@@ -434,7 +444,6 @@ def _solve_layer_threads(k: ModuleType, pol: _Policy, rules: RuleSet,
     # the rows, in order: reserved for the widest they can be (a next row shifted by any gain) and
     # taken page by page as written (demand_zeros), so the layer's outcomes need not all be known
     # before the first row is summed
-    wmax = int((nxt.hi - nxt.lo).max(initial=0)) + gmax + 1
     if rows is None:
         D, mapping = demand_zeros((n * wmax,)), None
     else:
