@@ -137,9 +137,15 @@ def fits(d):
     assert over <= 0, f"the page is {over} px wider than the window"
 
 
-def wait(d, cond, msg=""):
+#: Seconds between two checks of a waited-for condition (selenium's default is 0.5 s, which a
+#: whole game's few hundred waits would spend asleep).
+POLL = 0.05
+
+
+def wait(d, cond, msg="", timeout=None):
     # the page redraws whole parts: an element found a moment ago may be gone
-    return WebDriverWait(d, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+    return WebDriverWait(d, WAIT if timeout is None else timeout, poll_frequency=POLL,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda _: cond(), message=msg)
 
 
@@ -216,20 +222,32 @@ def score_box(d, server, box):
          "box not scored")
 
 
+#: The rendered text of every cell of a table's body, row by row, in one round trip to the
+#: browser (``WebElement.text`` asked cell by cell took a few seconds a scorecard).
+TABLE_TEXTS = """
+return [...document.querySelectorAll(arguments[0] + ' tbody tr')].map(
+    (r) => [...r.querySelectorAll('td')].map((c) => c.innerText.trim()));
+"""
+
+
+def table_texts(d, css):
+    """The text of each ``td`` of each body row of the table ``css``."""
+    return d.execute_script(TABLE_TEXTS, css)
+
+
 def check_card(d, g):
     """The scorecard cells the page shows are the server's cards."""
-    rows = qq(d, "#card tbody tr")
+    rows = table_texts(d, "#card")
     n = len(g["players"][0]["boxes"])
     upper = 6
     box_rows = rows[:upper] + rows[upper + 2: upper + 2 + n - upper]
     for c, row in enumerate(box_rows):
-        cells = row.find_elements(By.CSS_SELECTOR, "td")[1:]
+        cells = row[1:]
         for p, cell in enumerate(cells):
             v = g["players"][p]["boxes"][c]
             if v is not None:
-                assert cell.text == str(v), (c, p, cell.text, v)
-    totals = [c.text for c in rows[-1].find_elements(By.CSS_SELECTOR, "td")[1:]]
-    assert totals == [str(p["total"]) for p in g["players"]]
+                assert cell == str(v), (c, p, cell, v)
+    assert rows[-1][1:] == [str(p["total"]) for p in g["players"]]
 
 
 # -- a whole game --------------------------------------------------------------------------

@@ -18,8 +18,6 @@ import pytest
 import test_web_browser as wb
 from test_web_browser import AXE, Server, _axe, _media, fits, open_page, q, qq, shot, size, wait
 
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402  (after the skip checks)
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 driver = wb.driver  # the module's Chromium (a fixture)
 
@@ -60,22 +58,33 @@ def enter(d, server, faces):
     return g
 
 
+#: The text of every cell of the coach's scorecard, row by row, in one round trip to the browser
+#: (the rendered text, as ``WebElement.text`` gives it; a call per cell made this check half of a
+#: whole game's time).
+CARD_TEXTS = """
+const table = document.querySelector('#coach-card');
+const text = (e) => e.innerText.trim();
+return {heads: [...table.querySelectorAll('thead th')].slice(1).map((h) => [text(h), h.className]),
+        rows: [...table.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map(text))};
+"""
+
+
 def check_card(d, g):
     """The page's scorecard is the server's: one column per player, the mover's marked."""
-    heads = qq(d, "#coach-card thead th")[1:]
-    assert [h.text.split("\n")[0].split(" (")[0] for h in heads] == [p["name"] for p in g["players"]]
+    card = d.execute_script(CARD_TEXTS)
+    heads = card["heads"]
+    assert [h.split("\n")[0].split(" (")[0] for h, _ in heads] == [p["name"] for p in g["players"]]
     if not g["over"]:
-        assert ["mover" in h.get_attribute("class") for h in heads] == [i == g["current"] for i in range(len(heads))]
-    rows = qq(d, "#coach-card tbody tr")
+        assert ["mover" in cls.split() for _, cls in heads] == [i == g["current"] for i in range(len(heads))]
+    rows = card["rows"]
     n = len(g["players"][0]["boxes"])
     box_rows = rows[:6] + rows[8:8 + n - 6]
-    for c, row in enumerate(box_rows):
-        cells = row.find_elements("css selector", "td")
+    for c, cells in enumerate(box_rows):
         for p, cell in enumerate(cells):
             v = g["players"][p]["boxes"][c]
             if v is not None:
-                assert cell.text == str(v), (c, p, cell.text, v)
-    assert [c.text for c in rows[-1].find_elements("css selector", "td")] == [str(p["total"]) for p in g["players"]]
+                assert cell == str(v), (c, p, cell, v)
+    assert rows[-1] == [str(p["total"]) for p in g["players"]]
 
 
 @pytest.mark.parametrize("which", ["phone", "desktop"])
@@ -145,8 +154,8 @@ def test_three_players_play_a_whole_coached_game_by_clicks(driver, server, which
             wait(d, lambda b=before: coach(server)["n_actions"] == b + 1, "box not scored again")
     assert turn == 3 * 13
     # the end: the review of every player (with the chances by round, seconds of computing) comes with the reply
-    WebDriverWait(d, 300, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda _: q(d, "#coach-result").is_displayed() and not qq(d, "#coach-result .pending"), "no end screen")
+    wait(d, lambda: q(d, "#coach-result").is_displayed() and not qq(d, "#coach-result .pending"), "no end screen",
+         timeout=300)
     g = coach(server)
     assert not g["result"]["pending"]
     res = q(d, "#coach-result")
