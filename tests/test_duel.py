@@ -57,10 +57,18 @@ OUT = {m: _outcomes(m) for m in range(6)}
 ROLLS5 = [r for r, _ in OUT[5]]
 
 
+@cache
 def _keeps_in_order(roll):
     """The distinct keeps of a roll in the policy's tie-break order (``ROLL_SUBKEEPS``)."""
     row = ROLL_SUBKEEPS[roll_index(roll)]
-    return [KEEPS[k] for k in row if k >= 0]
+    return tuple(KEEPS[k] for k in row if k >= 0)
+
+
+#: Every keep with what rerolling the other dice can give: (keep, [(the roll it makes, probability)]).
+KEEP_OUTCOMES = [
+    (keep, [(tuple(sorted(keep + add)), p) for add, p in OUT[5 - size]])
+    for size in range(6) for keep in itertools.combinations_with_replacement(range(1, 7), size)
+]
 
 
 def brute_turn(terminal):
@@ -68,18 +76,14 @@ def brute_turn(terminal):
     S = {r: terminal(r) for r in ROLLS5}
     for _ in range(2):
         E = {}
-        for size in range(6):
-            for keep in itertools.combinations_with_replacement(range(1, 7), size):
-                v = d = 0.0
-                for add, p in OUT[5 - size]:
-                    sv, sd = S[tuple(sorted(keep + add))]
-                    v += p * sv
-                    d += p * sd
-                E[keep] = (v, d)
-        S2 = {}
-        for r in ROLLS5:
-            S2[r] = first_best([E[k] for k in _keeps_in_order(r)])
-        S = S2
+        for keep, outcomes in KEEP_OUTCOMES:
+            v = d = 0.0
+            for roll, p in outcomes:
+                sv, sd = S[roll]
+                v += p * sv
+                d += p * sd
+            E[keep] = (v, d)
+        S = {r: first_best([E[k] for k in _keeps_in_order(r)]) for r in ROLLS5}
     v = d = 0.0
     for r, p in OUT[5]:
         v += p * S[r][0]
@@ -87,10 +91,11 @@ def brute_turn(terminal):
     return v, d
 
 
+@cache  # the brute force asks again for every position of the other card
 def scores(card: ScoreCard, roll):
     """(box, card after) for every legal box, lowest box first."""
     pts, legal, bonus = card.box_points(roll)
-    return [(c, card.with_box(c, pts[c], bonus)) for c in range(len(pts)) if legal[c]]
+    return tuple((c, card.with_box(c, pts[c], bonus)) for c in range(len(pts)) if legal[c])
 
 
 def first_best(options):
