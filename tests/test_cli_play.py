@@ -738,6 +738,7 @@ def _finished_saved_game(home) -> bool:
 
 def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home, monkeypatch):
     total, rest = _last_turn(monkeypatch)
+    (home / "records.json").unlink()  # it notes the game in progress; a folder in its place cannot be written
     (home / "records.json").mkdir()
     res = run(["play", "--resume", "--fast"], rest)
     assert res.exit_code == 1, res.output
@@ -760,6 +761,7 @@ def test_finished_game_that_cannot_be_recorded_is_kept_and_recorded_later(home, 
 @pytest.mark.parametrize("how", ["play", "records"])
 def test_next_run_records_a_finished_game_left_behind(home, how, monkeypatch):
     total, rest = _last_turn(monkeypatch, "yacht")
+    (home / "records.json").unlink()  # it notes the game in progress; a folder in its place cannot be written
     (home / "records.json").mkdir()
     res = run(["play", "--resume", "--fast"], rest)
     assert res.exit_code == 1 and "could not be recorded" in res.output

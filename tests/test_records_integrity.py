@@ -209,6 +209,40 @@ def test_deleting_the_ledger_does_not_dodge_a_loss(home):
     assert RecordBook.load().get("yahtzee", "normal").losses == 1
 
 
+@pytest.mark.parametrize("vs,opponent,field", [("normal", "normal", "losses"), ("none", "solo", "abandoned")])
+def test_deleting_the_save_and_the_ledger_together_does_not_dodge_the_game(home, vs, opponent, field):
+    run(["play", "--vs", vs, "--fast"], ["r", "q"])
+    (home / "ledger.json").unlink()
+    (home / "game.json").unlink()
+    res = run(["records"])
+    assert res.exit_code == 0, res.output
+    assert "was deleted: counted as" in res.output
+    assert getattr(RecordBook.load().get("yahtzee", opponent), field) == 1
+    # counted once, and the next game starts clean
+    res = run(["play", "--vs", vs, "--fast"], ["q"])
+    assert "counted as" not in res.output, res.output
+    assert getattr(RecordBook.load().get("yahtzee", opponent), field) == 1
+
+
+def test_a_practice_game_whose_files_are_deleted_counts_as_practice(home):
+    run(["play", "--vs", "normal", "--fast"], ["h", "r", "q"])
+    (home / "ledger.json").unlink()
+    (home / "game.json").unlink()
+    run(["records"])
+    book = RecordBook.load()
+    assert book.get("yahtzee", "normal", practice=True).losses == 1
+    assert book.get("yahtzee", "normal").losses == 0
+
+
+def test_a_game_with_no_action_whose_files_are_deleted_counts_nothing(home):
+    run(["play", "--vs", "normal", "--fast"], ["q"])
+    for f in ("ledger.json", "game.json"):
+        (home / f).unlink(missing_ok=True)
+    res = run(["records"])
+    assert "counted as" not in res.output
+    assert RecordBook.load().get("yahtzee", "normal").losses == 0
+
+
 @pytest.mark.parametrize("cpu_rng", [None, 7, {"bit_generator": "PCG64", "state": "x"}, {"bit_generator": "Nope"}])
 def test_a_ledger_with_a_bad_cpu_generator_is_unreadable(home, cpu_rng):
     """cpu_rng is checked like the other ledger fields: null only before the first action."""

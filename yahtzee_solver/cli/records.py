@@ -22,15 +22,25 @@ __all__ = ["records"]
 
 def _settle(tr: Translator, err: bool) -> None:
     """Settle what an earlier ``play`` left (unless a game is running now): record a finished game it
-    could not record, and count a game whose save was deleted or fails verification."""
+    could not record, and count a game whose save was deleted or fails verification (or whose save
+    and ledger were both deleted: the records know of it)."""
     game_file = save_path()
-    if not game_file.exists() and not game_file.with_name("ledger.json").exists():
+    if not game_file.exists() and not game_file.with_name("ledger.json").exists() and not _records_playing():
         return
     try:
         with GameLock():
             record_pending(tr, game_file, err=err)
     except GameRunningError:
         return  # that game records its own result
+
+
+def _records_playing() -> bool:
+    """Whether the records know of a game in progress (a quiet peek: no file is changed)."""
+    try:
+        data = read_json(records_path())
+    except Exception:  # noqa: BLE001 -- a missing or damaged file is reported by the real load
+        return False
+    return isinstance(data, dict) and data.get("playing") is not None
 
 
 def _saved_lang() -> str | None:

@@ -35,7 +35,7 @@ from ..errors import DataFileError, IllegalMoveError, RuleSetError, UsageError
 from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
 from ..game import OPPONENTS, GameState
 from ..rules import RULESETS
-from .ledger import LedgerEntry
+from .ledger import PRACTICE_REASONS, LedgerEntry
 
 if TYPE_CHECKING:
     from .savegame import GameStore
@@ -51,6 +51,8 @@ __all__ = [
     "RecordBook",
     "file_finished_game",
     "file_unfinished_game",
+    "note_playing",
+    "file_vanished_game",
     "OPPONENT_KEYS",
 ]
 
@@ -187,6 +189,10 @@ class RecordBook:
         Ids of every game filed, oldest first, so a game is never counted twice
         (even when its files are put back long after; 32 hex digits each, so a
         hundred thousand games fit in :data:`~yahtzee_solver.files.MAX_FILE_BYTES`).
+    playing : dict or None
+        The game in progress once it has a recorded action (:func:`note_playing`): its
+        ``game_id``, ``rules``, ``opponent``, ``lang`` and ``practice`` reasons, so that a game
+        whose save and ledger are both deleted is still counted (:func:`file_vanished_game`).
     path : Path or None
         File it was loaded from / is saved to.
     problem : str or None
@@ -198,6 +204,7 @@ class RecordBook:
     practice: _Section = field(default_factory=dict)
     lang: str | None = None
     filed: list[str] = field(default_factory=list)
+    playing: dict[str, Any] | None = None
     path: Path | None = None
     problem: str | None = None
 
@@ -217,7 +224,7 @@ class RecordBook:
         book = cls(path=path)
         try:
             data = read_json(path)
-            book.records, book.practice, book.lang, book.filed = _parse_records(data)
+            book.records, book.practice, book.lang, book.filed, book.playing = _parse_records(data)
         except FileNotFoundError:
             pass
         except DataFileError:
@@ -245,7 +252,7 @@ class RecordBook:
 
         data = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION,
                 "records": section(self.records), "practice": section(self.practice),
-                "lang": self.lang, "filed": self.filed}
+                "lang": self.lang, "filed": self.filed, "playing": self.playing}
         return write_json_atomic(self.path or records_path(), data)
 
     def _section(self, practice: bool) -> _Section:
@@ -347,7 +354,21 @@ def _parse_section(recs: object, what: str) -> _Section:
     return out
 
 
-def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str]]:
+def _parse_playing(p: object) -> dict[str, Any] | None:
+    """The validated ``playing`` object of a records file (``None`` when there is none)."""
+    if p is None:
+        return None
+    if not isinstance(p, dict) or set(p) != {"game_id", "rules", "opponent", "lang", "practice"}:
+        raise ValueError("invalid playing")
+    gid, rules, opponent, lang, practice = (p[k] for k in ("game_id", "rules", "opponent", "lang", "practice"))
+    if (not isinstance(gid, str) or not gid or any(c not in "0123456789abcdef" for c in gid)
+            or rules not in RULESETS or opponent not in OPPONENTS or not isinstance(lang, str)
+            or not isinstance(practice, list) or any(r not in PRACTICE_REASONS for r in practice)):
+        raise ValueError("invalid playing")
+    return {"game_id": gid, "rules": rules, "opponent": opponent, "lang": lang, "practice": sorted(set(practice))}
+
+
+def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str], dict[str, Any] | None]:
     if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
         raise ValueError("not a yahtzee_solver records file")
     if data.get("version") not in _READS:
@@ -361,7 +382,7 @@ def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[s
     filed = data.get("filed", [])
     if not isinstance(filed, list) or not all(isinstance(x, str) for x in filed):
         raise ValueError("invalid filed")
-    return records, practice, lang, filed
+    return records, practice, lang, filed, _parse_playing(data.get("playing"))
 
 
 # -- filing a game ---------------------------------------------------------------------------------
@@ -448,8 +469,74 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
     return how, book.problem
 
 
+def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None = None) -> str | None:
+    """Tell the records of the game in progress (``entry``, with at least one recorded action).
+
+    Written once a game and again when it becomes practice, so that deleting
+    its save and its ledger together does not make it vanish: the next
+    :func:`file_vanished_game` counts it as :func:`file_unfinished_game` would.
+    Nothing is written when the records already say so, or have counted the game.
+
+    Returns
+    -------
+    str or None
+        :attr:`RecordBook.problem`: an unreadable records file that was moved aside.
+
+    Raises
+    ------
+    DataFileError
+        If the records cannot be read or written.
+    """
+    book = RecordBook.load(records_file)
+    if entry.game_id in book.filed:
+        return book.problem
+    want = {"game_id": entry.game_id, "rules": entry.rules, "opponent": entry.opponent, "lang": entry.lang,
+            "practice": list(entry.practice)}
+    if book.playing != want:
+        book.playing = want
+        book.save()
+    return book.problem
+
+
+def file_vanished_game(records_file: str | os.PathLike[str] | None = None,
+                       ) -> tuple[str | None, str | None, LedgerEntry | None]:
+    """Count the game the records were told of (:func:`note_playing`) when its save and ledger are both gone.
+
+    Call it only when there is no game in progress on disk.  Solitaire:
+    ``abandoned``; against the CPU: a loss (a forfeit); practice games in the
+    practice records, as :func:`file_unfinished_game`.
+
+    Returns
+    -------
+    (str or None, str or None, LedgerEntry or None)
+        How it was counted (``None``: the records know of no such game),
+        :attr:`RecordBook.problem`, and the game counted (its id, rules,
+        opponent, language and practice reasons; no seed and no key).
+
+    Raises
+    ------
+    DataFileError
+        If the records cannot be read or written.
+    """
+    book = RecordBook.load(records_file)
+    p = book.playing
+    if p is None:
+        return None, book.problem, None
+    if p["game_id"] in book.filed:  # filed already: only the note was left
+        book.playing = None
+        book.save()
+        return None, book.problem, None
+    entry = LedgerEntry(p["game_id"], "", 0, p["rules"], p["opponent"], 0, p["lang"], practice=tuple(p["practice"]))
+    how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
+    _note_filed(book, entry)
+    book.save()
+    return how, book.problem, entry
+
+
 def _note_filed(book: RecordBook, entry: LedgerEntry | None) -> None:
     if entry is not None:
         if entry.game_id not in book.filed:
             book.filed = [*book.filed, entry.game_id]
         book.lang = entry.lang
+        if book.playing is not None and book.playing["game_id"] == entry.game_id:
+            book.playing = None

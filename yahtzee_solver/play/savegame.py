@@ -388,12 +388,16 @@ class GameStore:
     entry : LedgerEntry or None
         The ledger entry of the game being played (after :meth:`begin` or :meth:`open`).
     ledger : Ledger
+    noted : (str, tuple of str) or None
+        The game id and practice reasons the records were last told of
+        (:func:`yahtzee_solver.play.session.save_action`).
     """
 
     def __init__(self, game_file: str | os.PathLike[str] | None = None, ledger_file: str | os.PathLike[str] | None = None):
         self.game_file: Path = Path(game_file) if game_file is not None else save_path()
         self.ledger: Ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
         self.entry: LedgerEntry | None = None
+        self.noted: tuple[str, tuple[str, ...]] | None = None
 
     @property
     def practice(self) -> tuple[str, ...]:

@@ -14,7 +14,8 @@ the messages (:func:`settle_notes`) their own way.
 * :func:`begin_game` -- record the new game in the ledger and save it,
   counting the unfinished game it replaces (a loss against the CPU,
   abandoned in solitaire);
-* the game in progress is saved after every action (:meth:`GameStore.save`),
+* the game in progress is saved after every action (:func:`save_action`: the
+  ledger, the save, and once the records' note of the game in progress),
   made practice by a hint (:meth:`GameStore.update`) and filed when over
   (:func:`file_finished`: the game history, then the records).
 
@@ -33,7 +34,7 @@ from ..errors import DataFileError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
 from ..i18n import Translator
-from .records import RecordUpdate, file_finished_game, file_unfinished_game
+from .records import RecordUpdate, file_finished_game, file_unfinished_game, file_vanished_game, note_playing
 from ..rules import RuleSet, get_rules
 from .savegame import GameStore, Opened
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 _Path = str | os.PathLike[str] | None
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
-           "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
+           "save_action", "note_game", "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,12 @@ def settle(store: GameStore, records_file: _Path = None) -> Settled:
     """
     opened = store.open()
     ledger_problem = store.ledger.problem
+    if opened.status == "none":  # its save and its ledger both deleted? the records know of it
+        how, problem, entry = file_vanished_game(records_file)
+        if how is not None:
+            return Settled(Opened("missing", entry=entry), counted=how, records_problem=problem,
+                           ledger_problem=ledger_problem)
+        return Settled(opened, records_problem=problem, ledger_problem=ledger_problem)
     if opened.status in ("missing", "refused") and opened.entry is not None:
         how, problem = file_unfinished_game(opened.entry, store, records_file)
         return Settled(opened, counted=how, records_problem=problem, ledger_problem=ledger_problem)
@@ -236,6 +243,53 @@ def begin_game(store: GameStore, state: GameState, practice: tuple[str, ...] = (
         counted = file_unfinished_game(store.entry, store, records_file)
     store.begin(state, lang=lang, practice=practice)
     return counted
+
+
+def save_action(store: GameStore, state: GameState, records_file: _Path = None) -> str | None:
+    """Save ``state`` after an action (:meth:`GameStore.save`), and tell the records of the game.
+
+    After the game's first recorded action, and again once it has become
+    practice, the records note the game in progress
+    (:func:`~yahtzee_solver.play.records.note_playing`), so deleting its save
+    and its ledger together still counts it at the next :func:`settle`.
+
+    Returns
+    -------
+    str or None
+        A records problem to show as a warning (:func:`note_game`).
+
+    Raises
+    ------
+    DataFileError
+        If the ledger or the save cannot be written (the files are left as
+        :meth:`GameStore.save` says).
+    """
+    store.save(state)
+    return note_game(store, records_file)
+
+
+def note_game(store: GameStore, records_file: _Path = None) -> str | None:
+    """The records' half of :func:`save_action`: note the game in progress once it has an action,
+    and again once it is practice (nothing is read or written otherwise).
+
+    The note is not essential to the game in progress (its save and ledger are
+    written): records that cannot be written are reported, once, and the
+    game goes on (its result is then kept until they can be, as ever).
+
+    Returns
+    -------
+    str or None
+        A problem to show as a warning: an unreadable records file found and
+        moved aside, or records that cannot be read or written.
+    """
+    e = store.entry
+    if e is None or e.counter == 0 or store.noted == (e.game_id, e.practice):
+        return None
+    store.noted = (e.game_id, e.practice)
+    try:
+        return note_playing(e, records_file)
+    except DataFileError as err:
+        return str(err)
 
 
 # -- telling the CPU's turn, for both front ends ----------------------------------------------------

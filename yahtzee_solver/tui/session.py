@@ -22,7 +22,7 @@ from ..game import CPU, HUMAN, MAX_ROLLS, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
 from ..play.records import DataFileError, records_path
 from ..play.savegame import GameStore
-from ..play.session import can_undo, cpu_steps, file_finished, undo_score
+from ..play.session import can_undo, cpu_steps, file_finished, save_action, undo_score
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -205,9 +205,14 @@ class Session:
 
     def act(self, action: Action) -> Event:
         ev = self.state.apply_action(action)
-        self.store.save(self.state)
+        self._records_warning(save_action(self.store, self.state, self.records_file))
         self.dirty = True
         return ev
+
+    def _records_warning(self, problem: str | None) -> None:
+        """Show an unreadable records file that was moved aside (found when the game was noted in them)."""
+        if problem:
+            click.echo(click.style(self.tr("warn.records", detail=problem), fg="yellow"), err=True)
 
     def scored(self, ev: Event) -> None:
         tr, rules = self.tr, self.state.rules
@@ -267,7 +272,7 @@ class Session:
             self.messages.clear()
             self.pinned = []
         if cmd.verb == "quit":
-            self.store.save(st)
+            self._records_warning(save_action(self.store, st, self.records_file))
             click.echo(tr("quit.saved"))
             return False
         if cmd.verb == "redraw":

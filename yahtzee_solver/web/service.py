@@ -533,6 +533,9 @@ class GameService:
         except store.DataFileError as e:
             self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+        problem = store.note_game(self.store, self.records_file)  # the records' note of the game in progress
+        if problem:
+            self.notice = problem
 
     def _file(self) -> None:
         """Record the finished game (its save and ledger entry are deleted once recorded)."""

@@ -19,7 +19,8 @@ from ..play.history import history_path
 from ..play.lock import GameLock, GameRunningError
 from ..play.records import RecordBook, file_finished_game, records_path
 from ..play.savegame import GameStore, save_path
-from ..play.session import Settled, begin_game, can_undo, file_finished, make_game, settle, settle_notes, undo_score
+from ..play.session import (Settled, begin_game, can_undo, file_finished, make_game, note_game, save_action, settle, settle_notes,
+                            undo_score)
 
 __all__ = [
     "DataFileError",
@@ -39,5 +40,7 @@ __all__ = [
     "save_path",
     "settle",
     "settle_notes",
+    "save_action",
+    "note_game",
     "undo_score",
 ]
