@@ -86,12 +86,22 @@ table_option = click.option(
     help="Value table file (default: the one shipped for --rules).",
 )
 
+def _one_card(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """One ``--card`` at most: a second one would silently replace the first (its boxes are not merged)."""
+    if len(value) > 1:
+        raise click.BadParameter(
+            f"given {len(value)} times ({', '.join(repr(v) for v in value)}); "
+            "give one card with every filled box, e.g. 'sixes=18,fours=12'", ctx, param)
+    return value[0] if value else None
+
+
 card_option = click.option(
     "--card",
     "-c",
     "card_text",
     metavar="CARD",
-    default=None,
+    multiple=True,
+    callback=_one_card,
     help=(
         "Scorecard before this turn's score: filled boxes as box=points pairs, "
         "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "
