@@ -128,6 +128,7 @@ def test_targets_beyond_the_card_are_zero_without_solving_them():
     ["hint", "22555", "--card", "sixes=18", "--card", "fours=12"],
     ["value", "-c", "sixes=18", "-c", "fours=12"],
     ["dist", "--card", "sixes=18", "--card", "fours=12"],
+    ["win", "66612", "--card", "chance=20", "--opponent", "sixes=18", "-o", "fours=12"],
 ])
 def test_a_second_card_is_a_usage_error_not_a_silent_replacement(args):
     assert_clean_error(run(*args), 2, "given 2 times", "'fours=12'")

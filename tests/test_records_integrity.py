@@ -307,3 +307,70 @@ def test_a_forfeit_refused_again_says_it_was_already_counted(home):
     assert "counted as a loss" not in res.output
     rec = RecordBook.load().get("yahtzee", "normal")
     assert (rec.losses, rec.forfeits) == (1, 1)
+
+
+# -- the records' note of the game in progress, through the session functions both front ends call ------
+def _noted_game(home, opponent="normal"):
+    from yahtzee_solver.game import Roll, new_game
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import begin_game, save_action
+
+    home.mkdir(parents=True, exist_ok=True)
+    store = GameStore(home / "game.json")
+    st = new_game("yahtzee", opponent, "me", SEED)
+    begin_game(store, st)
+    st.apply_action(Roll())
+    assert save_action(store, st) is None
+    return store, st
+
+
+def _delete_both_and_settle(home):
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import settle
+
+    (home / "game.json").unlink()
+    (home / "ledger.json").unlink()
+    return settle(GameStore(home / "game.json"))
+
+
+def test_a_hint_is_in_the_records_note_at_once(home):
+    from yahtzee_solver.play.session import mark_practice
+
+    store, _ = _noted_game(home)
+    assert mark_practice(store, "hint") is None  # no action after it: the process may be killed here
+    s = _delete_both_and_settle(home)
+    assert s.counted == "loss"
+    book = RecordBook.load()
+    assert book.get("yahtzee", "normal", practice=True).losses == 1 and book.get("yahtzee", "normal").losses == 0
+
+
+def test_a_resumed_game_brings_the_records_note_up_to_date(home):
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import settle
+
+    store, _ = _noted_game(home)
+    store.update(practice="hint")  # the ledger says practice; the note does not (a run killed in between)
+    resumed = settle(GameStore(home / "game.json"))
+    assert resumed.state is not None and resumed.counted is None
+    _delete_both_and_settle(home)
+    assert RecordBook.load().get("yahtzee", "normal", practice=True).losses == 1
+
+
+def test_records_that_cannot_be_written_are_said_once_and_noted_later(home):
+    from yahtzee_solver.game import Hold, Roll, new_game
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import begin_game, save_action
+
+    (home / "records.json").mkdir(parents=True)  # unreadable from the game's first action
+    store = GameStore(home / "game.json")
+    st = new_game("yahtzee", "normal", "me", SEED)
+    begin_game(store, st)
+    st.apply_action(Roll())
+    assert "records.json" in save_action(store, st)
+    st.apply_action(Hold((True, False, False, False, False)))
+    assert save_action(store, st) is None  # said once
+    (home / "records.json").rmdir()
+    st.apply_action(Hold((True, True, False, False, False)))
+    assert save_action(store, st) is None  # noted now
+    assert _delete_both_and_settle(home).counted == "loss"
+    assert RecordBook.load().get("yahtzee", "normal").losses == 1

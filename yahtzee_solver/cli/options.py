@@ -86,8 +86,9 @@ table_option = click.option(
     help="Value table file (default: the one shipped for --rules).",
 )
 
-def _one_card(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
-    """One ``--card`` at most: a second one would silently replace the first (its boxes are not merged)."""
+def one_card(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """One card option at most (``--card``, ``win --opponent``): a second one would silently replace the
+    first (its boxes are not merged); ``multiple=True`` options give every occurrence here."""
     if len(value) > 1:
         raise click.BadParameter(
             f"given {len(value)} times ({', '.join(repr(v) for v in value)}); "
@@ -101,7 +102,7 @@ card_option = click.option(
     "card_text",
     metavar="CARD",
     multiple=True,
-    callback=_one_card,
+    callback=one_card,
     help=(
         "Scorecard before this turn's score: filled boxes as box=points pairs, "
         "e.g. 'sixes=18,fours=12,chance=22,yahtzee=50' (aliases such as 6s, 3k, fh, "

@@ -390,7 +390,9 @@ class GameStore:
     ledger : Ledger
     noted : (str, tuple of str) or None
         The game id and practice reasons the records were last told of
-        (:func:`yahtzee_solver.play.session.save_action`).
+        (:func:`yahtzee_solver.play.session.note_game`).
+    note_problem : str or None
+        Why the last try to tell them failed (said once).
     """
 
     def __init__(self, game_file: str | os.PathLike[str] | None = None, ledger_file: str | os.PathLike[str] | None = None):
@@ -398,6 +400,7 @@ class GameStore:
         self.ledger: Ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
         self.entry: LedgerEntry | None = None
         self.noted: tuple[str, tuple[str, ...]] | None = None
+        self.note_problem: str | None = None
 
     @property
     def practice(self) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 _Path = str | os.PathLike[str] | None
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
-           "save_action", "note_game", "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
+           "save_action", "note_game", "mark_practice", "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,10 @@ def settle(store: GameStore, records_file: _Path = None) -> Settled:
         return Settled(opened, finished=st, update=filed.update, records_problem=filed.records_problem,
                        ledger_problem=ledger_problem)
     state = opened.state if opened.status == "ok" else None
-    return Settled(opened, state=state, ledger_problem=ledger_problem)
+    # a resumed game: the records' note brought up to date (a run that stopped after a hint, or while
+    # the records could not be written)
+    problem = note_game(store, records_file) if state is not None else None
+    return Settled(opened, state=state, records_problem=problem, ledger_problem=ledger_problem)
 
 
 def settle_notes(tr: Translator, s: Settled) -> list[tuple[str, bool]]:
@@ -273,8 +276,9 @@ def note_game(store: GameStore, records_file: _Path = None) -> str | None:
     and again once it is practice (nothing is read or written otherwise).
 
     The note is not essential to the game in progress (its save and ledger are
-    written): records that cannot be written are reported, once, and the
-    game goes on (its result is then kept until they can be, as ever).
+    written): records that cannot be written are reported once, tried again
+    after each action, and the game goes on (its result is kept until they
+    can be written, as ever).
 
     Returns
     -------
@@ -285,11 +289,30 @@ def note_game(store: GameStore, records_file: _Path = None) -> str | None:
     e = store.entry
     if e is None or e.counter == 0 or store.noted == (e.game_id, e.practice):
         return None
-    store.noted = (e.game_id, e.practice)
     try:
-        return note_playing(e, records_file)
-    except DataFileError as err:
-        return str(err)
+        problem = note_playing(e, records_file)
+    except DataFileError as err:  # tried again after the next action; said once
+        said, store.note_problem = store.note_problem, str(err)
+        return None if said == store.note_problem else store.note_problem
+    store.noted, store.note_problem = (e.game_id, e.practice), None
+    return problem
+
+
+def mark_practice(store: GameStore, reason: str, records_file: _Path = None) -> str | None:
+    """Make the game practice for ``reason`` (:meth:`GameStore.update`), and tell the records' note at once.
+
+    Returns
+    -------
+    str or None
+        A records problem to show as a warning (:func:`note_game`).
+
+    Raises
+    ------
+    DataFileError
+        If the ledger cannot be written.
+    """
+    store.update(practice=reason)
+    return note_game(store, records_file)
 
 
 # -- telling the CPU's turn, for both front ends ----------------------------------------------------
@@ -356,7 +379,8 @@ def can_undo(state: GameState, before: GameState | None) -> bool:
             and not state.rolls_used)
 
 
-def undo_score(store: GameStore, state: GameState, before: GameState) -> tuple[GameState, Event, bool]:
+def undo_score(store: GameStore, state: GameState, before: GameState,
+               records_file: _Path = None) -> tuple[GameState, Event, bool]:
     """Take back the last score (:func:`can_undo` must hold): the game becomes practice (``"undo"``)
     and ``before`` the saved game.
 
@@ -375,5 +399,5 @@ def undo_score(store: GameStore, state: GameState, before: GameState) -> tuple[G
     first = "undo" not in store.practice
     if first:
         store.update(practice="undo")
-    store.save(before)
+    save_action(store, before, records_file)  # the records' note is practice now (a problem is retried)
     return before, last, first

@@ -22,7 +22,7 @@ from ..game import CPU, HUMAN, MAX_ROLLS, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
 from ..play.records import DataFileError, records_path
 from ..play.savegame import GameStore
-from ..play.session import can_undo, cpu_steps, file_finished, save_action, undo_score
+from ..play.session import can_undo, cpu_steps, file_finished, mark_practice, save_action, undo_score
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -318,7 +318,7 @@ class Session:
     def practice(self, reason: str) -> None:
         """Mark the game as practice for ``reason`` (say so the first time)."""
         if reason not in self.store.practice:
-            self.store.update(practice=reason)
+            self._records_warning(mark_practice(self.store, reason, self.records_file))
             self.note(self.tr(f"practice.{reason}"), fg="yellow")
 
     def _too_costly(self, what: str, loss: float, best: str, cancelled: str = "confirm.cancelled") -> bool:
@@ -361,7 +361,7 @@ class Session:
             self.error(PromptError("err.no_undo"))
             return
         assert self._before_score is not None  # can_undo checked it
-        self.state, last, first = undo_score(self.store, st, self._before_score)
+        self.state, last, first = undo_score(self.store, st, self._before_score, self.records_file)
         self._before_score = None
         if first:
             self.note(tr("practice.undo"), fg="yellow")

@@ -862,7 +862,7 @@ class GameService:
                 raise ApiError(409, tr("web.err.no_undo"), "no_undo")
             assert self._before_score is not None  # can_undo checked it
             try:
-                state, last, first = store.undo_score(self.store, st, self._before_score)
+                state, last, first = store.undo_score(self.store, st, self._before_score, self.records_file)
             except store.DataFileError as e:
                 raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
             self.state, self._before_score = state, None
@@ -943,9 +943,11 @@ class GameService:
         if "hint" in self.store.practice:
             return None
         try:
-            self.store.update(practice="hint")
+            problem = store.mark_practice(self.store, "hint", self.records_file)
         except store.DataFileError as e:
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+        if problem:
+            self.notice = problem
         return tr("practice.hint")
 
     def _hint(self, adv: Advisor, tr: Translator, st: GameState) -> dict[str, Any]:
