@@ -459,12 +459,7 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
         If the records cannot be read or written.
     """
     book = RecordBook.load(records_file)
-    if entry.game_id in book.filed:
-        how = "already"
-    else:
-        how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
-        _note_filed(book, entry)
-        book.save()
+    how = "already" if entry.game_id in book.filed else _count_unfinished(book, entry)
     store.clear()
     return how, book.problem
 
@@ -527,10 +522,15 @@ def file_vanished_game(records_file: str | os.PathLike[str] | None = None,
         book.save()
         return None, book.problem, None
     entry = LedgerEntry(p["game_id"], "", 0, p["rules"], p["opponent"], 0, p["lang"], practice=tuple(p["practice"]))
+    return _count_unfinished(book, entry), book.problem, entry
+
+
+def _count_unfinished(book: RecordBook, entry: LedgerEntry) -> str:
+    """Count ``entry``'s game as left unfinished in ``book`` and save it: ``abandoned`` or ``loss``."""
     how = book.add_abandoned(entry.rules, entry.opponent_key, entry.is_practice)
     _note_filed(book, entry)
     book.save()
-    return how, book.problem, entry
+    return how
 
 
 def _note_filed(book: RecordBook, entry: LedgerEntry | None) -> None:

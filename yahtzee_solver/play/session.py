@@ -301,15 +301,17 @@ def note_game(store: GameStore, records_file: _Path = None) -> str | None:
 def mark_practice(store: GameStore, reason: str, records_file: _Path = None) -> str | None:
     """Make the game practice for ``reason`` (:meth:`GameStore.update`), and tell the records' note at once.
 
+    A process killed right after a hint leaves a note that already says practice.
+
     Returns
     -------
     str or None
-        A records problem to show as a warning (:func:`note_game`).
+        :func:`note_game`'s warning: records that could not be read or written, or were moved aside.
 
     Raises
     ------
     DataFileError
-        If the ledger cannot be written.
+        If the ledger cannot be written (the game is then not practice on disk either).
     """
     store.update(practice=reason)
     return note_game(store, records_file)
