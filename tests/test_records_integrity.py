@@ -374,3 +374,40 @@ def test_records_that_cannot_be_written_are_said_once_and_noted_later(home):
     assert save_action(store, st) is None  # noted now
     assert _delete_both_and_settle(home).counted == "loss"
     assert RecordBook.load().get("yahtzee", "normal").losses == 1
+
+
+@pytest.mark.parametrize("opponent,key", [("none", "solo"), ("beginner", "beginner")])
+def test_a_finished_game_whose_files_are_deleted_before_filing_is_filed_with_its_score(home, opponent, key):
+    """The last score is saved, then the run dies before it files the game, and both files are deleted."""
+    from yahtzee_solver.game import CPU, Roll, Score, new_game
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import begin_game, save_action, settle_notes
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.strategy.levels import make_strategy
+
+    home.mkdir(parents=True)
+    store = GameStore(home / "game.json")
+    st = new_game("yahtzee", opponent, "me", SEED)
+    begin_game(store, st)
+    cpu = None if opponent == "none" else make_strategy(opponent, st.rules, rng=st.cpu_rng)
+    while not st.is_terminal():
+        if st.current == CPU:
+            from yahtzee_solver.game import cpu_actions
+            for a in cpu_actions(st, cpu):
+                st.apply_action(a)
+                save_action(store, st)
+                if st.is_terminal() or st.current != CPU:
+                    break
+            continue
+        st.apply_action(Roll())
+        save_action(store, st)
+        st.apply_action(Score(min(st.cards[st.current].open_categories)))
+        save_action(store, st)
+    s = _delete_both_and_settle(home)
+    assert s.counted == "filed" and s.filed_score == st.cards[0].total
+    rec = RecordBook.load().get("yahtzee", key)
+    assert (rec.games, rec.best, rec.abandoned, rec.forfeits) == (1, st.cards[0].total, 0, 0)
+    if opponent != "none":
+        assert rec.wins + rec.losses + rec.draws == 1
+    note = settle_notes(Translator("en"), s)[-1][0]
+    assert "is now in your records" in note and str(st.cards[0].total) in note

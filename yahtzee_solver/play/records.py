@@ -358,14 +358,28 @@ def _parse_playing(p: object) -> dict[str, Any] | None:
     """The validated ``playing`` object of a records file (``None`` when there is none)."""
     if p is None:
         return None
-    if not isinstance(p, dict) or set(p) != {"game_id", "rules", "opponent", "lang", "practice"}:
+    keys = {"game_id", "rules", "opponent", "lang", "practice"}
+    if not isinstance(p, dict) or not keys <= set(p) <= keys | {"final"}:
         raise ValueError("invalid playing")
     gid, rules, opponent, lang, practice = (p[k] for k in ("game_id", "rules", "opponent", "lang", "practice"))
     if (not isinstance(gid, str) or not gid or any(c not in "0123456789abcdef" for c in gid)
             or rules not in RULESETS or opponent not in OPPONENTS or not isinstance(lang, str)
             or not isinstance(practice, list) or any(r not in PRACTICE_REASONS for r in practice)):
         raise ValueError("invalid playing")
-    return {"game_id": gid, "rules": rules, "opponent": opponent, "lang": lang, "practice": sorted(set(practice))}
+    out = {"game_id": gid, "rules": rules, "opponent": opponent, "lang": lang, "practice": sorted(set(practice))}
+    if "final" in p:
+        f = p["final"]
+        if (not isinstance(f, dict) or set(f) != {"score", "outcome"} or isinstance(f["score"], bool)
+                or not isinstance(f["score"], int) or not 0 <= f["score"] <= _MAX_SCORE
+                or f["outcome"] not in (None, "win", "loss", "draw")):
+            raise ValueError("invalid playing")
+        out["final"] = {"score": f["score"], "outcome": f["outcome"]}
+    return out
+
+
+#: No final score of any rule set reaches this (Yahtzee's maximum is 1,575 points); a note claiming
+#: more is not the program's.
+_MAX_SCORE = 10_000
 
 
 def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str], dict[str, Any] | None]:
@@ -464,13 +478,17 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
     return how, book.problem
 
 
-def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None = None) -> str | None:
+def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None = None,
+                 final: tuple[int, str | None] | None = None) -> str | None:
     """Tell the records of the game in progress (``entry``, with at least one recorded action).
 
-    Written once a game and again when it becomes practice, so that deleting
-    its save and its ledger together does not make it vanish: the next
-    :func:`file_vanished_game` counts it as :func:`file_unfinished_game` would.
-    Nothing is written when the records already say so, or have counted the game.
+    Written once a game, again when it becomes practice, and with ``final``
+    (the player's final score in points, and ``win``/``loss``/``draw`` or
+    ``None`` in solitaire) when its last score is saved, so that deleting its
+    save and its ledger together does not make it vanish: the next
+    :func:`file_vanished_game` counts it as :func:`file_unfinished_game` would,
+    or files a finished game's score. Nothing is written when the records
+    already say so, or have counted the game.
 
     Returns
     -------
@@ -485,8 +503,10 @@ def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None
     book = RecordBook.load(records_file)
     if entry.game_id in book.filed:
         return book.problem
-    want = {"game_id": entry.game_id, "rules": entry.rules, "opponent": entry.opponent, "lang": entry.lang,
-            "practice": list(entry.practice)}
+    want: dict[str, Any] = {"game_id": entry.game_id, "rules": entry.rules, "opponent": entry.opponent,
+                            "lang": entry.lang, "practice": list(entry.practice)}
+    if final is not None:
+        want["final"] = {"score": int(final[0]), "outcome": final[1]}
     if book.playing != want:
         book.playing = want
         book.save()
@@ -494,19 +514,22 @@ def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None
 
 
 def file_vanished_game(records_file: str | os.PathLike[str] | None = None,
-                       ) -> tuple[str | None, str | None, LedgerEntry | None]:
+                       ) -> tuple[str | None, str | None, LedgerEntry | None, int | None]:
     """Count the game the records were told of (:func:`note_playing`) when its save and ledger are both gone.
 
-    Call it only when there is no game in progress on disk.  Solitaire:
-    ``abandoned``; against the CPU: a loss (a forfeit); practice games in the
-    practice records, as :func:`file_unfinished_game`.
+    Call it only when there is no game in progress on disk.  A game noted
+    with its final score is filed with it (``filed``, as
+    :func:`file_finished_game` would); any other is counted as
+    :func:`file_unfinished_game` counts it: ``abandoned`` in solitaire, a loss
+    (a forfeit) against the CPU; practice games in the practice records.
 
     Returns
     -------
-    (str or None, str or None, LedgerEntry or None)
+    (str or None, str or None, LedgerEntry or None, int or None)
         How it was counted (``None``: the records know of no such game),
-        :attr:`RecordBook.problem`, and the game counted (its id, rules,
-        opponent, language and practice reasons; no seed and no key).
+        :attr:`RecordBook.problem`, the game counted (its id, rules,
+        opponent, language and practice reasons; no seed and no key), and
+        the final score filed (points; ``None`` unless ``filed``).
 
     Raises
     ------
@@ -516,13 +539,19 @@ def file_vanished_game(records_file: str | os.PathLike[str] | None = None,
     book = RecordBook.load(records_file)
     p = book.playing
     if p is None:
-        return None, book.problem, None
+        return None, book.problem, None, None
     if p["game_id"] in book.filed:  # filed already: only the note was left
         book.playing = None
         book.save()
-        return None, book.problem, None
+        return None, book.problem, None, None
     entry = LedgerEntry(p["game_id"], "", 0, p["rules"], p["opponent"], 0, p["lang"], practice=tuple(p["practice"]))
-    return _count_unfinished(book, entry), book.problem, entry
+    final = p.get("final")
+    if final is None:
+        return _count_unfinished(book, entry), book.problem, entry, None
+    book.add_game(entry.rules, entry.opponent_key, final["score"], final["outcome"], entry.is_practice)
+    _note_filed(book, entry)
+    book.save()
+    return "filed", book.problem, entry, final["score"]
 
 
 def _count_unfinished(book: RecordBook, entry: LedgerEntry) -> str:

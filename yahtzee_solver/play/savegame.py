@@ -388,8 +388,8 @@ class GameStore:
     entry : LedgerEntry or None
         The ledger entry of the game being played (after :meth:`begin` or :meth:`open`).
     ledger : Ledger
-    noted : (str, tuple of str) or None
-        The game id and practice reasons the records were last told of
+    noted : (str, tuple of str, tuple or None) or None
+        The game id, practice reasons and final score the records were last told of
         (:func:`yahtzee_solver.play.session.note_game`).
     note_problem : str or None
         Why the last try to tell them failed (said once).
@@ -399,7 +399,7 @@ class GameStore:
         self.game_file: Path = Path(game_file) if game_file is not None else save_path()
         self.ledger: Ledger = Ledger(ledger_file if ledger_file is not None else self.game_file.with_name("ledger.json"))
         self.entry: LedgerEntry | None = None
-        self.noted: tuple[str, tuple[str, ...]] | None = None
+        self.noted: tuple[str, tuple[str, ...], tuple[int, str | None] | None] | None = None
         self.note_problem: str | None = None
 
     @property

@@ -61,7 +61,9 @@ class Settled:
     counted : str or None
         ``loss`` or ``abandoned`` when a game whose save was deleted or
         refused was counted now (``opened.entry`` says which); ``already``
-        when the records had counted that game before (nothing changed).
+        when the records had counted that game before (nothing changed);
+        ``filed`` when a finished game whose files were both deleted was
+        filed from the records' note (``filed_score``).
     finished : GameState or None
         A finished game an earlier run could not record, filed now.
     update : RecordUpdate or None
@@ -70,6 +72,10 @@ class Settled:
         An unreadable records file moved aside while filing.
     ledger_problem : str or None
         An unreadable ledger moved aside.
+    filed_score : int or None
+        With ``counted`` ``filed``: the final score (points) of a finished game
+        whose save and ledger were both deleted before it was filed, filed now
+        from the records' note.
     """
 
     opened: Opened
@@ -79,6 +85,7 @@ class Settled:
     update: RecordUpdate | None = None
     records_problem: str | None = None
     ledger_problem: str | None = None
+    filed_score: int | None = None
 
 
 @dataclass(frozen=True)
@@ -147,10 +154,10 @@ def settle(store: GameStore, records_file: _Path = None) -> Settled:
     opened = store.open()
     ledger_problem = store.ledger.problem
     if opened.status == "none":  # its save and its ledger both deleted? the records know of it
-        how, problem, entry = file_vanished_game(records_file)
+        how, problem, entry, score = file_vanished_game(records_file)
         if how is not None:
             return Settled(Opened("missing", entry=entry), counted=how, records_problem=problem,
-                           ledger_problem=ledger_problem)
+                           ledger_problem=ledger_problem, filed_score=score)
         return Settled(opened, records_problem=problem, ledger_problem=ledger_problem)
     if opened.status in ("missing", "refused") and opened.entry is not None:
         how, problem = file_unfinished_game(opened.entry, store, records_file)
@@ -185,7 +192,12 @@ def settle_notes(tr: Translator, s: Settled) -> list[tuple[str, bool]]:
         out.append((tr("warn.save", detail=s.opened.problem), True))
     if s.records_problem:
         out.append((tr("warn.records", detail=s.records_problem), True))
-    if s.counted is not None:
+    if s.counted == "filed":
+        e = s.opened.entry
+        assert e is not None and s.filed_score is not None  # a filed game has its entry and score
+        out.append((tr("end.pending", rules=tr.title(get_rules(e.rules)), opponent=tr.opponent(e.opponent_key),
+                       score=s.filed_score), False))
+    elif s.counted is not None:
         e = s.opened.entry
         assert e is not None  # a counted game has its entry
         why = tr("why.deleted" if s.opened.status == "missing" else "why.refused")
@@ -268,12 +280,17 @@ def save_action(store: GameStore, state: GameState, records_file: _Path = None) 
         :meth:`GameStore.save` says).
     """
     store.save(state)
-    return note_game(store, records_file)
+    final = None
+    if state.is_terminal():  # the score goes into the note: deleting both files now still files it
+        final = (state.cards[HUMAN].total,
+                 None if state.config.n_players == 1 else {0: "win", 1: "loss", None: "draw"}[state.winner()])
+    return note_game(store, records_file, final)
 
 
-def note_game(store: GameStore, records_file: _Path = None) -> str | None:
+def note_game(store: GameStore, records_file: _Path = None, final: tuple[int, str | None] | None = None) -> str | None:
     """The records' half of :func:`save_action`: note the game in progress once it has an action,
-    and again once it is practice (nothing is read or written otherwise).
+    again once it is practice, and with ``final`` (score, outcome) once it is over (nothing is read
+    or written otherwise).
 
     The note is not essential to the game in progress (its save and ledger are
     written): records that cannot be written are reported once, tried again
@@ -287,14 +304,14 @@ def note_game(store: GameStore, records_file: _Path = None) -> str | None:
         moved aside, or records that cannot be read or written.
     """
     e = store.entry
-    if e is None or e.counter == 0 or store.noted == (e.game_id, e.practice):
+    if e is None or e.counter == 0 or store.noted == (e.game_id, e.practice, final):
         return None
     try:
-        problem = note_playing(e, records_file)
+        problem = note_playing(e, records_file, final)
     except DataFileError as err:  # tried again after the next action; said once
         said, store.note_problem = store.note_problem, str(err)
         return None if said == store.note_problem else store.note_problem
-    store.noted, store.note_problem = (e.game_id, e.practice), None
+    store.noted, store.note_problem = (e.game_id, e.practice, final), None
     return problem
 
 
