@@ -1361,3 +1361,29 @@ def test_a_game_whose_ledger_could_not_be_written_comes_back_once_the_file_is_me
     kept.rename(ledger)
     game = client.ok("get", "/api/game")["game"]
     assert game is not None and game["dice"] == before["dice"] and game["rolls_used"] == before["rolls_used"]
+
+
+def test_a_finished_game_whose_files_are_deleted_before_filing_is_filed_with_its_score(files, monkeypatch):
+    """The server saves the last score and dies before it files the game; both files are then deleted."""
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import settle
+    from yahtzee_solver.web.service import GameService
+
+    class Died(Exception):
+        pass
+
+    def die(self):
+        raise Died
+
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"rules": "yacht"})
+    monkeypatch.setattr(GameService, "_file", die)
+    with pytest.raises(AssertionError, match=r"internal error \(Died\)"):  # the last score's request dies
+        _play_out(c)
+    final = json.loads(files["game_file"].read_text())
+    files["game_file"].unlink()
+    files["game_file"].with_name("ledger.json").unlink()
+    s = settle(GameStore(files["game_file"]), files["records_file"])
+    rec = RecordBook.load(files["records_file"]).get("yacht", "solo")
+    assert s.counted == "filed" and rec.games == 1 and rec.abandoned == 0
+    assert rec.best == s.filed_score and final["round"] == 12

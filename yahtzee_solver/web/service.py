@@ -528,12 +528,11 @@ class GameService:
     def _save(self) -> None:
         """Save the game after an action; if that fails, go back to what the files hold (the ledger is
         written first: an action it does not certify is forgotten, never shown)."""
-        try:
-            self.store.save(self._game)
+        try:  # the save, then the records' note of the game (a records problem is a warning, not an error)
+            problem = store.save_action(self.store, self._game, self.records_file)
         except store.DataFileError as e:
             self.load()
             raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
-        problem = store.note_game(self.store, self.records_file)  # the records' note of the game in progress
         if problem:
             self.notice = problem
 

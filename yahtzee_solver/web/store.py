@@ -19,8 +19,8 @@ from ..play.history import history_path
 from ..play.lock import GameLock, GameRunningError
 from ..play.records import RecordBook, file_finished_game, records_path
 from ..play.savegame import GameStore, save_path
-from ..play.session import (Settled, begin_game, can_undo, file_finished, make_game, mark_practice, note_game,
-                            save_action, settle, settle_notes, undo_score)
+from ..play.session import (Settled, begin_game, can_undo, file_finished, make_game, mark_practice, save_action,
+                            settle, settle_notes, undo_score)
 
 __all__ = [
     "DataFileError",
@@ -41,7 +41,6 @@ __all__ = [
     "settle",
     "settle_notes",
     "save_action",
-    "note_game",
     "mark_practice",
     "undo_score",
 ]
