@@ -400,6 +400,11 @@ def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[s
 
 
 # -- filing a game ---------------------------------------------------------------------------------
+def game_outcome(state: GameState) -> str | None:
+    """The player's ``win``, ``loss`` or ``draw`` in a finished game against the CPU; ``None`` in solitaire."""
+    return None if state.config.n_players == 1 else {0: "win", 1: "loss", None: "draw"}[state.winner()]
+
+
 def file_finished_game(state: GameState, store: GameStore, records_file: str | os.PathLike[str] | None = None,
                        ) -> tuple[RecordUpdate, str | None]:
     """Add a finished game to the records, then delete its saved game and ledger entry.
@@ -438,9 +443,7 @@ def file_finished_game(state: GameState, store: GameStore, records_file: str | o
     book = RecordBook.load(records_file)
     entry = store.entry
     practice = bool(store.practice)
-    outcome = None
-    if state.config.n_players == 2:
-        outcome = {0: "win", 1: "loss", None: "draw"}[state.winner()]
+    outcome = game_outcome(state)
     if entry is not None and entry.game_id in book.filed:
         rec = book.get(state.rules.name, state.config.opponent_key, practice)
         upd = RecordUpdate(rec, rec.best, False, practice)

@@ -34,7 +34,8 @@ from ..errors import DataFileError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
 from ..i18n import Translator
-from .records import RecordUpdate, file_finished_game, file_unfinished_game, file_vanished_game, note_playing
+from .records import (RecordUpdate, file_finished_game, file_unfinished_game, file_vanished_game, game_outcome,
+                      note_playing)
 from ..rules import RuleSet, get_rules
 from .savegame import GameStore, Opened
 
@@ -280,10 +281,8 @@ def save_action(store: GameStore, state: GameState, records_file: _Path = None) 
         :meth:`GameStore.save` says).
     """
     store.save(state)
-    final = None
-    if state.is_terminal():  # the score goes into the note: deleting both files now still files it
-        final = (state.cards[HUMAN].total,
-                 None if state.config.n_players == 1 else {0: "win", 1: "loss", None: "draw"}[state.winner()])
+    # a finished game's score goes into the note: deleting both files now still files it
+    final = (state.cards[HUMAN].total, game_outcome(state)) if state.is_terminal() else None
     return note_game(store, records_file, final)
 
 
