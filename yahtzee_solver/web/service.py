@@ -539,9 +539,7 @@ class GameService:
     def _file(self) -> None:
         """Record the finished game (its save and ledger entry are deleted once recorded)."""
         st = self._game
-        outcome = None
-        if st.config.n_players == 2:
-            outcome = {HUMAN: "win", CPU: "loss", None: "draw"}[st.winner()]
+        outcome = store.game_outcome(st)
         practice = bool(self.store.practice)
         try:
             filed = store.file_finished(st, self.store, self.records_file, self.history_file)

@@ -17,7 +17,7 @@ from ..errors import DataFileError
 from ..files import data_dir
 from ..play.history import history_path
 from ..play.lock import GameLock, GameRunningError
-from ..play.records import RecordBook, file_finished_game, records_path
+from ..play.records import RecordBook, file_finished_game, game_outcome, records_path
 from ..play.savegame import GameStore, save_path
 from ..play.session import (Settled, begin_game, can_undo, file_finished, make_game, mark_practice, save_action,
                             settle, settle_notes, undo_score)
@@ -28,6 +28,7 @@ __all__ = [
     "GameRunningError",
     "GameStore",
     "RecordBook",
+    "game_outcome",
     "Settled",
     "begin_game",
     "can_undo",
