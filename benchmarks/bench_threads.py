@@ -20,6 +20,9 @@ second of two runs of its card (the first loads every kernel the card calls).
 Usage::
 
     python benchmarks/bench_threads.py [--rounds 3] [--jobs build,dist,simulate] [--env KEY=VALUE ...] [--busy N]
+
+``--jobs`` may also name ``dist-empty``: the empty Yahtzee card's ``dist`` (about 3.5 s on one
+thread), the goal-5 job, beside the default ``dist`` card's 0.4 s.
 """
 
 from __future__ import annotations
@@ -51,6 +54,16 @@ card = parse_card("ones=3,yahtzee=50", "yahtzee")
 score_distribution(card)  # warm: every kernel the card calls loaded, the heap grown
 t = time.perf_counter()
 d = score_distribution(card)
+print(f"wall={time.perf_counter() - t!r} layer={numba.threading_layer()}")
+""",
+    "dist-empty": """
+import time, numba
+from yahtzee_solver.solver import jit
+from yahtzee_solver.strategy.distribution import score_distribution
+jit.compiled()
+score_distribution(rules="yahtzee")  # warm, as the dist job
+t = time.perf_counter()
+d = score_distribution(rules="yahtzee")
 print(f"wall={time.perf_counter() - t!r} layer={numba.threading_layer()}")
 """,
     "simulate": """

@@ -174,7 +174,7 @@ def test_seeded_and_hinted_games_are_practice_and_shown_apart(home):
     book = RecordBook.load()
     assert book.get("yahtzee", "solo").best == g2.cards[0].total and book.get("yahtzee", "solo").games == 1
     res = run(["records"])
-    assert "Practice (chosen seed, hints or undo):" in res.output
+    assert "Practice (chosen seed, hints, undo or the --confirm-loss question):" in res.output
     rows = json.loads(run(["records", "--json"]).output)["records"]
     assert sorted((r["practice"], r["games"]) for r in rows) == [(False, 1), (True, 2)]
 

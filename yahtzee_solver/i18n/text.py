@@ -243,7 +243,7 @@ EN = {
     "settled.loss": "The saved game ({rules}, {opponent}) {why}: counted as a loss.",
     "settled.abandoned": "The saved game ({rules}, {opponent}) {why}: counted as abandoned.",
     "settled.already": "The saved game ({rules}, {opponent}) {why}: already counted, the records are unchanged.",
-    "rec.practice_title": "Practice (chosen seed, hints or undo):",
+    "rec.practice_title": "Practice (chosen seed, hints, undo or the --confirm-loss question):",
     # -- the rules pages (docs/rules.md) ---------------------------------------------------------------------------
     "rules.turn": (
         "{title}\n\n"
@@ -453,7 +453,7 @@ ZH = {
     "settled.loss": "存档（{rules}，{opponent}）{why}：记为一负。",
     "settled.abandoned": "存档（{rules}，{opponent}）{why}：记为放弃。",
     "settled.already": "存档（{rules}，{opponent}）{why}：此前已计入，记录不变。",
-    "rec.practice_title": "练习（指定种子、提示或撤销）：",
+    "rec.practice_title": "练习（指定种子、提示、撤销或 --confirm-loss 确认）：",
     "rules.turn": (
         "{title}\n\n"
         "共 {n} 个项目、{n} 轮。每轮先掷全部五颗骰子；之后最多两次，可保留任意骰子并重掷其余的"
@@ -661,7 +661,7 @@ JA = {
     "settled.loss": "保存されたゲーム（{rules}、{opponent}）{why}：負けとして記録します。",
     "settled.abandoned": "保存されたゲーム（{rules}、{opponent}）{why}：放棄として記録します。",
     "settled.already": "保存されたゲーム（{rules}、{opponent}）{why}：すでに記録済みのため、記録は変わりません。",
-    "rec.practice_title": "練習（シード指定・ヒント・取り消し）：",
+    "rec.practice_title": "練習（シード指定・ヒント・取り消し・--confirm-loss の確認）：",
     "rules.turn": (
         "{title}\n\n"
         "{n} 役、{n} ターン。各ターンはまず5個のサイコロをすべて振り、そのあと2回まで、"
