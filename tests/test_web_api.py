@@ -742,6 +742,10 @@ BAD_BODIES = [
     ("/api/game/score", '{"box": 2, "points": 50}', 400, "unknown field 'points'"),
     ("/api/game/score", '{"box": 2, "confirm": 1}', 400, "invalid confirm"),
     ("/api/game/cpu", '{"steps": 3}', 400, "unknown field"),
+    # a field given twice is ambiguous (JSON parsers differ on which one wins): refused, not the last taken
+    ("/api/game/score", '{"box": 2, "box": 12}', 400, "field 'box' given twice"),
+    ("/api/game/hold", '{"held": [true, true, true, true, true], "held": [false, false, false, false, false]}',
+     400, "field 'held' given twice"),
 ]
 
 

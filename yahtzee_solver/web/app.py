@@ -118,20 +118,31 @@ def _read_body() -> bytes:
     return raw
 
 
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members, refusing a name given twice (which one counts is not defined by JSON)."""
+    out: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in out:
+            raise ApiError(400, f"field {name[:40]!r} given twice")
+        out[name] = value
+    return out
+
+
 def _body(fields: dict[str, Any]) -> dict[str, Any]:
     """The request's JSON object, checked against ``fields`` (name -> (type, required)).
 
     Raises
     ------
     ApiError
-        400 for bad JSON, a non-object, an unknown or missing field, or a wrong type.
+        400 for bad JSON, a field given twice, a non-object, an unknown or missing field, or a
+        wrong type.
     """
     raw = _read_body()
     if not raw.strip():
         data = {}
     else:
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_repeats)
         except RecursionError:
             raise ApiError(400, "bad JSON: nested too deeply") from None
         except (UnicodeDecodeError, ValueError) as e:
