@@ -344,7 +344,8 @@ def test_card_file_edge_cases(tmp_path):
 
 def test_card_text_edge_cases():
     assert parse_card("sixes = 18, fours : 12").boxes[5] == 18
-    for text, needle in (("sixes=", "missing points"), ("=18", "no box name"), ("sixes", "want box=points")):
+    for text, needle in (("sixes=", "missing points"), ("=18", "no box name"), ("sixes", "want box=points"),
+                         (",,,", "no box=points entry"), (" ; ,", "no box=points entry")):
         with pytest.raises(ScoreCardError) as info:
             parse_card(text)
         assert_one_line(info.value, needle)

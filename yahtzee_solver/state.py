@@ -492,6 +492,9 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         if not value.strip():
             raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {norm}=18 ('-' for an open box)")
         pairs[norm] = None if value.strip().lower() in ("-", "none", "open") else value
+    if not pairs:  # separators only: a slip, not a way to ask for the empty card
+        raise ScoreCardError(f"invalid card {clip(text, 40)!r}: no box=points entry (e.g. sixes=18; "
+                             "leave the card out for the empty card)")
     return _from_mapping(pairs, rules)
 
 
