@@ -20,6 +20,12 @@ second of two runs of its card (the first loads every kernel the card calls).
 Usage::
 
     python benchmarks/bench_threads.py [--rounds 3] [--jobs build,dist,simulate] [--env KEY=VALUE ...] [--busy N]
+        [--baseline REV]
+
+``--baseline REV`` runs the package at git revision ``REV`` too (extracted as
+``bench_long_dps.py`` does), in the same rounds, the two codes' processes
+alternating: this host's speed moves by more than a code change between two
+runs minutes apart, so a change is judged only beside its baseline.
 
 ``--jobs`` may also name ``dist-empty``: the empty Yahtzee card's ``dist`` (about 3.5 s on one
 thread), the goal-5 job, beside the default ``dist`` card's 0.4 s.
@@ -99,6 +105,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", default="build,dist,simulate")
     ap.add_argument("--env", nargs="*", default=[], help="KEY=VALUE settings for both sides")
     ap.add_argument("--busy", type=int, default=0, help="other processes keeping a core busy meanwhile")
+    ap.add_argument("--baseline", default=None, metavar="REV",
+                    help="also run the package at git revision REV, alternating with the working tree")
     opts = ap.parse_args(argv)
     extra = dict(kv.split("=", 1) for kv in opts.env)
     common.header(f"one thread vs two (extra environment: {extra or 'none'}; busy processes: {opts.busy})")
@@ -112,22 +120,33 @@ def main(argv=None) -> int:
 
 
 def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
+    sides: list[tuple[str, dict[str, str]]] = [("current", {})]
+    if opts.baseline:
+        from bench_long_dps import baseline_tree
+
+        base = baseline_tree(opts.baseline)
+        print(f"# baseline: {opts.baseline} (extracted to {base.name} in the temporary folder), "
+              "alternating with the working tree in every round")
+        sides.append((f"base {opts.baseline}", {"PYTHONPATH": str(base)}))
     rows = []
     for job in opts.jobs.split(","):
-        walls: dict[int, list[float]] = {1: [], 2: []}
+        walls: dict[tuple[str, int], list[float]] = {(side, n): [] for side, _ in sides for n in (1, 2)}
         layer = "?"
         for i in range(opts.rounds):
-            for n in ((1, 2) if i % 2 == 0 else (2, 1)):
-                fields, _, _ = common.run_child(JOBS[job], env={**extra, "NUMBA_NUM_THREADS": str(n)})
-                walls[n].append(float(fields["wall"]))
-                layer = fields.get("layer", layer)
-            print(f"  {job} round {i + 1}: 1 thread {walls[1][-1]:.3f} s   2 threads {walls[2][-1]:.3f} s   "
-                  f"(load {load()})")
-        w1, w2 = common.median(walls[1]), common.median(walls[2])
-        rows.append((job, w1, w2, layer))
-    print(f"\n  job        1 thread   2 threads   1/2 (>1: the second thread helps)   layer   load now {load()}")
-    for job, w1, w2, layer in rows:
-        print(f"  {job:9s} {w1:8.3f} s  {w2:8.3f} s   {common.ratio(w1, w2):>6}   "
+            for side, env in (sides if i % 2 == 0 else sides[::-1]):
+                for n in ((1, 2) if i % 2 == 0 else (2, 1)):
+                    fields, _, _ = common.run_child(JOBS[job], env={**extra, **env, "NUMBA_NUM_THREADS": str(n)})
+                    walls[side, n].append(float(fields["wall"]))
+                    layer = fields.get("layer", layer)
+            print(f"  {job} round {i + 1}: " + "   ".join(
+                f"{side}: 1 thread {walls[side, 1][-1]:.3f} s, 2 threads {walls[side, 2][-1]:.3f} s"
+                for side, _ in sides) + f"   (load {load()})")
+        for side, _ in sides:
+            rows.append((job, side, common.median(walls[side, 1]), common.median(walls[side, 2]), layer))
+    print(f"\n  job         code              1 thread   2 threads   1/2 (>1: the second thread helps)   layer   "
+          f"load now {load()}")
+    for job, side, w1, w2, layer in rows:
+        print(f"  {job:10s}  {side:16s} {w1:8.3f} s  {w2:8.3f} s   {common.ratio(w1, w2):>6}   "
               f"{verdict(w1, w2)}   {layer}")
     return 0
 
