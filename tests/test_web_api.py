@@ -775,6 +775,9 @@ BAD_QUERIES = [
     ("/api/advice?dice=22555&card=sixes=19", 400, "19"),
     ("/api/advice?dice=22555&card=sixes=18,sixes=12", 400, "repeated"),
     ("/api/advice?dice=22555&card=kings=3", 400, "kings"),
+    # separators only: refused as by the command line, not read as the empty card
+    ("/api/advice?dice=22555&card=,,,", 400, "no box=points entry"),
+    ("/api/advice?dice=22555&card=%20,%20", 400, "no box=points entry"),
     ("/api/advice?dice=22555&card=@/etc/passwd", 400, "box=points"),
     ("/api/advice?dice=22555&card={\"sixes\":6}", 400, "box=points"),
     ("/api/advice?dice=22555&card=sixes=" + "9" * 5000, 400, "longer than"),

@@ -158,7 +158,8 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
     Raises
     ------
     ApiError
-        400 for a syntax error, an unknown or repeated box, or impossible points.
+        400 for a syntax error, separators with no entry, an unknown or repeated box, or
+        impossible points.
     """
     tr = tr or WebTranslator("en")
     if len(text) > MAX_CARD_TEXT:
@@ -172,6 +173,8 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
         if name in pairs:
             raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
         pairs[name] = int(value)
+    if not pairs and text.strip():  # separators only: a slip, refused as the command line refuses it
+        raise ApiError(400, tr("web.adv.err.none", card=repr(text[:40])))
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except (CategoryError, ScoreCardError) as e:
