@@ -28,6 +28,7 @@ from .errors import DataFileError
 
 __all__ = [
     "HOME_ENV",
+    "refuse_repeated_keys",
     "MAX_FILE_BYTES",
     "UnusableFileError",
     "FileTooLargeError",
@@ -122,6 +123,24 @@ def file_kind(path: str | os.PathLike[str] | os.stat_result) -> str:
     if stat.S_ISDIR(st.st_mode):
         return "folder"
     return "special"
+
+
+def refuse_repeated_keys(error: Callable[[str], Exception]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """An ``object_pairs_hook`` for :func:`json.loads` that raises ``error(name)`` for a name given twice.
+
+    JSON leaves open which of two members of one name counts; a card file or a request
+    that repeats one is refused instead of the last silently winning.
+    """
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in pairs:
+            if name in out:
+                raise error(name)
+            out[name] = value
+        return out
+
+    return hook
 
 
 def clip(text: object, limit: int = 160) -> str:

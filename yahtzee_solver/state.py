@@ -21,7 +21,7 @@ import numpy as np
 
 from .dice import ascii_width
 from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
-from .files import FileTooLargeError, UnusableFileError, clip, read_bounded
+from .files import FileTooLargeError, UnusableFileError, clip, read_bounded, refuse_repeated_keys
 from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
@@ -519,21 +519,14 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
 def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
 
-    def no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
-        for k, v in pairs:
-            if k in seen:
-                raise ScoreCardError(f"{what} repeats the key {k!r}")
-            seen[k] = v
-        return seen
-
     def whole(text: str) -> int:  # json's int(), which stops at Python's 4,300-digit limit
         if len(text.lstrip("-")) > MAX_POINT_DIGITS:
             raise ScoreCardError(f"{what} holds the number {_number_shown(text)}: too many digits for a score")
         return int(text)
 
     try:
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_repeats, parse_int=whole)
+        data = json.loads(raw.decode("utf-8-sig"), parse_int=whole,
+                          object_pairs_hook=refuse_repeated_keys(lambda k: ScoreCardError(f"{what} repeats the key {k!r}")))
     except (ValueError, RecursionError) as e:
         if isinstance(e, ScoreCardError):
             raise

@@ -66,6 +66,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .._version import __version__
+from ..files import refuse_repeated_keys
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS
@@ -118,14 +119,8 @@ def _read_body() -> bytes:
     return raw
 
 
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's members, refusing a name given twice (which one counts is not defined by JSON)."""
-    out: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in out:
-            raise ApiError(400, f"field {name[:40]!r} given twice")
-        out[name] = value
-    return out
+#: Refuses a JSON body that names a field twice.
+_NO_REPEATS = refuse_repeated_keys(lambda name: ApiError(400, f"field {name[:40]!r} given twice"))
 
 
 def _body(fields: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +137,7 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
         data = {}
     else:
         try:
-            data = json.loads(raw.decode("utf-8"), object_pairs_hook=_no_repeats)
+            data = json.loads(raw.decode("utf-8"), object_pairs_hook=_NO_REPEATS)
         except RecursionError:
             raise ApiError(400, "bad JSON: nested too deeply") from None
         except (UnicodeDecodeError, ValueError) as e:
