@@ -128,6 +128,11 @@ def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
         print(f"# baseline: {opts.baseline} (extracted to {base.name} in the temporary folder), "
               "alternating with the working tree in every round")
         sides.append((f"base {opts.baseline}", {"PYTHONPATH": str(base)}))
+    for (side, env), tree in zip(sides, (common.ROOT, *([base] if opts.baseline else []))):
+        where = common.child_package({**extra, **env})
+        print(f"# {side}: imports {where}")
+        if where != (tree / "yahtzee_solver").resolve():
+            raise SystemExit(f"the {side} side imports {where}, not the package in {tree}")
     rows = []
     for job in opts.jobs.split(","):
         walls: dict[tuple[str, int], list[float]] = {(side, n): [] for side, _ in sides for n in (1, 2)}

@@ -15,8 +15,10 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -30,10 +32,16 @@ __all__ = [
     "median",
     "time_call_ns",
     "run_child",
+    "child_package",
+    "ROOT",
     "run_timed",
     "ratio",
     "PHASES",
 ]
+
+#: The checkout these scripts belong to: a child process imports the package from here unless its
+#: ``env`` gives another ``PYTHONPATH`` (:func:`run_child`).
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Game phases by turn number (0-based): early, middle, late (Yatzy's turns 13 and 14 are late too).
 PHASES = {"early": range(0, 4), "middle": range(4, 9), "late": range(9, 15)}
@@ -77,6 +85,10 @@ def ratio(ours: float, peer: float) -> str:
 def run_child(code: str, *args: str, env: dict | None = None) -> tuple[dict, float, float]:
     """Run ``code`` in a fresh interpreter; parse its last stdout line as ``key=value`` pairs.
 
+    The child runs in the temporary folder with :data:`ROOT` first on ``PYTHONPATH``, so it
+    imports this checkout's package; an ``env`` with its own ``PYTHONPATH`` (a baseline's
+    extracted tree) imports that one instead (:func:`child_package` tells which).
+
     Returns
     -------
     fields : dict of str to float or str
@@ -104,13 +116,18 @@ def run_child(code: str, *args: str, env: dict | None = None) -> tuple[dict, flo
         "print(f'__wall={w!r} __maxrss_kib={r.ru_maxrss} __rc={p.returncode}')\n"
     )
     full_env = dict(os.environ)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        x for x in (str(ROOT), os.environ.get("PYTHONPATH", "")) if x)
     if env:
         full_env.update(env)
+    # in a neutral folder: ``python -c`` puts the working folder first on ``sys.path``, which run
+    # from a checkout's root would import that checkout whatever ``PYTHONPATH`` says
     proc = subprocess.run(
         [sys.executable, "-c", wrapper, sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         env=full_env,
+        cwd=tempfile.gettempdir(),
     )
     lines = proc.stdout.strip().splitlines()
     if proc.returncode or not lines:
@@ -120,6 +137,17 @@ def run_child(code: str, *args: str, env: dict | None = None) -> tuple[dict, flo
         raise RuntimeError(f"child failed ({meta.get('__rc')}): {proc.stderr.strip()[-2000:]}")
     fields = _fields(lines[-2]) if len(lines) >= 2 else {}
     return fields, float(meta["__wall"]), float(meta["__maxrss_kib"]) / 1024.0
+
+
+def child_package(env: dict | None = None) -> Path:
+    """The folder of the ``yahtzee_solver`` package a :func:`run_child` child with ``env`` imports.
+
+    The scripts that compare two codes print it for each side, and check it, so that a baseline
+    never silently runs the working tree.
+    """
+    fields, _, _ = run_child("import yahtzee_solver as y, pathlib\n"
+                             "print('where=' + str(pathlib.Path(y.__file__).resolve().parent))", env=env)
+    return Path(str(fields["where"]))
 
 
 def run_timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int]:
