@@ -449,3 +449,22 @@ def test_a_parallel_job_on_a_busy_machine_runs_on_one_thread_and_gives_the_same_
     assert {name for name, _ in used} == {"dist_outcomes", "play_games", "solve_states"}
     assert {n for _, n in used} == {1}
     assert numba.get_num_threads() == before
+
+
+def test_idle_openmp_threads_spin_briefly_then_sleep_unless_the_environment_chose(monkeypatch):
+    from yahtzee_solver.solver import jit
+
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    monkeypatch.delenv("GOMP_SPINCOUNT", raising=False)
+    jit._passive_wait()
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    assert os.environ["GOMP_SPINCOUNT"] == str(jit.SPIN_COUNT)
+    # a choice of either is the user's: nothing is added to it
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    monkeypatch.delenv("GOMP_SPINCOUNT")
+    jit._passive_wait()
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE" and "GOMP_SPINCOUNT" not in os.environ
+    monkeypatch.delenv("OMP_WAIT_POLICY")
+    monkeypatch.setenv("GOMP_SPINCOUNT", "0")
+    jit._passive_wait()
+    assert "OMP_WAIT_POLICY" not in os.environ and os.environ["GOMP_SPINCOUNT"] == "0"

@@ -2238,11 +2238,12 @@ def dist_dense(out_off, out_end, out_idx, out_gain, lo, hi, lo_next, hi_next, to
     the row's last) such that from ``h`` on, the outcomes of state ``i`` add only to totals on
     that stride: each outcome's next row, shifted by its gain, is 0.0 from ``top_next`` on but
     on its own stride (:func:`row_top`), which must fall on the row's.  The whole row
-    (``hi[i] - lo[i] + 1``) when ``stride`` is 1.  On one thread: a slice's states take about
-    50 us in all, less than waking a second thread costs.
+    (``hi[i] - lo[i] + 1``) when ``stride`` is 1.  Parallel over states (``prange``): a slice's
+    states take about 50 us in all, and the second thread is still spinning from the outcome
+    kernel just before (:data:`yahtzee_solver.solver.jit.SPIN_COUNT`).
     """
     n = lo.shape[0]
-    for i in range(n):
+    for i in prange(n):
         w = hi[i] - lo[i] + 1
         if stride == 1:
             dense[i] = w

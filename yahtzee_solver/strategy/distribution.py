@@ -104,8 +104,8 @@ _CONVOLVE_SLICE = 256
 #: Outcomes a slice's scratch holds (three arrays of 8-byte entries, about 2 MiB each): a layer
 #: small enough for recycled rows (:class:`_RowMemory`, where memory does not matter) takes as
 #: many states a slice as fill it -- 256 in Yahtzee, whose turns have up to 320 outcomes, 538 in
-#: Yacht (152): each slice costs two parallel regions, a wake-up and a wait for the last thread
-#: each (about 60-80 us).
+#: Yacht (152): each slice costs two parallel regions (three when packed), each a wait for the last thread (and a
+#: wake-up of 30-50 us when the other thread has gone to sleep).
 _SLICE_OUTCOMES = 256 * 320
 
 #: Interpreted wall seconds to solve one turn-start state (about 5.5 ms of CPU on the
@@ -535,8 +535,11 @@ def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractCo
     return schedule
 
 
-#: Layers with fewer states run on one thread: waking the others costs more than they save.
-_SERIAL_BELOW = 1024
+#: Layers with fewer states run on one thread: waking the others costs more than they save.  With
+#: the short spin of idle threads (:data:`yahtzee_solver.solver.jit.SPIN_COUNT`) a layer pays one
+#: wake-up, not one per parallel region: an 11-open-box card's layers of 436 and 487 states (about
+#: 10 ms on one thread) run on two.
+_SERIAL_BELOW = 128
 
 
 def _threads(jit: bool, n: int) -> contextlib.AbstractContextManager[int]:
