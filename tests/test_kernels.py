@@ -824,3 +824,18 @@ def test_policy_mass_columns_is_policy_masses(start):
                         np.empty(N_KEEPS), Mt, np.empty(252), np.empty(C, np.int64), np.empty(C, np.int8))
         assert np.array_equal(MC[:, t], Mt)
     assert abs(MC[:, :n].sum(axis=0) - 1).max() < 1e-12
+
+
+@BACKENDS
+@pytest.mark.parametrize("case", ["empty", "one", "all equal", "few keys", "one pass", "two passes", "three passes"])
+def test_the_game_kernels_sort_is_numpys_stable_argsort(jitted, case):
+    """``sort_by_key`` (the radix sort of ``play_games``) gives the order of a stable argsort, ties by index."""
+    rng = np.random.default_rng(len(case))
+    n = {"empty": 0, "one": 1}.get(case, 5000)
+    high = {"all equal": 1, "few keys": 7, "one pass": 1 << 11, "two passes": 1 << 22,
+            "three passes": 1 << 30}.get(case, 10)
+    keys = rng.integers(0, high, n).astype(np.int64)
+    a, b = np.empty(n, np.int64), np.empty(n, np.int64)
+    got = backend(jitted).sort_by_key(keys, a, b)
+    assert got is a or got is b
+    np.testing.assert_array_equal(got, np.argsort(keys, kind="stable"))

@@ -78,6 +78,7 @@ KERNELS = (
     "batch_turn",
     "batch_boxes",
     "play_games",
+    "sort_by_key",
     "play_run",
     "best_keep",
     "play_keeps",
@@ -1503,8 +1504,9 @@ def batch_boxes(masks, ups, ybs, dice, V, packed, rolls, box_out, best_box, best
 def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, flags, moves):
     """Play whole solitaire games with the policy of ``(V, policy)``, one per row of ``dice``.
 
-    Turn by turn, the games are sorted by turn-start state (serially), and
-    the sorted list is cut into ``parts`` runs of equal length, played in
+    Turn by turn, the games are sorted by turn-start state (serially, by
+    :func:`sort_by_key`), and the sorted list is cut into ``parts`` runs of
+    equal length, played in
     parallel (``prange``) by :func:`play_run`: the keep values of each
     distinct state are computed once per run (:func:`turn`, the kernel of the
     build and the advisor) and used by every game of the run in that state.
@@ -1557,10 +1559,12 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
     total = np.zeros(G, np.int64)
     yahtzee = np.zeros(G, np.int8)
     ids = np.empty(G, np.int64)
+    sort_a = np.empty(G, np.int64)
+    sort_b = np.empty(G, np.int64)
     for t in range(C):
         for g in range(G):
             ids[g] = (mask[g] * (thr + 1) + up[g]) * 2 + yb[g]
-        order = np.argsort(ids, kind="mergesort")
+        order = sort_by_key(ids, sort_a, sort_b)  # one of the two, the other scratch
         for p in prange(parts):
             play_run(dice, t, order, ids, p * G // parts, (p + 1) * G // parts, V, score, joker, policy,
                      params, subkeeps, mask, up, yb, upsum, total, yahtzee, moves)
@@ -1571,6 +1575,57 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
             total[g] += params[_UBONUS]
             flags[g, 0] = 1
         totals[g] = total[g]
+
+
+#: Bits of the key a pass of :func:`sort_by_key` sorts on (2,048 counters, in a core's L1 cache).
+_SORT_BITS = 11
+
+
+def sort_by_key(keys, order, spare):
+    """The indices of ``keys`` in order of key, equal keys in index order (a stable sort).
+
+    What ``np.argsort(keys, kind="stable")`` returns, by a least-significant-digit radix sort
+    of :data:`_SORT_BITS` bits a pass: for the game kernel's 40,000 state ids (up to 22 bits,
+    two passes) about 0.15 ms, against 2.3 ms for numba's merge sort, which ran on one thread
+    between the parallel turns of :func:`play_games`.
+
+    Parameters
+    ----------
+    keys : (n,) int64
+        Keys, all >= 0.
+    order, spare : (n,) int64
+        Scratch, two different arrays; the result is one of them.
+
+    Returns
+    -------
+    (n,) int64
+        ``order`` or ``spare``, holding the sorted indices.
+    """
+    n = keys.shape[0]
+    top = 0
+    for i in range(n):
+        if keys[i] > top:
+            top = keys[i]
+    for i in range(n):
+        order[i] = i
+    size = 1 << _SORT_BITS
+    digit = size - 1
+    count = np.empty(size + 1, np.int64)
+    shift = 0
+    while shift == 0 or (top >> shift) > 0:
+        count[:] = 0
+        for i in range(n):
+            count[((keys[order[i]] >> shift) & digit) + 1] += 1
+        for b in range(size):
+            count[b + 1] += count[b]
+        for i in range(n):
+            g = order[i]
+            d = (keys[g] >> shift) & digit
+            spare[count[d]] = g
+            count[d] += 1
+        order, spare = spare, order
+        shift += _SORT_BITS
+    return order
 
 
 def play_run(dice, t, order, ids, lo, hi, V, score, joker, policy, params, subkeeps,
