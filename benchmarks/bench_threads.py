@@ -179,10 +179,10 @@ def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
             rows.append((job, side, common.median(walls[side, 1]), common.median(walls[side, 2]),
                          min(walls[side, 1]), min(walls[side, 2]), layer))
     print(f"\n  job         code              1 thread   2 threads   1/2 (>1: the second thread helps)   "
-          f"best 1     best 2   1/2 best   layer   load now {load()}")
+          f"{'':12s}best 1     best 2   1/2 best   layer   load now {load()}")
     for job, side, w1, w2, b1, b2, layer in rows:
         print(f"  {job:10s}  {side:16s} {w1:8.3f} s  {w2:8.3f} s   {common.ratio(w1, w2):>6}   "
-              f"{'(the host, not a goal)' if job == 'machine' else verdict(w1, w2):34s}  {b1:6.3f} s  {b2:6.3f} s   {common.ratio(b1, b2):>6}   {layer}")
+              f"{'(the host, not a goal)' if job == 'machine' else verdict(w1, w2):46s}  {b1:6.3f} s  {b2:6.3f} s   {common.ratio(b1, b2):>6}   {layer}")
     return 0
 
 
