@@ -204,7 +204,8 @@ def _masks_by_count(C: int) -> tuple[np.ndarray, ...]:
     return out
 
 
-def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None,
+                 jit_compile: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The reachable turn-start states with ``filled`` boxes filled.
 
     Parameters
@@ -214,6 +215,9 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -
         Number of filled boxes (the layer).
     reach : (64, T+1) bool, optional
         :func:`reachable_upper` of ``rules`` (computed if not given).
+    jit_compile : bool
+        Listed by the compiled kernel (default) or the interpreted one
+        (:func:`yahtzee_solver.solver.kernels.layer_states`).
 
     Returns
     -------
@@ -224,19 +228,9 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None) -
         reach = reachable_upper(rules)
     ycat = rules.yahtzee_category
     layer = _masks_by_count(rules.n_categories)[filled]
-    rows, ups = np.nonzero(reach[layer & ((1 << N_UPPER) - 1)])
-    masks = layer[rows]
-    if rules.n_flags == 2 and ycat >= 0:
-        nflags = 1 + ((masks >> ycat) & 1)
-    else:
-        nflags = np.ones(len(masks), dtype=np.int64)
-    starts = np.cumsum(nflags) - nflags
-    ybs = np.arange(int(nflags.sum()), dtype=np.int64) - np.repeat(starts, nflags)
-    return (
-        np.repeat(masks, nflags).astype(np.int64),
-        np.repeat(ups, nflags).astype(np.int64),
-        ybs,
-    )
+    states: tuple[np.ndarray, np.ndarray, np.ndarray] = jit.backend(jit_compile).layer_states(
+        layer, np.ascontiguousarray(reach, dtype=np.bool_), ycat, rules.n_flags == 2 and ycat >= 0)
+    return states
 
 
 #: States per chunk handed to a thread (dynamic scheduling of ``prange``, whose
@@ -334,7 +328,7 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
     for p in range(C, -1, -1):
         layer = _masks_by_count(C)[p]
         sizes.append(int((per_mask[layer & ((1 << N_UPPER) - 1)] * (1 + ((layer >> ycat) & 1) if flags else 1)).sum()))
-    masks, ups, ybs = state_arrays(rules, C, reach)
+    masks, ups, ybs = state_arrays(rules, C, reach, jit_compile)
     V[masks, ups, ybs] = 0.0
     total = sum(sizes)
     bar = None
@@ -346,14 +340,11 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
     turns = 0
     with _dynamic_schedule(jit_compile):
         for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
-            masks, ups, ybs = state_arrays(rules, p, rep)
+            masks, ups, ybs = state_arrays(rules, p, rep, jit_compile)
             turns += len(masks)
             with jit.threads_for(jit_compile):  # the threads with a core free now
                 k.solve_states(masks, ups, ybs, V, score, joker, params)
-            layer = _masks_by_count(C)[p]
-            rows, cu = np.nonzero(copied[layer & ((1 << N_UPPER) - 1)])
-            cm = layer[rows]
-            V[cm, cu] = V[cm, classes[cm & ((1 << N_UPPER) - 1), cu]]  # every flag at once
+            k.copy_class_values(_masks_by_count(C)[p], copied, classes, V)  # every flag at once
             if bar is not None:
                 bar.update(size)
     if bar is not None:

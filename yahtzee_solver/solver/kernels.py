@@ -69,6 +69,8 @@ KERNELS = (
     "policy_mass_columns",
     "aligned_empty",
     "solve_states",
+    "layer_states",
+    "copy_class_values",
     "turn_options",
     "fill_options",
     "ranked_options",
@@ -1138,6 +1140,81 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
         turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S)
         for t in range(hi - lo):
             V[masks[lo + t], ups[lo + t], ybs[lo + t]] = E0[0, t]
+
+
+def layer_states(layer, reach, ycat, two_flags):
+    """The turn-start states of one layer: masks ``layer``, the upper subtotals ``reach`` marks.
+
+    The build's state lists (:func:`yahtzee_solver.solver.build.state_arrays`), sorted by mask,
+    then upper subtotal, then Yahtzee-bonus flag.  Compiled, about 0.1 ms for the biggest
+    Yahtzee layer, against about 0.7 ms of numpy calls, which ran on one thread between the
+    parallel layers of the build.
+
+    Parameters
+    ----------
+    layer : (n,) int64
+        Masks, ascending.
+    reach : (64, T+1) bool
+        ``reach[mask & 63, u]``: subtotal ``u`` is listed for ``mask``.
+    ycat : int
+        The Yahtzee box (read only when ``two_flags``).
+    two_flags : bool
+        Whether a mask with the Yahtzee box filled has both flags (0 and 1).
+
+    Returns
+    -------
+    masks, ups, ybs : (states,) int64
+    """
+    top = reach.shape[1]
+    low = reach.shape[0] - 1  # the upper boxes' bits of a mask (64 rows: six upper boxes)
+    n = 0
+    for i in range(layer.shape[0]):
+        m = layer[i]
+        f = 2 if two_flags and (m >> ycat) & 1 else 1
+        for u in range(top):
+            if reach[m & low, u]:
+                n += f
+    masks = np.empty(n, np.int64)
+    ups = np.empty(n, np.int64)
+    ybs = np.empty(n, np.int64)
+    j = 0
+    for i in range(layer.shape[0]):
+        m = layer[i]
+        f = 2 if two_flags and (m >> ycat) & 1 else 1
+        for u in range(top):
+            if reach[m & low, u]:
+                for y in range(f):
+                    masks[j] = m
+                    ups[j] = u
+                    ybs[j] = y
+                    j += 1
+    return masks, ups, ybs
+
+
+def copy_class_values(layer, copied, classes, V):
+    """``V[m, u, :] = V[m, classes[m & 63, u], :]`` for each mask ``m`` of ``layer`` and each ``u`` that ``copied`` marks.
+
+    The build solves one upper subtotal per class of equivalent ones
+    (:func:`yahtzee_solver.solver.build.upper_classes`) and gives the others its values, every
+    flag at once.  A representative is never itself copied, so the order does not matter.
+    Compiled, about 1 ms for a Yahtzee build in all, against about 7 ms of numpy indexing.
+
+    Parameters
+    ----------
+    layer : (n,) int64
+        Masks.
+    copied, classes : (64, T+1) bool, int64
+        Subtotals that take their class's value, and each subtotal's representative.
+    V : (2**C, T+1, F) float64, in out
+    """
+    low = copied.shape[0] - 1  # the upper boxes' bits of a mask
+    for i in range(layer.shape[0]):
+        m = layer[i]
+        for u in range(copied.shape[1]):
+            if copied[m & low, u]:
+                r = classes[m & low, u]
+                for y in range(V.shape[2]):
+                    V[m, u, y] = V[m, r, y]
 
 
 def turn_options(mask, up, yb, r, rolls_left, V, score, joker, params, subkeeps, E, B,
