@@ -1167,13 +1167,13 @@ def layer_states(layer, reach, ycat, two_flags):
     """
     top = reach.shape[1]
     low = reach.shape[0] - 1  # the upper boxes' bits of a mask (64 rows: six upper boxes)
+    per_row = np.zeros(reach.shape[0], np.int64)  # subtotals listed for each set of upper boxes
+    for r in range(reach.shape[0]):
+        for u in range(top):
+            per_row[r] += reach[r, u]
     n = 0
     for i in range(layer.shape[0]):
-        m = layer[i]
-        f = 2 if two_flags and (m >> ycat) & 1 else 1
-        for u in range(top):
-            if reach[m & low, u]:
-                n += f
+        n += per_row[layer[i] & low] * (2 if two_flags and (layer[i] >> ycat) & 1 else 1)
     masks = np.empty(n, np.int64)
     ups = np.empty(n, np.int64)
     ybs = np.empty(n, np.int64)
