@@ -1316,6 +1316,11 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert_refused(client.get("/api/review/table?game=2"), 404)
     assert_refused(client.get("/api/review/table?game=x"), 400, "invalid game")
     assert_refused(client.get("/api/review/table"), 400)
+    # one check of a history number for both routes: the same code, a long number quoted cut short
+    long = "9" * 30
+    for route in ("/api/review", "/api/review/table"):
+        body = assert_refused(client.get(f"{route}?game={long}"), 400, "invalid game", "9" * 17 + "...")
+        assert body["code"] == "bad_game" and long not in body["error"]
     # a solitaire game has no CPU to review, and no table
     client.ok("post", "/api/game/new", {"rules": "yacht"})
     _play_out(client)

@@ -70,7 +70,8 @@ from ..files import refuse_repeated_keys
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS
-from .service import ApiError, GameService, WebTranslator, advise, check_lang, records, review, rules_pages, texts
+from .service import (ApiError, GameService, WebTranslator, advise, check_lang, history_number, records, review,
+                      rules_pages, texts)
 
 __all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
@@ -340,13 +341,11 @@ def create_app(
     def api_review() -> Response:
         q = _query(("game", "player"))
         g = q.get("game")
-        if g is not None and not (g.isascii() and g.isdigit() and len(g) <= 6):
-            raise ApiError(400, f"invalid game {g[:20]!r}: want a number of the history")
+        number = None if g is None else history_number(g)
         p = q.get("player", "you")
         if p not in ("you", "cpu"):
             raise ApiError(400, f"invalid player {p[:20]!r}: want you or cpu")
-        return jsonify(review(service.advisors, tr().lang, service.history_file, None if g is None else int(g),
-                              1 if p == "cpu" else 0))
+        return jsonify(review(service.advisors, tr().lang, service.history_file, number, 1 if p == "cpu" else 0))
 
     @app.get("/api/advice")
     def api_advice() -> Response:

@@ -35,7 +35,7 @@ from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..strategy.advisor import BoxOption, KeepOption
-from .service import ApiError
+from .service import ApiError, history_number
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -701,10 +701,7 @@ def add_routes(app: Flask, service: CoachService, tr: Callable[[], WebTranslator
     @app.get("/api/review/table")
     def api_review_table() -> Response:
         q = query(("game",), ("game",))
-        g = q["game"]
-        if not (g.isascii() and g.isdigit() and len(g) <= 6):
-            raise ApiError(400, f"invalid game {g[:20]!r}: want a number of the history", "bad_game")
-        return jsonify(service.history_table(tr(), int(g)))
+        return jsonify(service.history_table(tr(), history_number(q["game"])))
 
     @app.get("/api/coach/hint")
     def api_coach_hint() -> Response:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
+from ..files import clip
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
 from ..i18n import LANGS, Translator, format_probability
@@ -78,6 +79,20 @@ class ApiError(Exception):
         self.message: str = " ".join(str(message).split())
         self.code = code
         self.extra = extra
+
+
+def history_number(text: str) -> int:
+    """The game number of the history a ``game=`` parameter names (``/api/review``, ``/api/review/table``).
+
+    Raises
+    ------
+    ApiError
+        400 ``bad_game``, quoting ``text`` cut to 20 characters, when it is not a whole number
+        of at most 6 digits.
+    """
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise ApiError(400, f"invalid game {clip(text, 20)!r}: want a number of the history", "bad_game")
+    return int(text)
 
 
 def _message(e: Exception) -> str:
