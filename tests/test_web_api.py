@@ -11,6 +11,7 @@ is a loss, and a chosen seed or a hint makes the game practice.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 import pytest
 
@@ -23,6 +24,7 @@ from yahtzee_solver.strategy.levels import make_strategy  # noqa: E402
 from yahtzee_solver.play.records import RecordBook  # noqa: E402
 from yahtzee_solver.play.savegame import GameStore  # noqa: E402
 from yahtzee_solver.rules import RULESETS, get_rules  # noqa: E402
+from yahtzee_solver.state import parse_card  # noqa: E402
 from yahtzee_solver.web.app import MAX_BODY, TOKEN_HEADER, create_app  # noqa: E402
 
 
@@ -657,6 +659,19 @@ def test_no_chances_in_solitaire(client):
 
 
 # -- the advisor, texts, rules ----------------------------------------------------------------
+def test_the_advisor_page_reads_a_card_as_the_command_line_does(client):
+    """The same syntax as ``--card``: ``,``, ``;`` or blanks between entries, ``:`` for ``=``, blanks
+    around them, any letter case, full-width characters, ``-`` for an open box."""
+    def advice(card):
+        return client.ok("get", "/api/advice?" + urlencode({"card": card, "dice": "22555", "rolls_left": 2}))
+
+    want = advice("sixes=18,fours=12,chance=22,yahtzee=50")
+    for card in ("sixes=18;fours=12 chance=22,yahtzee=50", "Sixes = 18, FOURS:12;  chance=22\tyahtzee=50",
+                 "sixes=18,fours=12,chance=22,yahtzee=50,ones=-", "ｓｉｘｅｓ＝１８,fours=12,chance=22,yahtzee=50"):
+        assert parse_card(card, "yahtzee") == parse_card("sixes=18,fours=12,chance=22,yahtzee=50", "yahtzee")
+        assert advice(card) == want, card
+
+
 def test_advice_matches_the_advisor(client):
     adv = Advisor("yahtzee", jit=False)
     card = "sixes=18,fours=12,chance=22,yahtzee=50"

@@ -755,6 +755,28 @@ def test_the_page_speaks_the_language_chosen(driver, tmp_path):
         s.stop()
 
 
+def test_an_advisor_link_reads_its_card_as_the_command_line_does(driver, server):
+    """Aliases, ";" or blanks between entries, ":" for "=": the fields show the server's reading."""
+    from urllib.parse import quote
+
+    d = driver
+    size(d, "desktop")
+    typed = "Sixes = 18; fh:25  chance=22"
+    open_page(d, server, f"/advisor?rules=yahtzee&card={quote(typed)}&dice=22555&r=2")
+    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    card = "sixes=18,full-house=25,chance=22"
+    want = Advisor("yahtzee", jit=False).keep_options(card, "22555", 2)
+    assert q(d, "#adv-table tbody tr td:nth-child(3)").text == f"{want[0].expected:.2f}"
+    shown = {i.get_attribute("data-slug"): i.get_attribute("value")
+             for i in qq(d, "#adv-card input") if i.get_attribute("value")}
+    assert shown == {"sixes": "18", "full-house": "25", "chance": "22"}
+    # a box typed after that: the card is the fields', and the link follows them
+    q(d, '#adv-card input[data-slug="fives"]').send_keys("15")
+    want = Advisor("yahtzee", jit=False).keep_options(card + ",fives=15", "22555", 2)
+    wait(d, lambda: q(d, "#adv-table tbody tr td:nth-child(3)").text == f"{want[0].expected:.2f}")
+    assert "full-house%3D25" in q(d, "#adv-share").get_attribute("href")
+
+
 def test_the_advisor_shows_the_bonus_and_joker_notes(driver, server):
     d = driver
     size(d, "desktop")

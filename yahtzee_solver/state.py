@@ -24,7 +24,7 @@ from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError,
 from .files import FileTooLargeError, UnusableFileError, clip, read_bounded, refuse_repeated_keys
 from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
-__all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card"]
+__all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_entries", "OPEN_WORDS"]
 
 _BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
 
@@ -444,6 +444,37 @@ def _as_points(value: object, name: object) -> int:
                          "want a whole number")
 
 
+#: Points that mark a box as open in a typed card (``ones=-``).
+OPEN_WORDS = ("-", "none", "open")
+
+
+def card_entries(text: str) -> list[tuple[str, str | None, str]]:
+    """The entries of a card as typed (``sixes=18; fours: 12 chance=22``), before any check.
+
+    Entries are separated by ``,``, ``;`` or blanks; ``:`` may stand for ``=`` and blanks
+    around either are dropped, so ``sixes = 18`` is one entry; full-width characters (as an
+    IME types them) count as their ASCII forms.  The command line (:func:`parse_card`) and the
+    web page's card field read cards through this one function.
+
+    Returns
+    -------
+    list of (item, name, value)
+        ``item`` as written (after the folding above), ``name`` lower-cased (``None`` when the
+        entry has no ``=``), ``value`` the text after the ``=`` (empty when none).
+    """
+    out: list[tuple[str, str | None, str]] = []
+    # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
+    for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", ascii_width(text))):
+        if not item:
+            continue
+        if "=" not in item and ":" not in item:
+            out.append((item, None, ""))
+            continue
+        name, _, value = item.replace(":", "=", 1).partition("=")
+        out.append((item, name.strip().lower(), value.strip()))
+    return out
+
+
 def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     """Parse a card as typed on the command line.
 
@@ -477,21 +508,16 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     if text.startswith("{"):
         return _card_json(text.encode("utf-8"), "the card", rules)
     pairs: dict[str, str | None] = {}
-    # "sixes = 18" is one entry: drop the blanks around "=" / ":" before splitting
-    for item in re.split(r"[,;\s]+", re.sub(r"\s*([=:])\s*", r"\1", text)):
-        if not item:
-            continue
-        if "=" not in item and ":" not in item:
+    for item, name, value in card_entries(text):
+        if name is None:
             raise ScoreCardError(f"invalid card entry {item!r}: want box=points, e.g. sixes=18")
-        name, _, value = item.replace(":", "=", 1).partition("=")
-        norm = name.strip().lower()
-        if not norm:
+        if not name:
             raise ScoreCardError(f"invalid card entry {item!r}: no box name before '='")
-        if norm in pairs:
-            raise CategoryError(f"repeated category {name!r}")
-        if not value.strip():
-            raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {norm}=18 ('-' for an open box)")
-        pairs[norm] = None if value.strip().lower() in ("-", "none", "open") else value
+        if name in pairs:
+            raise CategoryError(f"repeated category {item.replace(':', '=', 1).partition('=')[0]!r}")
+        if not value:
+            raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {name}=18 ('-' for an open box)")
+        pairs[name] = None if value.lower() in OPEN_WORDS else value
     if not pairs:  # separators only: a slip, not a way to ask for the empty card
         raise ScoreCardError(f"invalid card {clip(text, 40)!r}: no box=points entry (e.g. sixes=18; "
                              "leave the card out for the empty card)")

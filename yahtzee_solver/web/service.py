@@ -36,7 +36,7 @@ from ..i18n import LANGS, Translator, format_probability
 from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
-from ..state import ScoreCard
+from ..state import OPEN_WORDS, ScoreCard, card_entries
 from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
@@ -164,9 +164,11 @@ def rules_pages(rules: str, lang: str) -> dict[str, Any]:
 
 # -- the advisor page ----------------------------------------------------------------------------
 def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
-    """A card from ``box=points`` pairs separated by commas (``sixes=18,fh=25,yahtzee-bonus=100``).
+    """A card from ``box=points`` pairs (``sixes=18,fh=25,yahtzee-bonus=100``), in the command line's syntax.
 
-    Unlike :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``), so it is
+    The entries are read as ``--card`` reads them (:func:`yahtzee_solver.state.card_entries`:
+    ``,``, ``;`` or blanks between them, ``:`` for ``=``, ``-`` for an open box).  Unlike
+    :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``) or JSON, so it is
     safe for text that comes from a web request.  The refusals are in ``tr``'s language
     (default English) and name the box and points at fault.
 
@@ -180,14 +182,13 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
     if len(text) > MAX_CARD_TEXT:
         raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip()
-        if not sep or not name or not value.isascii() or not value.isdigit() or len(value) > 4:
+    for item, name, value in card_entries(text):  # the command line's syntax (state.card_entries)
+        is_open = value.lower() in OPEN_WORDS
+        if not name or not (is_open or (value.isascii() and value.isdigit() and len(value) <= 4)):
             raise ApiError(400, tr("web.adv.err.entry", entry=repr(item[:40])))
         if name in pairs:
             raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
-        pairs[name] = int(value)
+        pairs[name] = None if is_open else int(value)
     if not pairs and text.strip():  # separators only: a slip, refused as the command line refuses it
         raise ApiError(400, tr("web.adv.err.none", card=repr(text[:40])))
     try:

@@ -9,26 +9,21 @@ export function openAdvisor() {
   $("adv-rules").value = rules;
   if (q.has("dice")) $("adv-dice").value = q.get("dice");
   if (["0", "1", "2"].includes(q.get("r"))) $("adv-rolls").value = q.get("r");
-  buildAdvCard(rules, parseCardText(q.get("card") || ""));
+  buildAdvCard(rules, {});
+  // a link's card goes to the server as written, which reads it as --card does (aliases, ";" or
+  // blanks between entries, "-" for an open box); the fields are then filled as it read them
+  S.advLinkCard = q.get("card") || "";
   askAdvisor();
 }
 
-function parseCardText(text) {
-  const out = {};
-  for (const part of text.split(",")) {
-    const [k, v] = part.split("=");
-    if (k && v !== undefined) out[k.trim()] = v.trim();
-  }
-  return out;
-}
-
 export function buildAdvCard(rules, values) {
+  S.advLinkCard = "";
   const info = S.text.rules[rules];
   const box = $("adv-card");
   box.replaceChildren();
   const field = (slug, label) => el("label", {class: "adv-box"}, el("span", {text: label}),
     el("input", {type: "number", min: "0", step: "1", inputmode: "numeric", "data-slug": slug, value: values[slug] ?? "",
-      placeholder: "—", oninput: scheduleAdvisor}));
+      placeholder: "—", oninput: () => { S.advLinkCard = ""; scheduleAdvisor(); }}));
   info.slugs.forEach((slug, c) => box.append(field(slug, `${c + 1}. ${info.boxes[c]}`)));
   if (info.yahtzee_bonus) box.append(field("yahtzee-bonus", t("web.adv.bonus")));
 }
@@ -51,7 +46,8 @@ $("adv-form").addEventListener("submit", (ev) => ev.preventDefault());
 async function askAdvisor() {
   const q = new URLSearchParams();
   q.set("rules", $("adv-rules").value);
-  const card = advCardText();
+  const linked = S.advLinkCard;
+  const card = linked || advCardText();
   if (card) q.set("card", card);
   const dice = $("adv-dice").value.replace(/[^1-6]/g, "");
   q.set("dice", dice);
@@ -70,6 +66,11 @@ async function askAdvisor() {
   try {
     const r = await api("GET", "/api/advice?" + api_q.toString());
     if (seq !== S.advSeq) return;
+    if (linked) {  // the link's card, box by box, as the server read it (no Yahtzee bonus: an empty field)
+      const read = {...r.card};
+      if (!read["yahtzee-bonus"]) delete read["yahtzee-bonus"];
+      buildAdvCard(r.rules, read);
+    }
     showError("");
     $("adv-now").textContent = t("web.adv.now", {ev: fmt(r.expected_now)});
     const tbl = el("table", {class: "ranked", id: "adv-table"});

@@ -8,7 +8,7 @@ export const SERVER_LANG = document.querySelector('meta[name="yahtzee-lang"]').c
 /** The page's state: the language and texts, the config, the game shown and what is in flight. */
 export const S = {
   lang: "en", text: null, config: null, game: null, busy: false, cpuLoop: false,
-  hint: null, events: [], pendingZero: null, advTimer: null, advSeq: 0, gameLoaded: null,
+  hint: null, events: [], pendingZero: null, advTimer: null, advSeq: 0, advLinkCard: "", gameLoaded: null,
 };
 
 /** The page's views by path. */
