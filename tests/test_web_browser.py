@@ -755,15 +755,19 @@ def test_the_page_speaks_the_language_chosen(driver, tmp_path):
         s.stop()
 
 
+def open_advisor(d, server, query):
+    """The advisor page of a Yahtzee position (``query``: card, dice, r), on a desktop, once its table shows."""
+    size(d, "desktop")
+    open_page(d, server, f"/advisor?rules=yahtzee&{query}")
+    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    return d
+
+
 def test_an_advisor_link_reads_its_card_as_the_command_line_does(driver, server):
     """Aliases, ";" or blanks between entries, ":" for "=": the fields show the server's reading."""
     from urllib.parse import quote
 
-    d = driver
-    size(d, "desktop")
-    typed = "Sixes = 18; fh:25  chance=22"
-    open_page(d, server, f"/advisor?rules=yahtzee&card={quote(typed)}&dice=22555&r=2")
-    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    d = open_advisor(driver, server, f"card={quote('Sixes = 18; fh:25  chance=22')}&dice=22555&r=2")
     card = "sixes=18,full-house=25,chance=22"
     want = Advisor("yahtzee", jit=False).keep_options(card, "22555", 2)
     assert q(d, "#adv-table tbody tr td:nth-child(3)").text == f"{want[0].expected:.2f}"
@@ -778,11 +782,8 @@ def test_an_advisor_link_reads_its_card_as_the_command_line_does(driver, server)
 
 
 def test_the_advisor_shows_the_bonus_and_joker_notes(driver, server):
-    d = driver
-    size(d, "desktop")
     card = "ones=3,twos=6,threes=9,fours=12,fives=15,yahtzee=50"
-    open_page(d, server, f"/advisor?rules=yahtzee&card={card.replace('=', '%3D')}&dice=66666&r=0")
-    wait(d, lambda: qq(d, "#adv-table tbody tr"))
+    d = open_advisor(driver, server, f"card={card.replace('=', '%3D')}&dice=66666&r=0")
     from yahtzee_solver.rules import get_rules
 
     r = get_rules("yahtzee")
