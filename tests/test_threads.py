@@ -397,6 +397,19 @@ def test_this_processs_own_running_threads_are_not_other_work(monkeypatch, tmp_p
     assert jit.threads_free(4) == 3
 
 
+def test_one_thread_wanted_needs_no_look_at_the_machine(monkeypatch):
+    # a small layer asks for one thread: the answer is 1 without reading /proc (50-400 us a look)
+    from yahtzee_solver.solver import jit
+
+    def no_look():
+        raise AssertionError("looked at the machine for one thread")
+
+    monkeypatch.setattr(jit, "others_running", no_look)
+    assert jit.threads_free(1) == 1
+    with jit.threads_for(True, 1) as n:
+        assert n == 1
+
+
 def test_others_running_is_zero_without_proc_stat(monkeypatch, tmp_path):
     from yahtzee_solver.solver import jit
 
@@ -429,25 +442,30 @@ def test_a_parallel_job_on_a_busy_machine_runs_on_one_thread_and_gives_the_same_
                 build_values("yacht").values.tobytes())
 
     want = run()  # whatever the machine runs now
-    used: list[tuple[str, int]] = []
+    used: list[tuple[str, int, int]] = []
     for name in ("dist_outcomes", "play_games", "solve_states"):
         real = getattr(kernels, name)
 
         def spy(*a, real=real, name=name):
             if len(a[0]):  # not the build's load of its kernel on no states
-                used.append((name, numba.get_num_threads()))
+                used.append((name, len(a[0]), numba.get_num_threads()))
             return real(*a)
 
         monkeypatch.setattr(kernels, name, spy)
     before = numba.get_num_threads()
     _busy(monkeypatch, tmp_path, running=1, cores=2)  # a quiet machine: every thread for big pieces
     assert run() == want
-    assert {n for name, n in used if name != "dist_outcomes"} == {2} and ("dist_outcomes", 2) in used
+    assert {n for name, _, n in used if name == "play_games"} == {2} and ("dist_outcomes", 2) in {
+        (name, n) for name, _, n in used}
+    # the build's layers of more than one tile on both threads, a layer of one tile on one
+    tile = kernels.BUILD_TILE
+    assert {n for name, k, n in used if name == "solve_states" and k > tile} == {2}
+    assert {n for name, k, n in used if name == "solve_states" and k <= tile} == {1}
     used.clear()
     _busy(monkeypatch, tmp_path, running=2, cores=2)  # another process runs on one of the two cores
     assert run() == want
-    assert {name for name, _ in used} == {"dist_outcomes", "play_games", "solve_states"}
-    assert {n for _, n in used} == {1}
+    assert {name for name, _, _ in used} == {"dist_outcomes", "play_games", "solve_states"}
+    assert {n for _, _, n in used} == {1}
     assert numba.get_num_threads() == before
 
 

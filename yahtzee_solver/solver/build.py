@@ -342,7 +342,8 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
         for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
             masks, ups, ybs = state_arrays(rules, p, rep, jit_compile)
             turns += len(masks)
-            with jit.threads_for(jit_compile):  # the threads with a core free now
+            # the threads with a core free now; a layer of one tile is one thread's work
+            with jit.threads_for(jit_compile, 1 if len(masks) <= kernels.BUILD_TILE else None):
                 k.solve_states(masks, ups, ybs, V, score, joker, params)
             k.copy_class_values(_masks_by_count(C)[p], copied, classes, V)  # every flag at once
             if bar is not None:

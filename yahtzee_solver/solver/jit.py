@@ -239,6 +239,8 @@ def threads_free(wanted: int) -> int:
     """
     import os
 
+    if wanted <= 1:  # nothing to decide: no look at the machine (50-400 us)
+        return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(wanted, cores - others_running()))
 
