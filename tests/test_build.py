@@ -136,6 +136,42 @@ def test_build_result_fields(built):
     assert r.empty_value == r.values[0, 0, 0] > 0
 
 
+def test_every_kernel_of_the_build_loads_before_its_timed_part(monkeypatch):
+    """``BuildResult.seconds`` leaves out compiling: each kernel the layers call runs first on an
+    empty layer, with the layers' argument types, before the clock starts."""
+    import time
+
+    from yahtzee_solver.solver import build, jit
+
+    clock = time.perf_counter
+    readings: list[float] = []  # the build's own clock readings: the second starts the timed part
+
+    def reading() -> float:
+        readings.append(clock())
+        return readings[-1]
+
+    k = jit.compiled()
+    names = ("solve_states", "layer_states", "copy_class_values")
+    real = {name: getattr(k, name) for name in names}
+    calls: list[tuple[str, int, float]] = []
+    for name in names:
+        def spy(*a, name=name):
+            calls.append((name, len(a[0]), clock()))
+            return real[name](*a)
+
+        monkeypatch.setattr(k, name, spy)
+    monkeypatch.setattr(build.time, "perf_counter", reading)
+    build.build_values("yacht")
+    monkeypatch.undo()
+    t1 = readings[1]
+    for name in names:
+        mine = [(n, t) for who, n, t in calls if who == name]
+        assert mine[0][0] == 0 and mine[0][1] < t1, name  # first on no states, before the clock
+        assert len(mine) > 1 and all(n > 0 and t > t1 for n, t in mine[1:]), name
+    for name in ("layer_states", "copy_class_values"):  # the empty call had the layers' types
+        assert len(real[name].signatures) == 1, real[name].signatures
+
+
 def test_two_pairs_of_one_face_would_fail_the_yatzy_reference(built):
     """docs/rules.md: a solver whose Two Pairs accepted four alike (one face twice) publishes 248.63.
 

@@ -312,9 +312,14 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
     k = jit.backend(jit_compile)
     V = np.full((1 << C, T + 1, rules.n_flags), np.nan)
     if jit_compile:
-        # Compile (or load from the cache) on an empty layer, so the timing is honest.
+        # Compile (or load from the cache) every kernel of the loop below on an empty layer (the
+        # same argument types), so the timing is honest.
         none = np.zeros(0, dtype=np.int64)
         k.solve_states(none, none, none, V, score, joker, params)
+        no_masks = _masks_by_count(C)[0][:0]  # read-only, as the layers are
+        no_reach = np.zeros((1 << N_UPPER, T + 1), dtype=np.bool_)
+        k.layer_states(no_masks, no_reach, rules.yahtzee_category, False)
+        k.copy_class_values(no_masks, no_reach, np.zeros((1 << N_UPPER, T + 1), dtype=np.int64), V)
     t1 = time.perf_counter()
     c1 = time.process_time()
     reach = reachable_upper(rules)
