@@ -230,8 +230,11 @@ def test_dice_lock_after_the_third_roll(client):
 
 def test_hint_before_rolling_and_during_the_cpu_turn(client):
     client.ok("post", "/api/game/new", {"seed": 1, "opponent": "normal", "first": "cpu"})
-    assert_refused(client.post("/api/game/hint"), 409, "CPU")
-    assert_refused(client.post("/api/game/roll"), 409)
+    assert_refused(client.post("/api/game/hint"), 409, "no hint during the CPU's turn")
+    # a move during the CPU's turn is refused as a move, not as a hint
+    for path, body in (("roll", {}), ("hold", {"held": [True, False, False, False, False]}), ("score", {"box": 1})):
+        refused = assert_refused(client.post(f"/api/game/{path}", body), 409, "It is the CPU's turn")
+        assert refused["code"] == "cpu_turn" and "hint" not in refused["error"]
     game = client.ok("post", "/api/game/cpu")["game"]
     while game["cpu_turn"]:
         game = client.ok("post", "/api/game/cpu")["game"]

@@ -584,12 +584,13 @@ class GameService:
             raise ApiError(409, "there is no game: start one", "no_game")
         return self.state
 
-    def _human_turn(self, tr: Translator) -> GameState:
+    def _human_turn(self, tr: Translator, hint: bool = False) -> GameState:
+        """The game, when it is the human's turn (``hint``: the refusal speaks of a hint, not a move)."""
         st = self._need_game(tr)
         if st.is_terminal():
             raise ApiError(409, tr.problem("game_over", {}, st.rules), "illegal")
         if st.is_cpu_turn:
-            raise ApiError(409, tr("hint.cpu_turn"), "cpu_turn")
+            raise ApiError(409, tr("hint.cpu_turn" if hint else "web.cpu_turn"), "cpu_turn")
         return st
 
     def _check(self, st: GameState, action: Action, tr: Translator) -> None:
@@ -943,7 +944,7 @@ class GameService:
         """
         with self.lock:
             self._check_version(version, tr)
-            st = self._human_turn(tr)
+            st = self._human_turn(tr, hint=True)
             st = copy.deepcopy(st, {id(st.rules): st.rules})  # the rule set stays the one object
             seen = self.version
         with self.hint_lock, self.advisors.using(st.rules) as adv:
@@ -1057,7 +1058,7 @@ class GameService:
 
         with self.lock:
             self._check_version(version, tr)
-            st = self._human_turn(tr)
+            st = self._human_turn(tr, hint=True)
             if st.dice is None:
                 raise ApiError(409, tr("web.why.no_dice"), "no_dice")
             st = copy.deepcopy(st, {id(st.rules): st.rules})
