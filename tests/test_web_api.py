@@ -1317,7 +1317,7 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert [row["win_lost"] for row in r["rows"]] == [d["win_lost"] for d in r["review"]["decisions"]]
     assert any(row["win_lost"] is not None for row in r["rows"])
     assert r["games"][0]["number"] == 1 and r["games"][0]["scores"] == [p["total"] for p in game["players"]]
-    assert_refused(client.get("/api/review?game=2"), 404)
+    assert_refused(client.get("/api/review?game=2"), 404, "There is no game 2 in the history (games 1).")
     assert_refused(client.get("/api/review?game=x"), 400, "invalid game")
     assert_refused(client.get("/api/review?player=me"), 400, "invalid player")
     # both players' luck and skill split and the chances by round: the CLI's table review ("table")
@@ -1331,7 +1331,7 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     for p, line in zip(t["table"]["players"], t["splits"]):
         assert f"{p['skill_loss']:.2f}" in line and f"{p['luck']:+.2f}".replace("-", "\u2212") in line
         assert p["final"] == pytest.approx(p["start_value"] - p["skill_loss"] + p["luck"], abs=1e-9)
-    assert_refused(client.get("/api/review/table?game=2"), 404)
+    assert_refused(client.get("/api/review/table?game=2"), 404, "There is no game 2 in the history (games 1).")
     assert_refused(client.get("/api/review/table?game=x"), 400, "invalid game")
     assert_refused(client.get("/api/review/table"), 400)
     # one check of a history number for both routes: the same code, a long number quoted cut short

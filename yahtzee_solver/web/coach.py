@@ -35,7 +35,7 @@ from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..strategy.advisor import BoxOption, KeepOption
-from .service import ApiError, history_number
+from .service import ApiError, history_game, history_number
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -577,13 +577,9 @@ class CoachService:
             404 when there is no such game, 400 for a solitaire game, 500 when the game cannot be reviewed.
         """
         from ..analysis.table_review import review_table
-        from ..play.history import History, HistoryEntry
+        from ..play.history import History
 
-        h = History.load(self.history_file)
-        if not 1 <= number <= len(h.entries) or not isinstance(h.entries[number - 1], HistoryEntry):
-            raise ApiError(404, tr("web.review.none"), "no_game")
-        e = h.entries[number - 1]
-        assert isinstance(e, HistoryEntry)  # checked above
+        e = history_game(History.load(self.history_file), number, tr)
         if e.players < 2:
             raise ApiError(400, tr("web.review.no_cpu"), "solitaire")
         names = list(e.seat_names(tr("you"), tr.opponent(e.opponent)))

@@ -45,6 +45,7 @@ from .text import WEB_TEXT
 if TYPE_CHECKING:
     from ..analysis.review import Decision
     from ..game import Action, Event
+    from ..play.history import History, HistoryEntry
     from ..play.session import Settled
     from ..solver.table import ValueTable
     from ..strategy.advisor import Advisor
@@ -79,6 +80,28 @@ class ApiError(Exception):
         self.message: str = " ".join(str(message).split())
         self.code = code
         self.extra = extra
+
+
+def history_game(h: History, number: int | None, tr: Translator, **extra: Any) -> HistoryEntry:
+    """Game ``number`` (1 = the oldest kept) of the history ``h``, for the review routes.
+
+    Raises
+    ------
+    ApiError
+        404 ``no_game`` (with ``extra`` in the reply): "no finished game yet" for an empty
+        history, else naming the missing number and the numbers there are.
+    """
+    from ..play.history import HistoryEntry
+
+    numbers = [i + 1 for i, e in enumerate(h.entries) if isinstance(e, HistoryEntry)]
+    if number is None or number not in numbers:
+        if not numbers:
+            raise ApiError(404, tr("web.review.none"), "no_game", **extra)
+        games = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
+        raise ApiError(404, tr("web.review.missing", n=number, games=games), "no_game", **extra)
+    e = h.entries[number - 1]
+    assert isinstance(e, HistoryEntry)  # listed above
+    return e
 
 
 def history_number(text: str) -> int:
@@ -395,10 +418,7 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
         for i, e in enumerate(h.entries) if isinstance(e, HistoryEntry)
     ][::-1]
     n = h.last_number() if number is None else number
-    if n is None or not 1 <= n <= len(h.entries) or not isinstance(h.entries[n - 1], HistoryEntry):
-        raise ApiError(404, tr("web.review.none"), "no_game", games=games)
-    e = h.entries[n - 1]
-    assert isinstance(e, HistoryEntry)  # checked above
+    e = history_game(h, n, tr, games=games)
     if player == 1 and e.players < 2:
         raise ApiError(400, tr("web.review.no_cpu"), "no_cpu")
     r = get_rules(e.rules)
