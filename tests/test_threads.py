@@ -486,3 +486,21 @@ def test_idle_openmp_threads_spin_briefly_then_sleep_unless_the_environment_chos
     monkeypatch.setenv("GOMP_SPINCOUNT", "0")
     jit._passive_wait()
     assert "OMP_WAIT_POLICY" not in os.environ and os.environ["GOMP_SPINCOUNT"] == "0"
+
+
+@pytest.mark.parametrize("env,needle", [
+    ({"NUMBA_NUM_THREADS": "0"}, "NUMBA_NUM_THREADS='0'"),
+    ({"NUMBA_NUM_THREADS": "two"}, "NUMBA_NUM_THREADS='two'"),
+    ({"NUMBA_THREADING_LAYER": "no-such-layer"}, "NUMBA_THREADING_LAYER"),
+])
+def test_a_numba_setting_it_cannot_start_is_a_one_line_usage_error(env, needle):
+    # numba's own refusal is a traceback (or a warning with one); a parallel job names the setting
+    code = ("from yahtzee_solver.analysis.simulate import simulate\n"
+            "from yahtzee_solver.errors import UsageError\n"
+            "try:\n    simulate('expert', 10, 'yahtzee', seed=1)\n"
+            "except UsageError as e:\n    print('usage:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("usage: ") and needle in out.stdout and out.stdout.count("\n") == 1, out.stdout
+    assert "Traceback" not in out.stderr, out.stderr[-2000:]

@@ -244,8 +244,7 @@ def _dynamic_schedule(jit_compile: bool) -> contextlib.AbstractContextManager[An
     """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted)."""
     if not jit_compile:
         return contextlib.nullcontext()
-    import numba  # already loaded by the compiled kernels
-
+    numba = jit.started_numba()
     schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(max(1, CHUNK_STATES // kernels.BUILD_TILE))
     return schedule
 

@@ -87,7 +87,7 @@ from .. import dice as _dice
 from . import kernels as _kernels
 
 __all__ = ["compiled", "interpreted", "backend", "compiled_module", "module_backend", "for_work", "STARTUP_SECONDS",
-           "others_running", "threads_free", "threads_for", "SPIN_COUNT",
+           "others_running", "threads_free", "threads_for", "started_numba", "SPIN_COUNT",
            "entry_point", "build_cache", "listed_signatures", "signature_text", "CACHE_FOLDER", "SIGNATURES_FILE",
            "release_compiler_pages"]
 
@@ -130,6 +130,7 @@ def compiled() -> ModuleType:
     global _compiled
     with _lock:
         if _compiled is None:
+            _check_thread_count()
             _passive_wait()
             import numba
 
@@ -148,6 +149,57 @@ def compiled() -> ModuleType:
 #: 2-core test machine, which covers the serial step between two parallel regions of one
 #: distribution slice (median 31 us, 90 % under 93 us) but not the gap between two pieces of work.
 SPIN_COUNT = 5000
+
+
+def _check_thread_count() -> None:
+    """A usage error naming ``NUMBA_NUM_THREADS`` when it is not a whole number of at least 1.
+
+    numba itself fails on 0 with a traceback, and warns with one on a word.
+    """
+    import os
+
+    from ..errors import UsageError
+
+    n = os.environ.get("NUMBA_NUM_THREADS")
+    if n is not None and n.strip() and not (n.strip().isascii() and n.strip().isdigit() and int(n) >= 1):
+        raise UsageError(f"NUMBA_NUM_THREADS={n[:20]!r} in the environment: want a whole number of threads, "
+                         "at least 1 (or leave it unset)")
+
+
+def started_numba() -> ModuleType:
+    """numba, its threads started: a one-line usage error for a thread count or threading
+    layer it cannot start (``NUMBA_NUM_THREADS``, ``NUMBA_THREADING_LAYER``), not its traceback.
+
+    Raises
+    ------
+    UsageError
+        ``NUMBA_NUM_THREADS`` not a whole number of at least 1, or the threading layer asked
+        for not installed.
+    """
+    _check_thread_count()
+    _passive_wait()
+    import numba
+
+    try:
+        numba.get_num_threads()  # the first call starts numba's threads
+    except ValueError as e:
+        raise _layer_error(e) from None
+    module: ModuleType = numba
+    return module
+
+
+def _layer_error(e: ValueError) -> Exception:
+    """numba's refusal to start its threads, as a one-line usage error naming the setting (``e``
+    itself for any other ``ValueError``)."""
+    import os
+
+    from ..errors import UsageError
+
+    if "threading layer" not in str(e):
+        return e
+    asked = os.environ.get("NUMBA_THREADING_LAYER", "default")
+    return UsageError(f"numba could not load a threading layer (NUMBA_THREADING_LAYER={asked[:20]!r}): "
+                      "install it (for tbb: pip install tbb) or leave the variable unset")
 
 
 def _passive_wait() -> None:
@@ -257,8 +309,7 @@ def threads_for(jit: bool, most: int | None = None) -> Iterator[int]:
     if not jit:
         yield 1
         return
-    import numba
-
+    numba = started_numba()
     before = numba.get_num_threads()
     use = threads_free(before if most is None else max(1, min(most, before)))
     if use == before:
@@ -286,7 +337,10 @@ def _one_at_a_time(dispatcher: Any) -> Callable[..., Any]:
         if _parallel_free:
             return dispatcher(*args)
         with _parallel_lock:
-            out = dispatcher(*args)
+            try:
+                out = dispatcher(*args)
+            except ValueError as e:  # numba's first parallel launch: the layer asked for is missing
+                raise _layer_error(e) from None
             _note_layer()
         return out
 

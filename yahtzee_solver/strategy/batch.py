@@ -63,6 +63,7 @@ from ..dice import KEEP_COUNTS, N_ROLLS, ROLL_OFFSET, ROLL_SUBKEEPS, _int_faces,
 from ..errors import DiceError, ScoreCardError, UsageError
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, get_rules
+from ..solver import jit as _jit
 from ..solver.jit import entry_point
 from ..solver.table import ValueTable, resolve_table
 
@@ -541,8 +542,7 @@ def _option_values(adv: ArrayAdvisor, masks: npt.ArrayLike, ups: npt.ArrayLike, 
     args = (m, u, y, r, rl, order, starts.astype(np.int64), V, src.score, src.joker, src.params, ROLL_SUBKEEPS,
             keep_out, box_out)
     if src.jit:
-        import numba  # already loaded by the compiled kernels
-
+        numba = _jit.started_numba()
         if boxes_only:
             work = n * _SECONDS_PER_POSITION
         else:

@@ -529,8 +529,7 @@ _OUTCOME_BLOCKS = 1
 def _schedule(jit: bool, chunk: int = _CONVOLVE_STATES) -> contextlib.AbstractContextManager[Any]:
     if not jit:
         return contextlib.nullcontext()
-    import numba
-
+    numba = _jit.started_numba()
     schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(chunk)
     return schedule
 

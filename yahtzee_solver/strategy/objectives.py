@@ -651,9 +651,7 @@ def solve_utility(rules: str | RuleSet, card: ScoreCard | StateKey, total: int |
         progress(done, n_all)
     parts = 1
     if jit:
-        import numba
-
-        parts = numba.get_num_threads()
+        parts = _jit.started_numba().get_num_threads()
     for li in range(len(layers_states) - 2, -1, -1):
         masks, ups, ybs = layers_states[li]
         jmin, lows, highs = class_ranges[li]
