@@ -149,19 +149,22 @@ def main(argv=None) -> int:
 
 
 def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
-    sides: list[tuple[str, dict[str, str]]] = [("current", {})]
+    trees = {"current": common.ROOT}
+    envs: dict[str, dict[str, str]] = {"current": {}}
     if opts.baseline:
         from bench_long_dps import baseline_tree
 
         base = baseline_tree(opts.baseline)
         print(f"# baseline: {opts.baseline} (extracted to {base.name} in the temporary folder), "
               "alternating with the working tree in every round")
-        sides.append((f"base {opts.baseline}", {"PYTHONPATH": str(base)}))
-    for (side, env), tree in zip(sides, (common.ROOT, *([base] if opts.baseline else []))):
-        where = common.child_package({**extra, **env})
+        trees[f"base {opts.baseline}"] = base
+        envs[f"base {opts.baseline}"] = {"PYTHONPATH": str(base)}
+    for side, tree in trees.items():
+        where = common.child_package({**extra, **envs[side]})
         print(f"# {side}: imports {where}")
         if where != (tree / "yahtzee_solver").resolve():
             raise SystemExit(f"the {side} side imports {where}, not the package in {tree}")
+    sides = list(envs.items())
     rows = []
     for job in opts.jobs.split(","):
         walls: dict[tuple[str, int], list[float]] = {(side, n): [] for side, _ in sides for n in (1, 2)}

@@ -130,9 +130,7 @@ def compiled() -> ModuleType:
     global _compiled
     with _lock:
         if _compiled is None:
-            _check_thread_count()
-            _passive_wait()
-            import numba
+            numba = _import_numba()
 
             spec = importlib.util.find_spec(_kernels.__name__)
             assert spec is not None and spec.loader is not None  # the kernels module is on disk
@@ -160,8 +158,8 @@ def _check_thread_count() -> None:
 
     from ..errors import UsageError
 
-    n = os.environ.get("NUMBA_NUM_THREADS")
-    if n is not None and n.strip() and not (n.strip().isascii() and n.strip().isdigit() and int(n) >= 1):
+    n = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if n and not (n.isascii() and n.isdigit() and int(n) >= 1):
         raise UsageError(f"NUMBA_NUM_THREADS={n[:20]!r} in the environment: want a whole number of threads, "
                          "at least 1 (or leave it unset)")
 
@@ -176,14 +174,21 @@ def started_numba() -> ModuleType:
         ``NUMBA_NUM_THREADS`` not a whole number of at least 1, or the threading layer asked
         for not installed.
     """
-    _check_thread_count()
-    _passive_wait()
-    import numba
-
+    numba = _import_numba()
     try:
         numba.get_num_threads()  # the first call starts numba's threads
     except ValueError as e:
         raise _layer_error(e) from None
+    return numba
+
+
+def _import_numba() -> ModuleType:
+    """numba, imported once its thread count is checked and OpenMP's waiting is chosen (both must
+    come before numba reads them)."""
+    _check_thread_count()
+    _passive_wait()
+    import numba
+
     module: ModuleType = numba
     return module
 

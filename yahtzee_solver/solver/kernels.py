@@ -1583,8 +1583,7 @@ def play_games(dice, V, score, joker, policy, params, subkeeps, parts, totals, f
 
     Turn by turn, the games are sorted by turn-start state (serially, by
     :func:`sort_by_key`), and the sorted list is cut into ``parts`` runs of
-    equal length, played in
-    parallel (``prange``) by :func:`play_run`: the keep values of each
+    equal length, played in parallel (``prange``) by :func:`play_run`: the keep values of each
     distinct state are computed once per run (:func:`turn`, the kernel of the
     build and the advisor) and used by every game of the run in that state.
     Each game's moves depend only on its own dice, so the results do not
