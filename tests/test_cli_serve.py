@@ -143,3 +143,15 @@ def test_a_real_server_serves_and_stops_cleanly(home):
     assert proc.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
     assert lock_is_free(home / "game.lock")
+
+
+@pytest.mark.parametrize("setting", [{"NUMBA_NUM_THREADS": "0"}, {"NUMBA_NUM_THREADS": " "},
+                                     {"NUMBA_THREADING_LAYER": "no-such-layer"}])
+def test_serve_refuses_a_numba_setting_it_cannot_start_before_it_listens(tmp_path, setting):
+    # else each request needing the compiled kernels answered a 500 that did not name the setting
+    env = {**os.environ, "HOME": str(tmp_path), "YAHTZEE_SOLVER_HOME": str(tmp_path / "data"), **setting}
+    out = subprocess.run([sys.executable, "-m", "yahtzee_solver", "serve", "--port", "0", "--no-open"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2, (out.returncode, out.stderr[-2000:])
+    name = next(iter(setting))
+    assert out.stderr.count("\n") == 1 and name in out.stderr and "Traceback" not in out.stderr, out.stderr

@@ -491,6 +491,7 @@ def test_idle_openmp_threads_spin_briefly_then_sleep_unless_the_environment_chos
 @pytest.mark.parametrize("env,needle", [
     ({"NUMBA_NUM_THREADS": "0"}, "NUMBA_NUM_THREADS='0'"),
     ({"NUMBA_NUM_THREADS": "two"}, "NUMBA_NUM_THREADS='two'"),
+    ({"NUMBA_NUM_THREADS": " "}, "NUMBA_NUM_THREADS=' '"),
     ({"NUMBA_THREADING_LAYER": "no-such-layer"}, "NUMBA_THREADING_LAYER"),
 ])
 def test_a_numba_setting_it_cannot_start_is_a_one_line_usage_error(env, needle):

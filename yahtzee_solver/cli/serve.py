@@ -105,9 +105,13 @@ def serve(port: int, host: str, no_open: bool, lang: str | None) -> None:
         from werkzeug.serving import make_server
     except ImportError:
         raise YahtzeeError(MISSING_EXTRA) from None
+    from ..solver import jit
     from ..web import store
     from ..web.app import create_app
 
+    # numba's settings are the server's: a thread count or threading layer numba cannot start is
+    # refused here, in one line, not at each request that needs the compiled kernels
+    jit.started_numba()
     with store.GameLock():  # first: a second server on the same port is told another game runs
         sock = _listen(host, port)
         try:

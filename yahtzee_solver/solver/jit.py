@@ -150,17 +150,18 @@ SPIN_COUNT = 5000
 
 
 def _check_thread_count() -> None:
-    """A usage error naming ``NUMBA_NUM_THREADS`` when it is not a whole number of at least 1.
+    """A usage error naming ``NUMBA_NUM_THREADS`` when it is set but not a whole number of at least 1.
 
-    numba itself fails on 0 with a traceback, and warns with one on a word.
+    numba itself fails on 0 with a traceback, and warns with one on a word or a blank.
     """
     import os
 
     from ..errors import UsageError
 
-    n = os.environ.get("NUMBA_NUM_THREADS", "").strip()
-    if n and not (n.isascii() and n.isdigit() and int(n) >= 1):
-        raise UsageError(f"NUMBA_NUM_THREADS={n[:20]!r} in the environment: want a whole number of threads, "
+    given = os.environ.get("NUMBA_NUM_THREADS")
+    n = "" if given is None else given.strip()
+    if given is not None and not (n.isascii() and n.isdigit() and int(n) >= 1):  # numba reads a blank too
+        raise UsageError(f"NUMBA_NUM_THREADS={given[:20]!r} in the environment: want a whole number of threads, "
                          "at least 1 (or leave it unset)")
 
 
