@@ -326,6 +326,29 @@ def test_usage_errors(args, needles):
     assert_clean_error(run(*args), 2, *needles)
 
 
+@pytest.mark.parametrize(
+    "args, extra",
+    [
+        (["hint", "22555", "extra"], "(extra)"),
+        (["hint", "22555", "3"], "(3)"),
+        (["hint", "2,2,5,5,5", "extra", "more"], "(extra more)"),
+        (["keep", "22555", "extra"], "(extra)"),
+        (["fill", "2 2 5 5 5", "extra"], "(extra)"),
+        (["dist", "22555", "extra"], "(extra)"),
+        (["win", "22555", "extra", "--opponent", "sixes=18"], "(extra)"),
+    ],
+)
+def test_words_after_the_five_dice_are_named_as_extra(args, extra):
+    """A word after a first word that already holds the five dice is an extra argument, not a bad die."""
+    res = run(*args)
+    assert_click_usage_error(res, "unexpected extra argument", extra, command=args[0])
+    assert "invalid die" not in res.output
+
+
+def test_a_word_after_five_separate_dice_is_named():
+    assert_clean_error(run("hint", "2", "2", "5", "5", "5", "extra"), 2, "'extra'")
+
+
 def test_missing_card_file_is_a_file_problem():
     # exit 1 like every file that cannot be read (a table, a game file); what a card file says is a card (exit 2)
     assert_clean_error(run("hint", "22555", "--card", "@/nonexistent/card.json"), 1, "'/nonexistent/card.json'")

@@ -18,7 +18,7 @@ from ..strategy.distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDi
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
-from .options import QueryTable, card_option, echo_json, json_option, table_option, table_rules_option
+from .options import QueryTable, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -270,7 +270,7 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
       yahtzee-solve dist 22555 --rolls-left 1 --card sixes=18 --plot dist.png
       yahtzee-solve dist --strategy beginner --rules yacht --json
     """
-    from ..dice import format_dice, parse_dice
+    from ..dice import format_dice
     from ..strategy.distribution import score_distribution
     from ..state import parse_card
     from .render import _state_dict, describe_card
@@ -278,7 +278,7 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
     q = QueryTable(rules, table_path)
     rules = q.rules
     card = parse_card(card_text, rules)
-    faces = parse_dice(" ".join(dice)) if dice else None
+    faces = parse_dice_words(dice) if dice else None
     if faces is None and rolls_left is not None:
         raise UsageError("--rolls-left needs the DICE showing (a position inside a turn)")
     if faces is not None and card.is_full:

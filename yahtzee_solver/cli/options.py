@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json as _json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 
+from ..dice import parse_dice
+from ..errors import DiceError
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 from ..solver.table import ValueTable, open_table
@@ -160,6 +162,27 @@ def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
     is for those that do).  An explicit ``--rules`` is checked against the file.
     """
     return QueryTable(rules, table_path).rules
+
+
+def parse_dice_words(words: Sequence[str]) -> tuple[int, ...]:
+    """The faces of a command's DICE words: one word (``22555``, ``"2 2 5 5 5"``, ``2,2,5,5,5``) or five.
+
+    Words after a first word that already holds all five dice are extra
+    arguments and are named as click names them (exit 2), not blamed on the
+    dice: ``hint 22555 extra`` is about ``extra``.  Otherwise the words are
+    read together by :func:`~yahtzee_solver.dice.parse_dice`.
+    """
+    if len(words) > 1:
+        try:
+            parse_dice(words[0])
+        except DiceError:
+            pass  # not a whole roll on its own: five separate words, or a bad die parse_dice names below
+        else:
+            rest = words[1:]
+            plural = "s" if len(rest) > 1 else ""
+            raise click.UsageError(f"got unexpected extra argument{plural} ({' '.join(rest)}) after the dice "
+                                   f"{words[0]!r}", ctx=click.get_current_context(silent=True))
+    return parse_dice(" ".join(words))
 
 
 def echo_json(data: Any) -> None:

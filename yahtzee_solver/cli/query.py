@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..strategy.advisor import Advisor, BoxOption, KeepOption
-from ..dice import format_dice, parse_dice
+from ..dice import format_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from .options import (QueryTable, card_option, echo_json, json_option, table_option, table_rules_option, target_option,
-                      value_target_option)
+from .options import (QueryTable, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
+                      target_option, value_target_option)
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _advisor(q: QueryTable) -> Advisor:
 def _position(dice: tuple[str, ...], card_text: str | None, rules: RuleSet) -> tuple[ScoreCard, tuple[int, ...]]:
     """Parse the scorecard and the dice (usage errors surface before the table is read)."""
     card = parse_card(card_text, rules)
-    faces = parse_dice(" ".join(dice))
+    faces = parse_dice_words(dice)
     return card, faces
 
 

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..dice import KEEPS, format_dice, parse_dice, roll_index
+from ..dice import KEEPS, format_dice, roll_index
 from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
 from ..i18n import PROBABILITY_ROUNDING, format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
-from .options import card_option, echo_json, json_option, one_card, resolve_rules, table_option, table_rules_option
+from .options import (card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
+                      table_rules_option)
 from .render import _render, _state_dict, describe_card
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def _win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent
     rules = resolve_rules(rules, table_path)
     mine = _parse_card(card_text, rules, "--card")
     opponent = _parse_card(opponent_text, rules, "--opponent")
-    faces = parse_dice(" ".join(dice)) if dice else None
+    faces = parse_dice_words(dice) if dice else None
     if faces is None and click.get_current_context().get_parameter_source("rolls_left") in (
             click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT):
         raise UsageError(f"--rolls-left {rolls_left} needs DICE: without dice the chance is from the start of "
