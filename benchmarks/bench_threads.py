@@ -128,16 +128,28 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def job_list(text: str) -> list[str]:
+    """``--jobs``: comma-separated names of :data:`JOBS`, each checked before anything runs."""
+    jobs = text.split(",")
+    for job in jobs:
+        if job not in JOBS:
+            raise argparse.ArgumentTypeError(f"unknown job {job!r} in {text!r}: the jobs are {', '.join(JOBS)}")
+    return jobs
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--jobs", default="build,dist,simulate,machine")
-    ap.add_argument("--env", nargs="*", default=[], help="KEY=VALUE settings for both sides")
-    ap.add_argument("--busy", type=int, default=0, help="other processes keeping a core busy meanwhile")
-    ap.add_argument("--baseline", default=None, metavar="REV",
+    ap = common.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=common.count(1), default=3)
+    ap.add_argument("--jobs", type=job_list, default="build,dist,simulate,machine",
+                    help=f"comma-separated, of: {', '.join(JOBS)}")
+    ap.add_argument("--env", nargs="*", type=common.env_setting, default=[], metavar="KEY=VALUE",
+                    help="settings for both sides")
+    ap.add_argument("--busy", type=common.count(0), default=0,
+                    help="other processes keeping a core busy meanwhile")
+    ap.add_argument("--baseline", type=common.git_revision, default=None, metavar="REV",
                     help="also run the package at git revision REV, alternating with the working tree")
     opts = ap.parse_args(argv)
-    extra = dict(kv.split("=", 1) for kv in opts.env)
+    extra = dict(opts.env)
     common.header(f"one thread vs two (extra environment: {extra or 'none'}; busy processes: {opts.busy})")
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(opts.busy)]
     try:
@@ -166,7 +178,7 @@ def compare(opts: argparse.Namespace, extra: dict[str, str]) -> int:
             raise SystemExit(f"the {side} side imports {where}, not the package in {tree}")
     sides = list(envs.items())
     rows = []
-    for job in opts.jobs.split(","):
+    for job in opts.jobs:
         walls: dict[tuple[str, int], list[float]] = {(side, n): [] for side, _ in sides for n in (1, 2)}
         layer = "?"
         for i in range(opts.rounds):

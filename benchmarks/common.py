@@ -8,6 +8,7 @@ prints the load average so a busy machine shows.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import resource
@@ -37,6 +38,10 @@ __all__ = [
     "run_timed",
     "ratio",
     "PHASES",
+    "ArgumentParser",
+    "count",
+    "git_revision",
+    "env_setting",
 ]
 
 #: The checkout these scripts belong to: a child process imports the package from here unless its
@@ -45,6 +50,59 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Game phases by turn number (0-based): early, middle, late (Yatzy's turns 13 and 14 are late too).
 PHASES = {"early": range(0, 4), "middle": range(4, 9), "late": range(9, 15)}
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose refusal of an argument is one line, ``PROG: error: MESSAGE`` (exit 2), no usage block.
+
+    The scripts check every argument while parsing, so a bad one stops them before they start or time
+    anything.
+    """
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} -h)\n")
+
+
+def count(least: int):
+    """An argparse ``type``: a whole number of at least ``least``, refused with the value as typed."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = None
+        if n is None or n < least:
+            raise argparse.ArgumentTypeError(f"{text!r}: want a whole number of at least {least}")
+        return n
+
+    parse.__name__ = f"count (at least {least})"
+    return parse
+
+
+def git_revision(rev: str) -> str:
+    """An argparse ``type``: ``rev`` as typed, if it names a commit of this checkout's repository.
+
+    Checked with ``git rev-parse --verify`` only (nothing is extracted here), so a misspelt
+    ``--baseline`` stops the script before any child process runs.
+    """
+    if not rev or rev.startswith("-"):
+        raise argparse.ArgumentTypeError(f"{rev!r}: want a git revision (a commit, branch or tag)")
+    try:
+        out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise argparse.ArgumentTypeError(f"{rev!r}: git cannot be run here to look it up ({e})") from None
+    if out.returncode != 0:
+        raise argparse.ArgumentTypeError(f"{rev!r} is not a commit of the git repository at {ROOT}")
+    return rev
+
+
+def env_setting(text: str) -> tuple[str, str]:
+    """An argparse ``type``: ``KEY=VALUE`` as ``(KEY, VALUE)``; the key must not be empty."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r}: want KEY=VALUE")
+    return key, value
 
 
 def header(title: str) -> None:
