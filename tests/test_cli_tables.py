@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+from pathlib import Path
 
 import h5py
 import numpy as np
@@ -309,6 +311,42 @@ def test_info_bad_tables(tmp_path, make, needles):
     before = sorted(tmp_path.iterdir())
     assert_clean_error(run("info", "--rules", "yacht", "--table", str(p)), 1, str(p), *needles)
     assert sorted(tmp_path.iterdir()) == before
+
+
+def _suggested_build(message: str) -> list[str]:
+    """The ``yahtzee-solve build ...`` command an error line suggests, as arguments (NAME as yacht)."""
+    m = re.search(r"yahtzee-solve (build --rules \S+ --out \S+)", message)
+    assert m, message
+    return [w if w != "NAME" else "yacht" for w in m.group(1).split()]
+
+
+@pytest.mark.parametrize("name, make, replaced", [
+    ("notes.txt", lambda p: p.write_text("my notes\n"), False),
+    ("t.h5", lambda p: p.write_text("not hdf5"), False),
+    ("t.h5", lambda p: h5py.File(p, "w").create_dataset("values", data=np.zeros(3)), False),
+    ("t.h5", lambda p: p.write_bytes(default_table_path("yacht").read_bytes()[:100_000]), True),
+    ("none.h5", lambda p: None, True),
+], ids=["text-file", "text-file-named-h5", "foreign-hdf5", "truncated-table", "missing"])
+@pytest.mark.parametrize("rules", [["--rules", "yacht"], []], ids=["rules", "no-rules"])
+def test_the_build_an_unreadable_table_suggests_is_one_build_accepts(tmp_path, monkeypatch, instant_build, name, make,
+                                                                      replaced, rules):
+    """A file that is not a table (text, another program's HDF5) is never offered to ``build --out``,
+    which would refuse it (or overwrite another program's data); a damaged table or a missing one is."""
+    monkeypatch.chdir(tmp_path)  # the path as typed, short: a long one is cut from the one-line error
+    p = Path(name)
+    make(p)
+    before = p.read_bytes() if p.exists() else None
+    result = run("info", *rules, "--table", str(p))
+    assert result.exit_code == 1, result.output
+    command = _suggested_build(result.output)
+    assert (command[-1] == str(p)) == replaced, result.output
+    built = run(*command, "--no-progress")
+    assert built.exit_code == 0, (result.output, built.output)
+    if replaced:
+        assert load_table("yacht", p).meta["rules"] == "yacht"
+    else:
+        assert p.read_bytes() == before  # the user's file is left as it was
+        assert load_table("yacht", command[-1]).meta["rules"] == "yacht"
 
 
 def test_info_reads_the_rules_from_the_file_and_still_validates(tmp_path):

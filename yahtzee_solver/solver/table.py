@@ -372,8 +372,35 @@ class _ChunkReader:
 _H5_ERRORS = (OSError, KeyError, ValueError, RuntimeError, TypeError)
 
 
-def _rebuild_hint(rules_name: str, path: object) -> str:
-    return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {path}"
+def _rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool | None = None) -> str:
+    """How to get a table of ``rules_name`` at ``path``, for the end of an error message.
+
+    ``build --out`` replaces a missing or damaged table (an HDF5 file) but refuses
+    any other file, and another program's HDF5 file is not one to replace
+    either (``table=False``): for a file that is not a table the hint says to
+    move it away or to build at a free path beside it.  ``table=None`` decides
+    from the file itself (its HDF5 signature).
+    """
+    p = Path(path)
+    if table is None:
+        kind = file_kind(p)
+        table = kind == "missing" or (kind == "file" and _is_hdf5(p))
+    if table:
+        return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {p}"
+    return (f"it is not a value table: move it away, or build one beside it with: "
+            f"yahtzee-solve build --rules {rules_name} --out {_free_path(p)}")
+
+
+def _free_path(path: Path) -> str:
+    """A ``.h5`` path beside ``path`` where nothing exists (``build`` writes it), else a placeholder."""
+    try:
+        candidates = [path.with_suffix(".h5"), path.with_name(f"{path.stem}-table.h5")]
+    except ValueError:  # no file name to build on ('.', '/')
+        candidates = []
+    for c in candidates:
+        if c != path and file_kind(c) == "missing" and not os.path.lexists(c):
+            return str(c)
+    return "OTHER.h5"
 
 
 def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None) -> Path:
@@ -551,13 +578,13 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     else:
         assert rules is not None  # one of the two is given (checked above)
         p = default_table_path(rules)
-    hint = _rebuild_hint(rules.name if rules is not None else "NAME", p)
+    name = rules.name if rules is not None else "NAME"
     try:
         st = p.stat()
     except OSError:
-        raise TableError(f"value table {str(p)!r} not found; {hint}") from None
+        raise TableError(f"value table {str(p)!r} not found; {_rebuild_hint(name, p, table=True)}") from None
     if file_kind(st) != "file":
-        raise TableError(f"value table {str(p)!r} is not a regular file; {hint}")
+        raise TableError(f"value table {str(p)!r} is not a regular file; {_rebuild_hint(name, p, table=False)}")
     key = (str(p.resolve()), rules.name if rules is not None else None, st.st_mtime_ns, st.st_size)
     for lazy in (False, True) if not whole else (False,):
         hit = _TABLE_CACHE.get((*key, lazy))
@@ -566,14 +593,15 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
 
     import h5py
 
+    hint = _rebuild_hint(name, p)  # a damaged table is rebuilt in place; a file of another kind is not replaced
     try:
         with h5py.File(p, "r") as f:
             attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
             if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
-                raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {hint}")
+                raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {_rebuild_hint(name, p, table=False)}")
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
-                hint = _rebuild_hint(rules.name, p)
+                hint = _rebuild_hint(rules.name, p, table=True)
             if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
                 raise TableError(
                     f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
