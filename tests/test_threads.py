@@ -505,3 +505,46 @@ def test_a_numba_setting_it_cannot_start_is_a_one_line_usage_error(env, needle):
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("usage: ") and needle in out.stdout and out.stdout.count("\n") == 1, out.stdout
     assert "Traceback" not in out.stderr, out.stderr[-2000:]
+
+
+def _tbb_loads() -> bool:
+    try:
+        import numba.np.ufunc.tbbpool  # noqa: F401  (needs the TBB library)
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("layer, needles, not_needles", [
+    ("bogus", ["NUMBA_THREADING_LAYER='bogus'", "default, safe, threadsafe, forksafe, tbb, omp", "workqueue"],
+     ["tbb)", "install"]),
+    ("", ["NUMBA_THREADING_LAYER=''"], ["install"]),
+    pytest.param("tbb", ["NUMBA_THREADING_LAYER='tbb'", "pip install tbb"], [],
+                 marks=pytest.mark.skipif(_tbb_loads(), reason="TBB is installed here")),
+    pytest.param("SAFE", ["NUMBA_THREADING_LAYER='SAFE'", "pip install tbb"], [],
+                 marks=pytest.mark.skipif(_tbb_loads(), reason="TBB is installed here")),
+])
+def test_a_threading_layer_numba_cannot_load_is_refused_by_every_command_that_loads_numba(layer, needles,
+                                                                                         not_needles):
+    """A match loads the compiled kernels but may call no parallel one: the layer is checked when numba is
+    imported, as the thread count is, not at the first parallel launch; tbb is suggested only for a layer
+    that needs it."""
+    env = {**os.environ, "NUMBA_THREADING_LAYER": layer}
+    out = subprocess.run([sys.executable, "-m", "yahtzee_solver", "match", "normal", "expert", "--games", "2",
+                          "--seed", "1", "--no-progress"], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2, (out.returncode, out.stdout[-2000:], out.stderr[-2000:])
+    assert out.stdout == "" and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr[-2000:]
+    for needle in needles:
+        assert needle in out.stderr, (needle, out.stderr)
+    for needle in not_needles:
+        assert needle not in out.stderr, (needle, out.stderr)
+
+
+def test_a_cold_hint_ignores_the_threading_layer_as_it_never_loads_numba():
+    # the interpreted kernels run no thread of numba's: the setting is not theirs to refuse
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "bogus"}
+    code = ("import sys\nfrom yahtzee_solver.cli import main\n"
+            "try:\n    main(['hint', '22555', '--json'], standalone_mode=False)\n"
+            "finally:\n    print('numba' in sys.modules, file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stderr.strip() == "False", out.stderr[-2000:]

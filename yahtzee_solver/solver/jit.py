@@ -165,6 +165,39 @@ def _check_thread_count() -> None:
                          "at least 1 (or leave it unset)")
 
 
+#: The values of ``NUMBA_THREADING_LAYER`` numba knows, in any case (numba's documentation, "The
+#: Threading Layers", and ``numba/np/ufunc/parallel.py`` of numba 0.68): ``default`` (the first of
+#: tbb, omp, workqueue that loads), a property the layer must have (``safe`` = tbb, ``threadsafe``
+#: = tbb or omp, ``forksafe``), or a layer by name.
+THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
+
+#: What the layers asked for need when numba cannot load them (the ``forksafe`` and ``workqueue``
+#: layers are built into numba on Linux).
+_LAYER_NEEDS = {
+    "tbb": "Intel TBB (pip install tbb)",
+    "safe": "Intel TBB (pip install tbb)",
+    "threadsafe": "Intel TBB (pip install tbb) or an OpenMP runtime",
+    "omp": "an OpenMP runtime (libgomp; on macOS pip install intel-openmp)",
+}
+
+
+def _check_threading_layer() -> None:
+    """A usage error naming ``NUMBA_THREADING_LAYER`` when it is set to a value numba does not know.
+
+    A string check (no numba import); numba itself refuses the value only at the first
+    parallel launch, with a traceback.  A layer it knows but cannot load is found by
+    :func:`_import_numba`.
+    """
+    import os
+
+    from ..errors import UsageError
+
+    given = os.environ.get("NUMBA_THREADING_LAYER")
+    if given is not None and given.lower() not in THREADING_LAYERS:  # numba reads it lowercased, unstripped
+        raise UsageError(f"NUMBA_THREADING_LAYER={given[:20]!r} in the environment: numba knows "
+                         f"{', '.join(THREADING_LAYERS[:-1])} and {THREADING_LAYERS[-1]} (or leave it unset)")
+
+
 def started_numba() -> ModuleType:
     """numba, its threads started: a one-line usage error for a thread count or threading
     layer it cannot start (``NUMBA_NUM_THREADS``, ``NUMBA_THREADING_LAYER``), not its traceback.
@@ -173,7 +206,7 @@ def started_numba() -> ModuleType:
     ------
     UsageError
         ``NUMBA_NUM_THREADS`` not a whole number of at least 1, or the threading layer asked
-        for not installed.
+        for unknown or not installed.
     """
     numba = _import_numba()
     try:
@@ -184,13 +217,29 @@ def started_numba() -> ModuleType:
 
 
 def _import_numba() -> ModuleType:
-    """numba, imported once its thread count is checked and OpenMP's waiting is chosen (both must
-    come before numba reads them)."""
+    """numba, imported once its settings are checked and OpenMP's waiting is chosen (both must
+    come before numba reads them).
+
+    The one place numba's settings are checked, whatever loads numba (:func:`compiled`,
+    :func:`started_numba`): a thread count or threading layer numba cannot start is a
+    :class:`~yahtzee_solver.errors.UsageError` even in a process that never launches a
+    parallel kernel.  A layer named in ``NUMBA_THREADING_LAYER`` (not ``default``) is loaded
+    here by starting numba's threads, as its first parallel kernel would; without the
+    variable nothing more is done than before.
+    """
+    import os
+
     _check_thread_count()
+    _check_threading_layer()
     _passive_wait()
     import numba
 
     module: ModuleType = numba
+    if os.environ.get("NUMBA_THREADING_LAYER", "default").lower() != "default":
+        try:
+            numba.get_num_threads()  # loads the layer asked for (and starts the threads)
+        except ValueError as e:
+            raise _layer_error(e) from None
     return module
 
 
@@ -203,9 +252,11 @@ def _layer_error(e: ValueError) -> Exception:
 
     if "threading layer" not in str(e):
         return e
+    _check_threading_layer()  # an unknown name, said as such
     asked = os.environ.get("NUMBA_THREADING_LAYER", "default")
-    return UsageError(f"numba could not load a threading layer (NUMBA_THREADING_LAYER={asked[:20]!r}): "
-                      "install it (for tbb: pip install tbb) or leave the variable unset")
+    needs = _LAYER_NEEDS.get(asked.lower())
+    fix = f"install {needs} or leave the variable unset" if needs else "leave the variable unset"
+    return UsageError(f"numba could not load a threading layer (NUMBA_THREADING_LAYER={asked[:20]!r}): {fix}")
 
 
 def _passive_wait() -> None:
