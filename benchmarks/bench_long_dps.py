@@ -30,7 +30,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -118,14 +117,14 @@ def load() -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = common.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", nargs="+", default=["dist", "target", "curve"], choices=["dist", "target", "curve"])
     ap.add_argument("--rules", nargs="+", default=["yahtzee", "yatzy"], help="rule sets of the dist job")
     ap.add_argument("--target", type=int, default=250)
     ap.add_argument("--dice", default="13356", help="dice of the target job's hint")
     ap.add_argument("--max", type=int, default=800, help="largest target of the curve job (yahtzee)")
-    ap.add_argument("--runs", type=int, default=1)
-    ap.add_argument("--baseline", default=BASELINE)
+    ap.add_argument("--runs", type=common.count(1), default=1)
+    ap.add_argument("--baseline", default=BASELINE, type=common.git_revision)
     opts = ap.parse_args(argv)
     common.header("the long DPs: baseline revision against the working tree, alternating in one run")
     base = baseline_tree(opts.baseline)

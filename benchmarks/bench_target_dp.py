@@ -23,7 +23,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import time
@@ -172,12 +171,12 @@ def one_layer(base, top: int, n_open: int, stride: int, tiles) -> None:
 
 def main(argv=None) -> int:
     global BASELINE_REV
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--baseline", default=BASELINE, help="git revision of the baseline kernel")
+    ap = common.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline", default=BASELINE, type=common.git_revision, help="git revision of the baseline kernel")
     ap.add_argument("--max", type=int, default=700)
     ap.add_argument("--open", type=int, default=4)
     ap.add_argument("--stride", type=int, default=10)
-    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--runs", type=common.count(1), default=2)
     ap.add_argument("--tiles", default=f"16,{uk.TILE},128")
     opts = ap.parse_args(argv)
     BASELINE_REV = opts.baseline

@@ -41,3 +41,17 @@ def test_bench_threads_bad_argument_is_one_line(args, needle):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "error: " in lines[0] and needle in lines[0], out.stderr
     assert out.stdout == ""  # refused before the header: nothing started, nothing timed
+
+
+@pytest.mark.parametrize("script", ["bench_long_dps.py", "bench_target_dp.py"])
+@pytest.mark.parametrize("args, needle", [
+    (["--baseline", "nonexistent"], "'nonexistent'"),
+    (["--runs", "0"], "'0'"),
+])
+def test_the_other_baseline_scripts_refuse_a_bad_argument_in_one_line(script, args, needle):
+    out = run_bench(ROOT / "benchmarks" / script, *args)
+    assert out.returncode == 2, (out.returncode, out.stderr[-2000:])
+    assert "Traceback" not in out.stderr, out.stderr[-2000:]
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "error: " in lines[0] and needle in lines[0], out.stderr
+    assert out.stdout == ""
