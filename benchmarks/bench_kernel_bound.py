@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The build's turn kernel against a bound measured on this machine (issue 22, goal 4).
 
-    python benchmarks/bench_kernel_bound.py [--rules yahtzee] [--repeat 5]
+    python benchmarks/bench_kernel_bound.py [--rules yahtzee] [--repeat 5] [--c-loops]
 
 1. **Measured.** Every turn of a table build (the build's own list: one state
    per class of equivalent upper subtotals, layer by layer) is solved by
@@ -35,13 +35,26 @@
 
 The ratio measured / bound says how far the kernel is from the machine's
 rate for its own arithmetic and loads; goal 4 asks for at most 1.3.
+
+``--c-loops`` also times the keep steps' loops (``kernels.vec_expect_keeps``,
+``kernels.vec_best_subkeeps``) beside the bound's streaming loops of the same
+mix, each compiled twice: by numba, and by the machine's C compiler
+(``cc -O3 -march=native``, ``benchmarks/keep_loops.c``).  Nanoseconds a row of
+64 columns, the best of 7 runs alternating.  If the C compiler's kernel loops
+are as far from its own streaming loops as numba's are, the distance is the
+loops' access pattern (rows read through the keep tables), not numba's code.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
+import shutil
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
@@ -159,6 +172,117 @@ def _stream_gather(flat, idx, reps):
         for i in range(idx.shape[0]):
             acc += flat[idx[i]]
     return acc
+
+
+@numba.njit(cache=False)
+def _stream_best_mix(E, B, nsubs, reps):
+    """B[k] = max(E[k], the 3 or 5 rows before it), as many as keep ``k``'s subs are read: the kernel's mix."""
+    n = E.shape[1]
+    for _ in range(reps):
+        for k in range(5, N_KEEPS):
+            ek = E[k]
+            bk = B[k]
+            s0 = E[k - 1]
+            s1 = E[k - 2]
+            s2 = E[k - 3]
+            if nsubs[k] <= 3:
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    bk[t] = x if x > y else y
+            else:
+                s3 = E[k - 4]
+                s4 = E[k - 5]
+                for t in range(n):
+                    y = ek[t]
+                    x = s0[t]
+                    y = x if x > y else y
+                    x = s1[t]
+                    y = x if x > y else y
+                    x = s2[t]
+                    y = x if x > y else y
+                    x = s3[t]
+                    y = x if x > y else y
+                    x = s4[t]
+                    bk[t] = x if x > y else y
+    return B[5, 0]
+
+
+_expect_kernel = numba.njit(cache=False)(kernels.vec_expect_keeps)
+_best_kernel = numba.njit(cache=False)(kernels.vec_best_subkeeps)
+
+
+@numba.njit(cache=False)
+def _kernel_expect(E, reps):
+    """The kernel's keep averages (``kernels.vec_expect_keeps``), ``reps`` times."""
+    for _ in range(reps):
+        _expect_kernel(E, E.shape[1])
+    return E[0, 0]
+
+
+@numba.njit(cache=False)
+def _kernel_best(E, B, S, reps):
+    """The kernel's best keeps (``kernels.vec_best_subkeeps``), ``reps`` times."""
+    for _ in range(reps):
+        _best_kernel(E, B, E.shape[1], S)
+    return B[ROLL_OFFSET, 0]
+
+
+def c_loops() -> None:
+    """Print the keep steps' loops and their streaming loops, compiled by numba and by C (``--c-loops``)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        print("--c-loops: no C compiler (cc, gcc) on PATH")
+        return
+    src = Path(__file__).with_name("keep_loops.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        lib_path = Path(tmp) / "keep_loops.so"
+        subprocess.run([cc, "-O3", "-march=native", "-shared", "-fPIC", "-o", str(lib_path), str(src)], check=True)
+        lib = ctypes.CDLL(str(lib_path))
+    P, L = ctypes.c_void_p, ctypes.c_long
+    lib.expect_table.argtypes = [P, L, P]
+    lib.expect_stream.argtypes = [P, L]
+    lib.best_table.argtypes = [P, P, P, L, P, P, P]
+    lib.best_stream.argtypes = [P, P, L, P]
+    rng = np.random.default_rng(0)
+    E = _aligned(rng.random((N_KEEPS, TILE)))
+    B = _aligned(rng.random((N_KEEPS, TILE)))
+    S = _aligned(rng.random((N_KEEPS, TILE)))
+    child = np.ascontiguousarray(kernels.CHILD[:ROLL_OFFSET], dtype=np.int64)
+    subs = np.ascontiguousarray(kernels._SUBS, dtype=np.int64)
+    nsubs = np.ascontiguousarray(kernels._NSUBS, dtype=np.int64)
+    level = np.ascontiguousarray(kernels._LEVEL_START, dtype=np.int64)
+    reps = 2000
+    d = {name: a.ctypes.data for name, a in (("E", E), ("B", B), ("S", S), ("child", child), ("subs", subs),
+                                              ("nsubs", nsubs), ("level", level))}
+    loops = {
+        ("keep averages", "numba", "kernel"): (lambda r: _kernel_expect(E, r), ROLL_OFFSET),
+        ("keep averages", "numba", "stream"): (lambda r: _stream_expect(E, r), ROLL_OFFSET),
+        ("keep averages", "C", "kernel"): (lambda r: lib.expect_table(d["E"], r, d["child"]), ROLL_OFFSET),
+        ("keep averages", "C", "stream"): (lambda r: lib.expect_stream(d["E"], r), ROLL_OFFSET),
+        ("best keeps", "numba", "kernel"): (lambda r: _kernel_best(E, B, S, r), N_KEEPS - 1),
+        ("best keeps", "numba", "stream"): (lambda r: _stream_best_mix(E, B, nsubs, r), N_KEEPS - 5),
+        ("best keeps", "C", "kernel"): (lambda r: lib.best_table(d["E"], d["B"], d["S"], r, d["subs"], d["nsubs"],
+                                                                 d["level"]), N_KEEPS - 1),
+        ("best keeps", "C", "stream"): (lambda r: lib.best_stream(d["E"], d["B"], r, d["nsubs"]), N_KEEPS - 5),
+    }
+    best = {key: np.inf for key in loops}
+    for fn, _ in loops.values():
+        fn(1)
+    for _ in range(7):
+        for key, (fn, rows) in loops.items():
+            c0 = time.perf_counter()
+            fn(reps)
+            best[key] = min(best[key], (time.perf_counter() - c0) / (reps * rows) * 1e9)
+    print(f"keep steps' loops, ns a row of {TILE} columns (best of 7, alternating; C: {Path(cc).name} -O3 -march=native):")
+    for phase in ("keep averages", "best keeps"):
+        for comp in ("numba", "C"):
+            k, st = best[(phase, comp, "kernel")], best[(phase, comp, "stream")]
+            print(f"  {phase:14s} {comp:5s}  kernel's loop {k:6.2f}   streaming loop {st:6.2f}   ratio {k / st:.2f}")
 
 
 def _per_element(fn, elements: int, *args) -> float:
@@ -308,7 +432,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="yahtzee")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--c-loops", action="store_true",
+                    help="also time the keep steps' loops compiled by numba and by the C compiler")
     a = ap.parse_args()
+    if a.repeat < 1:
+        ap.error(f"--repeat {a.repeat}: want at least 1")
     rules = get_rules(a.rules)
     layers = build_turns(rules)
     ops = counts(rules, layers)
@@ -334,6 +462,8 @@ def main() -> None:
     for name, ns in bound_ns.items():
         print(f"  bound {name:20s} {ns / 1000:.3f} us")
     print(f"bound {total:.3f} us a turn; measured {us:.3f} us a turn (CPU); ratio {us / total:.2f} (goal <= 1.3)")
+    if a.c_loops:
+        c_loops()
 
 
 if __name__ == "__main__":
