@@ -36,7 +36,8 @@ refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
 types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
-traceback.
+traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
+for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
 
 Protection (a page on any web site can send requests to a server on
 127.0.0.1): every request must carry a ``Host`` header naming an allowed host
