@@ -423,3 +423,12 @@ def test_a_pickled_card_does_not_grow_after_a_query(rules):
     back = pickle.loads(after)
     assert back == card and back.rules is card.rules  # a registered rule set comes back as itself
     assert back.scoring("22555") == card.scoring("22555") and back.key == card.key
+
+
+def test_a_card_quotes_the_points_as_typed():
+    """``sixes=18:25``: the points quoted are those typed (``18:25``), not the entry with ``:`` read as ``=``."""
+    from yahtzee_solver.state import card_entries
+
+    with pytest.raises(ScoreCardError, match=r"invalid points '18:25' for sixes"):
+        parse_card("sixes=18:25")
+    assert card_entries("sixes:18=2") == [("sixes:18=2", "sixes", "18=2")]

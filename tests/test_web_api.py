@@ -1221,8 +1221,10 @@ def test_the_advisor_refuses_in_the_page_language(client, lang):
 
     tr, r = WebTranslator(lang), get_rules("yahtzee")
     cases = [
-        ("card=sixes=19", tr("web.adv.err.points", box=tr.box(r, 5), points=19)),
-        ("card=yahtzee-bonus=50", tr("web.adv.err.points", box=tr("web.adv.bonus"), points=50)),
+        # the command line's problems (state.CARD_PROBLEMS), the box by its name in zh and ja
+        ("card=sixes=19", tr("card.impossible", box=tr.box(r, 5) if lang != "en" else "sixes", points="19",
+                             possible="0, 6, 12, 18, 24, 30")),
+        ("card=yahtzee-bonus=50", tr("card.bonus_multiple", bonus=50, step=100)),
         ("card=kings=3", tr("web.adv.err.box", box="'kings'")),
         ("card=sixes", tr("web.adv.err.entry", entry="'sixes'")),
         ("card=sixes=18,sixes=12", tr("web.adv.err.repeated", box="'sixes'")),
@@ -1334,10 +1336,12 @@ def test_the_review_of_a_finished_game_is_the_clis(client, files):
     assert_refused(client.get("/api/review/table?game=2"), 404, "There is no game 2 in the history (games 1).")
     assert_refused(client.get("/api/review/table?game=x"), 400, "invalid game")
     assert_refused(client.get("/api/review/table"), 400)
-    # one check of a history number for both routes: the same code, a long number quoted cut short
+    # one check of a history number for both routes: the same code, a long number a missing game quoted cut short
     long = "9" * 30
     for route in ("/api/review", "/api/review/table"):
-        body = assert_refused(client.get(f"{route}?game={long}"), 400, "invalid game", "9" * 17 + "...")
+        body = assert_refused(client.get(f"{route}?game={long}"), 404, "There is no game", "(30 digits)")
+        assert body["code"] == "no_game" and long not in body["error"]
+        body = assert_refused(client.get(f"{route}?game={long}x"), 400, "invalid game", "9" * 17 + "...")
         assert body["code"] == "bad_game" and long not in body["error"]
     # a solitaire game has no CPU to review, and no table
     client.ok("post", "/api/game/new", {"rules": "yacht"})
@@ -1417,3 +1421,237 @@ def test_a_finished_game_whose_files_are_deleted_before_filing_is_filed_with_its
     rec = RecordBook.load(files["records_file"]).get("yacht", "solo")
     assert s.counted == "filed" and rec.games == 1 and rec.abandoned == 0
     assert rec.best == s.filed_score and final["round"] == 12
+
+
+# -- the fresh-user testers' findings on the API's refusals (session 12) ------------------------------------------
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht"])
+def test_a_box_outside_the_card_names_the_apis_box_numbers(client, rules):
+    """The API numbers the boxes 0..C-1 (``box`` of ``/api/game/score``): the refusal says so, in every language."""
+    client.ok("post", "/api/game/new", {"rules": rules, "seed": 8})
+    client.ok("post", "/api/game/roll")
+    r = get_rules(rules)
+    last = r.n_categories - 1
+    body = assert_refused(client.post("/api/game/score", {"box": last + 1}), 400,
+                          f"invalid box {last + 1}", f"0 to {last}")
+    assert body["code"] == "illegal"
+    for lang in ("zh", "ja"):
+        msg = client.post(f"/api/game/score?lang={lang}", {"box": -1}).get_json()["error"]
+        assert "0" in msg and str(last) in msg and Translator(lang).box(r, 0) in msg, msg
+
+
+def test_a_long_game_number_is_a_missing_game_and_the_games_come_with_every_review_refusal(client):
+    client.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
+    _play_out(client)
+    # 8 to 29 digits: a missing game, as a short one (the 404 with the games, for the page's choice of game)
+    for digits in (2, 8, 29, 400):
+        n = "9" * digits
+        for route in ("/api/review", "/api/review/table"):
+            body = assert_refused(client.get(f"{route}?game={n}"), 404, "There is no game", "(games 1).")
+            assert body["code"] == "no_game"
+            if digits <= 24:
+                assert f"game {n} in" in body["error"] or f"'{n}'" in body["error"]
+            else:  # quoted clipped
+                assert n not in body["error"] and f"({digits} digits)" in body["error"]
+            if route == "/api/review":
+                assert [g["number"] for g in body["games"]] == [1]
+    # not a number: 400, quoted as typed (the blank kept), cut short
+    body = assert_refused(client.get("/api/review?game=%202"), 400, "invalid game ' 2'")
+    assert body["code"] == "bad_game"
+    assert_refused(client.get("/api/review?game=" + "9" * 30 + "x"), 400, "invalid game '" + "9" * 17 + "...'")
+    # full-width digits, as a card takes them
+    assert client.ok("get", "/api/review?game=%EF%BC%91")["number"] == 1
+    # a solitaire game has no CPU to review: the 400 carries the games too (the page's game list stays filled)
+    body = assert_refused(client.get("/api/review?game=1&player=cpu"), 400)
+    assert [g["number"] for g in body["games"]] == [1]
+
+
+def test_full_width_rolls_left_is_read_as_the_card_reads_full_width_digits(client):
+    want = client.ok("get", "/api/advice?dice=22555&rolls_left=1")
+    assert client.ok("get", "/api/advice?dice=22555&rolls_left=%EF%BC%91") == want
+    assert_refused(client.get("/api/advice?dice=22555&rolls_left=%201"), 400, "invalid rolls_left ' 1'")
+
+
+def test_the_player_cannot_roll_during_the_cpus_turn(client):
+    game = client.ok("post", "/api/game/new", {"opponent": "beginner", "first": "cpu", "seed": 4})["game"]
+    assert game["cpu_turn"] and not game["can_roll"]
+    assert_refused(client.post("/api/game/roll"), 409)  # what can_roll says
+    while game["cpu_turn"]:
+        game = client.ok("post", "/api/game/cpu")["game"]
+    assert game["can_roll"]
+
+
+@pytest.mark.parametrize("card,key", [("sixes=-1", "impossible"), ("sixes=1e3", "not_whole"),
+                                      ("yahtzee-bonus=100", "bonus_open"), ("sixes=18:25", "not_whole"),
+                                      ("yahtzee=50,ones=2,yahtzee-bonus=100", "bonus_holder")])
+def test_the_advisors_card_errors_are_the_command_lines(client, card, key):
+    """The web names the problem ``--card`` names, with its text (one place: state.CARD_PROBLEMS), in zh and ja too."""
+    from yahtzee_solver.errors import ScoreCardError
+
+    with pytest.raises(ScoreCardError) as cli:
+        parse_card(card, "yahtzee")
+    assert cli.value.key == key
+    url = "/api/advice?" + urlencode({"card": card, "dice": "22555"})
+    assert assert_refused(client.get(url), 400)["error"] == str(cli.value)
+    r = get_rules("yahtzee")
+    for lang in ("zh", "ja"):
+        tr = Translator(lang)
+        params = {**cli.value.params, "box": tr.box(r, r.category_index(cli.value.params["box"]))}  # named in lang
+        msg = client.get(url + f"&lang={lang}").get_json()["error"]
+        assert msg == tr(f"card.{key}", **params) and msg != str(cli.value)
+
+
+def _cjk(text):
+    return any("\u3040" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text)
+
+
+def _solo(c):
+    c.ok("post", "/api/game/new", {"seed": 8})
+
+
+def _rolled(c):
+    _solo(c)
+    c.ok("post", "/api/game/roll")
+
+
+def _finished(c):
+    c.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
+    _play_out(c)
+
+
+#: One request for each refusal a route can answer: (setup, method, url, raw body or None, headers).
+ERROR_CASES = {
+    "no_game": (None, "post", "/api/game/cpu", None, {}),
+    "not_cpu_turn": (_solo, "post", "/api/game/cpu", None, {}),
+    "cpu_turn": (lambda c: c.ok("post", "/api/game/new", {"opponent": "beginner", "first": "cpu", "seed": 4}),
+                 "post", "/api/game/roll", None, {}),
+    "bad_game": (None, "get", "/api/review?game=x", None, {}),
+    "bad_game_table": (None, "get", "/api/review/table?game=x", None, {}),
+    "no_review": (None, "get", "/api/review", None, {}),
+    "missing_game": (_finished, "get", "/api/review?game=99999999", None, {}),
+    "no_cpu": (_finished, "get", "/api/review?player=cpu", None, {}),
+    "bad_player": (None, "get", "/api/review?player=me", None, {}),
+    "bad_box": (_rolled, "post", "/api/game/score", '{"box": 13}', {}),
+    "box_type": (_solo, "post", "/api/game/score", '{"box": "3"}', {}),
+    "held_type": (_solo, "post", "/api/game/hold", '{"held": [1, 0]}', {}),
+    "seed_type": (None, "post", "/api/game/new", '{"seed": -1}', {}),
+    "bool_type": (None, "post", "/api/game/new", '{"abandon": "yes"}', {}),
+    "str_type": (None, "post", "/api/game/new", '{"rules": 3}', {}),
+    "version_type": (None, "post", "/api/game/roll", '{"version": 3}', {}),
+    "int_null_type": (None, "post", "/api/train/answer", '{"position": 1, "box": "x"}', {}),
+    "unknown_field": (None, "post", "/api/game/new", '{"colour": "red"}', {}),
+    "missing_field": (_solo, "post", "/api/game/hold", "{}", {}),
+    "field_twice": (None, "post", "/api/game/new", '{"seed": 1, "seed": 2}', {}),
+    "bad_json": (None, "post", "/api/game/new", "{", {}),
+    "deep_json": (None, "post", "/api/game/new", "[" * 2000 + "]" * 2000, {}),
+    "not_object": (None, "post", "/api/game/new", "[]", {}),
+    "too_large": (None, "post", "/api/game/new", json.dumps({"x": "a" * MAX_BODY}), {}),
+    "unknown_query": (None, "get", "/api/game?debug=1", None, {}),
+    "query_twice": (None, "get", "/api/rules?rules=yacht&rules=yacht", None, {}),
+    "missing_query": (None, "get", "/api/rules", None, {}),
+    "rules": (None, "get", "/api/rules?rules=chess", None, {}),
+    "new_rules": (None, "post", "/api/game/new", '{"rules": "chess"}', {}),
+    "opponent": (None, "post", "/api/game/new", '{"opponent": "grandmaster"}', {}),
+    "first": (None, "post", "/api/game/new", '{"opponent": "expert", "first": "you"}', {}),
+    "game_in_progress": (_solo, "post", "/api/game/new", "{}", {}),
+    "stale": (_solo, "post", "/api/game/roll", '{"version": "old"}', {}),
+    "illegal": (_solo, "post", "/api/game/hold", '{"held": [true, true, true, true, true]}', {}),
+    "no_undo": (_solo, "post", "/api/game/undo", None, {}),
+    "no_dice": (_solo, "post", "/api/game/why", None, {}),
+    "confirm_zero": (lambda c: (c.ok("post", "/api/game/new", {"seed": 8}), c.ok("post", "/api/game/roll")),
+                     "post", "/api/game/score", '{"box": 11}', {}),
+    "rolls_left": (None, "get", "/api/advice?dice=22555&rolls_left=3", None, {}),
+    "dice": (None, "get", "/api/advice?dice=2255", None, {}),
+    "card": (None, "get", "/api/advice?dice=22555&card=sixes=-1", None, {}),
+    "card_entry": (None, "get", "/api/advice?dice=22555&card=sixes", None, {}),
+    "card_box": (None, "get", "/api/advice?dice=22555&card=kings=3", None, {}),
+    "card_full": (None, "get", "/api/advice?dice=22555&card=aces=1,twos=2,threes=3,fours=4,fives=5,sixes=6,3k=0,4k=0,"
+                  "fh=0,ss=0,ls=0,yahtzee=0,chance=5", None, {}),
+    "position": (None, "get", "/api/train/why?position=x", None, {}),
+    "not_answered": (lambda c: c.ok("post", "/api/train/new", {"count": 1, "seed": 1}),
+                     "get", "/api/train/why?position=1", None, {}),
+    "train_none": (None, "post", "/api/train/answer", '{"position": 1, "box": 0}', {}),
+    "train_count": (None, "post", "/api/train/new", '{"count": 0}', {}),
+    "train_rules": (None, "post", "/api/train/new", '{"rules": "chess"}', {}),
+    "keep_or_box": (lambda c: c.ok("post", "/api/train/new", {"count": 1, "seed": 1}),
+                    "post", "/api/train/answer", '{"position": 1}', {}),
+    "not_asked": (lambda c: c.ok("post", "/api/train/new", {"count": 2, "seed": 1}),
+                  "post", "/api/train/answer", '{"position": 2, "box": 0}', {}),
+    "train_box": (lambda c: c.ok("post", "/api/train/new", {"count": 1, "seed": 1}),
+                  "post", "/api/train/answer", '{"position": 1, "box": 99}', {}),
+    "train_keep": (lambda c: c.ok("post", "/api/train/new", {"count": 1, "seed": 1}),
+                   "post", "/api/train/answer", '{"position": 1, "keep": "789"}', {}),
+    "coach_no_game": (None, "post", "/api/coach/roll", '{"dice": "12345"}', {}),
+    "coach_rules": (None, "post", "/api/coach/new", '{"players": "a,b", "rules": "chess"}', {}),
+    "coach_players": (None, "post", "/api/coach/new", '{"players": ""}', {}),
+    "coach_box": (lambda c: (c.ok("post", "/api/coach/new", {"players": "a,b"}),
+                             c.ok("post", "/api/coach/roll", {"dice": "12345"})),
+                  "post", "/api/coach/score", '{"box": 99}', {}),
+    "coach_dice": (lambda c: c.ok("post", "/api/coach/new", {"players": "a,b"}),
+                   "post", "/api/coach/roll", '{"dice": "12347"}', {}),
+    "coach_turn": (lambda c: c.ok("post", "/api/coach/new", {"players": "a,b"}),
+                   "post", "/api/coach/roll", '{"dice": "12345", "player": "b"}', {}),
+    "coach_filled": (lambda c: (c.ok("post", "/api/coach/new", {"players": "a"}),
+                                c.ok("post", "/api/coach/roll", {"dice": "12345"}),
+                                c.ok("post", "/api/coach/score", {"box": 12}),
+                                c.ok("post", "/api/coach/roll", {"dice": "12345"})),
+                     "post", "/api/coach/score", '{"box": 12}', {}),
+    "no_page": (None, "get", "/api/nothing", None, {}),
+    "method": (None, "get", "/api/game/roll", None, {}),
+    "host": (None, "get", "/api/game", None, {"Host": "evil.example"}),
+    "origin": (None, "post", "/api/game/new", "{}", {"Origin": "http://evil.example"}),
+    "cross_site": (None, "get", "/api/game", None, {"Sec-Fetch-Site": "cross-site"}),
+    "token": (None, "post", "/api/game/new", "{}", {TOKEN_HEADER: "guess"}),
+    "type": (None, "post", "/api/game/new", "{}", {"Content-Type": "text/plain"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERROR_CASES))
+def test_every_refusal_is_said_in_the_requests_language(files, case):
+    """No error a route answers is English only: each refusal, asked with ``?lang=zh`` / ``ja``, is said in that
+    language (the same status and code as in English)."""
+    setup, method, url, raw, headers = ERROR_CASES[case]
+    answers = {}
+    for lang in ("en", "zh", "ja"):
+        c = Client(create_app(**files))
+        if setup is not None:
+            setup(c)
+        u = url + ("&" if "?" in url else "?") + f"lang={lang}"
+        h = dict(headers)
+        ctype = h.pop("Content-Type", "application/json")
+        if method == "get":
+            r = c.get(u, headers=h)
+        else:
+            r = c.post(u, data=(raw or "").encode(), headers=h, content_type=ctype)
+        assert 400 <= r.status_code < 500, (case, lang, r.status_code, r.get_data(as_text=True)[:200])
+        body = r.get_json()
+        answers[lang] = (r.status_code, body["code"], body["error"])
+        for name in ("game_file", "records_file"):
+            files[name].unlink(missing_ok=True)
+        for p in files["game_file"].parent.iterdir():
+            if p.is_file():
+                p.unlink()
+    en = answers["en"]
+    for lang in ("zh", "ja"):
+        status, code, msg = answers[lang]
+        assert (status, code) == en[:2], (case, lang)
+        assert msg != en[2] and _cjk(msg), (case, lang, msg, en[2])
+
+
+def test_every_web_refusal_goes_through_the_catalogue():
+    """Each ``ApiError`` of the web's code takes its message from the catalogue (``tr(...)``, a ``Msg``, or a text
+    made so): never a literal, an f-string, or an exception's English (``str(e)``) as the whole message."""
+    import ast
+    from pathlib import Path
+
+    import yahtzee_solver.web as web
+
+    bad = []
+    for path in sorted(Path(web.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError" and len(node.args) >= 2:
+                m = node.args[1]
+                english = (isinstance(m, (ast.Constant, ast.JoinedStr))
+                           or isinstance(m, ast.Call) and getattr(m.func, "id", None) in ("str", "_message"))
+                if english:
+                    bad.append(f"{path.name}:{node.lineno}")
+    assert not bad, bad

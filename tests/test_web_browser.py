@@ -750,7 +750,8 @@ def test_the_page_speaks_the_language_chosen(driver, tmp_path):
         open_page(d, s, "/advisor?rules=yahtzee&card=sixes%3D19&dice=22555&r=2&utm_source=chat")
         tr = WebTranslator("ja")
         wait(d, lambda: q(d, "#error").is_displayed(), "no refusal shown")
-        assert q(d, "#error").text.endswith(tr("web.adv.err.points", box=tr.box(get_rules("yahtzee"), 5), points=19))
+        assert q(d, "#error").text.endswith(tr("card.impossible", box=tr.box(get_rules("yahtzee"), 5), points="19",
+                                               possible="0, 6, 12, 18, 24, 30"))
     finally:
         s.stop()
 

@@ -22,6 +22,7 @@ flask = pytest.importorskip("flask", reason="the web tests need the [web] extra 
 from clihelpers import run  # noqa: E402
 from yahtzee_solver.errors import YahtzeeError  # noqa: E402
 from yahtzee_solver.game import positions_of  # noqa: E402
+from yahtzee_solver.i18n import Translator  # noqa: E402
 from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking  # noqa: E402
 from yahtzee_solver.play.history import History  # noqa: E402
 from yahtzee_solver.play.lock import GameLock  # noqa: E402
@@ -232,7 +233,7 @@ def test_other_refusals(client, home):
     assert _one_line(*c.post("/api/coach/new", {"players": "Ann,ann"}), 400) == "player 'Ann' is named twice"
     assert "invalid players" in _one_line(*c.post("/api/coach/new", {"players": "Ann,,Bob"}), 400)
     assert "at most 8" in _one_line(*c.post("/api/coach/new", {"players": ",".join("ABCDEFGHI")}), 400)
-    assert "unknown rules" in _one_line(*c.post("/api/coach/new", {"players": "Ann", "rules": "poker"}), 400)
+    assert "Unknown rules 'poker'" in _one_line(*c.post("/api/coach/new", {"players": "Ann", "rules": "poker"}), 400)
     assert _one_line(*c.post("/api/coach/roll", {"dice": "12345"}), 409) == "there is no coach game: start one"
     g = c.ok("/api/coach/new", {"players": "Ann,Bob"})["game"]
     assert _one_line(*c.post("/api/coach/undo", {}), 409) == "nothing to undo"
@@ -258,7 +259,8 @@ def test_other_refusals(client, home):
     m.roll("11111")
     with pytest.raises(YahtzeeError) as e:
         m.score(0)
-    assert msg == str(e.value) and "ones" in msg
+    # the terminal coach's words: the engine's reason by its key, the box by its name (tui.coach._problem)
+    assert msg == Translator("en").problem(e.value.problem, e.value.params, m.rules) and "Ones" in msg
     status, data = c.get("/api/coach/hint?dice=1237")
     assert "1237" in _one_line(status, data, 400)
     # an unfinished game is replaced only when asked

@@ -155,8 +155,8 @@ def test_bad_answers_are_one_line_refusals_and_nothing_is_lost(client):
     t = start(client, count=3, seed=5)["train"]
     pos = client.trainer.session.positions[0]
     v = t["version"]
-    refused(client.post("/api/train/answer", {"position": 1, "box": 99, "version": v}), 400, "unknown box 99")
-    refused(client.post("/api/train/answer", {"position": 1, "box": -1, "version": v}), 400, "unknown box -1")
+    refused(client.post("/api/train/answer", {"position": 1, "box": 99, "version": v}), 400, "invalid box 99: the boxes are numbered 0 to 12")
+    refused(client.post("/api/train/answer", {"position": 1, "box": -1, "version": v}), 400, "invalid box -1: the boxes are numbered 0 to 12")
     closed = next((c for c, x in enumerate(pos.card.boxes) if x is not None), None)
     if closed is not None:
         refused(client.post("/api/train/answer", {"position": 1, "box": closed, "version": v}), 400, "already filled")
@@ -182,7 +182,7 @@ def test_bad_answers_are_one_line_refusals_and_nothing_is_lost(client):
     assert len(client.trainer.session.graded) == 1
     refused(client.post("/api/train/new", {"count": 0}), 400, "invalid count 0")
     refused(client.post("/api/train/new", {"count": 201}), 400, "invalid count 201")
-    refused(client.post("/api/train/new", {"rules": "nope"}), 400, "unknown rules 'nope'")
+    refused(client.post("/api/train/new", {"rules": "nope"}), 400, "Unknown rules 'nope'")
     refused(client.post("/api/train/new", {"count": "3"}), 400, "invalid count")
     refused(client.post("/api/train/new", {"from_history": 1}), 400, "invalid from_history")
     refused(client.c.get("/api/train/why?position=x"), 400, "invalid position 'x'")

@@ -61,7 +61,21 @@ class OptionError(UsageError, KeyError):
 
 
 class ScoreCardError(UsageError):
-    """A scorecard that cannot occur: impossible box value, full card, bonus without 50, ..."""
+    """A scorecard that cannot occur: impossible box value, full card, bonus without 50, ...
+
+    Attributes
+    ----------
+    key : str or None
+        For a card's points, the key of :data:`yahtzee_solver.state.CARD_PROBLEMS` (the English
+        message); :mod:`yahtzee_solver.i18n` says it in every language as ``card.<key>``.
+    params : dict
+        The fields of that message.
+    """
+
+    def __init__(self, message: str, key: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
 
 
 class CardRulesError(ScoreCardError):

@@ -26,7 +26,8 @@ from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_entries", "OPEN_WORDS"]
 
-_BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
+#: The names a card gives its Yahtzee bonus points by (after blanks and _ become -).
+BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
 
 
 class StateKey(NamedTuple):
@@ -82,6 +83,30 @@ class BoxScoring(NamedTuple):
 JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 
 
+#: The refusals of a card's points and Yahtzee bonus, by key: the English text, which the command line
+#: prints; :mod:`yahtzee_solver.i18n` says the same keys in every language (``card.<key>``), for the web.
+CARD_PROBLEMS: dict[str, str] = {
+    "impossible": "impossible score {points} for {box} (possible: {possible})",
+    "not_whole": "invalid points {points} for {box}: want a whole number",
+    "too_long": "invalid points {points} for {box}: too many digits for a score",
+    "bonus_points": "invalid yahtzee-bonus {bonus}: want a multiple of 100 points",
+    "bonus_none": "rules {rules} have no yahtzee bonus (got yahtzee-bonus={bonus})",
+    "bonus_multiple": "invalid yahtzee-bonus {bonus}: want a multiple of {step}",
+    "bonus_open": "yahtzee-bonus={bonus} needs 50 in the {box} box (it is open)",
+    "bonus_not_50": "yahtzee-bonus={bonus} needs 50 in the {box} box (it holds {points})",
+    "bonus_later": "yahtzee-bonus={bonus} is more than one bonus per box filled after the yahtzee ({later})",
+    "bonus_holder": "yahtzee-bonus={bonus} needs {n} box besides the {box} box holding the points of five alike "
+                    "(the roll of each bonus), and the card has {holders}",
+    "bonus_holders": "yahtzee-bonus={bonus} needs {n} boxes besides the {box} box holding the points of five alike "
+                     "(the roll of each bonus), and the card has {holders}",
+}
+
+
+def card_problem(key: str, **params: object) -> ScoreCardError:
+    """The :class:`ScoreCardError` of :data:`CARD_PROBLEMS` ``key``, carrying its key and fields."""
+    return ScoreCardError(CARD_PROBLEMS[key].format(**params), key, params)
+
+
 @dataclass(frozen=True)
 class ScoreCard:
     """A scorecard: points per box and Yahtzee bonus points.
@@ -118,37 +143,30 @@ class ScoreCard:
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v not in r.possible_points[c]:
-                ok = _runs(sorted(r.possible_points[c]))
-                raise ScoreCardError(
-                    f"impossible score {v!r} for {r.categories[c].slug} (possible: {ok})"
-                )
+                raise card_problem("impossible", points=repr(v), box=r.categories[c].slug,
+                                   possible=_runs(sorted(r.possible_points[c])))
         b = self.yahtzee_bonus
         if isinstance(b, bool) or not isinstance(b, int) or b < 0:
-            raise ScoreCardError(f"invalid yahtzee-bonus {b!r}: want a multiple of 100 points")
+            raise card_problem("bonus_points", bonus=repr(b))
         if b:
             if not r.yahtzee_bonus:
-                raise ScoreCardError(f"rules {r.name!r} have no yahtzee bonus (got yahtzee-bonus={b})")
+                raise card_problem("bonus_none", rules=repr(r.name), bonus=b)
             if b % r.yahtzee_bonus:
-                raise ScoreCardError(f"invalid yahtzee-bonus {b}: want a multiple of {r.yahtzee_bonus}")
+                raise card_problem("bonus_multiple", bonus=b, step=r.yahtzee_bonus)
             y = r.yahtzee_category
+            if self.boxes[y] is None:
+                raise card_problem("bonus_open", bonus=b, box=r.categories[y].slug)
             if self.boxes[y] != 50:
-                raise ScoreCardError(
-                    f"yahtzee-bonus={b} needs 50 in the {r.categories[y].slug} box "
-                    f"(it {'is open' if self.boxes[y] is None else f'holds {self.boxes[y]}'})"
-                )
+                raise card_problem("bonus_not_50", bonus=b, box=r.categories[y].slug, points=self.boxes[y])
             later = sum(v is not None for v in self.boxes) - 1
             if b // r.yahtzee_bonus > later:
-                raise ScoreCardError(
-                    f"yahtzee-bonus={b} is more than one bonus per box filled after the yahtzee ({later})"
-                )
+                raise card_problem("bonus_later", bonus=b, later=later)
             # each bonus roll was written in a box of its own: one that holds a five-alike's points
             holders = sum(v is not None and c != y and v in r.five_alike_points[c] for c, v in enumerate(self.boxes))
             if b // r.yahtzee_bonus > holders:
                 n = b // r.yahtzee_bonus
-                raise ScoreCardError(
-                    f"yahtzee-bonus={b} needs {n} box{'es' if n != 1 else ''} besides the {r.categories[y].slug} "
-                    f"box holding the points of five alike (the roll of each bonus), and the card has {holders}"
-                )
+                raise card_problem("bonus_holders" if n != 1 else "bonus_holder", bonus=b, n=n,
+                                   box=r.categories[y].slug, holders=holders)
 
     def __repr__(self) -> str:
         """``ScoreCard.from_mapping({'sixes': 18, 'yahtzee': 50}, 'yahtzee')``, or
@@ -390,7 +408,7 @@ def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
     bonus_seen = False
     for name, value in mapping.items():
         norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
-        if norm in _BONUS_KEYS:
+        if norm in BONUS_KEYS:
             if bonus_seen:
                 raise CategoryError(f"repeated category {name!r}")
             bonus_seen = True
@@ -432,16 +450,15 @@ def _number_shown(s: str) -> str:
 
 def _as_points(value: object, name: object) -> int:
     if isinstance(value, bool):
-        raise ScoreCardError(f"invalid points {value!r} for {name}")
+        raise card_problem("not_whole", points=repr(value), box=name)
     if isinstance(value, int):
         return value
     s = str(value).strip()
     if re.fullmatch(r"[+-]?[0-9]+", s):  # ASCII digits only, as for dice
         if len(s.lstrip("+-")) > MAX_POINT_DIGITS:
-            raise ScoreCardError(f"invalid points {_number_shown(s)} for {name}: too many digits for a score")
+            raise card_problem("too_long", points=_number_shown(s), box=name)
         return int(s)
-    raise ScoreCardError(f"invalid points {_number_shown(s) if len(s) > 24 else repr(value)} for {name}: "
-                         "want a whole number")
+    raise card_problem("not_whole", points=_number_shown(s) if len(s) > 24 else repr(value), box=name)
 
 
 #: Points that mark a box as open in a typed card (``ones=-``).
@@ -470,7 +487,9 @@ def card_entries(text: str) -> list[tuple[str, str | None, str]]:
         if "=" not in item and ":" not in item:
             out.append((item, None, ""))
             continue
-        name, _, value = item.replace(":", "=", 1).partition("=")
+        sep = re.search(r"[=:]", item)
+        assert sep is not None  # tested above
+        name, value = item[: sep.start()], item[sep.end():]  # the value as typed ("18:25", not "18=25")
         out.append((item, name.strip().lower(), value.strip()))
     return out
 

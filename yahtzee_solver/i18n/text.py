@@ -1076,6 +1076,10 @@ COACH = {
         "coach.err.face": "invalid die {die!r} in {roll!r}: faces are 1-6",
         "coach.err.too_many": "invalid roll {roll!r}: at most {n} dice",
         "coach.err.whatif_five": "what-if wants the five dice, such as what-if 12555 (not {roll!r})",
+        "coach.err.players": "invalid players {text!r}: want names separated by commas, such as Ann,Bob",
+        "coach.err.player_name": "invalid player name {name!r}: want at most {n} printable characters",
+        "coach.err.player_twice": "player {name!r} is named twice",
+        "coach.err.player_count": "{count} players: at most {n} at one table",
     },
     "zh": {
         "coach.title": "教练：{rules}。玩家：{players}。输入你掷出的骰子；h 查看建议，help 查看命令。",
@@ -1119,6 +1123,10 @@ COACH = {
         "coach.err.face": "无效的骰子 {die!r}（在 {roll!r} 中）：点数为 1-6",
         "coach.err.too_many": "无效的掷骰 {roll!r}：最多 {n} 颗骰子",
         "coach.err.whatif_five": "what-if 需要五颗骰子，例如 what-if 12555（而不是 {roll!r}）",
+        "coach.err.players": "无效的玩家 {text!r}：请用逗号分隔名字，例如 Ann,Bob",
+        "coach.err.player_name": "无效的玩家名 {name!r}：最多 {n} 个可打印字符",
+        "coach.err.player_twice": "玩家 {name!r} 出现了两次",
+        "coach.err.player_count": "{count} 位玩家：一桌最多 {n} 位",
     },
     "ja": {
         "coach.title": "コーチ：{rules}。プレイヤー：{players}。振った目を入力してください。h で助言、help でコマンド一覧。",
@@ -1162,6 +1170,10 @@ COACH = {
         "coach.err.face": "無効な目 {die!r}（{roll!r} の中）：目は 1-6 です",
         "coach.err.too_many": "無効な出目 {roll!r}：サイコロは最大 {n} 個です",
         "coach.err.whatif_five": "what-if にはサイコロ 5 個の目が要ります。例：what-if 12555（{roll!r} ではなく）",
+        "coach.err.players": "無効なプレイヤー {text!r}：名前をコンマで区切ってください（例：Ann,Bob）",
+        "coach.err.player_name": "無効なプレイヤー名 {name!r}：印字できる文字で {n} 文字までです",
+        "coach.err.player_twice": "プレイヤー {name!r} が2回指定されています",
+        "coach.err.player_count": "{count} 人：1 卓は {n} 人までです",
     },
 }
 for _lang, _messages in COACH.items():
@@ -1229,4 +1241,37 @@ TABLE: dict[str, dict[str, str]] = {
     },
 }
 for _lang, _messages in TABLE.items():
+    MESSAGES[_lang].update(_messages)
+
+# -- a card's impossible points (the web's advisor): the English is yahtzee_solver.state.CARD_PROBLEMS, the
+#    command line's text, merged in by yahtzee_solver.i18n; the same keys and fields here --------------------------
+CARD = {
+    "zh": {
+        "card.impossible": "{box} 不可能得 {points} 分（可能的分数：{possible}）",
+        "card.not_whole": "{box} 的分数 {points} 无效：应为整数",
+        "card.too_long": "{box} 的分数 {points} 无效：位数太多，不可能是分数",
+        "card.bonus_points": "无效的 yahtzee-bonus {bonus}：应为 100 分的倍数",
+        "card.bonus_none": "规则 {rules} 没有快艇奖励（却给了 yahtzee-bonus={bonus}）",
+        "card.bonus_multiple": "无效的 yahtzee-bonus {bonus}：应为 {step} 的倍数",
+        "card.bonus_open": "yahtzee-bonus={bonus} 需要 {box} 栏记有 50 分（该栏还空着）",
+        "card.bonus_not_50": "yahtzee-bonus={bonus} 需要 {box} 栏记有 50 分（该栏是 {points} 分）",
+        "card.bonus_later": "yahtzee-bonus={bonus} 超过了快艇之后所填的每栏一次奖励（{later} 栏）",
+        "card.bonus_holder": "yahtzee-bonus={bonus} 需要在 {box} 栏之外另有 {n} 栏记着五颗相同的分数（每次奖励的那一掷），而记分卡只有 {holders} 栏",
+        "card.bonus_holders": "yahtzee-bonus={bonus} 需要在 {box} 栏之外另有 {n} 栏记着五颗相同的分数（每次奖励的那一掷），而记分卡只有 {holders} 栏",
+    },
+    "ja": {
+        "card.impossible": "{box} で {points} 点はありえません（ありうる点数：{possible}）",
+        "card.not_whole": "{box} の点数 {points} が無効です：整数で入力してください",
+        "card.too_long": "{box} の点数 {points} が無効です：点数としては桁が多すぎます",
+        "card.bonus_points": "無効な yahtzee-bonus {bonus}：100 点の倍数にしてください",
+        "card.bonus_none": "ルール {rules} にはヤッツィーボーナスがありません（yahtzee-bonus={bonus} が指定されました）",
+        "card.bonus_multiple": "無効な yahtzee-bonus {bonus}：{step} の倍数にしてください",
+        "card.bonus_open": "yahtzee-bonus={bonus} には {box} の欄に 50 点が必要です（欄は空いています）",
+        "card.bonus_not_50": "yahtzee-bonus={bonus} には {box} の欄に 50 点が必要です（欄は {points} 点です）",
+        "card.bonus_later": "yahtzee-bonus={bonus} は、ヤッツィーのあとに埋めた欄ごとに 1 回というボーナスの上限を超えています（{later} 欄）",
+        "card.bonus_holder": "yahtzee-bonus={bonus} には {box} の欄のほかに 5 個そろいの点数が入った欄が {n} 個必要です（各ボーナスの出目）が、スコアカードには {holders} 個しかありません",
+        "card.bonus_holders": "yahtzee-bonus={bonus} には {box} の欄のほかに 5 個そろいの点数が入った欄が {n} 個必要です（各ボーナスの出目）が、スコアカードには {holders} 個しかありません",
+    },
+}
+for _lang, _messages in CARD.items():
     MESSAGES[_lang].update(_messages)

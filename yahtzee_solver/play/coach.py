@@ -61,6 +61,15 @@ class RollError(DiceError):
         self.params: dict[str, Any] = params
 
 
+class PlayersError(UsageError):
+    """Player names the coach refuses: a message key of :mod:`yahtzee_solver.i18n.text` (``coach.err.*``) and its fields."""
+
+    def __init__(self, key: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.key: str = key
+        self.params: dict[str, Any] = params
+
+
 class MoveError(IllegalMoveError):
     """An action the engine refuses: the reason's key of :data:`yahtzee_solver.game.PROBLEMS` and its fields
     (translated by :meth:`yahtzee_solver.i18n.Translator.problem`); the English text is the message."""
@@ -122,22 +131,25 @@ def parse_players(text: str) -> tuple[str, ...]:
 
     Raises
     ------
-    UsageError
-        For no name, an empty or over-long name, a name given twice (ignoring
+    PlayersError
+        (a :class:`UsageError`) for no name, an empty or over-long name, a name given twice (ignoring
         case) or more than :data:`MAX_PLAYERS` players.
     """
     names = tuple(n.strip() for n in str(text).split(","))
     if not names or any(not n for n in names):
-        raise UsageError(f"invalid players {text!r}: want names separated by commas, such as Ann,Bob")
+        raise PlayersError("coach.err.players", f"invalid players {text!r}: want names separated by commas, such as Ann,Bob",
+                           text=text)
     for n in names:
         if len(n) > MAX_NAME or not n.isprintable():
-            raise UsageError(f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} printable characters")
+            raise PlayersError("coach.err.player_name", f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} "
+                               "printable characters", name=n[:MAX_NAME], n=MAX_NAME)
     low = [n.casefold() for n in names]
     for n in names:
         if low.count(n.casefold()) > 1:
-            raise UsageError(f"player {n!r} is named twice")
+            raise PlayersError("coach.err.player_twice", f"player {n!r} is named twice", name=n)
     if len(names) > MAX_PLAYERS:
-        raise UsageError(f"{len(names)} players: at most {MAX_PLAYERS} at one table")
+        raise PlayersError("coach.err.player_count", f"{len(names)} players: at most {MAX_PLAYERS} at one table",
+                           count=len(names), n=MAX_PLAYERS)
     return names
 
 

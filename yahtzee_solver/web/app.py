@@ -36,7 +36,8 @@ refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
 types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
-traceback.
+traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
+for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
 
 Protection (a page on any web site can send requests to a server on
 127.0.0.1): every request must carry a ``Host`` header naming an allowed host
@@ -70,8 +71,8 @@ from ..files import refuse_repeated_keys
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..rules import RULESETS
-from .service import (ApiError, GameService, WebTranslator, advise, check_lang, history_number, records, review,
-                      rules_pages, texts)
+from .service import (ApiError, GameService, Msg, WebTranslator, advise, check_lang, history_number, quoted, records,
+                      review, rules_pages, texts, whole_number)
 
 __all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
@@ -121,7 +122,7 @@ def _read_body() -> bytes:
 
 
 #: Refuses a JSON body that names a field twice.
-_NO_REPEATS = refuse_repeated_keys(lambda name: ApiError(400, f"field {name[:40]!r} given twice"))
+_NO_REPEATS = refuse_repeated_keys(lambda name: ApiError(400, Msg("web.err.field_twice", name=quoted(name, 40))))
 
 
 def _body(fields: dict[str, Any]) -> dict[str, Any]:
@@ -140,19 +141,18 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
         try:
             data = json.loads(raw.decode("utf-8"), object_pairs_hook=_NO_REPEATS)
         except RecursionError:
-            raise ApiError(400, "bad JSON: nested too deeply") from None
+            raise ApiError(400, Msg("web.err.json_deep")) from None
         except (UnicodeDecodeError, ValueError) as e:
-            raise ApiError(400, f"bad JSON: {str(e)[:100]}") from None
+            raise ApiError(400, Msg("web.err.json", detail=str(e)[:100])) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "the body must be a JSON object")
+        raise ApiError(400, Msg("web.err.not_object"))
     for name in data:
         if name not in fields:
-            known = ", ".join(fields) or "none"
-            raise ApiError(400, f"unknown field {str(name)[:40]!r} (fields: {known})")
+            raise ApiError(400, Msg("web.err.unknown_field", name=quoted(str(name), 40), known=", ".join(fields) or "-"))
     for name, (kind, required) in fields.items():
         if name not in data:
             if required:
-                raise ApiError(400, f"missing field {name!r}")
+                raise ApiError(400, Msg("web.err.missing_field", name=repr(name)))
             continue
         v = data[name]
         ok = {
@@ -166,11 +166,9 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             "bools5": isinstance(v, list) and len(v) == 5 and all(isinstance(x, bool) for x in v),
         }[kind]
         if not ok:
-            want = {"int": "an integer", "bool": "true or false", "str": "a string", "int?": "an integer or null",
-                    "seed": f"a whole number >= 0 as a string of at most {MAX_SEED_DIGITS} digits, or null",
-                    "str?": "a string or null",
-                    "bools5": "a list of 5 true/false values"}[kind]
-            raise ApiError(400, f"invalid {name}: want {want}, got {json.dumps(v)[:40]}")
+            want = Msg(f"web.err.want.{kind.replace('?', '_null')}", n=MAX_SEED_DIGITS)
+            raise ApiError(400, Msg("web.err.invalid_field", name=name, want=want,
+                                    got=json.dumps(v, ensure_ascii=False)[:40]))
     return data
 
 
@@ -179,12 +177,12 @@ def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str
     args = request.args
     for name in args:
         if name not in allowed and name != "lang":
-            raise ApiError(400, f"unknown query parameter {name[:40]!r}")
+            raise ApiError(400, Msg("web.err.unknown_query", name=quoted(name, 40)))
         if len(args.getlist(name)) > 1:
-            raise ApiError(400, f"query parameter {name!r} given twice")
+            raise ApiError(400, Msg("web.err.query_twice", name=quoted(name, 40)))
     for name in required:
         if name not in args:
-            raise ApiError(400, f"missing query parameter {name!r}")
+            raise ApiError(400, Msg("web.err.missing_query", name=repr(name)))
     return {k: args[k] for k in args}
 
 
@@ -250,29 +248,29 @@ def create_app(
     @app.before_request
     def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
-            raise ApiError(403, f"host {request.host[:60]!r} is not served here", "bad_host")
+            raise ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
         if request.path.startswith("/api/"):
             # Another site's page may send any request here (a form, a fetch, an <img>): refuse them all,
             # reads too.  Browsers say where a request comes from in Sec-Fetch-Site, and in Origin.
             site = request.headers.get("Sec-Fetch-Site")
             if site is not None and site not in ("same-origin", "none"):
-                raise ApiError(403, f"a {site[:20]} request is refused: use the page of this server", "cross_site")
+                raise ApiError(403, Msg("web.err.cross_site", site=site[:20]), "cross_site")
             origin = request.headers.get("Origin")
             if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
-                raise ApiError(403, f"requests from {origin[:60]!r} are refused", "bad_origin")
+                raise ApiError(403, Msg("web.err.origin", origin=quoted(origin, 60)), "bad_origin")
         if request.routing_exception is not None:
             return None  # no such page or method: Flask answers 404 / 405
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             origin = request.headers.get("Origin")
             if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
-                raise ApiError(403, f"requests from {origin[:60]!r} are refused", "bad_origin")
+                raise ApiError(403, Msg("web.err.origin", origin=quoted(origin, 60)), "bad_origin")
             sent = request.headers.get(TOKEN_HEADER, "")
             if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
-                raise ApiError(403, "missing or stale token: reload the page", "bad_token")
+                raise ApiError(403, Msg("web.err.token"), "bad_token")
             has_body = request.content_length != 0 and (request.content_length is not None
                                                         or "chunked" in request.headers.get("Transfer-Encoding", ""))
             if has_body and request.mimetype != "application/json":  # an empty body is {}, of any type
-                raise ApiError(415, "send the body as application/json", "bad_type")
+                raise ApiError(415, Msg("web.err.type"), "bad_type")
 
     @app.after_request
     def headers(resp: Response) -> Response:
@@ -287,23 +285,29 @@ def create_app(
             resp.headers["Cache-Control"] = "no-store"
         return resp
 
+    def error_tr() -> WebTranslator:
+        # the language of an error: the request's, else (an unknown ?lang=) the server's
+        asked = request.args.get("lang")
+        return WebTranslator(asked if asked in LANGS else lang or "en")
+
     @app.errorhandler(ApiError)
     def api_error(e: ApiError) -> ResponseReturnValue:
-        return jsonify(error=e.message, code=e.code, **e.extra), e.status
+        return jsonify(error=e.render(error_tr()), code=e.code, **e.extra), e.status
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> ResponseReturnValue:
-        messages = {413: f"request body larger than {MAX_BODY} bytes", 404: f"no such page {request.path[:60]!r}",
-                    405: f"method {request.method} not allowed on {request.path[:60]!r}"}
-        msg = messages.get(e.code or 0, (e.description or e.name or "bad request").split("\n")[0])
-        return jsonify(error=" ".join(msg.split()), code=(e.name or "error").lower().replace(" ", "_")), e.code or 500
+        messages = {413: Msg("web.err.too_large", n=MAX_BODY), 404: Msg("web.err.no_page", path=quoted(request.path, 60)),
+                    405: Msg("web.err.method", method=request.method[:20], path=quoted(request.path, 60))}
+        msg = messages.get(e.code or 0, Msg("web.err.http", status=e.code or 400, name=e.name or "Bad Request"))
+        code = (e.name or "error").lower().replace(" ", "_")
+        return jsonify(error=" ".join(msg.render(error_tr()).split()), code=code), e.code or 500
 
     @app.errorhandler(Exception)
     def internal_error(e: Exception) -> ResponseReturnValue:
         import traceback
 
         traceback.print_exc(file=sys.stderr)  # for the server's console, never for the page
-        return jsonify(error=f"internal error ({type(e).__name__})", code="internal"), 500
+        return jsonify(error=Msg("web.err.internal", name=type(e).__name__).render(error_tr()), code="internal"), 500
 
     # -- the page -----------------------------------------------------------------------------------
     def index() -> Response:
@@ -329,7 +333,7 @@ def create_app(
     def api_rules() -> Response:
         q = _query(("rules",), ("rules",))
         if q["rules"] not in RULESETS:
-            raise ApiError(400, f"unknown rules {q['rules'][:40]!r} (choose from {', '.join(RULESETS)})")
+            raise ApiError(400, tr()("web.adv.err.rules", rules=quoted(q["rules"], 40), choices=", ".join(RULESETS)))
         return jsonify(rules_pages(q["rules"], tr().lang))
 
     @app.get("/api/records")
@@ -344,16 +348,18 @@ def create_app(
         number = None if g is None else history_number(g)
         p = q.get("player", "you")
         if p not in ("you", "cpu"):
-            raise ApiError(400, f"invalid player {p[:20]!r}: want you or cpu")
+            raise ApiError(400, tr()("web.err.player", player=quoted(p)))
         return jsonify(review(service.advisors, tr().lang, service.history_file, number, 1 if p == "cpu" else 0))
 
     @app.get("/api/advice")
     def api_advice() -> Response:
         q = _query(("rules", "card", "dice", "rolls_left"), ("dice",))
         r = q.get("rolls_left", "2")
-        if r not in ("0", "1", "2"):
-            raise ApiError(400, f"invalid rolls_left {r[:20]!r}: want 0, 1 or 2")
-        return jsonify(advise(service.advisors, q.get("rules", "yahtzee"), q.get("card", ""), q["dice"], int(r),
+        digits = whole_number(r)
+        if digits not in ("0", "1", "2"):
+            raise ApiError(400, tr()("web.err.rolls_left", value=quoted(r)))
+        assert digits is not None  # one of the three
+        return jsonify(advise(service.advisors, q.get("rules", "yahtzee"), q.get("card", ""), q["dice"], int(digits),
                               tr().lang))
 
     @app.get("/api/game")
@@ -393,9 +399,10 @@ def create_app(
     def api_train_why() -> Response:
         q = _query(("position",), ("position",))
         n = q["position"]
-        if not (n.isascii() and n.isdigit() and len(n) <= 4):
-            raise ApiError(400, f"invalid position {n[:20]!r}: want the number of an answered position")
-        return jsonify(trainer.why(tr(), int(n)))
+        digits = whole_number(n)
+        if digits is None or len(digits) > 4:
+            raise ApiError(400, tr()("web.err.position", value=quoted(n)))
+        return jsonify(trainer.why(tr(), int(digits)))
 
     @app.post("/api/train/new")
     def api_train_new() -> Response:

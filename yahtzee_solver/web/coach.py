@@ -35,7 +35,7 @@ from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..strategy.advisor import BoxOption, KeepOption
-from .service import ApiError, history_game, history_number
+from .service import ApiError, Msg, history_game, history_number, quoted
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -261,7 +261,7 @@ class CoachService:
         except DataFileError as e:
             self._stamp = None
             self._sync()
-            raise ApiError(500, f"the coach game could not be saved: {e}", "save_failed") from None
+            raise ApiError(500, Msg("web.err.coach_save_failed", detail=str(e)), "save_failed") from None
         self._stamp = self._file_stamp()
         self._changes += 1
 
@@ -272,7 +272,7 @@ class CoachService:
         except GameRunningError as e:
             raise ApiError(409, tr("web.coach.err.running", detail=str(e)), "coach_running") from None
         except DataFileError as e:
-            raise ApiError(500, str(e), "files_unusable") from None
+            raise ApiError(500, tr("web.err.file", detail=e), "files_unusable") from None
         return lock
 
     def odds(self, rules: RuleSet) -> TableOdds:
@@ -304,21 +304,24 @@ class CoachService:
             if g.is_over() or g.states[who].is_terminal():
                 raise ApiError(409, tr("coach.err.full", player=g.players[who]), "full_card")
             if who != g.current:
-                raise ApiError(409, f"it is {g.players[g.current]}'s turn, not {g.players[who]}'s", "not_your_turn")
+                raise ApiError(409, tr("web.err.not_your_turn", player=g.players[g.current], other=g.players[who]),
+                               "not_your_turn")
         if g.is_over():
             raise ApiError(409, tr("coach.err.full", player=g.players[g.current]), "full_card")
         return g
 
     @staticmethod
-    def _refused(e: YahtzeeError, tr: Translator) -> ApiError:
+    def _refused(e: YahtzeeError, tr: Translator, rules: RuleSet) -> ApiError:
         """A refusal in the terminal coach's words (one line)."""
+        if isinstance(e, engine.MoveError):  # the engine's reason, by its key
+            return ApiError(409, tr.problem(e.problem, e.params, rules), "illegal")
         if isinstance(e, RollError):
             return ApiError(400, tr(e.key, **e.params), "bad_roll")
         if isinstance(e, DiceError):
-            return ApiError(400, str(e), "bad_dice")
-        if isinstance(e, IllegalMoveError):
-            return ApiError(409, str(e), "illegal")
-        return ApiError(400, str(e))
+            return ApiError(400, tr("web.err.dice", detail=e), "bad_dice")
+        if isinstance(e, IllegalMoveError):  # the page checks the others first (a keep of five, the turn, the undo)
+            return ApiError(409, tr("web.err.refused", detail=e), "illegal")
+        return ApiError(400, tr("web.err.refused", detail=e))
 
     # -- reading ---------------------------------------------------------------------------------------
     def get(self, tr: WebTranslator) -> dict[str, Any]:
@@ -406,11 +409,11 @@ class CoachService:
         """Start a new coached game (an unfinished one is replaced only with ``abandon``: 409 ``game_in_progress``)."""
         with self.lock:
             if rules not in RULESETS:
-                raise ApiError(400, f"unknown rules {rules[:40]!r} (choose from {', '.join(RULESETS)})")
+                raise ApiError(400, tr("web.adv.err.rules", rules=quoted(rules, 40), choices=", ".join(RULESETS)))
             try:
                 names = engine.parse_players(players)
-            except UsageError as e:
-                raise ApiError(400, str(e), "bad_players") from None
+            except engine.PlayersError as e:
+                raise ApiError(400, tr(e.key, **e.params), "bad_players") from None
             lock = self._locked(tr)
             try:
                 self._sync()
@@ -420,7 +423,7 @@ class CoachService:
                     try:
                         _, moved = engine.before_new(self.coach_file)
                     except DataFileError as e:
-                        raise ApiError(500, str(e), "save_failed") from None
+                        raise ApiError(500, tr("web.err.file", detail=e), "save_failed") from None
                     self.problem = None
                 if old is not None and not old.is_over() and old.actions and not abandon:
                     raise ApiError(409, tr("web.coach.abandon_q", players=", ".join(old.players), round=old.round,
@@ -445,7 +448,7 @@ class CoachService:
                 try:
                     events = do(g)
                 except YahtzeeError as e:
-                    raise self._refused(e, tr) from None
+                    raise self._refused(e, tr, g.rules) from None
                 self._save()
                 over = g.is_over()
                 if over:
@@ -472,7 +475,7 @@ class CoachService:
             if st.dice is not None and all(held) and st.rolls_used < MAX_ROLLS:
                 raise ApiError(400, tr("web.coach.err.keep_all"), "keep_all")
             if st.dice is None:
-                raise IllegalMoveError(tr("web.coach.err.roll_first"))
+                raise ApiError(409, tr("web.coach.err.roll_first"), "illegal")
             faces = tuple(sorted(d for d, h in zip(st.dice, held) if h))
             note = None if quiet or st.rolls_used >= MAX_ROLLS else self._note(g, tr, keep=faces)
             who = g.players[g.current]
@@ -489,9 +492,9 @@ class CoachService:
         def do(g: CoachGame) -> list[dict[str, Any]]:
             rules = g.rules
             if not 0 <= box < rules.n_categories:
-                raise ApiError(400, f"invalid box {box}: want 0-{rules.n_categories - 1}", "bad_box")
+                raise ApiError(400, tr("web.err.box", box=box, last=rules.n_categories - 1), "bad_box")
             if g.state.dice is None:
-                raise IllegalMoveError(tr("web.coach.err.roll_first"))
+                raise ApiError(409, tr("web.coach.err.roll_first"), "illegal")
             who = g.current
             legal = g.state.preview()
             note = None if quiet or legal is None or not legal[1][box] else self._note(g, tr, box=box)
@@ -564,7 +567,7 @@ class CoachService:
                 self.result.update(review=review, review_problem=why, pending=False)
                 self._changes += 1
 
-    def history_table(self, tr: WebTranslator, number: int) -> dict[str, Any]:
+    def history_table(self, tr: WebTranslator, number: int | str) -> dict[str, Any]:
         """Every player's luck and skill split and the chart of the chances by round of game ``number`` of the
         history (a coach game or a game against a CPU), as the coach's end screen shows them.
 
@@ -580,6 +583,7 @@ class CoachService:
         from ..play.history import History
 
         e = history_game(History.load(self.history_file), number, tr)
+        assert isinstance(number, int)  # history_game found it
         if e.players < 2:
             raise ApiError(400, tr("web.review.no_cpu"), "solitaire")
         names = list(e.seat_names(tr("you"), tr.opponent(e.opponent)))
@@ -618,7 +622,7 @@ class CoachService:
                 try:
                     dice = parse_dice(what_if[:40])
                 except DiceError as e:
-                    raise ApiError(400, str(e), "bad_dice") from None
+                    raise ApiError(400, tr("web.err.dice", detail=e), "bad_dice") from None
                 rl = 2 if st.dice is None else (st.rerolls_left if st.rolls_used < MAX_ROLLS else 0)
             elif st.dice is None:
                 dice, rl = None, 2

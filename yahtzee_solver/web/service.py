@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import secrets
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -29,14 +30,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CategoryError, DiceError, ScoreCardError, UsageError, YahtzeeError
-from ..files import clip
 from ..game import CPU, HUMAN, MAX_ROLLS, N_DICE, OPPONENTS, GameState, Hold, Roll, Score
 from ..game import positions_of
 from ..i18n import LANGS, Translator, format_probability
 from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
-from ..state import OPEN_WORDS, ScoreCard, card_entries
+from ..dice import ascii_width
+from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries
 from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 
 _Path = str | os.PathLike[str] | None
 
-__all__ = ["ApiError", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs",
+__all__ = ["ApiError", "Msg", "GameService", "WebTranslator", "check_lang", "texts", "rules_pages", "advise", "parse_card_pairs",
            "records", "review"]
 
 #: Longest card text accepted by :func:`parse_card_pairs` (characters).
@@ -74,16 +75,42 @@ class ApiError(Exception):
         More fields of the reply (``game``: the current game, with a 409 ``stale``).
     """
 
-    def __init__(self, status: int, message: str, code: str = "bad_request", **extra: Any) -> None:
+    def __init__(self, status: int, message: str | Msg, code: str = "bad_request", **extra: Any) -> None:
+        self.text: Msg | None = message if isinstance(message, Msg) else None
+        if isinstance(message, Msg):
+            message = message.render(WebTranslator("en"))
         super().__init__(message)
         self.status = status
         self.message: str = " ".join(str(message).split())
         self.code = code
         self.extra = extra
 
+    def render(self, tr: Translator) -> str:
+        """The message in ``tr``'s language (a :class:`Msg` given where no translator was at hand), on one line."""
+        return self.message if self.text is None else " ".join(self.text.render(tr).split())
 
-def history_game(h: History, number: int | None, tr: Translator, **extra: Any) -> HistoryEntry:
+
+class Msg:
+    """A message of the catalogue (key ``web.*`` or the game's) not yet put in a language.
+
+    For refusals raised where the request's language is not at hand (the body and query checks,
+    the guard): :class:`ApiError` renders it in English for ``message``, and the app's error handler
+    again in the request's language.  A parameter may itself be a :class:`Msg`.
+    """
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, tr: Translator) -> str:
+        return tr(self.key, **{k: v.render(tr) if isinstance(v, Msg) else v for k, v in self.params.items()})
+
+
+def history_game(h: History, number: int | str | None, tr: Translator, **extra: Any) -> HistoryEntry:
     """Game ``number`` (1 = the oldest kept) of the history ``h``, for the review routes.
+
+    ``number`` may be the text :func:`history_number` gives for a number too long to be a game:
+    it is missing, and named as it is.
 
     Raises
     ------
@@ -99,23 +126,55 @@ def history_game(h: History, number: int | None, tr: Translator, **extra: Any) -
             raise ApiError(404, tr("web.review.none"), "no_game", **extra)
         games = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
         raise ApiError(404, tr("web.review.missing", n=number, games=games), "no_game", **extra)
+    assert isinstance(number, int)  # listed above
     e = h.entries[number - 1]
     assert isinstance(e, HistoryEntry)  # listed above
     return e
 
 
-def history_number(text: str) -> int:
+#: Most digits of a game number taken as a number (a history never holds a billion games); a longer
+#: well-formed number is a missing game all the same, quoted clipped.
+MAX_GAME_DIGITS = 9
+
+
+def whole_number(text: str) -> str | None:
+    """``text`` as ASCII digits when it is a whole number, else ``None``.
+
+    Full-width digits (as an IME types them) count as their ASCII forms, as in a card
+    (:func:`yahtzee_solver.dice.ascii_width`); nothing else is dropped (a blank is refused).
+    The one reader of the numbers of the web's query parameters (``game=``, ``rolls_left=``,
+    ``position=``).
+    """
+    t = ascii_width(text)
+    return t if t.isascii() and t.isdigit() else None
+
+
+def quoted(text: str, limit: int = 20) -> str:
+    """``text`` as an error message quotes it: ``repr`` of it as typed (blanks kept), cut to ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def history_number(text: str) -> int | str:
     """The game number of the history a ``game=`` parameter names (``/api/review``, ``/api/review/table``).
+
+    Returns
+    -------
+    int or str
+        The number; for a well-formed number of more than :data:`MAX_GAME_DIGITS` digits (no
+        such game), the number as :func:`history_game` quotes it (clipped), which names no game.
 
     Raises
     ------
     ApiError
-        400 ``bad_game``, quoting ``text`` cut to 20 characters, when it is not a whole number
-        of at most 6 digits.
+        400 ``bad_game``, quoting ``text`` as typed cut to 20 characters, when it is not a whole
+        number (full-width digits count, :func:`whole_number`).
     """
-    if not (text.isascii() and text.isdigit() and len(text) <= 6):
-        raise ApiError(400, f"invalid game {clip(text, 20)!r}: want a number of the history", "bad_game")
-    return int(text)
+    digits = whole_number(text)
+    if digits is None:
+        raise ApiError(400, Msg("web.err.bad_game", game=quoted(text)), "bad_game")
+    if len(digits.lstrip("0")) > MAX_GAME_DIGITS:
+        return _number_shown(digits)
+    return int(digits)
 
 
 def _message(e: Exception) -> str:
@@ -141,8 +200,8 @@ class WebTranslator(Translator):
     def problem(self, key: str, params: Mapping[str, object], rules: RuleSet) -> str:
         """An illegal-action reason as the page says it: the page's own words where the terminal's
         name its commands (``(s <box>)``, ``(k a b ...)``), else the terminal's."""
-        if f"problem.{key}" in WEB_TEXT["en"]:
-            return self(f"web.problem.{key}", **params)
+        if f"problem.{key}" in WEB_TEXT["en"]:  # bad_box names the API's box numbers: indices 0..C-1
+            return self(f"web.problem.{key}", **params, last=rules.n_categories - 1, first=self.box(rules, 0))
         return super().problem(key, params, rules)
 
 
@@ -206,29 +265,34 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
         raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict[str, Any] = {}
     for item, name, value in card_entries(text):  # the command line's syntax (state.card_entries)
-        is_open = value.lower() in OPEN_WORDS
-        if not name or not (is_open or (value.isascii() and value.isdigit() and len(value) <= 4)):
+        if not name or not value or not re.fullmatch(r"[\w-]+", name):  # '{"sixes":6}' is no box=points
             raise ApiError(400, tr("web.adv.err.entry", entry=repr(item[:40])))
         if name in pairs:
             raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
-        pairs[name] = None if is_open else int(value)
+        # the points as typed: the card's own reader refuses them as the command line does (CARD_PROBLEMS)
+        pairs[name] = None if value.lower() in OPEN_WORDS else value[:40]
     if not pairs and text.strip():  # separators only: a slip, refused as the command line refuses it
         raise ApiError(400, tr("web.adv.err.none", card=repr(text[:40])))
     try:
         return ScoreCard.from_mapping(pairs, rules)
-    except (CategoryError, ScoreCardError) as e:
+    except CategoryError as e:
+        whole: ScoreCardError | CategoryError = e
+    except ScoreCardError as e:
+        if e.key is not None:  # the command line's text in English, the same problem in zh and ja
+            params = dict(e.params)
+            if tr.lang != "en" and isinstance(params.get("box"), str):  # the box by its name in this language
+                try:
+                    params["box"] = tr.box(rules, rules.category_index(str(params["box"])))
+                except CategoryError:
+                    pass  # the Yahtzee bonus's key, as typed
+            raise ApiError(400, tr(f"card.{e.key}", **params)) from None
         whole = e
-    for name, value in pairs.items():  # which entry is at fault, to say it in the page's language
+    for name in pairs:  # which box is unknown, to say it in the page's language
         try:
-            ScoreCard.from_mapping({name: value}, rules)
+            rules.category_index(name)
         except CategoryError:
-            raise ApiError(400, tr("web.adv.err.box", box=repr(name[:40]))) from None
-        except ScoreCardError:
-            if name == "yahtzee-bonus":
-                label = tr("web.adv.bonus")
-            else:
-                label = tr.box(rules, rules.category_index(name))
-            raise ApiError(400, tr("web.adv.err.points", box=label, points=value)) from None
+            if re.sub(r"[\s_]+", "-", name) not in BONUS_KEYS:
+                raise ApiError(400, tr("web.adv.err.box", box=repr(name[:40]))) from None
     raise ApiError(400, tr("web.adv.err.card", detail=_message(whole))) from None
 
 
@@ -346,7 +410,7 @@ def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, roll
     except DiceError:
         raise ApiError(400, tr("web.adv.err.dice", dice=repr(dice_text[:20]))) from None
     if rolls_left not in (0, 1, 2):
-        raise ApiError(400, f"invalid rolls_left {rolls_left!r}: want 0, 1 or 2")
+        raise ApiError(400, tr("web.err.rolls_left", value=repr(rolls_left)))
     with advisors.using(r) as adv:
         out = {
             "rules": r.name, "card": card.to_dict(), "card_text": card.format(), "dice": list(dice),
@@ -366,7 +430,7 @@ def records(lang: str, records_file: _Path = None) -> dict[str, Any]:
     try:
         book = store.RecordBook.load(records_file)
     except store.DataFileError as e:
-        raise ApiError(500, str(e), "records_unreadable") from None
+        raise ApiError(500, tr("web.err.file", detail=e), "records_unreadable") from None
     rows = []
     for row in book.to_list():
         rows.append({**row, "rules_title": tr.title(get_rules(row["rules"])), "opponent_name": tr.opponent(row["opponent"])})
@@ -383,15 +447,15 @@ def _review_choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> s
     return tr("review.keep", dice=_dice_text(x))
 
 
-def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | None = None,
+def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | str | None = None,
            player: int = 0) -> dict[str, Any]:
     """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
     (:func:`yahtzee_solver.analysis.review.review_log`): every decision, the best one and the expected loss.
 
     Parameters
     ----------
-    number : int, optional
-        The game's number in the history (1 = the oldest kept); default the last one.
+    number : int or str, optional
+        The game's number in the history (1 = the oldest kept; :func:`history_number`); default the last one.
     player : int
         0 the player's decisions, 1 the CPU's.
 
@@ -405,7 +469,8 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
     Raises
     ------
     ApiError
-        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire.
+        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire; both
+        with ``games`` in the reply.
     """
     from ..play.history import History, HistoryEntry
     from ..analysis.review import review_log
@@ -419,8 +484,9 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | No
     ][::-1]
     n = h.last_number() if number is None else number
     e = history_game(h, n, tr, games=games)
-    if player == 1 and e.players < 2:
-        raise ApiError(400, tr("web.review.no_cpu"), "no_cpu")
+    assert isinstance(n, int)  # history_game found it
+    if player == 1 and e.players < 2:  # the games too: the page's choice of game stays filled
+        raise ApiError(400, tr("web.review.no_cpu"), "no_cpu", games=games)
     r = get_rules(e.rules)
     meta: dict[str, Any] = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
             "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": e.seed,
@@ -571,7 +637,7 @@ class GameService:
             problem = store.save_action(self.store, self._game, self.records_file)
         except store.DataFileError as e:
             self.load()
-            raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+            raise ApiError(500, Msg("web.err.save_failed", detail=str(e)), "save_failed") from None
         if problem:
             self.notice = problem
 
@@ -601,7 +667,7 @@ class GameService:
 
     def _need_game(self, tr: Translator) -> GameState:
         if self.state is None:
-            raise ApiError(409, "there is no game: start one", "no_game")
+            raise ApiError(409, tr("web.err.no_game"), "no_game")
         return self.state
 
     def _human_turn(self, tr: Translator, hint: bool = False) -> GameState:
@@ -704,7 +770,7 @@ class GameService:
             "current": st.current, "cpu_turn": (not over) and st.is_cpu_turn, "over": over,
             "dice": None if st.dice is None else list(st.dice), "held": list(st.held),
             "rolls_used": st.rolls_used, "max_rolls": MAX_ROLLS, "locked": st.rolls_used >= MAX_ROLLS,
-            "can_roll": (not over) and st.problem(Roll()) is None,
+            "can_roll": (not over) and not st.is_cpu_turn and st.problem(Roll()) is None,  # not the CPU's roll
             "can_undo": (not over) and store.can_undo(st, self._before_score),
             "players": players, "preview": preview, "joker": joker, "bonus_now": bonus_now, "status": status,
             "result": None,
@@ -795,17 +861,17 @@ class GameService:
             try:
                 state, practice = store.make_game(rules, opponent, first, seed)
             except YahtzeeError as e:
-                raise ApiError(400, _message(e)) from None
+                raise ApiError(400, self._settings_problem(tr, rules, opponent, first, e)) from None
             if self.problem is not None:
                 self.load()  # the files were unusable at start: try again, never write over them
                 if self.problem is not None:
-                    raise ApiError(500, self.problem, "files_unusable")
+                    raise ApiError(500, tr("web.err.file", detail=self.problem), "files_unusable")
             old = self.state
             if old is not None and old.is_terminal() and self.store.entry is not None:
                 self._file()  # a finished game the records could not take: file it first, or keep it
                 assert self.result is not None  # _file sets it
                 if not self.result["recorded"]:
-                    raise ApiError(500, f"the records could not be updated: {self.result['problem']}",
+                    raise ApiError(500, tr("web.err.records_failed", detail=self.result["problem"]),
                                    "records_failed")
             if old is not None and not old.is_terminal() and not abandon:
                 key = "confirm.new_game" if old.config.n_players == 1 else "confirm.new_game_cpu"
@@ -815,7 +881,7 @@ class GameService:
             try:
                 counted = store.begin_game(self.store, state, practice, lang=tr.lang, records_file=self.records_file)
             except store.DataFileError as e:
-                raise ApiError(500, f"the game could not be started: {e}", "save_failed") from None
+                raise ApiError(500, tr("web.err.start_failed", detail=e), "save_failed") from None
             self.state, self.result, self._strategy, self.settled = state, None, None, None
             self._changes += 1
             self._before_score = None
@@ -831,6 +897,19 @@ class GameService:
                 key = "ev.first_you" if state.config.first == HUMAN else "ev.first_cpu"
                 events.append(tr(key, player=self._player(CPU, tr)))
             return self._reply(tr, events)
+
+    @staticmethod
+    def _settings_problem(tr: Translator, rules: str, opponent: str, first: str, e: YahtzeeError) -> str:
+        """What is wrong with a new game's settings (``e``: :func:`store.make_game`'s refusal), in ``tr``'s language."""
+        try:
+            get_rules(rules)
+        except UsageError:
+            return tr("web.adv.err.rules", rules=quoted(rules, 40), choices=", ".join(RULESETS))
+        if opponent.lower() not in OPPONENTS:
+            return tr("web.err.opponent", opponent=quoted(opponent), choices=", ".join(OPPONENTS))
+        if first.lower() not in ("me", "cpu", "random"):
+            return tr("web.err.first", first=quoted(first), choices="me, cpu, random")
+        return tr("web.err.settings", detail=_message(e))
 
     def roll(self, tr: Translator, version: str | None = None) -> dict[str, Any]:
         """The human rolls (all five first, then the dice not held).
@@ -901,7 +980,7 @@ class GameService:
             try:
                 state, last, first = store.undo_score(self.store, st, self._before_score, self.records_file)
             except store.DataFileError as e:
-                raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+                raise ApiError(500, tr("web.err.save_failed", detail=e), "save_failed") from None
             self.state, self._before_score = state, None
             self._changes += 1
             events = [tr("practice.undo")] if first else []
@@ -924,7 +1003,7 @@ class GameService:
                 self._check_version(version, tr)
                 st = self._need_game(tr)
                 if st.is_terminal() or not st.is_cpu_turn:
-                    raise ApiError(409, "it is not the CPU's turn", "not_cpu_turn", game=self.view(tr))
+                    raise ApiError(409, tr("web.err.not_cpu_turn"), "not_cpu_turn", game=self.view(tr))
                 strategy = self.strategy
 
             def act(action: Action) -> Event:  # the human cannot move on the CPU's turn; a new game replaces self.state
@@ -982,7 +1061,7 @@ class GameService:
         try:
             problem = store.mark_practice(self.store, "hint", self.records_file)
         except store.DataFileError as e:
-            raise ApiError(500, f"the game could not be saved: {e}", "save_failed") from None
+            raise ApiError(500, tr("web.err.save_failed", detail=e), "save_failed") from None
         if problem:
             self.notice = problem
         return tr("practice.hint")
@@ -1105,5 +1184,5 @@ class GameService:
 def check_lang(lang: object) -> str:
     """``lang`` if it is one of :data:`yahtzee_solver.i18n.LANGS`, else :class:`ApiError` 400."""
     if lang not in LANGS:
-        raise ApiError(400, f"unknown language {str(lang)[:20]!r} (choose from {', '.join(LANGS)})")
+        raise ApiError(400, Msg("web.err.lang", lang=quoted(str(lang)), choices=", ".join(LANGS)))
     return str(lang)

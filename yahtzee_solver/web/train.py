@@ -37,7 +37,7 @@ from ..errors import DataFileError, UsageError
 from ..rules import RULESETS, get_rules
 from ..tui.prompt import dice_text
 from ..tui.train import ranking_rows
-from .service import ApiError
+from .service import ApiError, Msg, quoted
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -64,12 +64,12 @@ def parse_keep(text: str, dice: Sequence[int]) -> tuple[int, ...]:
         400 naming the bad value: not faces 1-6, more than five, or not among the dice.
     """
     if len(text) > N_DICE or not all(c in "123456" for c in text):
-        raise ApiError(400, f"invalid keep {text[:20]!r}: want up to {N_DICE} faces 1-6, as 255")
+        raise ApiError(400, Msg("web.err.keep", keep=quoted(text), n=N_DICE))
     keep = tuple(sorted(int(c) for c in text))
     rest = list(dice)
     for f in keep:
         if f not in rest:
-            raise ApiError(400, f"keep {text!r} is not among the dice {''.join(map(str, dice))}", "illegal")
+            raise ApiError(400, Msg("web.err.keep_dice", keep=quoted(text), dice="".join(map(str, dice))), "illegal")
         rest.remove(f)
     return keep
 
@@ -247,7 +247,7 @@ class TrainerService:
         try:
             st = TrainingStats.load(self.training_file)
         except DataFileError as e:
-            raise ApiError(500, str(e), "training_unreadable") from None
+            raise ApiError(500, tr("web.err.file", detail=e), "training_unreadable") from None
         shown = st.sessions[-STATS_SHOWN:]
         first = len(st.sessions) - len(shown) + 1
         rows = [{"number": first + j, "date": s.date[:16].replace("T", " "), "rules": s.rules,
@@ -283,9 +283,9 @@ class TrainerService:
             training file cannot be read.
         """
         if rules not in RULESETS:
-            raise ApiError(400, f"unknown rules {rules[:40]!r} (choose from {', '.join(RULESETS)})")
+            raise ApiError(400, tr("web.adv.err.rules", rules=quoted(rules, 40), choices=", ".join(RULESETS)))
         if not 1 <= count <= MAX_COUNT:
-            raise ApiError(400, f"invalid count {count}: want 1 to {MAX_COUNT} positions")
+            raise ApiError(400, tr("web.err.count", count=count, n=MAX_COUNT))
         r = get_rules(rules)
         if seed is None:
             entropy = np.random.SeedSequence().entropy
@@ -300,7 +300,7 @@ class TrainerService:
                 try:
                     h = History.load(self.history_file)
                 except DataFileError as e:
-                    raise ApiError(500, str(e), "history_unreadable") from None
+                    raise ApiError(500, tr("web.err.file", detail=e), "history_unreadable") from None
                 if h.problem:
                     notes.append(tr("warn.history", detail=tr.history_problem(h.problem)))
                 # every finished game of these rules, the coach's too (one solitaire entry per player)
@@ -341,15 +341,15 @@ class TrainerService:
             if position != i + 1:
                 if 1 <= position <= i:
                     raise ApiError(409, tr("web.train.err.answered", n=position), "answered", train=self.view(tr))
-                raise ApiError(409, f"position {position} is not the one asked ({i + 1})", "not_asked",
+                raise ApiError(409, tr("web.err.not_asked", position=position, asked=i + 1), "not_asked",
                                train=self.view(tr))
             pos = s.positions[i]
             rules = pos.card.rules
             if (keep is None) == (box is None):
-                raise ApiError(400, "give one of keep (the faces kept, as 255) and box (a box index)")
+                raise ApiError(400, tr("web.err.keep_or_box"))
             if box is not None:
                 if not 0 <= box < rules.n_categories:
-                    raise ApiError(400, f"unknown box {box} (the boxes are 0 to {rules.n_categories - 1})")
+                    raise ApiError(400, tr("web.err.box", box=box, last=rules.n_categories - 1), "bad_box")
                 if pos.card.boxes[box] is not None:
                     raise ApiError(400, tr("web.train.err.closed", box=tr.box(rules, box)), "illegal")
                 ans = Answer(box=box)
@@ -362,7 +362,7 @@ class TrainerService:
                 try:
                     g = grade(adv, pos, ans, lang=tr.lang)
                 except UsageError as e:
-                    raise ApiError(400, str(e), "illegal") from None
+                    raise ApiError(400, tr("web.err.answer", detail=e), "illegal") from None
             s.graded.append(g)
             self._changes += 1
             if s.done:
@@ -423,7 +423,7 @@ class TrainerService:
         with self.lock:
             s = self._need(tr, over_ok=True)
             if not 1 <= position <= len(s.graded):
-                raise ApiError(409, f"position {position} is not answered yet", "not_answered")
+                raise ApiError(409, tr("web.err.not_answered", position=position), "not_answered")
             g = s.graded[position - 1]
             key = (f"{self._epoch}:{id(s)}:{tr.lang}", position)
             if key in self._why:
