@@ -91,11 +91,13 @@ def _stream_expect(X, reps):
 
 
 @numba.njit(cache=False)
-def _stream_best(E, B, subs, reps):
-    """B[k] = max(E[k], ``subs`` other rows): 1 + subs loads, subs maxima, 1 store an element.
+def _stream_best(E, B, nsubs, reps):
+    """B[k] = max(E[k], the 3 or 5 rows before it, as ``nsubs[k]`` says): 1 + 3 or 5 loads, 3 or 5 maxima,
+    1 store an element.
 
     The other rows are read from ``E`` (the kernel reads earlier rows of ``B``, just written: that
-    dependency is the kernel's, not the machine's rate).
+    dependency is the kernel's, not the machine's rate).  ``nsubs`` all 3 or all 5 gives the rate of
+    each mix; the keep graph's own counts (``kernels._NSUBS``) give the kernel's mix (``--c-loops``).
     """
     n = E.shape[1]
     for _ in range(reps):
@@ -105,7 +107,7 @@ def _stream_best(E, B, subs, reps):
             s0 = E[k - 1]
             s1 = E[k - 2]
             s2 = E[k - 3]
-            if subs == 3:
+            if nsubs[k] <= 3:
                 for t in range(n):
                     y = ek[t]
                     x = s0[t]
@@ -175,44 +177,6 @@ def _stream_gather(flat, idx, reps):
     return acc
 
 
-@numba.njit(cache=False)
-def _stream_best_mix(E, B, nsubs, reps):
-    """B[k] = max(E[k], the 3 or 5 rows before it), as many as keep ``k``'s subs are read: the kernel's mix."""
-    n = E.shape[1]
-    for _ in range(reps):
-        for k in range(5, N_KEEPS):
-            ek = E[k]
-            bk = B[k]
-            s0 = E[k - 1]
-            s1 = E[k - 2]
-            s2 = E[k - 3]
-            if nsubs[k] <= 3:
-                for t in range(n):
-                    y = ek[t]
-                    x = s0[t]
-                    y = x if x > y else y
-                    x = s1[t]
-                    y = x if x > y else y
-                    x = s2[t]
-                    bk[t] = x if x > y else y
-            else:
-                s3 = E[k - 4]
-                s4 = E[k - 5]
-                for t in range(n):
-                    y = ek[t]
-                    x = s0[t]
-                    y = x if x > y else y
-                    x = s1[t]
-                    y = x if x > y else y
-                    x = s2[t]
-                    y = x if x > y else y
-                    x = s3[t]
-                    y = x if x > y else y
-                    x = s4[t]
-                    bk[t] = x if x > y else y
-    return B[5, 0]
-
-
 _expect_kernel = numba.njit(cache=False)(kernels.vec_expect_keeps)
 _best_kernel = numba.njit(cache=False)(kernels.vec_best_subkeeps)
 
@@ -266,7 +230,7 @@ def c_loops() -> None:
         ("keep averages", "C", "kernel"): (lambda r: lib.expect_table(d["E"], r, d["child"]), ROLL_OFFSET),
         ("keep averages", "C", "stream"): (lambda r: lib.expect_stream(d["E"], r), ROLL_OFFSET),
         ("best keeps", "numba", "kernel"): (lambda r: _kernel_best(E, B, S, r), N_KEEPS - 1),
-        ("best keeps", "numba", "stream"): (lambda r: _stream_best_mix(E, B, nsubs, r), N_KEEPS - 5),
+        ("best keeps", "numba", "stream"): (lambda r: _stream_best(E, B, nsubs, r), N_KEEPS - 5),
         ("best keeps", "C", "kernel"): (lambda r: lib.best_table(d["E"], d["B"], d["S"], r, d["subs"], d["nsubs"],
                                                                  d["level"]), N_KEEPS - 1),
         ("best keeps", "C", "stream"): (lambda r: lib.best_stream(d["E"], d["B"], r, d["nsubs"]), N_KEEPS - 5),
@@ -316,7 +280,7 @@ def machine_rates(flat: np.ndarray, idx: np.ndarray) -> dict[str, float]:
     reps = 400
     out = {"expect": _per_element(_stream_expect, reps * 210 * TILE, X, reps) * 1e9}
     for s in (3, 5):
-        out[f"best{s}"] = _per_element(_stream_best, reps * (N_KEEPS - 5) * TILE, X, B, s, reps) * 1e9
+        out[f"best{s}"] = _per_element(_stream_best, reps * (N_KEEPS - 5) * TILE, X, B, np.full(N_KEEPS, s), reps) * 1e9
     U = _aligned(rng.random((6, TILE)))
     cnt = np.ascontiguousarray(kernels._ROLL_COUNTS_T[0])
     reps_f = 2000
