@@ -373,3 +373,19 @@ def test_the_chance_chart_is_drawn_from_plain_data():
         chance_chart_svg(rounds, names, series[:2], "t")
     one = ET.fromstring(chance_chart_svg([13], ["Ann"], [[1.0]], "t"))  # one round: a dot, no line
     assert not one.findall(f"{SVG}g/{SVG}polyline") and len(one.findall(f"{SVG}g/{SVG}circle")) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
+@pytest.mark.parametrize("dice", ["1255", "12557", "abcde", "", "123456"])
+def test_the_hints_dice_are_refused_as_the_advisor_refuses_them(client, lang, dice):
+    """``/api/coach/hint?dice=`` says what ``/api/advice`` says of the same dice, in the request's language."""
+    c = client
+    c.ok("/api/coach/new", {"players": "Ann"})
+    status, data = c.get(f"/api/coach/hint?dice={dice}&lang={lang}")
+    msg = _one_line(status, data, 400)
+    assert data["code"] == "bad_dice"
+    status, adv = c.get(f"/api/advice?dice={dice}&rolls_left=2&lang={lang}")
+    assert status == 400 and adv["code"] == "bad_dice"
+    assert msg == adv["error"] == WEB_TEXT[lang]["adv.err.dice"].format(dice=repr(dice))
+    assert "invalid" not in msg or lang == "en"  # no English inside zh and ja
+    assert not msg.startswith(WEB_TEXT[lang]["err.dice"].partition("{")[0])  # not "invalid dice: invalid dice ..."

@@ -35,7 +35,7 @@ from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..strategy.advisor import BoxOption, KeepOption
-from .service import ApiError, Msg, history_game, history_number, quoted
+from .service import ApiError, Msg, history_game, history_number, quoted, read_dice
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -607,8 +607,6 @@ class CoachService:
     def hint(self, tr: WebTranslator, version: str | None = None, what_if: str | None = None) -> dict[str, Any]:
         """The ranking of ``play``'s hint for the mover's position (or, with ``what_if``, for those dice at the
         mover's card and rerolls, the game unchanged) and, with two or more players, the chances of finishing first."""
-        from ..dice import parse_dice
-
         with self.lock:
             self._sync()
             self._check_version(version, tr)
@@ -619,10 +617,7 @@ class CoachService:
             card = st.cards[0]
             dice: tuple[int, ...] | None
             if what_if is not None:
-                try:
-                    dice = parse_dice(what_if[:40])
-                except DiceError as e:
-                    raise ApiError(400, tr("web.err.dice", detail=e), "bad_dice") from None
+                dice = read_dice(what_if, tr)  # as the advisor reads them
                 rl = 2 if st.dice is None else (st.rerolls_left if st.rolls_used < MAX_ROLLS else 0)
             elif st.dice is None:
                 dice, rl = None, 2

@@ -245,6 +245,23 @@ def rules_pages(rules: str, lang: str) -> dict[str, Any]:
 
 
 # -- the advisor page ----------------------------------------------------------------------------
+def read_dice(text: str, tr: Translator) -> tuple[int, ...]:
+    """Five dice typed in a request (``22555``), refused in ``tr``'s language: the one reading of the
+    advisor's and the coach's hint's dice.
+
+    Raises
+    ------
+    ApiError
+        400 ``bad_dice`` for anything but five faces 1-6 (the text quoted, clipped).
+    """
+    from ..dice import parse_dice
+
+    try:
+        return parse_dice(text[:40])
+    except DiceError:
+        raise ApiError(400, tr("web.adv.err.dice", dice=quoted(text, 20)), "bad_dice") from None
+
+
 def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
     """A card from ``box=points`` pairs (``sixes=18,fh=25,yahtzee-bonus=100``), in the command line's syntax.
 
@@ -395,8 +412,6 @@ def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, roll
     ApiError
         400 for unknown rules, a bad card or dice, a full card, or ``rolls_left`` outside 0..2.
     """
-    from ..dice import parse_dice
-
     tr = WebTranslator(lang)
     try:
         r = get_rules(rules)
@@ -405,10 +420,7 @@ def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, roll
     card = parse_card_pairs(card_text, r, tr)
     if card.is_full:
         raise ApiError(400, tr("web.adv.err.full"))
-    try:
-        dice = parse_dice(dice_text)
-    except DiceError:
-        raise ApiError(400, tr("web.adv.err.dice", dice=repr(dice_text[:20]))) from None
+    dice = read_dice(dice_text, tr)
     if rolls_left not in (0, 1, 2):
         raise ApiError(400, tr("web.err.rolls_left", value=repr(rolls_left)))
     with advisors.using(r) as adv:
