@@ -11,6 +11,7 @@ is a loss, and a chosen seed or a hint makes the game practice.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -1225,9 +1226,9 @@ def test_the_advisor_refuses_in_the_page_language(client, lang):
         ("card=sixes=19", tr("card.impossible", box=tr.box(r, 5) if lang != "en" else "sixes", points="19",
                              possible="0, 6, 12, 18, 24, 30")),
         ("card=yahtzee-bonus=50", tr("card.bonus_multiple", bonus=50, step=100)),
-        ("card=kings=3", tr("web.adv.err.box", box="'kings'")),
-        ("card=sixes", tr("web.adv.err.entry", entry="'sixes'")),
-        ("card=sixes=18,sixes=12", tr("web.adv.err.repeated", box="'sixes'")),
+        ("card=kings=3", tr("card.unknown", box="'kings'", rules="'yahtzee'", names=", ".join(c.slug for c in r.categories))),
+        ("card=sixes", tr("card.entry", entry="'sixes'")),
+        ("card=sixes=18,sixes=12", tr("card.repeated", box="'sixes'")),
         ("rules=chess", tr("web.adv.err.rules", rules="'chess'", choices=", ".join(RULESETS))),
     ]
     for query, want in cases:
@@ -1236,7 +1237,7 @@ def test_the_advisor_refuses_in_the_page_language(client, lang):
     body = assert_refused(client.get(f"/api/advice?dice=2255&lang={lang}"), 400)
     assert body["error"] == tr("web.adv.err.dice", dice="'2255'")
     full = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in r.categories)
-    assert assert_refused(client.get(f"/api/advice?dice=22555&card={full}&lang={lang}"), 400)["error"] == tr("web.adv.err.full")
+    assert assert_refused(client.get(f"/api/advice?dice=22555&card={full}&lang={lang}"), 400)["error"] == tr("card.full")
 
 
 def test_what_the_start_found_is_told_once(files):
@@ -1498,6 +1499,34 @@ def test_the_advisors_card_errors_are_the_command_lines(client, card, key):
         params = {**cli.value.params, "box": tr.box(r, r.category_index(cli.value.params["box"]))}  # named in lang
         msg = client.get(url + f"&lang={lang}").get_json()["error"]
         assert msg == tr(f"card.{key}", **params) and msg != str(cli.value)
+
+
+_FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_rules("yahtzee").categories)
+
+
+@pytest.mark.parametrize("card,key", [("bogus=3", "unknown"), ("sixes=18,sixes=12", "repeated"),
+                                      ("sixes=", "no_points"), ("=5", "no_name"), ("sixes", "entry"),
+                                      (",,", "none"), (_FULL_CARD, "full")])
+def test_the_advisors_card_syntax_errors_are_the_command_lines(client, card, key):
+    """The card's entries and boxes, and a full card: the web says what ``hint --card`` says (the text from
+    state.CARD_PROBLEMS), and the same problem in zh and ja, with no English words."""
+    from clihelpers import run
+
+    from yahtzee_solver.state import CARD_PROBLEMS
+
+    res = run("hint", "22555", "--card", card)
+    assert res.exit_code == 2, res.output
+    said = res.output.strip().removeprefix("Error: ")
+    url = "/api/advice?" + urlencode({"card": card, "dice": "22555", "rolls_left": "2"})
+    assert assert_refused(client.get(url), 400)["error"] == said
+    for lang in ("zh", "ja"):
+        msg = client.get(url + f"&lang={lang}").get_json()["error"]
+        assert _cjk(msg) and msg != said
+        if "{" not in CARD_PROBLEMS[key]:  # no fields: the catalogue's text as it is
+            assert msg == Translator(lang)(f"card.{key}")
+        bare = re.sub(r"'[^']*'", "", msg)  # what the user typed, quoted, may be anything
+        for word in ("invalid", "category", "repeated", "missing", "want", "entry", "game", "advise", "boxes"):
+            assert word not in bare.lower(), (word, msg)
 
 
 def _cjk(text):

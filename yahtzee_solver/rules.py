@@ -200,6 +200,11 @@ for _alias, _key in {
     ALIASES[_alias] = _key
 
 
+#: The refusal of a box name no box of the rule set has (the card's ``unknown`` problem in
+#: :data:`yahtzee_solver.state.CARD_PROBLEMS`, said in every language on the web).
+UNKNOWN_CATEGORY = "unknown category {box} for rules {rules} (boxes: {names})"
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """A complete rule set (docs/rules.md).  Immutable; compare and hash by value.
@@ -291,7 +296,7 @@ class RuleSet:
             if c.key == key or c.slug == norm:
                 return i
         names = ", ".join(c.slug for c in self.categories)
-        raise CategoryError(f"unknown category {name!r} for rules {self.name!r} (boxes: {names})")
+        raise CategoryError(UNKNOWN_CATEGORY.format(box=repr(name), rules=repr(self.name), names=names))
 
     @cached_property
     def possible_points(self) -> tuple[frozenset[int], ...]:

@@ -22,7 +22,7 @@ import numpy as np
 from .dice import ascii_width
 from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, clip, read_bounded, refuse_repeated_keys
-from .rules import N_UPPER, RULESETS, RuleSet, get_rules
+from .rules import N_UPPER, RULESETS, UNKNOWN_CATEGORY, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_entries", "OPEN_WORDS"]
 
@@ -86,6 +86,16 @@ JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 #: The refusals of a card's points and Yahtzee bonus, by key: the English text, which the command line
 #: prints; :mod:`yahtzee_solver.i18n` says the same keys in every language (``card.<key>``), for the web.
 CARD_PROBLEMS: dict[str, str] = {
+    # the card's text: its entries and boxes
+    "entry": "invalid card entry {entry}: want box=points, e.g. sixes=18",
+    "no_name": "invalid card entry {entry}: no box name before '='",
+    "no_points": "missing points in card entry {entry}: want e.g. {name}=18 ('-' for an open box)",
+    "none": "invalid card {card}: no box=points entry (e.g. sixes=18; leave the card out for the empty card)",
+    "repeated": "repeated category {box}",
+    "repeated_as": "repeated category {box} (already given as {other})",
+    "unknown": UNKNOWN_CATEGORY,
+    "full": "the card is full: the game is over, there is no move to advise",
+    # the points
     "impossible": "impossible score {points} for {box} (possible: {possible})",
     "not_whole": "invalid points {points} for {box}: want a whole number",
     "too_long": "invalid points {points} for {box}: too many digits for a score",
@@ -100,6 +110,24 @@ CARD_PROBLEMS: dict[str, str] = {
     "bonus_holders": "yahtzee-bonus={bonus} needs {n} boxes besides the {box} box holding the points of five alike "
                      "(the roll of each bonus), and the card has {holders}",
 }
+
+
+def entry_problem(item: str, name: str | None, value: str | None,
+                  seen: Mapping[str, object]) -> tuple[str, dict[str, object]] | None:
+    """What is wrong with one entry of :func:`card_entries` (its ``item``, ``name`` and ``value``), the
+    names before it being ``seen``: a :data:`CARD_PROBLEMS` key and its fields, or ``None``.
+
+    The one check of ``--card`` and of the web's advisor, so both say the same.
+    """
+    if name is None:
+        return "entry", {"entry": repr(item)}
+    if not name:
+        return "no_name", {"entry": repr(item)}
+    if name in seen:
+        return "repeated", {"box": repr(item.replace(":", "=", 1).partition("=")[0])}
+    if not value:
+        return "no_points", {"entry": repr(item), "name": name}
+    return None
 
 
 def card_problem(key: str, **params: object) -> ScoreCardError:
@@ -410,13 +438,13 @@ def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
         norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
         if norm in BONUS_KEYS:
             if bonus_seen:
-                raise CategoryError(f"repeated category {name!r}")
+                raise CategoryError(CARD_PROBLEMS["repeated"].format(box=repr(name)))
             bonus_seen = True
             bonus = _as_points(value, name)
             continue
         c = rules.category_index(name)
         if c in seen:
-            raise CategoryError(f"repeated category {name!r} (already given as {seen[c]!r})")
+            raise CategoryError(CARD_PROBLEMS["repeated_as"].format(box=repr(name), other=repr(seen[c])))
         seen[c] = str(name)
         boxes[c] = None if value is None else _as_points(value, name)
     return ScoreCard(rules, tuple(boxes), bonus)
@@ -528,18 +556,14 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         return _card_json(text.encode("utf-8"), "the card", rules)
     pairs: dict[str, str | None] = {}
     for item, name, value in card_entries(text):
-        if name is None:
-            raise ScoreCardError(f"invalid card entry {item!r}: want box=points, e.g. sixes=18")
-        if not name:
-            raise ScoreCardError(f"invalid card entry {item!r}: no box name before '='")
-        if name in pairs:
-            raise CategoryError(f"repeated category {item.replace(':', '=', 1).partition('=')[0]!r}")
-        if not value:
-            raise ScoreCardError(f"missing points in card entry {item!r}: want e.g. {name}=18 ('-' for an open box)")
+        problem = entry_problem(item, name, value, pairs)
+        if problem is not None:
+            key, params = problem
+            message = CARD_PROBLEMS[key].format(**params)
+            raise CategoryError(message) if key == "repeated" else ScoreCardError(message, key, params)
         pairs[name] = None if value.lower() in OPEN_WORDS else value
     if not pairs:  # separators only: a slip, not a way to ask for the empty card
-        raise ScoreCardError(f"invalid card {clip(text, 40)!r}: no box=points entry (e.g. sixes=18; "
-                             "leave the card out for the empty card)")
+        raise card_problem("none", card=repr(clip(text, 40)))
     return _from_mapping(pairs, rules)
 
 

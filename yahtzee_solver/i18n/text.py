@@ -1247,6 +1247,14 @@ for _lang, _messages in TABLE.items():
 #    command line's text, merged in by yahtzee_solver.i18n; the same keys and fields here --------------------------
 CARD = {
     "zh": {
+        "card.entry": "无效的记分卡项 {entry}：应为“项目=分数”，例如 sixes=18",
+        "card.no_name": "无效的记分卡项 {entry}：“=”前面没有项目名",
+        "card.no_points": "记分卡项 {entry} 缺少分数：应如 {name}=18（空栏用 '-'）",
+        "card.none": "无效的记分卡 {card}：没有“项目=分数”项（例如 sixes=18；空记分卡请不写记分卡）",
+        "card.repeated": "项目 {box} 重复了",
+        "card.repeated_as": "项目 {box} 重复了（已写作 {other}）",
+        "card.unknown": "规则 {rules} 中没有项目 {box}（项目：{names}）",
+        "card.full": "记分卡已填满：游戏已结束，没有可以建议的行动",
         "card.impossible": "{box} 不可能得 {points} 分（可能的分数：{possible}）",
         "card.not_whole": "{box} 的分数 {points} 无效：应为整数",
         "card.too_long": "{box} 的分数 {points} 无效：位数太多，不可能是分数",
@@ -1260,6 +1268,14 @@ CARD = {
         "card.bonus_holders": "yahtzee-bonus={bonus} 需要在 {box} 栏之外另有 {n} 栏记着五颗相同的分数（每次奖励的那一掷），而记分卡只有 {holders} 栏",
     },
     "ja": {
+        "card.entry": "無効なスコアカードの項目 {entry}：「役=点数」の形で入力してください（例：sixes=18）",
+        "card.no_name": "無効なスコアカードの項目 {entry}：「=」の前に役の名前がありません",
+        "card.no_points": "スコアカードの項目 {entry} に点数がありません：{name}=18 のように入力してください（空いている欄は '-'）",
+        "card.none": "無効なスコアカード {card}：「役=点数」の項目がありません（例：sixes=18。空のスコアカードならスコアカードを省いてください）",
+        "card.repeated": "役 {box} が重複しています",
+        "card.repeated_as": "役 {box} が重複しています（{other} として指定済み）",
+        "card.unknown": "ルール {rules} に役 {box} はありません（役：{names}）",
+        "card.full": "スコアカードが埋まっています：ゲームは終わりで、助言する手はありません",
         "card.impossible": "{box} で {points} 点はありえません（ありうる点数：{possible}）",
         "card.not_whole": "{box} の点数 {points} が無効です：整数で入力してください",
         "card.too_long": "{box} の点数 {points} が無効です：点数としては桁が多すぎます",

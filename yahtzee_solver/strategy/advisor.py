@@ -30,7 +30,7 @@ from ..solver.jit import entry_point
 from ..solver.kernels import JOKER_NONE
 from .policy import ExpectedValueSource, Policy, check_rolls_left
 from ..rules import RuleSet, box_slug, get_rules
-from ..state import ScoreCard, StateKey, parse_card
+from ..state import ScoreCard, StateKey, card_problem, parse_card
 from ..solver.table import ValueTable, resolve_table
 
 _R = TypeVar("_R")
@@ -424,7 +424,7 @@ class Advisor:
         if type(card) is not ScoreCard or card.rules is not self.rules:  # the common case skips the checks
             card = self._card(card)
         if card.is_full:
-            raise ScoreCardError("the card is full: the game is over, there is no move to advise")
+            raise card_problem("full")
         return card
 
     def _roll(self, dice: str | Sequence[int]) -> int:

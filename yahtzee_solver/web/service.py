@@ -37,7 +37,8 @@ from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
 from ..dice import ascii_width
-from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries
+from ..files import clip
+from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries, entry_problem
 from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
@@ -282,14 +283,16 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
         raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict[str, Any] = {}
     for item, name, value in card_entries(text):  # the command line's syntax (state.card_entries)
-        if not name or not value or not re.fullmatch(r"[\w-]+", name):  # '{"sixes":6}' is no box=points
-            raise ApiError(400, tr("web.adv.err.entry", entry=repr(item[:40])))
-        if name in pairs:
-            raise ApiError(400, tr("web.adv.err.repeated", box=repr(name[:40])))
+        problem = entry_problem(item[:40], name, value, pairs)  # the command line's check and words
+        if problem is None and not re.fullmatch(r"[\w-]+", str(name)):  # '{"sixes":6}' is no box=points
+            problem = "entry", {"entry": repr(item[:40])}
+        if problem is not None:
+            raise ApiError(400, tr(f"card.{problem[0]}", **problem[1]))
+        assert name is not None  # entry_problem refuses an entry without '='
         # the points as typed: the card's own reader refuses them as the command line does (CARD_PROBLEMS)
         pairs[name] = None if value.lower() in OPEN_WORDS else value[:40]
     if not pairs and text.strip():  # separators only: a slip, refused as the command line refuses it
-        raise ApiError(400, tr("web.adv.err.none", card=repr(text[:40])))
+        raise ApiError(400, tr("card.none", card=repr(clip(text.strip(), 40))))
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except CategoryError as e:
@@ -309,7 +312,8 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
             rules.category_index(name)
         except CategoryError:
             if re.sub(r"[\s_]+", "-", name) not in BONUS_KEYS:
-                raise ApiError(400, tr("web.adv.err.box", box=repr(name[:40]))) from None
+                raise ApiError(400, tr("card.unknown", box=repr(name[:40]), rules=repr(rules.name),
+                                       names=", ".join(c.slug for c in rules.categories))) from None
     raise ApiError(400, tr("web.adv.err.card", detail=_message(whole))) from None
 
 
@@ -419,7 +423,7 @@ def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, roll
         raise ApiError(400, tr("web.adv.err.rules", rules=repr(rules[:40]), choices=", ".join(RULESETS))) from None
     card = parse_card_pairs(card_text, r, tr)
     if card.is_full:
-        raise ApiError(400, tr("web.adv.err.full"))
+        raise ApiError(400, tr("card.full"))
     dice = read_dice(dice_text, tr)
     if rolls_left not in (0, 1, 2):
         raise ApiError(400, tr("web.err.rolls_left", value=repr(rolls_left)))
