@@ -1501,6 +1501,26 @@ def test_the_advisors_card_errors_are_the_command_lines(client, card, key):
         assert msg == tr(f"card.{key}", **params) and msg != str(cli.value)
 
 
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_zh_and_ja_refusals_have_no_english_words_and_space_their_latin_words(client, lang):
+    """A long game number's count of digits, a bad JSON body and a field's wanted type are said in the language
+    (the JSON's place by its line and column only), Latin words spaced from the CJK around them."""
+    client.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
+    _play_out(client)
+    said = [assert_refused(client.get(f"/api/review?game={'9' * 30}&lang={lang}"), 404)["error"]]
+    said.append(assert_refused(client.post(f"/api/game/new?lang={lang}", data=b'{"seed": 3,\n }'), 400)["error"])
+    assert "2" in said[-1]  # the line
+    said.append(assert_refused(client.post(f"/api/game/new?lang={lang}", data=b"\xff"), 400)["error"])
+    said.append(assert_refused(client.post(f"/api/game/new?lang={lang}", {"abandon": 3}), 400)["error"])
+    said.append(assert_refused(client.post(f"/api/game/new?lang={lang}", {"rules": 3}), 400)["error"])
+    said.append(assert_refused(client.post(f"/api/coach/roll?lang={lang}", {"dice": "12345", "version": 3}), 400)["error"])
+    for msg in said:
+        assert _cjk(msg), msg
+        bare = re.sub(r"'[^']*'|\b(true|false|null|JSON|UTF-8|abandon|rules|version|seed|dice|[0-9]+)\b", "", msg)
+        assert not re.search(r"[A-Za-z]{2,}", bare), msg  # no English word left
+        assert not re.search(r"[\u3040-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3040-\u9fff]", msg), msg  # spaced
+
+
 _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_rules("yahtzee").categories)
 
 

@@ -142,8 +142,10 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             data = json.loads(raw.decode("utf-8"), object_pairs_hook=_NO_REPEATS)
         except RecursionError:
             raise ApiError(400, Msg("web.err.json_deep")) from None
-        except (UnicodeDecodeError, ValueError) as e:
-            raise ApiError(400, Msg("web.err.json", detail=str(e)[:100])) from None
+        except UnicodeDecodeError:
+            raise ApiError(400, Msg("web.err.json_utf8")) from None
+        except json.JSONDecodeError as e:  # where, not the parser's English
+            raise ApiError(400, Msg("web.err.json", line=e.lineno, column=e.colno)) from None
     if not isinstance(data, dict):
         raise ApiError(400, Msg("web.err.not_object"))
     for name in data:

@@ -567,7 +567,7 @@ class CoachService:
                 self.result.update(review=review, review_problem=why, pending=False)
                 self._changes += 1
 
-    def history_table(self, tr: WebTranslator, number: int | str) -> dict[str, Any]:
+    def history_table(self, tr: WebTranslator, number: int | str | Msg) -> dict[str, Any]:
         """Every player's luck and skill split and the chart of the chances by round of game ``number`` of the
         history (a coach game or a game against a CPU), as the coach's end screen shows them.
 

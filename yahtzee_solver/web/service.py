@@ -107,7 +107,7 @@ class Msg:
         return tr(self.key, **{k: v.render(tr) if isinstance(v, Msg) else v for k, v in self.params.items()})
 
 
-def history_game(h: History, number: int | str | None, tr: Translator, **extra: Any) -> HistoryEntry:
+def history_game(h: History, number: int | str | Msg | None, tr: Translator, **extra: Any) -> HistoryEntry:
     """Game ``number`` (1 = the oldest kept) of the history ``h``, for the review routes.
 
     ``number`` may be the text :func:`history_number` gives for a number too long to be a game:
@@ -126,7 +126,8 @@ def history_game(h: History, number: int | str | None, tr: Translator, **extra: 
         if not numbers:
             raise ApiError(404, tr("web.review.none"), "no_game", **extra)
         games = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
-        raise ApiError(404, tr("web.review.missing", n=number, games=games), "no_game", **extra)
+        shown = number.render(tr) if isinstance(number, Msg) else number
+        raise ApiError(404, tr("web.review.missing", n=shown, games=games), "no_game", **extra)
     assert isinstance(number, int)  # listed above
     e = h.entries[number - 1]
     assert isinstance(e, HistoryEntry)  # listed above
@@ -155,14 +156,15 @@ def quoted(text: str, limit: int = 20) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
-def history_number(text: str) -> int | str:
+def history_number(text: str) -> int | str | Msg:
     """The game number of the history a ``game=`` parameter names (``/api/review``, ``/api/review/table``).
 
     Returns
     -------
-    int or str
+    int, str or Msg
         The number; for a well-formed number of more than :data:`MAX_GAME_DIGITS` digits (no
-        such game), the number as :func:`history_game` quotes it (clipped), which names no game.
+        such game), the number as :func:`history_game` quotes it (clipped, a :class:`Msg` when its
+        count of digits is said), which names no game.
 
     Raises
     ------
@@ -174,6 +176,8 @@ def history_number(text: str) -> int | str:
     if digits is None:
         raise ApiError(400, Msg("web.err.bad_game", game=quoted(text)), "bad_game")
     if len(digits.lstrip("0")) > MAX_GAME_DIGITS:
+        if len(digits) > 24:  # the command line's quoting (state._number_shown), the count said in the language
+            return Msg("web.err.long_number", head=digits[:8], tail=digits[-8:], n=len(digits))
         return _number_shown(digits)
     return int(digits)
 
@@ -463,7 +467,7 @@ def _review_choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> s
     return tr("review.keep", dice=_dice_text(x))
 
 
-def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | str | None = None,
+def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | str | Msg | None = None,
            player: int = 0) -> dict[str, Any]:
     """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
     (:func:`yahtzee_solver.analysis.review.review_log`): every decision, the best one and the expected loss.
