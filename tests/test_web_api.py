@@ -1521,6 +1521,24 @@ def test_zh_and_ja_refusals_have_no_english_words_and_space_their_latin_words(cl
         assert not re.search(r"[\u3040-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3040-\u9fff]", msg), msg  # spaced
 
 
+@pytest.mark.parametrize("route", ["/api/config", "/api/text", "/api/records"])
+@pytest.mark.parametrize("asked", ["fr", "ZH", ""])
+def test_every_read_refuses_an_unknown_language_alike(client, route, asked):
+    body = assert_refused(client.get(f"{route}?lang={asked}"), 400, f"unknown language {asked!r} (choose from en, zh, ja)")
+    assert body["code"] == "bad_request"
+
+
+def test_the_page_asks_for_its_config_in_a_known_language():
+    """The page's first call (``/api/config``) goes out before it has picked its language: with the state's
+    default ("en"), never a language kept in the browser's storage, which could be one no longer served."""
+    from importlib import resources
+
+    static = resources.files("yahtzee_solver.web").joinpath("static")
+    main = static.joinpath("main.js").read_text("utf-8")
+    assert main.index('api("GET", "/api/config")') < main.index("S.lang = pickLang()")
+    assert 'lang: "en"' in static.joinpath("core.js").read_text("utf-8")
+
+
 _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_rules("yahtzee").categories)
 
 

@@ -323,6 +323,7 @@ def create_app(
     @app.get("/api/config")
     def api_config() -> Response:
         _query(())
+        tr()  # an unknown ?lang= is refused here too (the page asks with its first language, "en")
         return jsonify(version=__version__, lang=lang, langs=list(LANGS), rules=list(RULESETS),
                        opponents=list(OPPONENTS))
 
