@@ -1456,7 +1456,7 @@ def test_a_long_game_number_is_a_missing_game_and_the_games_come_with_every_revi
             if route == "/api/review":
                 assert [g["number"] for g in body["games"]] == [1]
     # not a number: 400, quoted as typed (the blank kept), cut short
-    body = assert_refused(client.get("/api/review?game=%202"), 400, "invalid game ' 2'")
+    body = assert_refused(client.get("/api/review?game=%202x"), 400, "invalid game ' 2x'")
     assert body["code"] == "bad_game"
     assert_refused(client.get("/api/review?game=" + "9" * 30 + "x"), 400, "invalid game '" + "9" * 17 + "...'")
     # full-width digits, as a card takes them
@@ -1537,6 +1537,24 @@ def test_the_page_asks_for_its_config_in_a_known_language():
     main = static.joinpath("main.js").read_text("utf-8")
     assert main.index('api("GET", "/api/config")') < main.index("S.lang = pickLang()")
     assert 'lang: "en"' in static.joinpath("core.js").read_text("utf-8")
+
+
+def test_a_game_number_is_read_alike_by_the_web_and_review(client):
+    """``game=`` and ``review N``: one reading, blanks around the number dropped (as a card's), full-width digits
+    taken, anything else refused, by both (the web 400 ``bad_game``; the command line reads it as a game file)."""
+    from clihelpers import run
+
+    client.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
+    _play_out(client)
+    for typed in (" 1", "1 ", "\t1\t", "\uff11", " 01"):
+        assert client.get("/api/review?" + urlencode({"game": typed})).status_code == 200, repr(typed)
+        res = run("review", typed, "--no-chances")
+        assert res.exit_code == 0, (typed, res.output)
+    for typed in ("1 2", "\u00b2", "1x", " ", "-1"):
+        body = assert_refused(client.get("/api/review?" + urlencode({"game": typed})), 400)
+        assert body["code"] == "bad_game", typed
+        res = run("review", typed, "--no-chances")
+        assert res.exit_code in (1, 2) and isinstance(res.exception, SystemExit), (typed, res.output)
 
 
 _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_rules("yahtzee").categories)

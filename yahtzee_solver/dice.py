@@ -39,6 +39,7 @@ __all__ = [
     "keep_index",
     "roll_index",
     "parse_dice",
+    "whole_number",
     "ascii_width",
     "format_dice",
 ]
@@ -188,6 +189,19 @@ def ascii_width(text: str) -> str:
     they are and refused by the parsers.
     """
     return text.translate(_FULL_WIDTH)
+
+
+def whole_number(text: str) -> str | None:
+    """``text`` as ASCII digits when it is a whole number, else ``None``.
+
+    Blanks around it are dropped and full-width digits (as an IME types them) count as their
+    ASCII forms, as in a card (:func:`ascii_width`); nothing else is (a sign, a blank inside or
+    another script's digits such as ``²`` make it no number).  The one reader of a game number
+    (``review N`` and the web's ``game=``) and of the web's other numbers (``rolls_left=``,
+    ``position=``).
+    """
+    t = ascii_width(text).strip()
+    return t if t.isascii() and t.isdigit() else None
 
 
 def parse_dice(text: str | Sequence[int], *, n: int | None = N_DICE) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..dice import whole_number
 from ..i18n import LANGS, Translator, locale_lang
 from ..tui.review import review_lines
 from .options import echo_json, json_option
@@ -79,17 +80,18 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     player = 1 if cpu else 0
     names: tuple[str, ...] = ()
     log: Sequence[Event | Mapping[str, Any]] = ()
-    if game is None or game.strip().isdigit():
+    number = None if game is None else whole_number(game)  # the web's reading of game= (blanks dropped)
+    if game is None or number is not None:
         h = History.load()
         if h.problem:
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
-        if game is not None and len(game.strip()) > 18:  # no history holds that many games (and int() refuses
-            from ..files import clip                     # numbers of thousands of digits)
+        if number is not None and len(number) > 18:  # no history holds that many games (and int() refuses
+            from ..files import clip                 # numbers of thousands of digits)
 
-            raise UsageError(f"no game number {clip(game.strip(), 40)} in the history")
-        n = h.last_number() if game is None else int(game)
+            raise UsageError(f"no game number {clip(number, 40)} in the history")
+        n = h.last_number() if number is None else int(number)
         if n is None:
             raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "
                                 "is damaged")

@@ -69,10 +69,11 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from .._version import __version__
 from ..files import refuse_repeated_keys
 from ..game import OPPONENTS
+from ..dice import whole_number
 from ..i18n import LANGS
 from ..rules import RULESETS
 from .service import (ApiError, GameService, Msg, WebTranslator, advise, check_lang, history_number, quoted, records,
-                      review, rules_pages, texts, whole_number)
+                      review, rules_pages, texts)
 
 __all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 

@@ -36,7 +36,7 @@ from ..i18n import LANGS, Translator, format_probability
 from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..play.session import cpu_steps
-from ..dice import ascii_width
+from ..dice import whole_number
 from ..files import clip
 from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries, entry_problem
 from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
@@ -137,18 +137,6 @@ def history_game(h: History, number: int | str | Msg | None, tr: Translator, **e
 #: Most digits of a game number taken as a number (a history never holds a billion games); a longer
 #: well-formed number is a missing game all the same, quoted clipped.
 MAX_GAME_DIGITS = 9
-
-
-def whole_number(text: str) -> str | None:
-    """``text`` as ASCII digits when it is a whole number, else ``None``.
-
-    Full-width digits (as an IME types them) count as their ASCII forms, as in a card
-    (:func:`yahtzee_solver.dice.ascii_width`); nothing else is dropped (a blank is refused).
-    The one reader of the numbers of the web's query parameters (``game=``, ``rolls_left=``,
-    ``position=``).
-    """
-    t = ascii_width(text)
-    return t if t.isascii() and t.isdigit() else None
 
 
 def quoted(text: str, limit: int = 20) -> str:
