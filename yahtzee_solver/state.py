@@ -561,6 +561,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
             key, params = problem
             message = CARD_PROBLEMS[key].format(**params)
             raise CategoryError(message) if key == "repeated" else ScoreCardError(message, key, params)
+        assert name is not None  # entry_problem refuses an entry without '='
         pairs[name] = None if value.lower() in OPEN_WORDS else value
     if not pairs:  # separators only: a slip, not a way to ask for the empty card
         raise card_problem("none", card=repr(clip(text, 40)))
