@@ -1564,6 +1564,7 @@ _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_
 
 @pytest.mark.parametrize("card,key", [("bogus=3", "unknown"), ("sixes=18,sixes=12", "repeated"),
                                       ("sixes=", "no_points"), ("=5", "no_name"), ("sixes", "entry"),
+                                      ("6s=18,sixes=12", "repeated_as"), ("yahtzee-bonus=100,yahtzee_bonus=0", "repeated"),
                                       (",,", "none"), (_FULL_CARD, "full")])
 def test_the_advisors_card_syntax_errors_are_the_command_lines(client, card, key):
     """The card's entries and boxes, and a full card: the web says what ``hint --card`` says (the text from

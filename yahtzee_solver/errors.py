@@ -40,7 +40,19 @@ class DiceError(UsageError):
 
 
 class CategoryError(UsageError, KeyError):
-    """An unknown or repeated category (box) name."""
+    """An unknown or repeated category (box) name.
+
+    Attributes
+    ----------
+    key : str or None
+        For a card's boxes, the key of :data:`yahtzee_solver.state.CARD_PROBLEMS` (as
+        :class:`ScoreCardError`'s); ``params`` its fields.
+    """
+
+    def __init__(self, message: str, key: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""

@@ -438,13 +438,14 @@ def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
         norm = re.sub(r"[\s_]+", "-", str(name).strip().lower())
         if norm in BONUS_KEYS:
             if bonus_seen:
-                raise CategoryError(CARD_PROBLEMS["repeated"].format(box=repr(name)))
+                raise CategoryError(CARD_PROBLEMS["repeated"].format(box=repr(name)), "repeated", {"box": repr(name)})
             bonus_seen = True
             bonus = _as_points(value, name)
             continue
         c = rules.category_index(name)
         if c in seen:
-            raise CategoryError(CARD_PROBLEMS["repeated_as"].format(box=repr(name), other=repr(seen[c])))
+            params: dict[str, object] = {"box": repr(name), "other": repr(seen[c])}
+            raise CategoryError(CARD_PROBLEMS["repeated_as"].format(**params), "repeated_as", params)
         seen[c] = str(name)
         boxes[c] = None if value is None else _as_points(value, name)
     return ScoreCard(rules, tuple(boxes), bonus)
@@ -560,7 +561,7 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         if problem is not None:
             key, params = problem
             message = CARD_PROBLEMS[key].format(**params)
-            raise CategoryError(message) if key == "repeated" else ScoreCardError(message, key, params)
+            raise CategoryError(message, key, params) if key == "repeated" else ScoreCardError(message, key, params)
         assert name is not None  # entry_problem refuses an entry without '='
         pairs[name] = None if value.lower() in OPEN_WORDS else value
     if not pairs:  # separators only: a slip, not a way to ask for the empty card

@@ -288,6 +288,8 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except CategoryError as e:
+        if e.key is not None:  # a box named twice (by an alias): the command line's text, and in zh and ja
+            raise ApiError(400, tr(f"card.{e.key}", **e.params)) from None
         whole: ScoreCardError | CategoryError = e
     except ScoreCardError as e:
         if e.key is not None:  # the command line's text in English, the same problem in zh and ja
