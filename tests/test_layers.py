@@ -22,7 +22,7 @@ PKG = "yahtzee_solver"
 #: The layers, bottom first.  A module may import its own layer and the layers
 #: below it; the modules of one layer may import each other (no circle).
 LAYERS: list[tuple[str, set[str]]] = [
-    ("ground", {"_version", "errors", "dice", "rules", "files"}),
+    ("ground", {"_version", "errors", "dice", "rules", "files", "card_problems"}),
     ("i18n", {"i18n"}),
     ("solver", {"solver"}),
     # the scorecard asks the turn kernel how a roll scores (one definition of the

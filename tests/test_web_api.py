@@ -1222,7 +1222,7 @@ def test_the_advisor_refuses_in_the_page_language(client, lang):
 
     tr, r = WebTranslator(lang), get_rules("yahtzee")
     cases = [
-        # the command line's problems (state.CARD_PROBLEMS), the box by its name in zh and ja
+        # the command line's problems (card_problems.CARD_PROBLEMS), the box by its name in zh and ja
         ("card=sixes=19", tr("card.impossible", box=tr.box(r, 5) if lang != "en" else "sixes", points="19",
                              possible="0, 6, 12, 18, 24, 30")),
         ("card=yahtzee-bonus=50", tr("card.bonus_multiple", bonus=50, step=100)),
@@ -1487,7 +1487,7 @@ def test_the_player_cannot_roll_during_the_cpus_turn(client):
                                       ("yahtzee-bonus=100", "bonus_open"), ("sixes=18:25", "not_whole"),
                                       ("yahtzee=50,ones=2,yahtzee-bonus=100", "bonus_holder")])
 def test_the_advisors_card_errors_are_the_command_lines(client, card, key):
-    """The web names the problem ``--card`` names, with its text (one place: state.CARD_PROBLEMS), in zh and ja too."""
+    """The web names the problem ``--card`` names, with its text (one place: card_problems.CARD_PROBLEMS), in zh and ja too."""
     from yahtzee_solver.errors import ScoreCardError
 
     with pytest.raises(ScoreCardError) as cli:
@@ -1568,7 +1568,7 @@ _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_
                                       (",,", "none"), (_FULL_CARD, "full")])
 def test_the_advisors_card_syntax_errors_are_the_command_lines(client, card, key):
     """The card's entries and boxes, and a full card: the web says what ``hint --card`` says (the text from
-    state.CARD_PROBLEMS), and the same problem in zh and ja, with no English words."""
+    card_problems.CARD_PROBLEMS), and the same problem in zh and ja, with no English words."""
     from clihelpers import run
 
     from yahtzee_solver.state import CARD_PROBLEMS

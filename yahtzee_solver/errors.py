@@ -45,7 +45,7 @@ class CategoryError(UsageError, KeyError):
     Attributes
     ----------
     key : str or None
-        For a card's boxes, the key of :data:`yahtzee_solver.state.CARD_PROBLEMS` (as
+        For a card's boxes, the key of :data:`yahtzee_solver.card_problems.CARD_PROBLEMS` (as
         :class:`ScoreCardError`'s); ``params`` its fields.
     """
 
@@ -78,7 +78,7 @@ class ScoreCardError(UsageError):
     Attributes
     ----------
     key : str or None
-        For a card's points, the key of :data:`yahtzee_solver.state.CARD_PROBLEMS` (the English
+        For a card's points, the key of :data:`yahtzee_solver.card_problems.CARD_PROBLEMS` (the English
         message); :mod:`yahtzee_solver.i18n` says it in every language as ``card.<key>``.
     params : dict
         The fields of that message.

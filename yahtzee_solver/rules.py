@@ -201,7 +201,7 @@ for _alias, _key in {
 
 
 #: The refusal of a box name no box of the rule set has (the card's ``unknown`` problem in
-#: :data:`yahtzee_solver.state.CARD_PROBLEMS`, said in every language on the web).
+#: :data:`yahtzee_solver.card_problems.CARD_PROBLEMS`, said in every language on the web).
 UNKNOWN_CATEGORY = "unknown category {box} for rules {rules} (boxes: {names})"
 
 

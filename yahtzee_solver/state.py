@@ -19,10 +19,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .card_problems import CARD_PROBLEMS
 from .dice import ascii_width
 from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError, ScoreCardError
 from .files import FileTooLargeError, UnusableFileError, clip, read_bounded, refuse_repeated_keys
-from .rules import N_UPPER, RULESETS, UNKNOWN_CATEGORY, RuleSet, get_rules
+from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
 __all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_entries", "OPEN_WORDS"]
 
@@ -83,33 +84,6 @@ class BoxScoring(NamedTuple):
 JOKER_CASES = (None, "upper", "lower", "upper_zero", "free", "free_fixed")
 
 
-#: The refusals of a card's points and Yahtzee bonus, by key: the English text, which the command line
-#: prints; :mod:`yahtzee_solver.i18n` says the same keys in every language (``card.<key>``), for the web.
-CARD_PROBLEMS: dict[str, str] = {
-    # the card's text: its entries and boxes
-    "entry": "invalid card entry {entry}: want box=points, e.g. sixes=18",
-    "no_name": "invalid card entry {entry}: no box name before '='",
-    "no_points": "missing points in card entry {entry}: want e.g. {name}=18 ('-' for an open box)",
-    "none": "invalid card {card}: no box=points entry (e.g. sixes=18; leave the card out for the empty card)",
-    "repeated": "repeated category {box}",
-    "repeated_as": "repeated category {box} (already given as {other})",
-    "unknown": UNKNOWN_CATEGORY,
-    "full": "the card is full: the game is over, there is no move to advise",
-    # the points
-    "impossible": "impossible score {points} for {box} (possible: {possible})",
-    "not_whole": "invalid points {points} for {box}: want a whole number",
-    "too_long": "invalid points {points} for {box}: too many digits for a score",
-    "bonus_points": "invalid yahtzee-bonus {bonus}: want a multiple of 100 points",
-    "bonus_none": "rules {rules} have no yahtzee bonus (got yahtzee-bonus={bonus})",
-    "bonus_multiple": "invalid yahtzee-bonus {bonus}: want a multiple of {step}",
-    "bonus_open": "yahtzee-bonus={bonus} needs 50 in the {box} box (it is open)",
-    "bonus_not_50": "yahtzee-bonus={bonus} needs 50 in the {box} box (it holds {points})",
-    "bonus_later": "yahtzee-bonus={bonus} is more than one bonus per box filled after the yahtzee ({later})",
-    "bonus_holder": "yahtzee-bonus={bonus} needs {n} box besides the {box} box holding the points of five alike "
-                    "(the roll of each bonus), and the card has {holders}",
-    "bonus_holders": "yahtzee-bonus={bonus} needs {n} boxes besides the {box} box holding the points of five alike "
-                     "(the roll of each bonus), and the card has {holders}",
-}
 
 
 def entry_problem(item: str, name: str | None, value: str | None,

@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from ..errors import UsageError
+from ..card_problems import CARD_PROBLEMS
 from .text import BOX_NAMES, MESSAGES, NO, TITLES, YES
-from ..state import CARD_PROBLEMS
 from ..rules import ALIASES, N_UPPER, RuleSet
 
-# a card's impossible points: the English is the command line's (state.CARD_PROBLEMS), one text for both
+# a card's impossible points: the English is the command line's (card_problems.CARD_PROBLEMS), one text for both
 MESSAGES["en"].update({f"card.{k}": v for k, v in CARD_PROBLEMS.items()})
 
 __all__ = ["LANGS", "NBSP", "PROBABILITY_ROUNDING", "Translator", "display_width", "format_probability", "pad", "wrap", "locale_lang"]

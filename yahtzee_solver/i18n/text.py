@@ -1243,7 +1243,7 @@ TABLE: dict[str, dict[str, str]] = {
 for _lang, _messages in TABLE.items():
     MESSAGES[_lang].update(_messages)
 
-# -- a card's impossible points (the web's advisor): the English is yahtzee_solver.state.CARD_PROBLEMS, the
+# -- a card's impossible points (the web's advisor): the English is yahtzee_solver.card_problems.CARD_PROBLEMS, the
 #    command line's text, merged in by yahtzee_solver.i18n; the same keys and fields here --------------------------
 CARD = {
     "zh": {
