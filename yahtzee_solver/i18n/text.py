@@ -751,6 +751,8 @@ REVIEW = {
         "history.unreadable": "history file {path} is unreadable as a whole ({reason}); moved to {moved}, starting a new history",
         "history.damaged_one": "history file {path}: game {numbers} is damaged and skipped (game {first}: {reason}); the other games can be reviewed",
         "history.damaged_many": "history file {path}: games {numbers} are damaged and skipped (game {first}: {reason}); the other games can be reviewed",
+        "review.missing": "no game number {n} in the history (games {games})",
+        "review.missing_one": "no game number {n} in the history (game {games})",
     },
     "zh": {
         "review.game": "历史记录中的第 {n} 局（{date}）",
@@ -791,6 +793,8 @@ REVIEW = {
         "history.unreadable": "历史记录文件 {path} 整体无法读取（{reason}）；已移到 {moved}，重新开始记录历史",
         "history.damaged_one": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
         "history.damaged_many": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
+        "review.missing": "历史记录中没有第 {n} 局（现有第 {games} 局）",
+        "review.missing_one": "历史记录中没有第 {n} 局（只有第 {games} 局）",
     },
     "ja": {
         "review.game": "履歴のゲーム {n}（{date}）",
@@ -831,6 +835,8 @@ REVIEW = {
         "history.unreadable": "履歴ファイル {path} は全体が読めません（{reason}）。{moved} に移し、新しい履歴を始めます",
         "history.damaged_one": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
         "history.damaged_many": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
+        "review.missing": "履歴にゲーム {n} はありません（あるのはゲーム {games}）",
+        "review.missing_one": "履歴にゲーム {n} はありません（あるのはゲーム {games} だけ）",
     },
 }
 for _lang, _messages in REVIEW.items():
