@@ -558,3 +558,15 @@ def test_the_console_command_ends_with_its_output_and_code(tmp_path):
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("Error: invalid dice '1335'")
     missing = run_process("value", "--table", str(tmp_path / "none.h5"))
     assert missing.returncode == 1 and "not found" in missing.stderr
+
+
+def test_a_negative_yahtzee_bonus_is_said_to_be_negative_in_every_language():
+    # -100 is a multiple of 100: "want a multiple of 100 points" told the user nothing
+    from yahtzee_solver.i18n import Translator
+
+    res = run("hint", "22555", "--card", "yahtzee=50,yahtzee-bonus=-100")
+    assert_clean_error(res, 2, "yahtzee-bonus -100", "negative")
+    assert "multiple" not in res.output
+    for lang, word in (("zh", "负"), ("ja", "負")):
+        text = Translator(lang)("card.bonus_points", bonus="-100")
+        assert word in text and "100 " not in text.replace("-100", ""), text
