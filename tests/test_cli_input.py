@@ -8,7 +8,7 @@ import stat
 
 import numpy as np
 import pytest
-from clihelpers import assert_clean_error, run, run_json
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
 
@@ -132,3 +132,23 @@ def test_targets_beyond_the_card_are_zero_without_solving_them():
 ])
 def test_a_second_card_is_a_usage_error_not_a_silent_replacement(args):
     assert_clean_error(run(*args), 2, "given 2 times", "'fours=12'")
+
+
+def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_takes_it():
+    # an empty --table was read as the current folder: "value table '.' is not a regular file"
+    import importlib
+
+    from yahtzee_solver.cli import COMMANDS
+
+    def command(where):
+        module, attr = where.split(":")
+        return getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
+
+    names = [name for name, where in COMMANDS.items()
+             if any("--table" in getattr(p, "opts", ()) for p in command(where).params)]
+    assert len(names) >= 5, names
+    needs = {"hint": ["22555"], "keep": ["22555"], "fill": ["22555"], "win": ["22555", "--opponent", "sixes=18"]}
+    for name in names:
+        res = run(name, *needs.get(name, []), "--table", "")
+        assert_click_usage_error(res, "'--table'", "''", "empty", command=name)
+        assert "'.'" not in res.output

@@ -68,9 +68,13 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 def _regular_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an existing ``--table`` that is not a regular file (reading a fifo would block forever): a file
-    problem, exit 1, like a table that cannot be read."""
+    problem, exit 1, like a table that cannot be read.  An empty value is a usage error (exit 2): the
+    file reader would take it for the current folder."""
     if value is None:
         return None
+    if value == "":
+        raise click.BadParameter("'' is empty: give the path of a value table file (or leave --table out)",
+                                 ctx, param)
     kind = file_kind(value)  # missing: load_table reports it with the command that builds it
     if kind == "folder":
         raise click.ClickException(f"value table {value!r} is a folder, not a file")
