@@ -9,8 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..dice import parse_dice
-from ..errors import DiceError
+from ..dice import N_DICE, ascii_width, parse_dice
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 from ..solver.table import ValueTable, open_table
@@ -171,22 +170,34 @@ def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
 def parse_dice_words(words: Sequence[str]) -> tuple[int, ...]:
     """The faces of a command's DICE words: one word (``22555``, ``"2 2 5 5 5"``, ``2,2,5,5,5``) or five.
 
-    Words after a first word that already holds all five dice are extra
+    Words after the first words that hold five dice between them are extra
     arguments and are named as click names them (exit 2), not blamed on the
-    dice: ``hint 22555 extra`` is about ``extra``.  Otherwise the words are
-    read together by :func:`~yahtzee_solver.dice.parse_dice`.
+    dice: ``hint 22555 extra`` and ``hint 2255 5 extra`` are about ``extra``.
+    Otherwise the words are read together by :func:`~yahtzee_solver.dice.parse_dice`,
+    which also refuses five dice typed over words that are neither one word
+    nor five (``2255 5``, ``52 525``).
     """
-    if len(words) > 1:
-        try:
-            parse_dice(words[0])
-        except DiceError:
-            pass  # not a whole roll on its own: five separate words, or a bad die parse_dice names below
-        else:
-            rest = words[1:]
-            plural = "s" if len(rest) > 1 else ""
-            raise click.UsageError(f"got unexpected extra argument{plural} ({' '.join(rest)}) after the dice "
-                                   f"{words[0]!r}", ctx=click.get_current_context(silent=True))
+    end = _five_dice_end(words)
+    if end is not None and end < len(words):
+        rest, dice = words[end:], " ".join(words[:end])
+        plural = "s" if len(rest) > 1 else ""
+        raise click.UsageError(f"got unexpected extra argument{plural} ({' '.join(rest)}) after the dice "
+                               f"{dice!r}", ctx=click.get_current_context(silent=True))
     return parse_dice(" ".join(words))
+
+
+def _five_dice_end(words: Sequence[str]) -> int | None:
+    """How many of ``words`` it takes to hold five dice (digits, separators aside), or ``None`` when a
+    word that is not digits comes first or the digits pass five."""
+    count = 0
+    for i, word in enumerate(words):
+        digits = "".join(ascii_width(word).replace(",", " ").split())
+        if not (digits.isascii() and digits.isdigit()):
+            return None
+        count += len(digits)
+        if count >= N_DICE:
+            return i + 1 if count == N_DICE else None
+    return None
 
 
 def echo_json(data: Any) -> None:
