@@ -91,6 +91,37 @@ table_option = click.option(
     help="Value table file (default: the one shipped for --rules).",
 )
 
+class RollsLeft(click.ParamType):
+    """``--rolls-left``: rerolls still allowed this turn, ``lo`` to ``hi`` (0 to 2; ``keep`` 1 to 2).
+
+    One line naming the value and the numbers taken, for a word as for a number out of range
+    (click's ``IntRange`` says "'two' is not a valid integer range").
+    """
+
+    name = "integer"
+
+    def __init__(self, lo: int = 0, hi: int = 2) -> None:
+        self.lo, self.hi = lo, hi
+        values = [str(v) for v in range(lo, hi + 1)]
+        self.values = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return f"[{self.lo}-{self.hi}]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            text = str(value).strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 4:
+                self.fail(f"{str(value)[:20]!r} is not a number of rerolls: want {self.values}", param, ctx)
+            n = int(text)
+        if not self.lo <= n <= self.hi:
+            self.fail(f"{n} is not in the range of rerolls left: want {self.values}", param, ctx)
+        return n
+
+
 def one_card(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
     """One card option at most (``--card``, ``win --opponent``): a second one would silently replace the
     first (its boxes are not merged); ``multiple=True`` options give every occurrence here."""
