@@ -91,7 +91,7 @@ table_option = click.option(
     help="Value table file (default: the one shipped for --rules).",
 )
 
-class RollsLeft(click.ParamType):
+class RollsLeft(click.ParamType[int]):
     """``--rolls-left``: rerolls still allowed this turn, ``lo`` to ``hi`` (0 to 2; ``keep`` 1 to 2).
 
     One line naming the value and the numbers taken, for a word as for a number out of range
