@@ -8,7 +8,7 @@ import stat
 
 import numpy as np
 import pytest
-from clihelpers import assert_clean_error, run, run_json
+from clihelpers import assert_clean_error, assert_click_usage_error, run, run_json
 
 CARD = "sixes=18,fours=12,chance=22,yahtzee=50"
 
@@ -132,3 +132,70 @@ def test_targets_beyond_the_card_are_zero_without_solving_them():
 ])
 def test_a_second_card_is_a_usage_error_not_a_silent_replacement(args):
     assert_clean_error(run(*args), 2, "given 2 times", "'fours=12'")
+
+
+def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_takes_it():
+    # an empty --table was read as the current folder: "value table '.' is not a regular file"
+    import importlib
+
+    from yahtzee_solver.cli import COMMANDS
+
+    def command(where):
+        module, attr = where.split(":")
+        return getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
+
+    names = [name for name, where in COMMANDS.items()
+             if any("--table" in getattr(p, "opts", ()) for p in command(where).params)]
+    assert len(names) >= 5, names
+    needs = {"hint": ["22555"], "keep": ["22555"], "fill": ["22555"], "win": ["22555", "--opponent", "sixes=18"]}
+    for name in names:
+        res = run(name, *needs.get(name, []), "--table", "")
+        assert_click_usage_error(res, "'--table'", "''", "empty", command=name)
+        assert "'.'" not in res.output
+
+
+def test_a_rolls_left_that_is_no_number_names_the_value_and_the_range_for_every_command():
+    # click said "'two' is not a valid integer range", naming neither what it wants nor the values
+    import importlib
+
+    from yahtzee_solver.cli import COMMANDS
+
+    def command(where):
+        module, attr = where.split(":")
+        return getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
+
+    names = [name for name, where in COMMANDS.items()
+             if any("--rolls-left" in getattr(p, "opts", ()) for p in command(where).params)]
+    assert len(names) >= 4, names
+    needs = {"win": ["--opponent", "sixes=18"]}
+    for name in names:
+        want = "1 or 2" if name == "keep" else "0, 1 or 2"
+        for value in ("two", "1.5", ""):
+            res = run(name, "22555", *needs.get(name, []), "--rolls-left", value)
+            assert_click_usage_error(res, f"{value!r}", want, "rerolls", command=name)
+            assert "integer range" not in res.output
+        res = run(name, "22555", *needs.get(name, []), "-r", "3")
+        assert_click_usage_error(res, "3 is not in the range", want, command=name)
+
+
+def test_every_capital_word_of_a_commands_help_is_one_of_its_metavars_or_a_known_name():
+    # simulate's help said "Play GAMES solitaire games" where GAMES is no argument but the option --games
+    import importlib
+    import re
+
+    import click
+
+    from yahtzee_solver.cli import COMMANDS
+
+    # names (not placeholders), and what is typed at the coach's prompt (s BOX, what-if DICE)
+    known = {"CPU", "DP", "HDF5", "SHA", "SD", "NO_COLOR", "YAHTZEE_SOLVER_HOME", "P_EV", "BOX", "DICE"}
+    for name, where in COMMANDS.items():
+        module, attr = where.split(":")
+        cmd = getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
+        ctx = click.Context(cmd, info_name=name)
+        metavars = set()
+        for p in cmd.params:
+            metavars |= set(re.findall(r"[A-Z][A-Z0-9_]*", p.make_metavar(ctx)))
+        words = set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", cmd.help or ""))
+        assert words <= metavars | known, (name, words - metavars - known)
+    assert "--games" in run("simulate", "--help").output.split("Options:")[0]

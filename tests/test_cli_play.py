@@ -1027,3 +1027,46 @@ def test_japanese_names_the_dice_with_one_word_everywhere():
     strings = [(k, v) for k, v in texts.items() if isinstance(v, str)]
     assert any("サイコロ" in v for _, v in strings)
     assert [k for k, v in strings if "ダイス" in v.replace("フォーダイス", "")] == []
+
+
+# -- numba's settings ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("setting, needle", [({"NUMBA_THREADING_LAYER": "bogus"}, "NUMBA_THREADING_LAYER='bogus'"),
+                                             ({"NUMBA_NUM_THREADS": "0"}, "NUMBA_NUM_THREADS='0'")])
+def test_play_against_master_refuses_a_numba_setting_before_it_changes_anything(home, monkeypatch, setting,
+                                                                                needle):
+    # master's moves need the compiled kernels: the setting used to be refused only at the CPU's first
+    # move, after a "y" had abandoned the saved game (counted as a loss) and a new game had begun
+    run(["play", "--seed", "1", "--vs", "normal", "--fast"], ["r", "q"])
+    before, ledger = _saved(home), _ledger(home)
+    for name, value in setting.items():
+        monkeypatch.setenv(name, value)
+    res = run(["play", "--seed", "2", "--vs", "master", "--fast"], ["y", "q"])
+    _one_line_error(res, 2, needle)
+    assert "abandon" not in res.output.lower()
+    assert (_saved(home), _ledger(home)) == (before, ledger)
+    assert RecordBook.load().get("yahtzee", "normal", practice=True).games == 0
+    # a saved game against master is refused on --resume too, before it is touched
+    for name in setting:
+        monkeypatch.delenv(name)
+    (home / "game.json").unlink()
+    (home / "ledger.json").unlink()
+    run(["play", "--seed", "3", "--vs", "master", "--fast"], ["r", "q"])
+    before, ledger = _saved(home), _ledger(home)
+    for name, value in setting.items():
+        monkeypatch.setenv(name, value)
+    res = run(["play", "--resume", "--fast"], ["q"])
+    _one_line_error(res, 2, needle)
+    assert (_saved(home), _ledger(home)) == (before, ledger)
+
+
+@pytest.mark.parametrize("args", [[], ["--vs", "expert"], ["--vs", "normal"]])
+def test_play_without_master_does_not_import_numba_nor_refuse_its_settings(tmp_path, args):
+    # the interpreted kernels run no thread of numba's: the setting is not theirs to refuse
+    env = {**os.environ, HOME_ENV: str(tmp_path / "home"), "NUMBA_THREADING_LAYER": "bogus"}
+    code = ("import sys\nfrom yahtzee_solver.cli import main\n"
+            f"try:\n    main(['play', '--seed', '1', '--fast', *{args!r}], standalone_mode=False)\n"
+            "finally:\n    print('numba' in sys.modules, file=sys.stderr)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, input="r\nh\nq\n", capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stderr.strip().splitlines()[-1] == "False", out.stderr[-2000:]
+    assert "Game saved" in out.stdout, out.stdout[-2000:]

@@ -336,6 +336,11 @@ def test_usage_errors(args, needles):
         (["fill", "2 2 5 5 5", "extra"], "(extra)"),
         (["dist", "22555", "extra"], "(extra)"),
         (["win", "22555", "extra", "--opponent", "sixes=18"], "(extra)"),
+        # five dice over several words: what follows them is extra too, not a bad die '2255'
+        (["hint", "2255", "5", "extra"], "(extra)"),
+        (["hint", "22", "5,5", "5", "x", "y"], "(x y)"),
+        (["hint", "2", "2", "5", "5", "5", "extra"], "(extra)"),
+        (["keep", "52", "525", "6"], "(6)"),
     ],
 )
 def test_words_after_the_five_dice_are_named_as_extra(args, extra):
@@ -345,8 +350,15 @@ def test_words_after_the_five_dice_are_named_as_extra(args, extra):
     assert "invalid die" not in res.output
 
 
-def test_a_word_after_five_separate_dice_is_named():
-    assert_clean_error(run("hint", "2", "2", "5", "5", "5", "extra"), 2, "'extra'")
+def test_five_digits_over_words_that_are_not_single_dice_are_still_refused():
+    # "52 525" is no way of typing dice (one word of five, or five words of one): the die is named
+    assert_clean_error(run("hint", "2255", "5"), 2, "invalid die '2255'")
+    # a word that is no die before the fifth die is the bad die, not an extra argument
+    res = run("hint", "22", "x", "555", "extra")
+    assert_clean_error(res, 2, "invalid die")
+    assert "extra argument" not in res.output
+    # more than five dice before the next word: the dice are wrong, not the word after them
+    assert_clean_error(run("hint", "225", "555", "extra"), 2, "invalid die '225'")
 
 
 def test_missing_card_file_is_a_file_problem():
@@ -558,3 +570,15 @@ def test_the_console_command_ends_with_its_output_and_code(tmp_path):
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.startswith("Error: invalid dice '1335'")
     missing = run_process("value", "--table", str(tmp_path / "none.h5"))
     assert missing.returncode == 1 and "not found" in missing.stderr
+
+
+def test_a_negative_yahtzee_bonus_is_said_to_be_negative_in_every_language():
+    # -100 is a multiple of 100: "want a multiple of 100 points" told the user nothing
+    from yahtzee_solver.i18n import Translator
+
+    res = run("hint", "22555", "--card", "yahtzee=50,yahtzee-bonus=-100")
+    assert_clean_error(res, 2, "yahtzee-bonus -100", "negative")
+    assert "multiple" not in res.output
+    for lang, word in (("zh", "负"), ("ja", "負")):
+        text = Translator(lang)("card.bonus_points", bonus="-100")
+        assert word in text and "100 " not in text.replace("-100", ""), text

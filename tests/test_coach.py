@@ -390,3 +390,19 @@ def test_a_move_the_engine_refuses_is_said_in_the_players_language(lang):
     assert Translator(lang)("problem.no_rolls_left") in result.output
     if lang != "en":
         assert PROBLEMS["no_rolls_left"] not in result.output
+
+
+@pytest.mark.parametrize("setting, needle", [("NUMBA_THREADING_LAYER=bogus", "NUMBA_THREADING_LAYER='bogus'"),
+                                             ("NUMBA_NUM_THREADS=0", "NUMBA_NUM_THREADS='0'")])
+def test_a_numba_setting_the_advice_cannot_start_is_refused_before_the_game_is_touched(monkeypatch, setting,
+                                                                                        needle):
+    # the coach's advice runs the compiled kernels: the setting used to be said only at the first h,
+    # inside a game already begun (or abandoned) and saved
+    run("coach", "--players", "Ann,Bob", input="12555\nq\n")
+    before = coach_path().read_bytes()
+    monkeypatch.setenv(*setting.split("="))
+    for args in (["--players", "Cy", "--abandon"], ["--resume"]):
+        result = run("coach", *args, input="h\nq\n")
+        assert_clean_error(result, 2, needle, only_line=False)  # the message starts with the variable's name
+        assert result.output.count("\n") == 1, result.output
+        assert coach_path().read_bytes() == before

@@ -446,3 +446,30 @@ def test_a_review_number_of_thousands_of_digits_is_a_usage_error(home):
     res = run("review", "9" * 5000)
     assert_clean_error(res, 2, "no game number", "99999")
     assert len(res.output) < 200
+
+
+@pytest.mark.parametrize("number", ["3", "999", "9" * 19, "9" * 30, "9" * 5000])
+def test_a_missing_game_number_names_the_games_there_are_however_long(home, number):
+    # a number of more than 18 digits used to lose the "(games 1-2)" a shorter one got
+    add_finished_game(_finished(1))
+    add_finished_game(_finished(2, "none"))
+    res = run("review", number)
+    assert_clean_error(res, 2, "no game number", number[:20], "(games 1-2)")
+    assert len(res.output) < 200
+    # a superscript is a digit to str.isdigit but no number to int(): it was a traceback
+    assert_clean_error(run("review", "\u00b2"), 1, "no game file '\u00b2'")
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+def test_a_missing_game_is_said_in_the_language_asked_for(home, lang):
+    add_finished_game(_finished(1))
+    tr = Translator(lang)
+    for number in ("999", "9" * 30):
+        res = run("review", number, "--lang", lang)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        shown = number if len(number) <= 40 else number[:40]
+        assert res.output.strip() == "Error: " + tr("review.missing_one", n=shown, games="1"), res.output
+    add_finished_game(_finished(2, "none"))
+    res = run("review", "999", "--lang", lang)
+    assert res.output.strip() == "Error: " + tr("review.missing", n="999", games="1-2"), res.output
+    assert not re.search(r"[a-z]{4}", res.output.removeprefix("Error: ")), res.output  # no English words

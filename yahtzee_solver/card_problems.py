@@ -28,7 +28,7 @@ CARD_PROBLEMS: dict[str, str] = {
     "impossible": "impossible score {points} for {box} (possible: {possible})",
     "not_whole": "invalid points {points} for {box}: want a whole number",
     "too_long": "invalid points {points} for {box}: too many digits for a score",
-    "bonus_points": "invalid yahtzee-bonus {bonus}: want a multiple of 100 points",
+    "bonus_points": "invalid yahtzee-bonus {bonus}: want a whole number of points that is not negative",
     "bonus_none": "rules {rules} have no yahtzee bonus (got yahtzee-bonus={bonus})",
     "bonus_multiple": "invalid yahtzee-bonus {bonus}: want a multiple of {step}",
     "bonus_open": "yahtzee-bonus={bonus} needs 50 in the {box} box (it is open)",

@@ -52,10 +52,14 @@ def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, au
     from ..i18n import Translator, locale_lang
     from ..play import coach as engine
     from ..play.lock import GameLock
+    from ..solver import jit
     from ..strategy.advisor import Advisor
     from ..tui.coach import CoachSession
 
     no_color(ctx)
+    # the advice runs the compiled kernels: a numba setting they cannot start is refused now, before
+    # a saved game is read, replaced or saved again, not at the first hint
+    jit.started_numba()
     if resume:
         for name in ("rules", "players"):
             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE:

@@ -18,7 +18,7 @@ from ..strategy.distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDi
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
-from .options import QueryTable, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option
+from .options import (QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -237,7 +237,7 @@ def plot_title(d: ScoreDistribution, card: ScoreCard, dice_line: str | None = No
 @click.option(
     "--rolls-left",
     "-r",
-    type=click.IntRange(0, 2),
+    type=RollsLeft(0, 2),
     default=None,
     help="With DICE: rerolls still allowed this turn (default 2, right after the first roll).",
 )

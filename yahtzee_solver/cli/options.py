@@ -9,8 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..dice import parse_dice
-from ..errors import DiceError
+from ..dice import N_DICE, ascii_width, parse_dice
 from ..files import file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 from ..solver.table import ValueTable, open_table
@@ -68,9 +67,13 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 
 def _regular_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Refuse an existing ``--table`` that is not a regular file (reading a fifo would block forever): a file
-    problem, exit 1, like a table that cannot be read."""
+    problem, exit 1, like a table that cannot be read.  An empty value is a usage error (exit 2): the
+    file reader would take it for the current folder."""
     if value is None:
         return None
+    if value == "":
+        raise click.BadParameter("'' is empty: give the path of a value table file (or leave --table out)",
+                                 ctx, param)
     kind = file_kind(value)  # missing: load_table reports it with the command that builds it
     if kind == "folder":
         raise click.ClickException(f"value table {value!r} is a folder, not a file")
@@ -87,6 +90,37 @@ table_option = click.option(
     callback=_regular_file,
     help="Value table file (default: the one shipped for --rules).",
 )
+
+class RollsLeft(click.ParamType[int]):
+    """``--rolls-left``: rerolls still allowed this turn, ``lo`` to ``hi`` (0 to 2; ``keep`` 1 to 2).
+
+    One line naming the value and the numbers taken, for a word as for a number out of range
+    (click's ``IntRange`` says "'two' is not a valid integer range").
+    """
+
+    name = "integer"
+
+    def __init__(self, lo: int = 0, hi: int = 2) -> None:
+        self.lo, self.hi = lo, hi
+        values = [str(v) for v in range(lo, hi + 1)]
+        self.values = values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return f"[{self.lo}-{self.hi}]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            text = str(value).strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 4:
+                self.fail(f"{str(value)[:20]!r} is not a number of rerolls: want {self.values}", param, ctx)
+            n = int(text)
+        if not self.lo <= n <= self.hi:
+            self.fail(f"{n} is not in the range of rerolls left: want {self.values}", param, ctx)
+        return n
+
 
 def one_card(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
     """One card option at most (``--card``, ``win --opponent``): a second one would silently replace the
@@ -167,22 +201,34 @@ def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
 def parse_dice_words(words: Sequence[str]) -> tuple[int, ...]:
     """The faces of a command's DICE words: one word (``22555``, ``"2 2 5 5 5"``, ``2,2,5,5,5``) or five.
 
-    Words after a first word that already holds all five dice are extra
+    Words after the first words that hold five dice between them are extra
     arguments and are named as click names them (exit 2), not blamed on the
-    dice: ``hint 22555 extra`` is about ``extra``.  Otherwise the words are
-    read together by :func:`~yahtzee_solver.dice.parse_dice`.
+    dice: ``hint 22555 extra`` and ``hint 2255 5 extra`` are about ``extra``.
+    Otherwise the words are read together by :func:`~yahtzee_solver.dice.parse_dice`,
+    which also refuses five dice typed over words that are neither one word
+    nor five (``2255 5``, ``52 525``).
     """
-    if len(words) > 1:
-        try:
-            parse_dice(words[0])
-        except DiceError:
-            pass  # not a whole roll on its own: five separate words, or a bad die parse_dice names below
-        else:
-            rest = words[1:]
-            plural = "s" if len(rest) > 1 else ""
-            raise click.UsageError(f"got unexpected extra argument{plural} ({' '.join(rest)}) after the dice "
-                                   f"{words[0]!r}", ctx=click.get_current_context(silent=True))
+    end = _five_dice_end(words)
+    if end is not None and end < len(words):
+        rest, dice = words[end:], " ".join(words[:end])
+        plural = "s" if len(rest) > 1 else ""
+        raise click.UsageError(f"got unexpected extra argument{plural} ({' '.join(rest)}) after the dice "
+                               f"{dice!r}", ctx=click.get_current_context(silent=True))
     return parse_dice(" ".join(words))
+
+
+def _five_dice_end(words: Sequence[str]) -> int | None:
+    """How many of ``words`` it takes to hold five dice (digits, separators aside), or ``None`` when a
+    word that is not digits comes first or the digits pass five."""
+    count = 0
+    for i, word in enumerate(words):
+        digits = "".join(ascii_width(word).replace(",", " ").split())
+        if not (digits.isascii() and digits.isdigit()):
+            return None
+        count += len(digits)
+        if count >= N_DICE:
+            return i + 1 if count == N_DICE else None
+    return None
 
 
 def echo_json(data: Any) -> None:

@@ -22,7 +22,7 @@ from ..dice import format_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from .options import (QueryTable, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
+from .options import (QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
                       target_option, value_target_option)
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
@@ -254,7 +254,7 @@ DIST_THRESHOLD = 300
 @click.option(
     "--rolls-left",
     "-r",
-    type=click.IntRange(0, 2),
+    type=RollsLeft(0, 2),
     default=2,
     show_default=True,
     help=_ROLLS_HELP + ", 0 to choose a box.",
@@ -335,7 +335,7 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
 @click.option(
     "--rolls-left",
     "-r",
-    type=click.IntRange(1, 2),
+    type=RollsLeft(1, 2),
     default=2,
     show_default=True,
     help=_ROLLS_HELP + ".",

@@ -87,10 +87,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         if not h.entries:
             raise DataFileError(f"no finished games in the history {str(history_path())!r} yet: play one first")
-        if number is not None and len(number) > 18:  # no history holds that many games (and int() refuses
-            from ..files import clip                 # numbers of thousands of digits)
-
-            raise UsageError(f"no game number {clip(number, 40)} in the history")
+        if number is not None:
+            _check_number(tr, number, len(h.entries))
         n = h.last_number() if number is None else int(number)
         if n is None:
             raise DataFileError(f"no game in the history {str(history_path())!r} can be reviewed: every entry "
@@ -156,6 +154,26 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     if table is not None:
         lines += ["", *table_lines(tr, table)]
     click.echo("\n".join(lines))
+
+
+def _check_number(tr: Translator, number: str, games: int) -> None:
+    """Refuse the game ``number`` (a string of digits) when the history of ``games`` games has no such
+    game: one line in ``tr``'s language naming the games there are, however long the number.
+
+    Raises
+    ------
+    UsageError
+        For a number outside 1 to ``games`` (``games`` at least 1).
+    """
+    from ..errors import UsageError
+    from ..files import clip
+
+    # no history holds a game of more than 18 digits (and int() refuses numbers of thousands of digits)
+    if len(number) <= 18 and 1 <= int(number) <= games:
+        return
+    shown = clip(number, 40) if len(number) > 18 else str(int(number))
+    key, have = ("review.missing_one", "1") if games == 1 else ("review.missing", f"1-{games}")
+    raise UsageError(tr(key, n=shown, games=have))
 
 
 def _seat(names: Sequence[str], name: str) -> int:

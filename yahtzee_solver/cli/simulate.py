@@ -73,6 +73,7 @@ def format_losses(loss: PolicyLosses) -> str:
     type=click.IntRange(1, MAX_GAMES),
     default=10_000,
     show_default=True,
+    metavar="N",
     help=f"Number of games, 1 to {MAX_GAMES:,} (every score is kept: about 30 bytes of memory a game).",
 )
 @table_rules_option
@@ -86,7 +87,7 @@ def format_losses(loss: PolicyLosses) -> str:
 @json_option
 def simulate(level: str, games: int, rules: RuleSet | None, seed: int | None, table_path: str | None,
              progress: bool | None, as_json: bool, losses: bool) -> None:
-    """Play GAMES solitaire games with a CPU level and print score statistics.
+    """Play N solitaire games (--games N) with a CPU level and print score statistics.
 
     Reports the mean final score with its 95% confidence interval, the standard
     deviation, percentiles, and how often the upper bonus and a Yahtzee (Yacht:

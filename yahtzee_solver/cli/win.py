@@ -21,7 +21,7 @@ from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
 from ..i18n import PROBABILITY_ROUNDING, format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
-from .options import (card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
+from .options import (RollsLeft, card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
                       table_rules_option)
 from .render import _render, _state_dict, describe_card
 
@@ -123,7 +123,7 @@ MAX_OPEN_LIMIT = 10
 
 @click.command()
 @click.argument("dice", nargs=-1, required=False, metavar="[DICE]")
-@click.option("--rolls-left", "-r", type=click.IntRange(0, 2), default=2, show_default=True,
+@click.option("--rolls-left", "-r", type=RollsLeft(), default=2, show_default=True,
               help="Rerolls still allowed this turn: 2 after the first roll, 1 after the second, 0 to choose a box.")
 @card_option
 @click.option("--opponent", "-o", "opponent_text", metavar="CARD", required=True, multiple=True, callback=one_card,

@@ -751,6 +751,8 @@ REVIEW = {
         "history.unreadable": "history file {path} is unreadable as a whole ({reason}); moved to {moved}, starting a new history",
         "history.damaged_one": "history file {path}: game {numbers} is damaged and skipped (game {first}: {reason}); the other games can be reviewed",
         "history.damaged_many": "history file {path}: games {numbers} are damaged and skipped (game {first}: {reason}); the other games can be reviewed",
+        "review.missing": "no game number {n} in the history (games {games})",
+        "review.missing_one": "no game number {n} in the history (game {games})",
     },
     "zh": {
         "review.game": "历史记录中的第 {n} 局（{date}）",
@@ -791,6 +793,8 @@ REVIEW = {
         "history.unreadable": "历史记录文件 {path} 整体无法读取（{reason}）；已移到 {moved}，重新开始记录历史",
         "history.damaged_one": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
         "history.damaged_many": "历史记录文件 {path}：第 {numbers} 局已损坏，已跳过（第 {first} 局：{reason}）；其他对局仍可复盘",
+        "review.missing": "历史记录中没有第 {n} 局（现有第 {games} 局）",
+        "review.missing_one": "历史记录中没有第 {n} 局（只有第 {games} 局）",
     },
     "ja": {
         "review.game": "履歴のゲーム {n}（{date}）",
@@ -831,6 +835,8 @@ REVIEW = {
         "history.unreadable": "履歴ファイル {path} は全体が読めません（{reason}）。{moved} に移し、新しい履歴を始めます",
         "history.damaged_one": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
         "history.damaged_many": "履歴ファイル {path}：ゲーム {numbers} は壊れているため飛ばしました（ゲーム {first}：{reason}）。ほかのゲームは振り返れます",
+        "review.missing": "履歴にゲーム {n} はありません（あるのはゲーム {games}）",
+        "review.missing_one": "履歴にゲーム {n} はありません（あるのはゲーム {games} だけ）",
     },
 }
 for _lang, _messages in REVIEW.items():
@@ -1258,7 +1264,7 @@ CARD = {
         "card.impossible": "{box} 不可能得 {points} 分（可能的分数：{possible}）",
         "card.not_whole": "{box} 的分数 {points} 无效：应为整数",
         "card.too_long": "{box} 的分数 {points} 无效：位数太多，不可能是分数",
-        "card.bonus_points": "无效的 yahtzee-bonus {bonus}：应为 100 分的倍数",
+        "card.bonus_points": "无效的 yahtzee-bonus {bonus}：应为不小于 0 的整数分数（不能为负数）",
         "card.bonus_none": "规则 {rules} 没有快艇奖励（却给了 yahtzee-bonus={bonus}）",
         "card.bonus_multiple": "无效的 yahtzee-bonus {bonus}：应为 {step} 的倍数",
         "card.bonus_open": "yahtzee-bonus={bonus} 需要 {box} 栏记有 50 分（该栏还空着）",
@@ -1279,7 +1285,7 @@ CARD = {
         "card.impossible": "{box} で {points} 点はありえません（ありうる点数：{possible}）",
         "card.not_whole": "{box} の点数 {points} が無効です：整数で入力してください",
         "card.too_long": "{box} の点数 {points} が無効です：点数としては桁が多すぎます",
-        "card.bonus_points": "無効な yahtzee-bonus {bonus}：100 点の倍数にしてください",
+        "card.bonus_points": "無効な yahtzee-bonus {bonus}：0 以上の整数の点数にしてください（負の数にはできません）",
         "card.bonus_none": "ルール {rules} にはヤッツィーボーナスがありません（yahtzee-bonus={bonus} が指定されました）",
         "card.bonus_multiple": "無効な yahtzee-bonus {bonus}：{step} の倍数にしてください",
         "card.bonus_open": "yahtzee-bonus={bonus} には {box} の欄に 50 点が必要です（欄は空いています）",

@@ -184,13 +184,22 @@ def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent:
     ------
     GameRunningError
         Another game holds the data folder.
+    UsageError
+        A game against master (new or resumed) with a numba setting the compiled kernels cannot
+        start (:func:`~yahtzee_solver.solver.jit.started_numba`), before anything is changed.
     DataFileError, UsageError
         From :func:`start_game`.
     """
     store = GameStore()
     with GameLock():
+        saved = store.ledger.read() if resume else None
+        if (saved.opponent if saved is not None else opponent).lower() == "master":
+            # master's moves need the compiled kernels: a numba setting they cannot start is refused
+            # now, before a saved game is abandoned or a new one begun, not at the CPU's first move
+            from ..solver import jit
+
+            jit.started_numba()
         if lang is None:
-            saved = store.ledger.read() if resume else None
             lang = saved.lang if saved is not None and saved.lang in LANGS else locale_lang()
         tr = Translator(lang or "en")  # locale_lang() with its default is never None
         notices: _Notices = []
