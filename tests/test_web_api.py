@@ -1565,7 +1565,10 @@ _FULL_CARD = ",".join(f"{c.slug}={5 if c.slug == 'chance' else 0}" for c in get_
 @pytest.mark.parametrize("card,key", [("bogus=3", "unknown"), ("sixes=18,sixes=12", "repeated"),
                                       ("sixes=", "no_points"), ("=5", "no_name"), ("sixes", "entry"),
                                       ("6s=18,sixes=12", "repeated_as"), ("yahtzee-bonus=100,yahtzee_bonus=0", "repeated"),
-                                      (",,", "none"), (_FULL_CARD, "full")])
+                                      (",,", "none"), (_FULL_CARD, "full"),
+                                      ("yahtzee=50,yahtzee_bonus=-", "bonus_blank"),
+                                      ("yahtzee=50,bonus=none", "bonus_blank"),
+                                      ("yahtzee=50,yahtzee-bonus=", "no_bonus_points")])
 def test_the_advisors_card_syntax_errors_are_the_command_lines(client, card, key):
     """The card's entries and boxes, and a full card: the web says what ``hint --card`` says (the text from
     card_problems.CARD_PROBLEMS), and the same problem in zh and ja, with no English words."""
@@ -1586,6 +1589,7 @@ def test_the_advisors_card_syntax_errors_are_the_command_lines(client, card, key
         bare = re.sub(r"'[^']*'", "", msg)  # what the user typed, quoted, may be anything
         for word in ("invalid", "category", "repeated", "missing", "want", "entry", "game", "advise", "boxes"):
             assert word not in bare.lower(), (word, msg)
+    assert "None" not in said  # a blank Yahtzee bonus once read "invalid points None"
 
 
 def _cjk(text):

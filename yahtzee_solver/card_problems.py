@@ -19,6 +19,9 @@ CARD_PROBLEMS: dict[str, str] = {
     "entry": "invalid card entry {entry}: want box=points, e.g. sixes=18",
     "no_name": "invalid card entry {entry}: no box name before '='",
     "no_points": "missing points in card entry {entry}: want e.g. {name}=18 ('-' for an open box)",
+    "no_bonus_points": "missing points in card entry {entry}: want e.g. {name}=100 (0 for no bonus)",
+    "bonus_blank": "the yahtzee bonus is not a box to leave open ({name}): give its points, e.g. {name}=100, "
+                   "or leave it out for none",
     "none": "invalid card {card}: no box=points entry (e.g. sixes=18; leave the card out for the empty card)",
     "repeated": "repeated category {box}",
     "repeated_as": "repeated category {box} (already given as {other})",

@@ -100,6 +100,8 @@ def entry_problem(item: str, name: str | None, value: str | None,
     if name in seen:
         return "repeated", {"box": repr(item.replace(":", "=", 1).partition("=")[0])}
     if not value:
+        if re.sub(r"[\s_]+", "-", name) in BONUS_KEYS:
+            return "no_bonus_points", {"entry": repr(item), "name": name}
         return "no_points", {"entry": repr(item), "name": name}
     return None
 
@@ -414,6 +416,8 @@ def _from_mapping(mapping: Mapping[str, Any], rules: RuleSet) -> ScoreCard:
             if bonus_seen:
                 raise CategoryError(CARD_PROBLEMS["repeated"].format(box=repr(name)), "repeated", {"box": repr(name)})
             bonus_seen = True
+            if value is None:  # an open-box word ("-"): the bonus is not a box
+                raise card_problem("bonus_blank", name=str(name))
             bonus = _as_points(value, name)
             continue
         c = rules.category_index(name)
