@@ -381,3 +381,29 @@ def test_a_table_that_is_a_folder_or_a_device_is_a_file_problem(tmp_path, comman
     assert_clean_error(run(*command, "--table", str(folder)), 1, f"value table {str(folder)!r} is a folder")
     if os.path.exists("/dev/zero"):
         assert_clean_error(run(*command, "--table", "/dev/zero"), 1, "value table '/dev/zero'", "not a regular file")
+
+
+@pytest.mark.parametrize("out", ["", " ", "   "])
+def test_build_refuses_an_empty_or_blank_out_naming_it(out, tmp_path, monkeypatch):
+    """``build --out ''`` was taken for the current folder ("it is a folder", exit 1), and ``--out ' '`` wrote a
+    table into a file named by a blank: both are a usage error naming the value, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    res = run("build", "--rules", "yacht", "--out", out)
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    said = "is empty" if not out else f"is {len(out)} blank"  # the error line folds runs of blanks
+    assert len(line.splitlines()) == 1 and said in line and "--out" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_rebuild_command_for_a_missing_table_quotes_its_path(tmp_path, monkeypatch):
+    """The command a missing ``--table`` suggests can be pasted: a path with blanks is quoted (it ended in an
+    unquoted blank for ``--table ' '``)."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    for name in (" ", "my table.h5"):
+        res = run("hint", "22555", "--table", name)
+        assert res.exit_code == 1, res.output
+        suggested = res.output.strip().split("rebuild it with: ", 1)[1]
+        assert shlex.split(suggested)[-2:] == ["--out", name], res.output

@@ -111,6 +111,16 @@ def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_va
     return f"{verdict} the optimal value {ref} ({source}; difference {empty_value - ref:+.1e})"
 
 
+def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse an empty or all-blank ``--out`` (a usage error naming it): the writer would take ``''``
+    for the current folder, and a file named by blanks is surely not the one meant."""
+    if value is not None and not value.strip():
+        what = "is empty" if not value else f"is {len(value)} blank{'s' if len(value) > 1 else ''} and no name"
+        raise click.BadParameter(f"{value!r} {what}: give the path of the table file to write (or leave --out out "
+                                 "for the shipped table)", ctx, param)
+    return value
+
+
 @click.command()
 @rules_option
 @click.option(
@@ -118,6 +128,7 @@ def _reference_text(rules: RuleSet, ref: float | None, ok: bool | None, empty_va
     "out",
     type=click.Path(dir_okay=False),
     default=None,
+    callback=lambda ctx, param, value: _out_path(ctx, param, value),
     help=(
         "File to write; the folder must exist, as for --plot (default: the table "
         "shipped with the package for --rules)."

@@ -36,6 +36,7 @@ import json
 import mmap
 import operator
 import os
+import shlex
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -386,9 +387,9 @@ def _rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool 
         kind = file_kind(p)
         table = kind == "missing" or (kind == "file" and _is_hdf5(p))
     if table:
-        return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {p}"
+        return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {shlex.quote(str(p))}"
     return (f"it is not a value table: move it away, or build one beside it with: "
-            f"yahtzee-solve build --rules {rules_name} --out {_free_path(p)}")
+            f"yahtzee-solve build --rules {rules_name} --out {shlex.quote(str(_free_path(p)))}")
 
 
 def _free_path(path: Path) -> str:
@@ -664,7 +665,7 @@ def _rules_named_in(path: Path, name: object) -> RuleSet:
     """The rule set a file names in its ``rules`` attribute (``load_table(None, path)``)."""
     if not isinstance(name, str):
         raise TableError(f"{str(path)!r} does not name its rule set; rebuild it with: "
-                         f"yahtzee-solve build --rules NAME --out {path}")
+                         f"yahtzee-solve build --rules NAME --out {shlex.quote(str(path))}")
     if name not in RULESETS:
         raise TableError(
             f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "
