@@ -134,8 +134,8 @@ def test_a_second_card_is_a_usage_error_not_a_silent_replacement(args):
     assert_clean_error(run(*args), 2, "given 2 times", "'fours=12'")
 
 
-def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_takes_it():
-    # an empty --table was read as the current folder: "value table '.' is not a regular file"
+def _commands_with(option):
+    """The names of the commands that take ``option`` (e.g. ``--table``), from the CLI's own table."""
     import importlib
 
     from yahtzee_solver.cli import COMMANDS
@@ -144,8 +144,13 @@ def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_
         module, attr = where.split(":")
         return getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
 
-    names = [name for name, where in COMMANDS.items()
-             if any("--table" in getattr(p, "opts", ()) for p in command(where).params)]
+    return [name for name, where in COMMANDS.items()
+            if any(option in getattr(p, "opts", ()) for p in command(where).params)]
+
+
+def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_takes_it():
+    # an empty --table was read as the current folder: "value table '.' is not a regular file"
+    names = _commands_with("--table")
     assert len(names) >= 5, names
     needs = {"hint": ["22555"], "keep": ["22555"], "fill": ["22555"], "win": ["22555", "--opponent", "sixes=18"]}
     for name in names:
@@ -156,16 +161,7 @@ def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_
 
 def test_a_rolls_left_that_is_no_number_names_the_value_and_the_range_for_every_command():
     # click said "'two' is not a valid integer range", naming neither what it wants nor the values
-    import importlib
-
-    from yahtzee_solver.cli import COMMANDS
-
-    def command(where):
-        module, attr = where.split(":")
-        return getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
-
-    names = [name for name, where in COMMANDS.items()
-             if any("--rolls-left" in getattr(p, "opts", ()) for p in command(where).params)]
+    names = _commands_with("--rolls-left")
     assert len(names) >= 4, names
     needs = {"win": ["--opponent", "sixes=18"]}
     for name in names:

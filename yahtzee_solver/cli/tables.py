@@ -128,7 +128,7 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     "out",
     type=click.Path(dir_okay=False),
     default=None,
-    callback=lambda ctx, param, value: _out_path(ctx, param, value),
+    callback=_out_path,
     help=(
         "File to write; the folder must exist, as for --plot (default: the table "
         "shipped with the package for --rules)."
