@@ -696,8 +696,10 @@ def test_solve_states_on_runs_of_one_mask_is_the_table(game):
     for filled in (C - 2, C - 4, 6):
         masks, ups, ybs = _layer_runs(rules, filled)
         lengths.append(np.diff(np.flatnonzero(np.diff(masks, prepend=-1, append=-1))))
-        for start in (0, masks.size // 3, masks.size - 150):  # a few hundred states in a row
-            sl = slice(max(start, 0), max(start, 0) + 2 * k.BUILD_TILE + 22)  # two tiles and a narrower one
+        # a chunk of tiles (kernels.BUILD_CHUNK), two more tiles and a narrower one
+        length = (k.BUILD_CHUNK + 2) * k.BUILD_TILE + 22
+        for start in (0, masks.size // 3, masks.size - length):  # a few hundred states in a row
+            sl = slice(max(start, 0), max(start, 0) + length)
             m, u, y = masks[sl], ups[sl], ybs[sl]
             V = table.values.copy()
             V[m, u, y] = -1.0
@@ -726,8 +728,8 @@ def test_turn_columns_interpreted_is_the_turn(game):
     if ycat >= 0:
         starts = starts[(masks[starts] >> ycat) & 1 == 1]
     lo = int(starts[len(starts) // 2]) - 3
-    hi = lo + 7
-    W = 8
+    hi = lo + 7  # fewer states than the tile's columns
+    W = ki.BUILD_TILE
     E0, E1, S = np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), np.empty((ROLL_OFFSET, W))
     V = table.values
     ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], E0, E1, S)

@@ -457,10 +457,10 @@ def test_a_parallel_job_on_a_busy_machine_runs_on_one_thread_and_gives_the_same_
     assert run() == want
     assert {n for name, _, n in used if name == "play_games"} == {2} and ("dist_outcomes", 2) in {
         (name, n) for name, _, n in used}
-    # the build's layers of more than one tile on both threads, a layer of one tile on one
-    tile = kernels.BUILD_TILE
-    assert {n for name, k, n in used if name == "solve_states" and k > tile} == {2}
-    assert {n for name, k, n in used if name == "solve_states" and k <= tile} == {1}
+    # the build's layers of more than one chunk of tiles on both threads, a layer of one chunk on one
+    chunk = kernels.BUILD_TILE * kernels.BUILD_CHUNK
+    assert {n for name, k, n in used if name == "solve_states" and k > chunk} == {2}
+    assert {n for name, k, n in used if name == "solve_states" and k <= chunk} == {1}
     used.clear()
     _busy(monkeypatch, tmp_path, running=2, cores=2)  # another process runs on one of the two cores
     assert run() == want

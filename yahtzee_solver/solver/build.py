@@ -233,19 +233,18 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None,
     return states
 
 
-#: States per chunk handed to a thread (dynamic scheduling of ``prange``, whose
-#: items are tiles of :data:`kernels.BUILD_TILE` states): a few milliseconds of
-#: work, so a thread slowed by other processes takes fewer chunks instead of
-#: holding up the whole layer.
-CHUNK_STATES = 256
-
-
 def _dynamic_schedule(jit_compile: bool) -> contextlib.AbstractContextManager[Any]:
-    """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted)."""
+    """Context: numba's dynamic scheduling of ``prange`` loops on this thread (no-op interpreted).
+
+    One item at a time: an item of :func:`kernels.solve_states` is a chunk of
+    :data:`kernels.BUILD_CHUNK` tiles, a fraction of a millisecond of work,
+    so a thread slowed by other processes takes fewer chunks instead of
+    holding up the whole layer.
+    """
     if not jit_compile:
         return contextlib.nullcontext()
     numba = jit.started_numba()
-    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(max(1, CHUNK_STATES // kernels.BUILD_TILE))
+    schedule: contextlib.AbstractContextManager[Any] = numba.parallel_chunksize(1)
     return schedule
 
 
@@ -346,8 +345,9 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
         for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
             masks, ups, ybs = state_arrays(rules, p, rep, jit_compile)
             turns += len(masks)
-            # the threads with a core free now; a layer of one tile is one thread's work
-            with jit.threads_for(jit_compile, 1 if len(masks) <= kernels.BUILD_TILE else None):
+            # the threads with a core free now; a layer of one chunk of tiles is one thread's work
+            one_chunk = len(masks) <= kernels.BUILD_TILE * kernels.BUILD_CHUNK
+            with jit.threads_for(jit_compile, 1 if one_chunk else None):
                 k.solve_states(masks, ups, ybs, V, score, joker, params)
             k.copy_class_values(_masks_by_count(C)[p], copied, classes, V)  # every flag at once
             if bar is not None:
