@@ -732,7 +732,8 @@ def test_turn_columns_interpreted_is_the_turn(game):
     W = ki.BUILD_TILE
     E0, E1, S = np.empty((N_KEEPS, W)), np.empty((N_KEEPS, W)), np.empty((ROLL_OFFSET, W))
     V = table.values
-    ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], E0, E1, S)
+    index = ki.final_roll_index(a["score"], a["params"])
+    ki.turn_columns(masks, ups, ybs, lo, hi, V, a["score"], a["joker"], a["params"], *index, E0, E1, S)
     E, B = np.empty((3, N_KEEPS)), np.empty(N_KEEPS)
     for t in range(hi - lo):
         s = (int(masks[lo + t]), int(ups[lo + t]), int(ybs[lo + t]))
@@ -766,7 +767,7 @@ def test_keep_columns_are_the_turns_keep_levels(game):
         S = k.aligned_empty(ROLL_OFFSET, W)
         BX = np.full((252, W), -7, np.int64)
         k.keep_columns(masks, ups, ybs, lo, hi, levels, table.values, a["score"], a["joker"], a["params"],
-                       E0, E1, S, BX)
+                       *k.final_roll_index(a["score"], a["params"]), E0, E1, S, BX)
         assert (BX[:, n:] == -1).all()
         BK = [np.full((252, W), -7, np.int64) for _ in range(levels)]
         for lv in range(levels):

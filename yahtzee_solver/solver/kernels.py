@@ -59,6 +59,7 @@ KERNELS = (
     "expect_keeps",
     "best_subkeeps",
     "final_roll_values",
+    "final_roll_index",
     "final_roll_columns",
     "turn",
     "vec_expect_keeps",
@@ -417,7 +418,74 @@ def final_roll_values(mask, up, yb, V, score, joker, params, S):
                 S[r] = best
 
 
-def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, boxes):
+def final_roll_index(score, params):
+    """The tables :func:`final_roll_columns` reads each box's value row and added points from.
+
+    They depend only on the rules, so a kernel that scores many tiles builds
+    them once (the build: once a layer, before the threads start; built for
+    each tile they took about 2 % of a turn).  The value rows they name are
+    those of :func:`final_roll_columns`: the upper boxes by dice count (row
+    ``6 c + count``), the other boxes at 0 points (row ``6 nup + c``), the
+    Yahtzee box's rolls of nonzero points (row ``6 nup + C + q`` for the
+    ``q``-th of them), and a ``-inf`` row (``6 nup + C + ny``).
+
+    Parameters
+    ----------
+    score : (252, C) int64
+        Ordinary points (``RuleSet.arrays()``).
+    params : (8,) int64
+        Rule parameters (``rules.P_*``).
+
+    Returns
+    -------
+    IX : (C + 1, 252) int64
+        ``IX[c, r]``: the value row box ``c`` takes for roll ``r``; row ``C``
+        names the ``-inf`` row for every roll (the unused boxes of a pass).
+    AD : (C + 1, 252) float64
+        ``AD[c, r]``: the points added to that row (roll ``r``'s points in a
+        lower box other than Yahtzee, else 0.0).
+    yroll : (ny,) int64
+        The rolls whose Yahtzee box points are not 0, in roll order (empty
+        without a Yahtzee box).
+    """
+    P = param_tuple(params)
+    C = P[_NCAT]
+    nup = P[_NUPPER]
+    ycat = P[_YCAT]
+    yrow = np.full(N_ROLLS, -1, np.int64)
+    yroll = np.empty(N_ROLLS, np.int64)
+    ny = 0
+    if ycat >= 0:
+        for r in range(N_ROLLS):
+            if score[r, ycat] != 0:
+                yrow[r] = ny
+                yroll[ny] = r
+                ny += 1
+    nU = 6 * nup
+    IX = np.empty((C + 1, N_ROLLS), np.int64)
+    AD = np.zeros((C + 1, N_ROLLS))
+    for r in range(N_ROLLS):
+        IX[C, r] = nU + C + ny
+    for c in range(C):
+        ix = IX[c]
+        if c < nup:
+            cnt = _ROLL_COUNTS_T[c]
+            for r in range(N_ROLLS):
+                ix[r] = 6 * c + cnt[r]
+        elif c == ycat:
+            for r in range(N_ROLLS):
+                q = yrow[r]
+                ix[r] = nU + C + q if q >= 0 else nU + c
+        else:
+            ad = AD[c]
+            col = score[:, c]
+            for r in range(N_ROLLS):
+                ix[r] = nU + c
+                ad[r] = col[r]
+    return IX, AD, yroll[:ny].copy()
+
+
+def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll, E, BX, boxes):
     """:func:`final_roll_values` of the states ``lo..hi-1`` as the columns of ``E`` (any masks).
 
     ``E[210 + r, t]`` becomes the value of ending the turn of state ``lo + t``
@@ -450,6 +518,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
         States; ``hi - lo`` at most ``W``.
     V, score, joker, params
         As in :func:`turn`.
+    IX, AD, yroll
+        :func:`final_roll_index` of ``score`` and ``params``.
     E : (462, W) float64, out
         Rows 210..461 receive the values of the rolls.
     BX : (252, W) int64, out
@@ -474,15 +544,7 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
     for j in range(n):
         anyopen |= ~masks[lo + j]
     # the rolls whose Yahtzee box points are not 0 (valued state by state): yroll[q] is row q's roll
-    yrow = np.full(N_ROLLS, -1, np.int64)
-    yroll = np.empty(N_ROLLS, np.int64)
-    ny = 0
-    if ycat >= 0:
-        for r in range(N_ROLLS):
-            if score[r, ycat] != 0:
-                yrow[r] = ny
-                yroll[ny] = r
-                ny += 1
+    ny = yroll.shape[0]
     # value rows, -inf where the box is filled: the upper boxes by dice count (row 6 c + count),
     # the lower boxes' after_box at 0 points (row nU + c), the Yahtzee box's nonzero rolls, a -inf row
     nU = 6 * nup
@@ -523,31 +585,6 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
         if (anyopen >> c) & 1:
             ob[nb] = c
             nb += 1
-    # each box's value row for each roll and the points added to it: an upper box its row by the
-    # roll's dice count, the Yahtzee box its row at 0 points or the roll's own row, another lower box
-    # its row at 0 points plus the roll's points; row C of the tables names the -inf row, which the
-    # passes of fewer than four boxes take as their unused rows (ob is padded with C)
-    IX = np.empty((C + 1, N_ROLLS), np.int64)
-    AD = np.zeros((C + 1, N_ROLLS))
-    for r in range(N_ROLLS):
-        IX[C, r] = NEG
-    for i in range(nb):
-        c = ob[i]
-        ix = IX[c]
-        if c < nup:
-            cnt = _ROLL_COUNTS_T[c]
-            for r in range(N_ROLLS):
-                ix[r] = 6 * c + cnt[r]
-        elif c == ycat:
-            for r in range(N_ROLLS):
-                q = yrow[r]
-                ix[r] = nU + C + q if q >= 0 else nU + c
-        else:
-            ad = AD[c]
-            col = score[:, c]
-            for r in range(N_ROLLS):
-                ix[r] = nU + c
-                ad[r] = col[r]
     for i in range(4):
         ob[nb + i] = C
     if nb == 0 or boxes:
@@ -727,7 +764,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
                 er = E[ROLL_OFFSET + r]
                 for j in range(j0, j1):
                     er[j] = neg
-                    if boxes:
+                if boxes:
+                    for j in range(j0, j1):
                         BX[r, j] = -1
                 for c in range(C):
                     if not legal[c]:
@@ -735,20 +773,31 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E, BX, 
                     p = points[c]
                     if c < nup and p % (c + 1) == 0 and p // (c + 1) <= 5:
                         u = VT[6 * c + p // (c + 1)]
-                        for j in range(j0, j1):
-                            v = bcol[j] + u[j]
-                            if v > er[j]:
-                                er[j] = v
-                                if boxes:
+                        if boxes:
+                            for j in range(j0, j1):
+                                v = bcol[j] + u[j]
+                                if v > er[j]:
+                                    er[j] = v
                                     BX[r, j] = c
+                        else:
+                            # the build: the same maximum without a branch, so the loop vectorises
+                            for j in range(j0, j1):
+                                v = bcol[j] + u[j]
+                                y = er[j]
+                                er[j] = v if v > y else y
                     elif c >= nup and c != ycat:
                         b = VT[nU + c]
-                        for j in range(j0, j1):
-                            v = bcol[j] + (p + b[j])
-                            if v > er[j]:
-                                er[j] = v
-                                if boxes:
+                        if boxes:
+                            for j in range(j0, j1):
+                                v = bcol[j] + (p + b[j])
+                                if v > er[j]:
+                                    er[j] = v
                                     BX[r, j] = c
+                        else:
+                            for j in range(j0, j1):
+                                v = bcol[j] + (p + b[j])
+                                y = er[j]
+                                er[j] = v if v > y else y
                     else:
                         for j in range(j0, j1):
                             v = bcol[j] + after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
@@ -927,7 +976,7 @@ BUILD_TILE = 64
 BUILD_CHUNK = 4
 
 
-def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
+def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll, E0, E1, S):
     """The turn of states ``lo..hi-1`` (any masks) as the columns of ``E0``: ``E0[0, t]`` is the value of state ``lo + t``.
 
     The final rolls are scored over all the columns at once
@@ -945,12 +994,15 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
         open in none of the states, which the final rolls skip.
     V, score, joker, params
         As in :func:`turn`.
+    IX, AD, yroll
+        :func:`final_roll_index` of ``score`` and ``params``.
     E0, E1 : (462, BUILD_TILE) float64
         Scratch; on return ``E0[0, :hi - lo]`` holds the state values.
     S : (210, BUILD_TILE) float64
         Scratch (:func:`vec_best_subkeeps`).
     """
-    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, np.empty((1, 1), np.int64), False)
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll, E0, np.empty((1, 1), np.int64),
+                       False)
     # the keep steps over every column of the tile, a count known when the kernel is compiled: the
     # compiler then unrolls the rows' loops with no remainder (a turn's keep steps took about 15 %
     # less time than over hi - lo columns, one thread); the columns past hi - lo hold -inf from
@@ -962,7 +1014,7 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S):
     vec_expect_keeps(E0, BUILD_TILE)
 
 
-def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E1, S, BX):
+def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, IX, AD, yroll, E0, E1, S, BX):
     """The keep values of the first ``levels`` (1, 2) levels of :func:`turn` for the states ``lo..hi-1``, as columns.
 
     The first steps of :func:`turn_columns` (the same kernels in the same
@@ -981,13 +1033,15 @@ def keep_columns(masks, ups, ybs, lo, hi, levels, V, score, joker, params, E0, E
         1 or 2: the rerolls to come.
     V, score, joker, params
         As in :func:`turn`.
+    IX, AD, yroll
+        :func:`final_roll_index` of ``score`` and ``params``.
     E0, E1 : (462, W) float64, out
     S : (210, W) float64
         Scratch (:func:`vec_best_subkeeps`).
     BX : (252, W) int64, out
     """
     n = hi - lo
-    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, BX, True)
+    final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll, E0, BX, True)
     vec_expect_keeps(E0, n)
     if levels >= 2:
         vec_best_subkeeps(E0, E1, n, S)
@@ -1140,6 +1194,7 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
     n = masks.shape[0]
     tiles = (n + BUILD_TILE - 1) // BUILD_TILE
     chunks = (tiles + BUILD_CHUNK - 1) // BUILD_CHUNK
+    IX, AD, yroll = final_roll_index(score, params)
     for c in prange(chunks):
         E0 = aligned_empty(N_KEEPS, BUILD_TILE)
         E1 = aligned_empty(N_KEEPS, BUILD_TILE)
@@ -1147,7 +1202,7 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
         for i in range(c * BUILD_CHUNK, min(tiles, (c + 1) * BUILD_CHUNK)):
             lo = i * BUILD_TILE
             hi = min(n, lo + BUILD_TILE)
-            turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, E0, E1, S)
+            turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll, E0, E1, S)
             for t in range(hi - lo):
                 V[masks[lo + t], ups[lo + t], ybs[lo + t]] = E0[0, t]
 
@@ -2202,6 +2257,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
     columns = kind == _POLICY_TURN and rl > 0
     W = min(DIST_TILE, max(n, 1))  # a start inside a turn is one state: buffers of one column
     nblk = (n + W - 1) // W
+    IX, AD, yroll = final_roll_index(score, policy)
     for b in prange(nblk):
         E = np.empty((3, N_KEEPS))
         B = np.empty(N_KEEPS)
@@ -2229,7 +2285,7 @@ def dist_outcomes(masks, ups, ybs, r0, rl0, k0, kind, V, score, joker, policy, p
             E2 = aligned_empty(N_KEEPS, W)
             SS = aligned_empty(ROLL_OFFSET, W)
             BX = np.empty((N_ROLLS, W), np.int64)
-            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, E0, E1, SS, BX)
+            keep_columns(masks, ups, ybs, b0, b1, rl, V, score, joker, policy, IX, AD, yroll, E0, E1, SS, BX)
             BK1 = np.empty((N_ROLLS, W), np.int64)
             BK2 = np.empty((N_ROLLS, W), np.int64)
             A = aligned_empty(N_KEEPS, W)
