@@ -553,31 +553,63 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD,
     # rows; from numpy's 16-byte aligned allocation the final rolls took about a fifth longer, in
     # the runs where it fell off a line
     VT = aligned_empty(NEG + 1, W)
-    for i in range(NEG + 1):
-        vi = VT[i]
-        for j in range(W):
-            vi[j] = neg
+    vn = VT[NEG]
+    for j in range(W):
+        vn[j] = neg
+    thr = P[_THRESH]
+    ub = P[_UBONUS]
     for c in range(C):
         if not (anyopen >> c) & 1:
             continue
+        bit = 1 << c
+        if c < nup:
+            # after_box written out for the six dice counts: the points and the upper bonus are
+            # integers added before the table's value, as there, so the sums are its bit for bit
+            for f in range(6):
+                vf = VT[6 * c + f]
+                for j in range(n, W):
+                    vf[j] = neg
+            for j in range(n):
+                m = masks[lo + j]
+                if m & bit:
+                    for f in range(6):
+                        VT[6 * c + f, j] = neg
+                    continue
+                nm = m | bit
+                up = ups[lo + j]
+                yb = ybs[lo + j]
+                for f in range(6):
+                    pts = f * (c + 1)
+                    nu = up + pts
+                    g = pts + ub if up < thr and nu >= thr else pts
+                    VT[6 * c + f, j] = g + V[nm, nu if nu < thr else thr, yb]
+            continue
+        vc = VT[nU + c]
+        for j in range(n, W):
+            vc[j] = neg
         for j in range(n):
             m = masks[lo + j]
-            if not (m >> c) & 1:
-                if c < nup:
-                    for f in range(6):
-                        VT[6 * c + f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
-                else:
-                    VT[nU + c, j] = after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
-                    if c == ycat:
-                        # the same points give the same value (the five-alike rolls all score 50)
-                        p0 = -1
-                        v = neg
-                        for q in range(ny):
-                            p = score[yroll[q], c]
-                            if p != p0:
-                                v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
-                                p0 = p
-                            VT[nU + C + q, j] = v
+            vc[j] = neg if m & bit else after_box(m, ups[lo + j], ybs[lo + j], c, 0, V, P)
+        if c == ycat:
+            for q in range(ny):
+                vq = VT[nU + C + q]
+                for j in range(n, W):
+                    vq[j] = neg
+            for j in range(n):
+                m = masks[lo + j]
+                if m & bit:
+                    for q in range(ny):
+                        VT[nU + C + q, j] = neg
+                    continue
+                # the same points give the same value (the five-alike rolls all score 50)
+                p0 = -1
+                v = neg
+                for q in range(ny):
+                    p = score[yroll[q], c]
+                    if p != p0:
+                        v = after_box(m, ups[lo + j], ybs[lo + j], c, p, V, P)
+                        p0 = p
+                    VT[nU + C + q, j] = v
     # the boxes open in any state, in order
     ob = np.empty(C + 4, np.int64)
     nb = 0
