@@ -115,12 +115,14 @@ def test_state_arrays_list_each_layer(name, built):
     V = built(name).values
     reachable = np.argwhere(~np.isnan(V))
     popcount = np.array([bin(m).count("1") for m in range(1 << rules.n_categories)])
+    gray_rank = {g ^ (g >> 1): g for g in range(1 << rules.n_categories)}
     for p in (0, 1, rules.n_categories - 2, rules.n_categories):
         masks, ups, ybs = state_arrays(rules, p)
         assert masks.dtype == ups.dtype == ybs.dtype == np.int64
         assert all(bin(int(m)).count("1") == p for m in masks)
         keys = list(zip(masks.tolist(), ups.tolist(), ybs.tolist()))
-        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        # the masks in the order of their rank in the reflected Gray code, then subtotal, then flag
+        assert keys == sorted(keys, key=lambda k: (gray_rank[k[0]], k[1], k[2])) and len(set(keys)) == len(keys)
         layer = {tuple(k) for k in reachable[popcount[reachable[:, 0]] == p].tolist()}
         assert set(keys) == layer
         if p == rules.n_categories - 2:  # the interpreted kernel lists the same states

@@ -204,6 +204,30 @@ def _masks_by_count(C: int) -> tuple[np.ndarray, ...]:
     return out
 
 
+@functools.cache
+def _masks_in_gray_order(C: int) -> tuple[np.ndarray, ...]:
+    """:func:`_masks_by_count`'s layers, each sorted by the masks' rank in the reflected Gray code.
+
+    The rank of ``m`` is the ``g`` with ``g ^ (g >> 1) == m``.  Masks of
+    neighbouring rank differ in few boxes, so a tile of the build's states
+    (:func:`kernels.turn_columns`) spans masks with fewer boxes open in some
+    of them only, which its final rolls score for every state of the tile:
+    Yahtzee's build scores 1.21 times the final-roll elements its states need
+    in this order, against 1.27 in ascending order.
+    """
+    out = []
+    for layer in _masks_by_count(C):
+        rank = layer.copy()
+        shift = 1
+        while shift < C:
+            rank ^= rank >> shift
+            shift <<= 1
+        ordered = layer[np.argsort(rank, kind="stable")]
+        ordered.setflags(write=False)
+        out.append(ordered)
+    return tuple(out)
+
+
 def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None,
                  jit_compile: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The reachable turn-start states with ``filled`` boxes filled.
@@ -222,12 +246,14 @@ def state_arrays(rules: RuleSet, filled: int, reach: np.ndarray | None = None,
     Returns
     -------
     masks, ups, ybs : (n,) int64
-        One entry per state, sorted by mask, then upper subtotal, then flag.
+        One entry per state: the masks in the order of their rank in the
+        reflected Gray code (:func:`_masks_in_gray_order`, the states of one
+        mask together), then by upper subtotal, then by flag.
     """
     if reach is None:
         reach = reachable_upper(rules)
     ycat = rules.yahtzee_category
-    layer = _masks_by_count(rules.n_categories)[filled]
+    layer = _masks_in_gray_order(rules.n_categories)[filled]
     states: tuple[np.ndarray, np.ndarray, np.ndarray] = jit.backend(jit_compile).layer_states(
         layer, np.ascontiguousarray(reach, dtype=np.bool_), ycat, rules.n_flags == 2 and ycat >= 0)
     return states

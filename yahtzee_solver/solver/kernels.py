@@ -1022,8 +1022,8 @@ def turn_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD, yroll
     ----------
     masks, ups, ybs : (n,) int64
         States; ``hi - lo`` at most :data:`BUILD_TILE`.  Neighbours with
-        similar masks (the build's lists, sorted by mask) leave fewer boxes
-        open in none of the states, which the final rolls skip.
+        similar masks (the build's lists, in Gray-code order of the masks)
+        leave fewer boxes open in none of the states, which the final rolls skip.
     V, score, joker, params
         As in :func:`turn`.
     IX, AD, yroll
@@ -1242,15 +1242,15 @@ def solve_states(masks, ups, ybs, V, score, joker, params):
 def layer_states(layer, reach, ycat, two_flags):
     """The turn-start states of one layer: masks ``layer``, the upper subtotals ``reach`` marks.
 
-    The build's state lists (:func:`yahtzee_solver.solver.build.state_arrays`), sorted by mask,
-    then upper subtotal, then Yahtzee-bonus flag.  Compiled, about 0.1 ms for the biggest
+    The build's state lists (:func:`yahtzee_solver.solver.build.state_arrays`): the masks in
+    the order of ``layer``, each by upper subtotal, then Yahtzee-bonus flag.  Compiled, about 0.1 ms for the biggest
     Yahtzee layer, against about 0.7 ms of numpy calls, which ran on one thread between the
     parallel layers of the build.
 
     Parameters
     ----------
     layer : (n,) int64
-        Masks, ascending.
+        Masks, each once, in the order to list them.
     reach : (64, T+1) bool
         ``reach[mask & 63, u]``: subtotal ``u`` is listed for ``mask``.
     ycat : int
