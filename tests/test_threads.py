@@ -493,6 +493,9 @@ def test_idle_openmp_threads_spin_briefly_then_sleep_unless_the_environment_chos
     ({"NUMBA_NUM_THREADS": "two"}, "NUMBA_NUM_THREADS='two'"),
     ({"NUMBA_NUM_THREADS": " "}, "NUMBA_NUM_THREADS=' '"),
     ({"NUMBA_THREADING_LAYER": "no-such-layer"}, "NUMBA_THREADING_LAYER"),
+    ({"NUMBA_THREADING_LAYER_PRIORITY": "bogus"}, "NUMBA_THREADING_LAYER_PRIORITY='bogus'"),
+    ({"NUMBA_THREADING_LAYER_PRIORITY": ""}, "NUMBA_THREADING_LAYER_PRIORITY=''"),
+    ({"NUMBA_THREADING_LAYER_PRIORITY": "tbb tbb omp"}, "NUMBA_THREADING_LAYER_PRIORITY='tbb tbb omp'"),
 ])
 def test_a_numba_setting_it_cannot_start_is_a_one_line_usage_error(env, needle):
     # numba's own refusal is a traceback (or a warning with one); a parallel job names the setting
@@ -505,6 +508,16 @@ def test_a_numba_setting_it_cannot_start_is_a_one_line_usage_error(env, needle):
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith("usage: ") and needle in out.stdout and out.stdout.count("\n") == 1, out.stdout
     assert "Traceback" not in out.stderr, out.stderr[-2000:]
+
+
+def test_a_threading_layer_order_numba_takes_is_left_to_it():
+    # a permutation of the three layers is numba's to use; the job runs as without the setting
+    code = ("from yahtzee_solver.analysis.simulate import simulate\n"
+            "print(simulate('expert', 10, 'yahtzee', seed=1).scores.tolist())\n")
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+            for env in ({**os.environ, "NUMBA_THREADING_LAYER_PRIORITY": "workqueue  omp tbb"}, os.environ)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr[-2000:] for r in runs]
+    assert runs[0].stdout == runs[1].stdout
 
 
 def _tbb_loads() -> bool:

@@ -171,6 +171,9 @@ def _check_thread_count() -> None:
 #: = tbb or omp, ``forksafe``), or a layer by name.
 THREADING_LAYERS = ("default", "safe", "threadsafe", "forksafe", "tbb", "omp", "workqueue")
 
+#: The layers ``NUMBA_THREADING_LAYER_PRIORITY`` orders (numba's default order).
+_PRIORITY_LAYERS = ("tbb", "omp", "workqueue")
+
 #: What the layers asked for need when numba cannot load them (the ``forksafe`` and ``workqueue``
 #: layers are built into numba on Linux).
 _LAYER_NEEDS = {
@@ -182,7 +185,8 @@ _LAYER_NEEDS = {
 
 
 def _check_threading_layer() -> None:
-    """A usage error naming ``NUMBA_THREADING_LAYER`` when it is set to a value numba does not know.
+    """A usage error naming ``NUMBA_THREADING_LAYER`` or ``NUMBA_THREADING_LAYER_PRIORITY`` when
+    set to a value numba does not take.
 
     A string check (no numba import); numba itself refuses the value only at the first
     parallel launch, with a traceback.  A layer it knows but cannot load is found by
@@ -196,6 +200,13 @@ def _check_threading_layer() -> None:
     if given is not None and given.lower() not in THREADING_LAYERS:  # numba reads it lowercased, unstripped
         raise UsageError(f"NUMBA_THREADING_LAYER={given[:20]!r} in the environment: numba knows "
                          f"{', '.join(THREADING_LAYERS[:-1])} and {THREADING_LAYERS[-1]} (or leave it unset)")
+    # numba splits the order of preference on whitespace and wants the three named layers, each once
+    # (numba/np/ufunc/parallel.py, _launch_threads), case as given
+    order = os.environ.get("NUMBA_THREADING_LAYER_PRIORITY")
+    if order is not None and sorted(order.split()) != sorted(_PRIORITY_LAYERS):
+        raise UsageError(f"NUMBA_THREADING_LAYER_PRIORITY={order[:30]!r} in the environment: want the layers "
+                         f"{', '.join(_PRIORITY_LAYERS)} in an order of preference, each once, separated by spaces "
+                         "(or leave it unset)")
 
 
 def started_numba() -> ModuleType:
