@@ -177,7 +177,7 @@ def _check_number(tr: Translator, number: str, games: int) -> None:
 
 
 def _seat(names: Sequence[str], name: str) -> int:
-    """The seat of the player called ``name`` (ignoring case and surrounding spaces).
+    """The seat of the player called ``name`` (compared by :func:`~yahtzee_solver.play.history.player_key`).
 
     Raises
     ------
@@ -185,9 +185,10 @@ def _seat(names: Sequence[str], name: str) -> int:
         For a name not at the table (one line naming the players).
     """
     from ..errors import UsageError
+    from ..play.history import player_key
 
-    want = name.strip().casefold()
+    want = player_key(name)
     for i, n in enumerate(names):
-        if n.casefold() == want:
+        if player_key(n) == want:
             return i
     raise UsageError(f"unknown player {name!r}: the players are {', '.join(names)}")

@@ -131,8 +131,10 @@ def _decisions(entries: list[HistoryEntry], name: str | None) -> list[tuple[tupl
 
     if name is None:
         return [(e.log, p) for e in entries for p in (range(e.players) if e.is_table else (0,))]
-    want = name.strip().casefold()
-    out = [(e.log, i) for e in entries if e.names is not None for i, n in enumerate(e.names) if n.casefold() == want]
+    from ..play.history import player_key
+
+    want = player_key(name)
+    out = [(e.log, i) for e in entries if e.names is not None for i, n in enumerate(e.names) if player_key(n) == want]
     if not out:
         known = sorted({n for e in entries if e.names is not None for n in e.names}, key=str.casefold)
         have = f"the players are {', '.join(known)}" if known else "no coach game of these rules is in the history"

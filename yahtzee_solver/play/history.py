@@ -34,6 +34,7 @@ import json
 import os
 import stat
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "COACH", "HistoryEntry",
            "DamagedEntry", "History", "HistoryProblem",
-           "history_path", "add_finished_game", "add_entry", "load_game_file"]
+           "history_path", "add_finished_game", "add_entry", "load_game_file", "player_key"]
 
 HISTORY_FORMAT = "yahtzee_solver game history"
 HISTORY_VERSION = 1
@@ -67,6 +68,17 @@ _RESULTS = ("solo", "win", "loss", "draw", "table")
 COACH = "coach"
 #: Most players at one coach table, and the longest name (characters).
 MAX_PLAYERS, MAX_NAME = 8, 20
+
+
+def player_key(name: str) -> str:
+    """The form two player names are compared in: NFKC-normalised, case-folded, surrounding spaces dropped.
+
+    ``Ann``, ``ann`` and the full-width ``Ａｎｎ`` have one key: what a player types is
+    NFKC-normalised before it is read (:func:`yahtzee_solver.tui.prompt.normalize`), so
+    such names cannot be told apart at the table.  Both the duplicate check of a
+    table's names and every lookup of a player by name compare these keys.
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold()).strip()
 
 
 def history_path() -> Path:
@@ -231,7 +243,7 @@ def _names(raw: Any, opponent: Any) -> tuple[str, ...] | None:
         raise SavedGameError(f"a coach game in the history has no list of 1-{MAX_PLAYERS} player names")
     if not all(isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() and x == x.strip() for x in raw):
         raise SavedGameError("a coach game in the history has an invalid player name")
-    if len({x.casefold() for x in raw}) != len(raw):
+    if len({player_key(x) for x in raw}) != len(raw):
         raise SavedGameError("a coach game in the history names a player twice")
     return tuple(raw)
 
