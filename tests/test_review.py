@@ -333,6 +333,8 @@ def test_review_command_last_number_and_file(home, tmp_path):
         ("two", ["review", "7"], 2, "no game number 7"),
         ("two", ["review", "missing.json"], 1, "no game file 'missing.json'"),  # a file problem: exit 1
         ("two", ["review", "abc"], 1, "no game file 'abc'"),
+        ("two", ["review", ""], 2, "invalid game ''"),  # no path at all: a usage error, not a missing file
+        ("two", ["review", "  "], 2, "invalid game '"),
         ("die7_file", ["review", "die7.json"], 1, "die7.json: invalid die 7"),
         ("die_half_file", ["review", "die.json"], 1, "die 2.5 is not a whole number"),
         ("die_true_file", ["review", "die.json"], 1, "die True is not a whole number"),

@@ -77,6 +77,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     tr = Translator(lang.lower() if lang else locale_lang() or "en")
     if game is not None and last:
         raise UsageError("give a game N or FILE, or --last, not both")
+    if game is not None and not game.strip():  # no number and no file name: nothing to look up
+        raise UsageError(f"invalid game {game!r}: want a game number of the history or a game FILE")
     player = 1 if cpu else 0
     names: tuple[str, ...] = ()
     log: Sequence[Event | Mapping[str, Any]] = ()
