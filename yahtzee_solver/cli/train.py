@@ -84,6 +84,7 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         seed = int(entropy % 2**63)
     advisor = Advisor(rules, jit=False)
     mistakes: list[Mistake] = []
+    decisions: list[tuple[tuple[Event, ...], int]] = []  # the games of the history read (none: no history yet)
     if from_history:
         from ..play.history import History, HistoryEntry
 
@@ -91,13 +92,14 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         if h.problem:
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         entries = [e for e in h.entries if isinstance(e, HistoryEntry) and e.rules == rules.name]
-        mistakes = history_mistakes(_decisions(entries, player_name), rules, advisor)
+        decisions = _decisions(entries, player_name)
+        mistakes = history_mistakes(decisions, rules, advisor)
     positions = draw_positions(advisor, np.random.default_rng(seed), count, mistakes)
     if mistakes:
         kinds = sorted({m.kind for m in mistakes}, key=lambda k: -sum(m.loss for m in mistakes if m.kind == k))
         click.echo(tr("train.from_history", kinds=tr.join(tr(f"train.kind.{k}") for k in kinds[:3])))
     elif from_history:
-        click.echo(tr("train.no_mistakes", rules=tr.title(rules)))
+        click.echo(tr("train.no_mistakes" if decisions else "train.no_history", rules=tr.title(rules)))
     else:
         click.echo(tr("train.sampled"))
     graded = run_training(positions, advisor, tr)
