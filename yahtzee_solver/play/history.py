@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, SavedGameError, UsageError, YahtzeeError
 from ..game import GameState
-from ..files import data_dir, set_aside, write_json_atomic
+from ..files import NumberTooLongError, data_dir, json_int, set_aside, version_problem, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 if TYPE_CHECKING:
@@ -194,8 +194,13 @@ class HistoryEntry:
         if not isinstance(d, dict):
             raise SavedGameError("a history entry is not an object")
         date, rules, opp = d.get("date"), d.get("rules"), d.get("opponent")
-        if not isinstance(date, str) or not 0 < len(date) <= 40:
+        if date is None or date == "":
             raise SavedGameError("a history entry has no date")
+        if not isinstance(date, str):
+            raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is not a text date "
+                                 "(like \"2026-12-03T14:05:00Z\")")
+        if len(date) > 40:
+            raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is too long for a date")
         if not isinstance(rules, str) or rules not in RULESETS:
             shown = f" {rules[:40]!r}" if isinstance(rules, str) else ""
             raise SavedGameError(f"a history entry has unknown rules{shown}")
@@ -294,9 +299,11 @@ def _read(path: Path) -> Any:
     if len(raw) > MAX_HISTORY_BYTES:
         raise ValueError(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB")
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_int=json_int)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
+    except NumberTooLongError:
+        raise  # valid JSON, said in plain words
     except (UnicodeDecodeError, ValueError) as e:
         raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
@@ -374,7 +381,7 @@ class History:
             if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
                 raise ValueError("not a yahtzee_solver game history")
             if data.get("version") != HISTORY_VERSION:
-                raise ValueError(f"unknown format version {_clip(repr(data.get('version')), 20)}")
+                raise ValueError(version_problem("history", data.get("version"), HISTORY_VERSION))
             games = data.get("games")
             if not isinstance(games, list):
                 raise ValueError("no list of games")
