@@ -33,7 +33,7 @@ def clip_probability(p: float | np.ndarray) -> float | np.ndarray:
     Values inside [0, 1] are returned unchanged (NaN stays NaN).
     """
     if np.ndim(p) == 0:
-        x = float(p)  # type: ignore[arg-type]
+        x = float(p)
         return 1.0 if x > 1.0 else 0.0 if x < 0.0 else x
     return np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
 
