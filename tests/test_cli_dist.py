@@ -116,6 +116,15 @@ def test_bad_input(args, code, needle, tmp_path):
     assert_clean_error(res, code, needle)
 
 
+@pytest.mark.parametrize("command", ["dist", "target-curve"])
+@pytest.mark.parametrize("path", ["", " "])
+def test_an_empty_plot_path_is_a_usage_error_quoting_it(command, path):
+    # Path('') is '.', so an empty --plot was quoted back as '.'
+    res = run(command, "--plot", path)
+    assert_clean_error(res, 2, f"invalid plot file {path!r}: empty")
+    assert "'.'" not in res.output
+
+
 def test_bad_strategy_is_a_click_usage_error():
     assert_click_usage_error(run("dist", "--strategy", "genius"), "genius", command="dist")
 

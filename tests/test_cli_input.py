@@ -195,3 +195,41 @@ def test_every_capital_word_of_a_commands_help_is_one_of_its_metavars_or_a_known
         words = set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", cmd.help or ""))
         assert words <= metavars | known, (name, words - metavars - known)
     assert "--games" in run("simulate", "--help").output.split("Options:")[0]
+
+
+def _all_commands():
+    import importlib
+
+    from yahtzee_solver.cli import COMMANDS
+
+    for name, where in COMMANDS.items():
+        module, attr = where.split(":")
+        yield name, getattr(importlib.import_module(f"yahtzee_solver.cli.{module}"), attr)
+
+
+def test_no_option_takes_clicks_own_number_ranges():
+    # click's IntRange / FloatRange said "'abc' is not a valid integer range" and quoted -1 back as -1.0
+    import click
+
+    left = [(name, p.opts[0]) for name, cmd in _all_commands() for p in cmd.params
+            if isinstance(p.type, (click.IntRange, click.FloatRange))]
+    assert not left, left
+
+
+@pytest.mark.parametrize("command, option, value, needles", [
+    ("play", "--seed", "abc", ["'abc' is not a whole number", "want 0 or more"]),
+    ("play", "--seed", "-5", ["-5 is not in the range", "want 0 or more"]),
+    ("play", "--confirm-loss", "-1", ["-1 is not in the range", "want 0 or more"]),
+    ("play", "--confirm-loss", "abc", ["'abc' is not a number", "want 0 or more"]),
+    ("play", "--confirm-loss", "nan", ["'nan' is not a finite number"]),
+    ("play", "--confirm-loss", "inf", ["'inf' is not a finite number"]),
+    ("serve", "--port", "abc", ["'abc' is not a whole number", "want 0 to 65535"]),
+    ("serve", "--port", "70000", ["70000 is not in the range", "want 0 to 65535"]),
+    ("train", "--seed", "9" * 5000, ["too long for a number (5,000 characters)"]),
+    ("simulate", "--games", "1.5", ["'1.5' is not a whole number", "want 1 to 100,000,000"]),
+])
+def test_a_number_option_names_itself_the_value_as_typed_and_the_range_in_words(command, option, value, needles):
+    res = run(command, option, value)
+    assert_click_usage_error(res, f"'{option}'", *needles, command=command)
+    for clicks in ("integer range", "float range", "x>=", "<=x", "-1.0", "set_int_max_str_digits"):
+        assert clicks not in res.output, res.output

@@ -322,6 +322,17 @@ def test_bad_players_are_usage_errors():
     assert_clean_error(run("coach", "--players", "Ann,,Bob"), 2, "invalid players")
 
 
+@pytest.mark.parametrize("players", ["Ann,\uff21\uff4e\uff4e", "\uff41\uff4e\uff4e,Ann", "Ann,ANN"])
+def test_names_the_table_cannot_tell_apart_are_refused_as_duplicates(players):
+    # typed lines are NFKC-normalised, so `card Ａｎｎ` would find the first Ann: one key for both checks
+    assert_clean_error(run("coach", "--players", players), 2, "named twice")
+
+
+def test_a_full_width_name_finds_its_player():
+    g = CoachGame("yahtzee", ("\uff21\uff4e\uff4e", "Bob"))
+    assert g.player_index("ann") == 0 and g.player_index(" \uff42\uff4f\uff42 ") == 1
+
+
 def test_the_cost_of_a_keep_is_the_advisors_loss():
     adv = Advisor("yahtzee")
     g = CoachGame("yahtzee", ("Ann",))

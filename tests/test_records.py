@@ -412,3 +412,29 @@ def test_a_killed_holder_leaves_no_lock(tmp_path):
         holder.wait(timeout=30)
         with GameLock(path) as lock:  # at once: the kernel released it with the process
             assert lock.held
+
+
+# -- the fresh-user tester's wording findings: a version of the wrong type, a number too long to read ------------
+def test_a_records_version_that_is_a_string_says_its_type(home):
+    home.mkdir(parents=True)
+    (home / "records.json").write_text('{"format": "yahtzee_solver records", "version": "2", "records": {}}')
+    problem = RecordBook.load().problem
+    assert "format version '2' is a string, not an integer" in problem, problem
+    assert "this version reads 2" not in problem.split("not an integer")[0]
+
+
+@pytest.mark.parametrize("name", ["records.json", "ledger.json"])
+def test_a_number_too_long_to_read_is_said_in_plain_words(home, name):
+    from yahtzee_solver.play.ledger import Ledger
+
+    home.mkdir(parents=True)
+    fmt = "yahtzee_solver records" if name == "records.json" else "yahtzee_solver game ledger"
+    (home / name).write_text(f'{{"format": "{fmt}", "version": {"9" * 5000}}}')
+    if name == "records.json":
+        problem = RecordBook.load().problem
+    else:
+        ledger = Ledger(home / name)
+        assert ledger.read() is None
+        problem = ledger.problem
+    assert "a number of 5,000 digits is too long" in problem, problem
+    assert "sys.set_int_max_str_digits" not in problem and "\n" not in problem

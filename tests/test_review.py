@@ -333,6 +333,8 @@ def test_review_command_last_number_and_file(home, tmp_path):
         ("two", ["review", "7"], 2, "no game number 7"),
         ("two", ["review", "missing.json"], 1, "no game file 'missing.json'"),  # a file problem: exit 1
         ("two", ["review", "abc"], 1, "no game file 'abc'"),
+        ("two", ["review", ""], 2, "invalid game ''"),  # no path at all: a usage error, not a missing file
+        ("two", ["review", "  "], 2, "invalid game '"),
         ("die7_file", ["review", "die7.json"], 1, "die7.json: invalid die 7"),
         ("die_half_file", ["review", "die.json"], 1, "die 2.5 is not a whole number"),
         ("die_true_file", ["review", "die.json"], 1, "die True is not a whole number"),
@@ -473,3 +475,22 @@ def test_a_missing_game_is_said_in_the_language_asked_for(home, lang):
     res = run("review", "999", "--lang", lang)
     assert res.output.strip() == "Error: " + tr("review.missing", n="999", games="1-2"), res.output
     assert not re.search(r"[a-z]{4}", res.output.removeprefix("Error: ")), res.output  # no English words
+
+
+@pytest.mark.parametrize("date,needle", [(5, "date 5 is not a text date"), (None, "has no date"),
+                                         ("", "has no date"), ("x" * 41, "too long for a date")])
+def test_a_history_entry_with_a_bad_date_says_what_is_wrong_with_it(home, date, needle):
+    from yahtzee_solver.play.history import DamagedEntry
+
+    add_finished_game(_finished(1))
+    data = json.loads(history_path().read_text())
+    data["games"][0]["date"] = date
+    history_path().write_text(json.dumps(data))
+    (entry,) = History.load().entries
+    assert isinstance(entry, DamagedEntry) and needle in entry.reason, entry.reason
+
+
+def test_a_history_with_a_number_too_long_to_read_says_so_in_plain_words(home):
+    history_path().write_text('{"format": "yahtzee_solver game history", "version": ' + "9" * 5000 + "}")
+    problem = History.load().problem
+    assert "a number of 5,000 digits is too long" in problem and "sys.set_int_max_str_digits" not in problem, problem

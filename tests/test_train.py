@@ -112,7 +112,9 @@ def test_train_from_a_real_history_draws_the_kinds_of_its_mistakes(advisor, expe
 def test_from_history_with_no_history_says_so_and_samples_close_positions():
     res = run(["--from-history", "--count", "1", "--seed", "2"], "q\n")
     assert res.exit_code == 0, res.output
-    assert "No past decision of yours lost points" in res.output
+    # no game to read is not a game without a loss: it says so and how to get a history
+    assert "game in your history yet: finish a game" in res.output, res.output
+    assert "No past decision of yours lost points" not in res.output
     assert "No position answered: nothing saved." in res.output
     assert not training_path().exists()
 

@@ -1434,10 +1434,21 @@ def test_a_box_outside_the_card_names_the_apis_box_numbers(client, rules):
     last = r.n_categories - 1
     body = assert_refused(client.post("/api/game/score", {"box": last + 1}), 400,
                           f"invalid box {last + 1}", f"0 to {last}")
-    assert body["code"] == "illegal"
+    assert body["code"] == "bad_box"  # the code of the coach's and the training's APIs for it
     for lang in ("zh", "ja"):
         msg = client.post(f"/api/game/score?lang={lang}", {"box": -1}).get_json()["error"]
         assert "0" in msg and str(last) in msg and Translator(lang).box(r, 0) in msg, msg
+
+
+def test_an_unknown_box_is_the_same_bad_request_in_the_game_and_the_coach(client):
+    """README: an index outside the card is 400 ``bad_box`` in every API (an illegal move is 409 ``illegal``)."""
+    client.ok("post", "/api/game/new", {"seed": 8})
+    client.ok("post", "/api/game/roll")
+    game = assert_refused(client.post("/api/game/score", {"box": 99}), 400, "invalid box 99")
+    client.ok("post", "/api/coach/new", {"players": "a,b"})
+    client.ok("post", "/api/coach/roll", {"dice": "12345"})
+    coach = assert_refused(client.post("/api/coach/score", {"box": 99}), 400, "invalid box 99")
+    assert game["code"] == coach["code"] == "bad_box"
 
 
 def test_a_long_game_number_is_a_missing_game_and_the_games_come_with_every_review_refusal(client):

@@ -231,6 +231,7 @@ def test_bad_dice_are_the_terminals_one_line_and_change_nothing(client, home, se
 def test_other_refusals(client, home):
     c = client
     assert _one_line(*c.post("/api/coach/new", {"players": "Ann,ann"}), 400) == "player 'Ann' is named twice"
+    assert "is named twice" in _one_line(*c.post("/api/coach/new", {"players": "Ann,\uff21\uff4e\uff4e"}), 400)
     assert "invalid players" in _one_line(*c.post("/api/coach/new", {"players": "Ann,,Bob"}), 400)
     assert "at most 8" in _one_line(*c.post("/api/coach/new", {"players": ",".join("ABCDEFGHI")}), 400)
     assert "Unknown rules 'poker'" in _one_line(*c.post("/api/coach/new", {"players": "Ann", "rules": "poker"}), 400)

@@ -214,7 +214,7 @@ def test_a_damaged_training_file_is_moved_aside_and_reported(client, home, exper
 
 def test_from_my_history_draws_like_the_players_mistakes(client, home, advisor):
     r = start(client, count=2, seed=3, from_history=True)
-    assert "No past decision of yours lost points" in r["train"]["intro"] and r["train"]["source"] == "sampled"
+    assert "game in your history yet: finish a game" in r["train"]["intro"] and r["train"]["source"] == "sampled"
     state = new_game("yahtzee", seed=4)
     beginner = BeginnerStrategy("yahtzee", rng=np.random.default_rng(1))
     while not state.is_terminal():

@@ -27,6 +27,10 @@ from pathlib import Path
 from .errors import DataFileError
 
 __all__ = [
+    "MAX_INT_DIGITS",
+    "NumberTooLongError",
+    "json_int",
+    "version_problem",
     "HOME_ENV",
     "refuse_repeated_keys",
     "MAX_FILE_BYTES",
@@ -147,6 +151,42 @@ def clip(text: object, limit: int = 160) -> str:
     """``text`` on one line, at most ``limit`` characters (for error messages)."""
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+#: Digits of the longest whole number a data file may hold: Python's own limit for ``int()`` of text
+#: (no count, score or seed of this program comes near it).
+MAX_INT_DIGITS = 4300
+
+
+class NumberTooLongError(ValueError):
+    """A data file holds a whole number of more than :data:`MAX_INT_DIGITS` digits (said in plain words)."""
+
+
+def json_int(text: str) -> int:
+    """``int(text)`` as :func:`json.loads`'s ``parse_int``: a number too long is a :class:`NumberTooLongError`.
+
+    Python's own refusal would end with advice to its programmers
+    (``use sys.set_int_max_str_digits() to increase the limit``).
+    """
+    n = len(text.lstrip("-"))
+    if n > MAX_INT_DIGITS:
+        raise NumberTooLongError(f"a number of {n:,} digits is too long (at most {MAX_INT_DIGITS:,})")
+    return int(text)
+
+
+def version_problem(what: str, version: object, reads: int) -> str:
+    """Why a file's format ``version`` is not the one this version reads (``reads``), for an error message.
+
+    A version that is not a JSON integer says its type (``"records format version '2' is a string,
+    not an integer"``): the number in it would read as the right one otherwise.
+    """
+    if version is None:
+        return f"{what} format version is missing (this version reads {reads})"
+    if isinstance(version, bool) or not isinstance(version, int):
+        kind = {str: "a string", float: "a decimal number", bool: "true or false", list: "a list",
+                dict: "an object"}.get(type(version), type(version).__name__)
+        return f"{what} format version {clip(repr(version), 40)} is {kind}, not an integer (this version reads {reads})"
+    return f"{what} format version {clip(version, 20)}, this version reads {reads}"
 
 
 def _default_error(path: Path) -> Callable[[str], Exception]:
@@ -314,9 +354,11 @@ def read_json(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> Any:
     except OSError as e:
         raise DataFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_int=json_int)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
+    except NumberTooLongError:
+        raise  # valid JSON, said in plain words
     except (UnicodeDecodeError, ValueError) as e:
         raise ValueError(f"not valid JSON: {clip(e)}") from None
 

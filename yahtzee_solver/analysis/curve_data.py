@@ -29,7 +29,10 @@ lengths, digest, and the invariants every exact curve satisfies -- both
 columns are probabilities, equal to 1 at T = 0, never rising with T, and
 ``best >= expected_score_policy`` at every T (each to :data:`TOLERANCE`, the
 float rounding of the DP and of the distribution's sums), and exactly 0 above
-the most the rule set can score (:func:`max_final_total`).  A file reaching that
+the most the rule set can score (:func:`max_final_total`).  The columns read
+are then clipped to [0, 1] and exactly 1 at T = 0
+(:func:`yahtzee_solver.strategy.probability.clip_probability`: a file written
+before the sums were clipped at their source carries their rounding).  A file reaching that
 total answers any larger ``--max`` (:func:`shipped_curve` pads it with zeros).
 """
 
@@ -48,6 +51,7 @@ import numpy as np
 from ..errors import DataFileError, TableError
 from ..files import ensure_folder, read_json, write_atomic
 from ..rules import RuleSet, get_rules
+from ..strategy.probability import clip_probability
 
 _T = TypeVar("_T")
 
@@ -264,6 +268,9 @@ def load_curve(path: str | Path, rules: str | RuleSet | None = None) -> ShippedC
     for name, col in (("best", best), ("expected_score_policy", expected)):
         if np.any(col[most + 1:] != 0.0):
             raise bad(f"{name} is not 0 above {most} points, the most {file_rules.name} can score")
+    # within TOLERANCE of [0, 1] and of 1 at T = 0 (checked above): the sums' rounding, clipped as every surface's
+    best, expected = clip_probability(best), clip_probability(expected)
+    best[0] = expected[0] = 1.0  # P(final >= 0): certain
     best.setflags(write=False)
     expected.setflags(write=False)
     return ShippedCurve(file_rules, best, expected, *meta, path)

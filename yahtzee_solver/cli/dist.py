@@ -118,12 +118,15 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
     Raises
     ------
     UsageError
-        An unsupported file type, or a folder that is missing, is not a folder,
+        An empty path, an unsupported file type, or a folder that is missing, is not a folder,
         or is not writable (the message names it).
     """
-    path = Path(path)
+    text = os.fspath(path)
+    if not text.strip():  # Path('') is the current folder '.': say what was given
+        raise UsageError(f"invalid plot file {text!r}: empty; want a file name ending in {', '.join(PLOT_FORMATS)}")
+    path = Path(text)
     if path.suffix.lower() not in PLOT_FORMATS:
-        raise UsageError(f"invalid plot file {str(path)!r}: want a name ending in {', '.join(PLOT_FORMATS)}")
+        raise UsageError(f"invalid plot file {text!r}: want a name ending in {', '.join(PLOT_FORMATS)}")
     folder = path.parent
     where = f"cannot write the plot {str(path)!r}"
     if not folder.is_dir():

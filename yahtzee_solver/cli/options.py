@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json as _json
+import math
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -10,7 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from ..dice import N_DICE, ascii_width, parse_dice
-from ..files import file_kind
+from ..files import MAX_INT_DIGITS, file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 from ..solver.table import ValueTable, open_table
 
@@ -90,6 +91,66 @@ table_option = click.option(
     callback=_regular_file,
     help="Value table file (default: the one shipped for --rules).",
 )
+
+class NumberRange(click.ParamType[Any]):
+    """An option's number within a range, refused in plain words: the option, the value as typed, the range.
+
+    Replaces click's ``IntRange`` / ``FloatRange``, whose errors name click's types
+    (``'abc' is not a valid integer range``, ``x>=0``) and quote a float back as
+    converted (``-1`` as ``-1.0``).  ``whole`` takes whole numbers (an ``int``),
+    else any finite decimal number (a ``float``; nan and inf are refused).
+
+    Examples of its errors (after click's ``invalid value for '--seed':``):
+    ``'abc' is not a whole number: want 0 or more``,
+    ``70000 is not in the range: want 0 to 65535``.
+    """
+
+    def __init__(self, lo: float | None = None, hi: float | None = None, *, whole: bool = True) -> None:
+        self.lo, self.hi, self.whole = lo, hi, whole
+        self.name = "integer" if whole else "number"
+
+    @property
+    def range_words(self) -> str:
+        """The numbers taken, in words: ``0 to 65535``, ``1 or more``, ``at most 7``, ``any``."""
+        def num(x: float) -> str:
+            return f"{x:,}" if isinstance(x, int) and abs(x) >= 1_000_000 else f"{x:g}" if isinstance(x, float) else str(x)
+
+        if self.lo is not None and self.hi is not None:
+            return f"{num(self.lo)} to {num(self.hi)}"
+        if self.lo is not None:
+            return f"{num(self.lo)} or more"
+        if self.hi is not None:
+            return f"at most {num(self.hi)}"
+        return "any"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"[{self.lo}-{self.hi}]"
+        return "INTEGER" if self.whole else "NUMBER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        kind = "a whole number" if self.whole else "a number"
+        if isinstance(value, (int, float)) and not isinstance(value, bool):  # a default, not typed
+            n: Any = value
+            typed = str(value)
+        else:
+            typed = str(value).strip()
+            shown = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+            digits = typed[1:] if typed[:1] in "+-" else typed
+            if len(digits) > MAX_INT_DIGITS:  # int() would refuse it with advice to Python programmers
+                self.fail(f"{shown} is too long for a number ({len(digits):,} characters): want {self.range_words}",
+                          param, ctx)
+            try:
+                n = int(typed) if self.whole else float(typed)
+            except ValueError:
+                self.fail(f"{shown} is not {kind}: want {self.range_words}", param, ctx)
+            if not self.whole and not math.isfinite(n):
+                self.fail(f"{shown} is not a finite number: want {self.range_words}", param, ctx)
+            typed = typed if len(typed) <= 20 else typed[:17] + "..."
+        if (self.lo is not None and n < self.lo) or (self.hi is not None and n > self.hi):
+            self.fail(f"{typed} is not in the range: want {self.range_words}", param, ctx)
+        return n
+
 
 class RollsLeft(click.ParamType[int]):
     """``--rolls-left``: rerolls still allowed this turn, ``lo`` to ``hi`` (0 to 2; ``keep`` 1 to 2).
@@ -246,7 +307,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _target_option(help_text: str) -> Callable[[_F], _F]:
-    return click.option("--target", "-t", "target", type=click.IntRange(min=0), default=None, metavar="T",
+    return click.option("--target", "-t", "target", type=NumberRange(0), default=None, metavar="T",
                         help=help_text)
 
 

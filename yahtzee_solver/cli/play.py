@@ -7,7 +7,6 @@ A thin command: it parses the options, takes the data folder's lock
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import click
@@ -17,7 +16,7 @@ from ..errors import UsageError
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..tui.start import play_game
-from .options import no_color, rules_option
+from .options import NumberRange, no_color, rules_option
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -28,28 +27,20 @@ __all__ = ["play"]
 _SETTINGS = ("rules", "opponent", "first", "seed")
 
 
-def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    """Refuse nan and inf: FloatRange lets nan through (every comparison with it is false) and inf means nothing."""
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value!r} is not a finite number of points", ctx, param)
-    return value
-
-
 @click.command()
 @rules_option
 @click.option("--vs", "opponent", type=click.Choice(OPPONENTS, case_sensitive=False), default="none",
               show_default=True, help="Play alone or against a CPU level.")
 @click.option("--first", type=click.Choice(["me", "cpu", "random"], case_sensitive=False), default="me",
               show_default=True, help="Who plays first against the CPU.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=NumberRange(0), default=None,
               help="Seed of the dice (same seed, same dice); default: fresh entropy.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Interface language: English, Chinese, Japanese.  Default: the saved game's language "
                    "with --resume, else the locale's (LC_ALL/LANG zh_*, ja_*), else English.")
 @click.option("--resume", is_flag=True, help="Continue the saved game exactly where it stopped.")
 @click.option("--fast", is_flag=True, help="No pauses between the CPU's steps.")
-@click.option("--confirm-loss", type=click.FloatRange(min=0), default=None, metavar="POINTS",
-              callback=_finite,
+@click.option("--confirm-loss", type=NumberRange(0, whole=False), default=None, metavar="POINTS",
               help="Ask before a reroll or a score that loses more than POINTS expected points against the "
                    "best move the game allows (a score while rolls remain is compared with rolling again too; "
                    "the game then counts as practice, as with a hint).  Kept with the saved game: --resume "

@@ -22,7 +22,7 @@ from ..dice import format_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from .options import (QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
+from .options import (NumberRange, QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
                       target_option, value_target_option)
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
@@ -45,7 +45,7 @@ top_option = click.option(
     "--top",
     "-n",
     "top",
-    type=click.IntRange(min=0),
+    type=NumberRange(0),
     default=None,
     metavar="N",
     help=(
@@ -266,7 +266,7 @@ DIST_THRESHOLD = 300
 @click.option("--dist", "with_dist", is_flag=True,
               help="Also the SD of the final total and P(final >= T) after each option, with expected-score "
                    "play afterwards (exact distributions; takes longer on an emptier card).")
-@click.option("--dist-threshold", "dist_threshold", type=click.IntRange(min=0), default=None,
+@click.option("--dist-threshold", "dist_threshold", type=NumberRange(0), default=None,
               metavar="T", help="The T of P(final >= T) for --dist (points; default 300; implies --dist).")
 @click.option("--why", "with_why", is_flag=True,
               help=f"Also the reasons of the {WHY_TOP} best options: with optimal play afterwards, the exact chance "

@@ -77,6 +77,8 @@ def review(game: str | None, last: bool, cpu: bool, rules: str | None, lang: str
     tr = Translator(lang.lower() if lang else locale_lang() or "en")
     if game is not None and last:
         raise UsageError("give a game N or FILE, or --last, not both")
+    if game is not None and not game.strip():  # no number and no file name: nothing to look up
+        raise UsageError(f"invalid game {game!r}: want a game number of the history or a game FILE")
     player = 1 if cpu else 0
     names: tuple[str, ...] = ()
     log: Sequence[Event | Mapping[str, Any]] = ()
@@ -177,7 +179,7 @@ def _check_number(tr: Translator, number: str, games: int) -> None:
 
 
 def _seat(names: Sequence[str], name: str) -> int:
-    """The seat of the player called ``name`` (ignoring case and surrounding spaces).
+    """The seat of the player called ``name`` (compared by :func:`~yahtzee_solver.play.history.player_key`).
 
     Raises
     ------
@@ -185,9 +187,10 @@ def _seat(names: Sequence[str], name: str) -> int:
         For a name not at the table (one line naming the players).
     """
     from ..errors import UsageError
+    from ..play.history import player_key
 
-    want = name.strip().casefold()
+    want = player_key(name)
     for i, n in enumerate(names):
-        if n.casefold() == want:
+        if player_key(n) == want:
             return i
     raise UsageError(f"unknown player {name!r}: the players are {', '.join(names)}")

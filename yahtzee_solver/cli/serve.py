@@ -17,6 +17,7 @@ import click
 
 from ..errors import YahtzeeError
 from ..i18n import LANGS
+from .options import NumberRange
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -86,7 +87,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
+@click.option("--port", type=NumberRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="TCP port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; anything but this machine's loopback prints a warning.")

@@ -9,7 +9,7 @@ import click
 
 from ..strategy.players import LEVELS
 from ..rules import get_rules
-from .options import echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .options import NumberRange, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 if TYPE_CHECKING:
     from ..analysis.review import PolicyLosses
@@ -70,14 +70,14 @@ def format_losses(loss: PolicyLosses) -> str:
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(1, MAX_GAMES),
+    type=NumberRange(1, MAX_GAMES),
     default=10_000,
     show_default=True,
     metavar="N",
     help=f"Number of games, 1 to {MAX_GAMES:,} (every score is kept: about 30 bytes of memory a game).",
 )
 @table_rules_option
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the dice (default: random, printed).")
+@click.option("--seed", type=NumberRange(0), default=None, help="Seed of the dice (default: random, printed).")
 @table_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr.  Default: shown when stderr is a terminal and --json is not given.")

@@ -24,7 +24,7 @@ import click
 
 from ..strategy.objectives import MAX_TARGET
 from .dist import plot_figure, write_figure
-from .options import card_option, echo_json, json_option, rules_option
+from .options import NumberRange, card_option, echo_json, json_option, rules_option
 from ..i18n import format_probability
 from .target_query import announce_wait, progress_bar, stop_interrupted
 
@@ -85,9 +85,9 @@ def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> np.ndarray | None:
 
 @click.command("target-curve")
 @rules_option
-@click.option("--max", "max_target", type=click.IntRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
+@click.option("--max", "max_target", type=NumberRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
               help="Largest target.")
-@click.option("--step", type=click.IntRange(min=1), default=10, show_default=True, metavar="N",
+@click.option("--step", type=NumberRange(1), default=10, show_default=True, metavar="N",
               help="Print every N-th target in the text table, and the last (--json lists every target).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also draw the curve to FILE (.png, .svg or .pdf; needs matplotlib).")

@@ -14,7 +14,7 @@ import click
 import numpy as np
 
 from ..i18n import LANGS, Translator, locale_lang
-from .options import no_color, rules_option
+from .options import NumberRange, no_color, rules_option
 
 if TYPE_CHECKING:
     from ..analysis.training import Mistake
@@ -33,8 +33,8 @@ __all__ = ["train"]
 @click.option("--player", "player_name", default=None, metavar="NAME",
               help="With --from-history: only this player's decisions in the coach's games (default: every "
                    "player's, and yours in play's games).")
-@click.option("--count", type=click.IntRange(1, 200), default=10, show_default=True, help="Positions to answer.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--count", type=NumberRange(1, 200), default=10, show_default=True, help="Positions to answer.")
+@click.option("--seed", type=NumberRange(0), default=None,
               help="Seed of the positions (same seed, same positions); default: fresh entropy.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")
@@ -84,6 +84,7 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         seed = int(entropy % 2**63)
     advisor = Advisor(rules, jit=False)
     mistakes: list[Mistake] = []
+    decisions: list[tuple[tuple[Event, ...], int]] = []  # the games of the history read (none: no history yet)
     if from_history:
         from ..play.history import History, HistoryEntry
 
@@ -91,13 +92,14 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         if h.problem:
             click.echo(click.style(tr("warn.history", detail=tr.history_problem(h.problem)), fg="yellow"), err=True)
         entries = [e for e in h.entries if isinstance(e, HistoryEntry) and e.rules == rules.name]
-        mistakes = history_mistakes(_decisions(entries, player_name), rules, advisor)
+        decisions = _decisions(entries, player_name)
+        mistakes = history_mistakes(decisions, rules, advisor)
     positions = draw_positions(advisor, np.random.default_rng(seed), count, mistakes)
     if mistakes:
         kinds = sorted({m.kind for m in mistakes}, key=lambda k: -sum(m.loss for m in mistakes if m.kind == k))
         click.echo(tr("train.from_history", kinds=tr.join(tr(f"train.kind.{k}") for k in kinds[:3])))
     elif from_history:
-        click.echo(tr("train.no_mistakes", rules=tr.title(rules)))
+        click.echo(tr("train.no_mistakes" if decisions else "train.no_history", rules=tr.title(rules)))
     else:
         click.echo(tr("train.sampled"))
     graded = run_training(positions, advisor, tr)
@@ -131,8 +133,10 @@ def _decisions(entries: list[HistoryEntry], name: str | None) -> list[tuple[tupl
 
     if name is None:
         return [(e.log, p) for e in entries for p in (range(e.players) if e.is_table else (0,))]
-    want = name.strip().casefold()
-    out = [(e.log, i) for e in entries if e.names is not None for i, n in enumerate(e.names) if n.casefold() == want]
+    from ..play.history import player_key
+
+    want = player_key(name)
+    out = [(e.log, i) for e in entries if e.names is not None for i, n in enumerate(e.names) if player_key(n) == want]
     if not out:
         known = sorted({n for e in entries if e.names is not None for n in e.names}, key=str.casefold)
         have = f"the players are {', '.join(known)}" if known else "no coach game of these rules is in the history"

@@ -21,7 +21,7 @@ from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
 from ..i18n import PROBABILITY_ROUNDING, format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
-from .options import (RollsLeft, card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
+from .options import (NumberRange, RollsLeft, card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
                       table_rules_option)
 from .render import _render, _state_dict, describe_card
 
@@ -132,13 +132,13 @@ MAX_OPEN_LIMIT = 10
               case_sensitive=False), default="optimal", show_default=True,
               help="optimal: the opponent plays to win as well (the zero-sum game); a CPU level: it plays that "
                    "level's fixed policy.")
-@click.option("--max-open", "max_open", type=click.IntRange(0, MAX_OPEN_LIMIT), default=None, metavar="K",
+@click.option("--max-open", "max_open", type=NumberRange(0, MAX_OPEN_LIMIT), default=None, metavar="K",
               help="Solve exactly when both cards together have at most K open boxes (default: the measured "
                    f"limit; at most {MAX_OPEN_LIMIT}, an offline solve of minutes and gigabytes); beyond, the best "
                    "response to the opponent's distribution, labelled as such.")
 @table_rules_option
 @table_option
-@click.option("--top", "-n", "top", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--top", "-n", "top", type=NumberRange(0), default=None, metavar="N",
               help=f"List only the N best options; 0 lists all (default: {DEFAULT_KEEP_TOP} keeps, every box; "
                    "everything with --json).")
 @json_option

@@ -29,7 +29,7 @@ from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Sco
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
 from ..strategy.advisor import BoxOption, KeepOption
-from .history import MAX_NAME, MAX_PLAYERS
+from .history import MAX_NAME, MAX_PLAYERS, player_key
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -133,7 +133,7 @@ def parse_players(text: str) -> tuple[str, ...]:
     ------
     PlayersError
         (a :class:`UsageError`) for no name, an empty or over-long name, a name given twice (ignoring
-        case) or more than :data:`MAX_PLAYERS` players.
+        case and full-width forms: :func:`~yahtzee_solver.play.history.player_key`) or more than :data:`MAX_PLAYERS` players.
     """
     names = tuple(n.strip() for n in str(text).split(","))
     if not names or any(not n for n in names):
@@ -143,9 +143,9 @@ def parse_players(text: str) -> tuple[str, ...]:
         if len(n) > MAX_NAME or not n.isprintable():
             raise PlayersError("coach.err.player_name", f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} "
                                "printable characters", name=n[:MAX_NAME], n=MAX_NAME)
-    low = [n.casefold() for n in names]
+    keys = [player_key(n) for n in names]  # the form player_index looks names up in
     for n in names:
-        if low.count(n.casefold()) > 1:
+        if keys.count(player_key(n)) > 1:
             raise PlayersError("coach.err.player_twice", f"player {n!r} is named twice", name=n)
     if len(names) > MAX_PLAYERS:
         raise PlayersError("coach.err.player_count", f"{len(names)} players: at most {MAX_PLAYERS} at one table",
@@ -241,15 +241,16 @@ class CoachGame:
         return tuple(sorted(d for d, h in zip(st.dice, st.held) if h))
 
     def player_index(self, name: str) -> int:
-        """The index of the player called ``name`` (ignoring case).
+        """The index of the player called ``name`` (ignoring case and full-width forms: :func:`player_key`).
 
         Raises
         ------
         UsageError
             For a name not at the table.
         """
+        want = player_key(name)
         for i, n in enumerate(self.players):
-            if n.casefold() == str(name).strip().casefold():
+            if player_key(n) == want:
                 return i
         raise UsageError(f"unknown player {name!r}: the players are {', '.join(self.players)}")
 

@@ -34,13 +34,14 @@ import json
 import os
 import stat
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, SavedGameError, UsageError, YahtzeeError
 from ..game import GameState
-from ..files import data_dir, set_aside, write_json_atomic
+from ..files import NumberTooLongError, data_dir, json_int, set_aside, version_problem, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_FORMAT", "HISTORY_VERSION", "MAX_GAMES", "MAX_HISTORY_BYTES", "COACH", "HistoryEntry",
            "DamagedEntry", "History", "HistoryProblem",
-           "history_path", "add_finished_game", "add_entry", "load_game_file"]
+           "history_path", "add_finished_game", "add_entry", "load_game_file", "player_key"]
 
 HISTORY_FORMAT = "yahtzee_solver game history"
 HISTORY_VERSION = 1
@@ -67,6 +68,17 @@ _RESULTS = ("solo", "win", "loss", "draw", "table")
 COACH = "coach"
 #: Most players at one coach table, and the longest name (characters).
 MAX_PLAYERS, MAX_NAME = 8, 20
+
+
+def player_key(name: str) -> str:
+    """The form two player names are compared in: NFKC-normalised, case-folded, surrounding spaces dropped.
+
+    ``Ann``, ``ann`` and the full-width ``Ａｎｎ`` have one key: what a player types is
+    NFKC-normalised before it is read (:func:`yahtzee_solver.tui.prompt.normalize`), so
+    such names cannot be told apart at the table.  Both the duplicate check of a
+    table's names and every lookup of a player by name compare these keys.
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(name)).casefold()).strip()
 
 
 def history_path() -> Path:
@@ -182,8 +194,13 @@ class HistoryEntry:
         if not isinstance(d, dict):
             raise SavedGameError("a history entry is not an object")
         date, rules, opp = d.get("date"), d.get("rules"), d.get("opponent")
-        if not isinstance(date, str) or not 0 < len(date) <= 40:
+        if date is None or date == "":
             raise SavedGameError("a history entry has no date")
+        if not isinstance(date, str):
+            raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is not a text date "
+                                 "(like \"2026-12-03T14:05:00Z\")")
+        if len(date) > 40:
+            raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is too long for a date")
         if not isinstance(rules, str) or rules not in RULESETS:
             shown = f" {rules[:40]!r}" if isinstance(rules, str) else ""
             raise SavedGameError(f"a history entry has unknown rules{shown}")
@@ -231,7 +248,7 @@ def _names(raw: Any, opponent: Any) -> tuple[str, ...] | None:
         raise SavedGameError(f"a coach game in the history has no list of 1-{MAX_PLAYERS} player names")
     if not all(isinstance(x, str) and 0 < len(x) <= MAX_NAME and x.isprintable() and x == x.strip() for x in raw):
         raise SavedGameError("a coach game in the history has an invalid player name")
-    if len({x.casefold() for x in raw}) != len(raw):
+    if len({player_key(x) for x in raw}) != len(raw):
         raise SavedGameError("a coach game in the history names a player twice")
     return tuple(raw)
 
@@ -282,9 +299,11 @@ def _read(path: Path) -> Any:
     if len(raw) > MAX_HISTORY_BYTES:
         raise ValueError(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB")
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_int=json_int)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
+    except NumberTooLongError:
+        raise  # valid JSON, said in plain words
     except (UnicodeDecodeError, ValueError) as e:
         raise ValueError(f"not valid JSON: {_clip(e)}") from None
 
@@ -362,7 +381,7 @@ class History:
             if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
                 raise ValueError("not a yahtzee_solver game history")
             if data.get("version") != HISTORY_VERSION:
-                raise ValueError(f"unknown format version {_clip(repr(data.get('version')), 20)}")
+                raise ValueError(version_problem("history", data.get("version"), HISTORY_VERSION))
             games = data.get("games")
             if not isinstance(games, list):
                 raise ValueError("no list of games")

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataFileError, SavedGameError, UsageError
-from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_problem, write_json_atomic
 from ..game import OPPONENTS, Event
 from ..rules import RULESETS
 
@@ -279,8 +279,7 @@ class Ledger:
             if not isinstance(data, dict) or data.get("format") != LEDGER_FORMAT:
                 raise ValueError("not a yahtzee_solver game ledger")
             if data.get("version") != LEDGER_VERSION:
-                raise ValueError(f"ledger format version {clip(data.get('version'), 20)}, "
-                                 f"this version reads {LEDGER_VERSION}")
+                raise ValueError(version_problem("ledger", data.get("version"), LEDGER_VERSION))
             game = data.get("game")
             return None if game is None else LedgerEntry.from_dict(game)
         except FileNotFoundError:

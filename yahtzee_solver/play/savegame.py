@@ -38,7 +38,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
-from ..files import clip, data_dir, read_json, set_aside, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_problem, write_json_atomic
 from ..game import CPU, MAX_ROLLS, N_DICE, OPPONENTS, Event, GameState, Hold, Roll, Score, new_game
 from .ledger import Ledger, LedgerEntry, _restore_generator, log_digest
 from ..rules import RULESETS
@@ -134,9 +134,7 @@ def _check_format(data: object) -> None:
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SavedGameError("not a yahtzee_solver saved game")
     if data.get("version") != SAVE_VERSION:
-        v = data.get("version")
-        shown = repr(v) if isinstance(v, (int, float, type(None))) or (isinstance(v, str) and len(v) < 20) else "?"
-        raise SavedGameError(f"saved game format version {shown}, this version reads {SAVE_VERSION}")
+        raise SavedGameError(version_problem("saved game", data.get("version"), SAVE_VERSION))
 
 
 def _check_rules(name: object) -> str:

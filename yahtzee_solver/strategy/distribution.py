@@ -71,6 +71,7 @@ from ..errors import ScoreCardError, UsageError
 from ..rules import N_UPPER, RuleSet, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, demand_zeros
+from .probability import clip_probability
 
 __all__ = [
     "STRATEGIES",
@@ -160,8 +161,8 @@ class ScoreDistribution:
 
     @property
     def cdf(self) -> np.ndarray:
-        """``cdf[s]`` = P(final total <= s), (max + 1,) float64."""
-        return np.cumsum(self.pmf)
+        """``cdf[s]`` = P(final total <= s), (max + 1,) float64, each in [0, 1] (the sum's rounding clipped)."""
+        return clip_probability(np.cumsum(self.pmf))
 
     def percentile(self, q: float) -> int:
         """The ``q``-th percentile: the least total ``s`` with P(final <= s) >= q/100.
@@ -183,11 +184,15 @@ class ScoreDistribution:
         return min(max(s, lo), hi)
 
     def prob_at_least(self, threshold: int) -> float:
-        """P(final total >= ``threshold``) (a probability, 0..1)."""
+        """P(final total >= ``threshold``) (a probability, 0..1).
+
+        The tail's sum with its float rounding clipped to [0, 1]; exactly 1 up to the least
+        possible total (:func:`yahtzee_solver.strategy.probability.clip_probability`).
+        """
         t = int(threshold)
-        if t <= 0:
+        if t <= self.support[0]:
             return 1.0
-        return float(min(1.0, max(0.0, self.pmf[t:].sum())))
+        return clip_probability(float(self.pmf[t:].sum()))
 
     def to_dict(self, percentiles: Sequence[float] = PERCENTILES,
                 thresholds: Sequence[int] = THRESHOLDS) -> dict[str, Any]:

@@ -621,7 +621,9 @@ class DuelSource:
             if not self.solver.is_full(self._other):
                 raise UsageError("my card is full but the opponent's is not: its chance is not a turn of mine")
             return 1.0 if d > 0 else (0.5 if d == 0 else 0.0)
-        return self.state_value(card.key, card.total)
+        from .probability import clip_probability
+
+        return clip_probability(self.state_value(card.key, card.total))  # the DP's sum: its rounding clipped
 
     def __repr__(self) -> str:
         return f"DuelSource({self.rules.name!r}, model={self.model!r})"

@@ -48,6 +48,7 @@ from ..errors import UsageError
 from ..rules import N_UPPER, P_NCAT, RuleSet, get_rules
 from ..state import ScoreCard, StateKey
 from ..solver.table import ValueTable
+from .probability import clip_probability, tail_probabilities
 
 #: ``progress(done_states, all_states)``, called after each layer.
 Progress = Callable[[int, int], object]
@@ -759,10 +760,10 @@ class TargetSource(_UtilitySource):
         return target_utility(self.target, total)
 
     def probability(self, card: ScoreCard) -> float:
-        """Best P(final total >= target) from the start of a turn with ``card``."""
+        """Best P(final total >= target) from the start of a turn with ``card`` (the DP's sum clipped to [0, 1])."""
         if card.is_full:
             return float(card.total >= self.target)
-        return self.state_value(card.key, card.total)
+        return clip_probability(self.state_value(card.key, card.total))
 
 
 class WinSource(_UtilitySource):
@@ -790,10 +791,10 @@ class WinSource(_UtilitySource):
         return win_utility(self.opponent_pmf, total)
 
     def probability(self, card: ScoreCard) -> float:
-        """Best P(win) + P(draw)/2 from the start of a turn with ``card``."""
+        """Best P(win) + P(draw)/2 from the start of a turn with ``card`` (the DP's sum clipped to [0, 1])."""
         if card.is_full:
             return float(win_utility(self.opponent_pmf, card.total).values[0])
-        return self.state_value(card.key, card.total)
+        return clip_probability(self.state_value(card.key, card.total))
 
 
 @dataclass(frozen=True)
@@ -872,7 +873,7 @@ def target_curve(rules: str | RuleSet = "yahtzee", max_target: int = 700, card: 
         sol = solve_utility(rules, card, None, target_utility(solve_top, t0), jit=jit, keep_all=False,
                             root_offsets=extra, progress=progress)
         w = sol.root_values  # w[j] = P*(t0 + j + to come >= solve_top) = P*(final >= solve_top - j)
-        out[solve_top - extra:solve_top + 1] = w[extra::-1]
+        out[solve_top - extra:solve_top + 1] = clip_probability(w[extra::-1])  # the DP's sums: rounding clipped
         n, seconds = sol.n_states, sol.seconds
     elif top > t0:
         out[t0 + 1:] = 0.0
@@ -965,9 +966,12 @@ def opponent_pmf(rules: str | RuleSet, card: ScoreCard, level: str = "expert", t
 
 
 def survival(pmf: np.ndarray, max_target: int) -> np.ndarray:
-    """``out[T]`` = P(final >= T) for ``T = 0..max_target`` from a final-total distribution ``pmf[t]``."""
-    pmf = np.asarray(pmf, dtype=np.float64)
-    tail = np.cumsum(pmf[::-1])[::-1]  # tail[t] = P(final >= t)
+    """``out[T]`` = P(final >= T) for ``T = 0..max_target`` from a final-total distribution ``pmf[t]``.
+
+    Each entry in [0, 1]: the float64 sum's rounding is clipped, and P(final >= the least
+    possible total) is exactly 1 (:func:`yahtzee_solver.strategy.probability.tail_probabilities`).
+    """
+    tail = tail_probabilities(pmf)  # tail[t] = P(final >= t)
     out = np.zeros(int(max_target) + 1)
     n = min(out.size, tail.size)
     out[:n] = tail[:n]
@@ -998,7 +1002,7 @@ def _first_share(pmfs: Sequence[ArrayLike], t: ArrayLike) -> np.ndarray:
         new = coef * below
         new[1:] += coef[:-1] * at
         coef = new
-    return np.minimum(coef.T @ (1.0 / np.arange(1, len(pmfs) + 2)), 1.0)
+    return clip_probability(coef.T @ (1.0 / np.arange(1, len(pmfs) + 2)))  # the sum's rounding clipped
 
 
 def _check_pmf(pmf: ArrayLike) -> np.ndarray:
@@ -1052,7 +1056,8 @@ def first_place_chances(pmfs: Sequence[ArrayLike]) -> np.ndarray:
     Returns
     -------
     (len(pmfs),) float64
-        Probabilities; they add up to 1 (up to float rounding, about 1e-15).
+        Probabilities, each in [0, 1] (clipped: :func:`~yahtzee_solver.strategy.probability.clip_probability`);
+        they add up to 1 (up to float rounding, about 1e-15).
 
     Raises
     ------
@@ -1066,4 +1071,4 @@ def first_place_chances(pmfs: Sequence[ArrayLike]) -> np.ndarray:
     for i, p in enumerate(checked):
         others = checked[:i] + checked[i + 1:]
         out[i] = float(p @ _first_share(others, np.arange(p.size)))
-    return out
+    return clip_probability(out)  # each a sum of exact probabilities: its rounding clipped

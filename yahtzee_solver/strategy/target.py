@@ -37,6 +37,7 @@ from ..dice import KEEPS, format_dice, parse_dice, roll_index
 from ..errors import UsageError
 from .objectives import TargetSource, UtilitySolution, max_points_to_come
 from .policy import Policy
+from .probability import clip_probability
 from ..rules import RuleSet, box_slug, get_rules
 from ..state import ScoreCard
 from ..solver.table import ValueTable, resolve_table
@@ -230,7 +231,8 @@ class TargetAdvisor:
         return self.advisor.policy
 
     def _probabilities(self, card: ScoreCard, values: np.ndarray) -> list[float]:
-        return [float(v) for v in values] if self.reachable(card) else [0.0] * len(values)
+        """The options' P(final >= target): the DP's values, each sum's rounding clipped to [0, 1]."""
+        return clip_probability(values).tolist() if self.reachable(card) else [0.0] * len(values)
 
     def hint(self, card: CardLike, dice: str | Sequence[int],
              rolls_left: int) -> list[TargetKeepOption] | list[TargetBoxOption]:

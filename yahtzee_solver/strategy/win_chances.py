@@ -41,6 +41,7 @@ import numpy as np
 from ..dice import KEEPS, roll_index
 from ..errors import IllegalMoveError, OptionError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState
+from .probability import clip_probability
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -274,14 +275,15 @@ class WinHints:
                 return WinOption(keep, stop, box.points, p, box.expected)
             return WinOption(keep, None, None, p, ev[keep])
 
-        return chances(options=(option(k, p) for k, p in zip(codes.tolist(), P.tolist())))
+        return chances(options=(option(k, p) for k, p in zip(codes.tolist(), clip_probability(P).tolist())))
 
     def _boxes(self, st: GameState, advisor: Advisor) -> tuple[WinOption, ...]:
         me, dice = st.cards[HUMAN], st.sorted_dice
         assert dice is not None  # rolled
         boxes, P = self._policy_for(st, advisor).box_ranking(me.key, me.total, roll_index(dice))
         ev = {o.category: o for o in advisor.box_options(me, dice)}
-        return tuple(WinOption(None, c, ev[c].points, p, ev[c].expected) for c, p in zip(boxes.tolist(), P.tolist()))
+        return tuple(WinOption(None, c, ev[c].points, p, ev[c].expected)
+                     for c, p in zip(boxes.tolist(), clip_probability(P).tolist()))
 
     def boxes(self, state: GameState, advisor: Advisor) -> tuple[WinOption, ...] | None:
         """The legal boxes for the dice as they are, best chance first (what keeping all five leads to).
@@ -486,5 +488,5 @@ class TableOdds:
         if opts:
             top = max(p.size for p in opts.values())
             share = _first_share(others, np.arange(top))
-            options = {k: float(p @ share[: p.size]) for k, p in opts.items()}
+            options = {k: clip_probability(float(p @ share[: p.size])) for k, p in opts.items()}  # sums: rounding clipped
         return TableChances(True, players, options)

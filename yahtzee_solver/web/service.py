@@ -692,8 +692,11 @@ class GameService:
     def _check(self, st: GameState, action: Action, tr: Translator) -> None:
         why = st.problem(action)
         if why is not None:
-            status = 400 if why[0] in ("bad_box", "bad_hold") else 409
-            raise ApiError(status, tr.problem(why[0], why[1], st.rules), "illegal")
+            # a box index outside the card (or a malformed hold) is a bad request, with the code the coach's and
+            # the training's APIs give it; a move the position forbids is an illegal move (409)
+            bad_request = why[0] in ("bad_box", "bad_hold")
+            raise ApiError(400 if bad_request else 409, tr.problem(why[0], why[1], st.rules),
+                           why[0] if bad_request else "illegal")
 
     @property
     def strategy(self) -> Strategy:

@@ -293,6 +293,7 @@ class TrainerService:
             seed = int(entropy % 2**63)
         notes: list[str] = []
         mistakes: list[Mistake] = []
+        logs: list[tuple[Any, int]] = []  # the history's games read (none: no history yet)
         with self.advisors.using(r) as adv:
             if from_history:
                 from ..play.history import History, HistoryEntry
@@ -312,7 +313,7 @@ class TrainerService:
             kinds = sorted((k for k in KINDS if lost[k] > 0), key=lambda k: -lost[k])
             notes.append(tr("train.from_history", kinds=tr.join(tr(f"train.kind.{k}") for k in kinds[:3])))
         elif from_history:
-            notes.append(tr("train.no_mistakes", rules=tr.title(r)))
+            notes.append(tr("train.no_mistakes" if logs else "train.no_history", rules=tr.title(r)))
         else:
             notes.append(tr("train.sampled"))
         with self.lock:
