@@ -266,3 +266,17 @@ def test_target_curve_draws_no_bar_into_a_redirected_stderr(monkeypatch):
     res = run("target-curve", "--recompute", "--max", "300", "--json")
     assert res.exit_code == 0, res.output
     assert seen == [False] and "\r" not in res.stderr
+
+
+def test_a_computed_curve_names_the_reachable_states_as_the_announcement_does():
+    """The header's count is the card's reachable turn-start states (utility_work's n_states, the
+    announcement's "reachable"), not called "solved": the DP solves fewer (one per class)."""
+    from yahtzee_solver.state import ScoreCard
+    from yahtzee_solver.strategy import objectives as ob
+
+    work = ob.utility_work("yacht", ScoreCard.empty("yacht"), None, ob.target_utility(20, 0))
+    assert work.n_solved < work.n_states
+    res = run("target-curve", "--rules", "yacht", "--max", "20", "--recompute", "--no-progress")
+    assert res.exit_code == 0, res.output
+    header = res.stdout.splitlines()[0]
+    assert f"({work.n_states:,} turn-start states in " in header and "solved" not in header, header

@@ -168,7 +168,7 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
             close()
         probs = curve.probabilities
         seconds, n_states = curve.seconds, curve.n_states
-        source = f"{n_states:,} states solved in {seconds:.1f} s"
+        source = f"{n_states:,} turn-start states in {seconds:.1f} s"
         if known is not None:
             source += f" for T above {known.size - 1}; T up to {known.size - 1} read from the shipped curve"
     if plot_path is not None:

@@ -812,7 +812,9 @@ class TargetCurve:
     seconds : float
         Wall time of the DP.
     n_states : int
-        Turn-start states solved.
+        Turn-start states reachable from the card, each of which has its values (the DP solves
+        one per class of equivalent upper subtotals, :attr:`UtilitySolution.n_solved`); 0 when
+        no DP ran.
     """
 
     rules: RuleSet
