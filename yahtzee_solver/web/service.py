@@ -35,7 +35,7 @@ from ..game import positions_of
 from ..i18n import LANGS, Translator, format_probability
 from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
-from ..play.session import cpu_steps
+from ..play.session import advice_refused, cpu_steps
 from ..dice import whole_number
 from ..files import clip
 from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries, entry_problem
@@ -1168,8 +1168,9 @@ class GameService:
         with self.lock:
             self._check_version(version, tr)
             st = self._human_turn(tr, hint=True)
-            if st.dice is None:
-                raise ApiError(409, tr("web.why.no_dice"), "no_dice")
+            refused = advice_refused(st, "why")
+            if refused is not None:  # the game stays unaided
+                raise ApiError(409, tr(f"web.why.{refused}"), refused)
             st = copy.deepcopy(st, {id(st.rules): st.rules})
             seen = self.version
         dice = st.sorted_dice
