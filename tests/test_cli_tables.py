@@ -535,3 +535,60 @@ def test_info_quotes_the_path_of_the_rebuild_command(tmp_path, monkeypatch, nans
     message = _error_line(result)
     assert ("no value for the empty card" if nans else "fails its checksum") in message
     assert shlex.split(message.split("rebuild it with: ", 1)[1])[-2:] == ["--out", str(p)]
+
+
+# -- build --out: what it may replace, decided before the work ---------------------------------------
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_build_refuses_to_replace_a_table_of_another_rule_set_without_force(tmp_path, instant_build):
+    """``build --rules yacht --out good.h5`` silently replaced a valid yahtzee table: now a usage error before
+    the work (nothing written); --force replaces it, atomically as ever."""
+    good = tmp_path / "good.h5"
+    shutil.copyfile(default_table_path("yahtzee"), good)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(good), "--no-progress")
+    assert_clean_error(result, 2, repr(str(good)), "'yahtzee'", "'yacht'", "--force")
+    assert instant_build == [] and _files(tmp_path) == before  # refused before the DP, nothing written
+    result = run("build", "--rules", "yacht", "--out", str(good), "--force", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert load_table("yacht", good).meta["rules"] == "yacht" and [p.name for p in tmp_path.iterdir()] == ["good.h5"]
+    # a table of the same rule set, or a damaged one, is replaced without --force (as the rebuild hints say)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    _truncated_copy(good)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    assert load_table("yacht", good).meta["rules"] == "yacht"
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda p: p.write_text("my notes\n"), "not an HDF5 value table"),
+    (lambda p: h5py.File(p, "w").create_dataset("values", data=np.zeros(3)), "not a yahtzee_solver value table"),
+], ids=["text-file", "foreign-hdf5"])
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["", "force"])
+def test_build_refuses_a_file_that_is_not_a_table_before_the_work(tmp_path, instant_build, make, needle, force):
+    """It was refused only after the whole build had run (exit 1); now at once, exit 2, nothing written,
+    --force or not (it is no table to replace)."""
+    p = tmp_path / "t.h5"
+    make(p)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(p), *force, "--no-progress")
+    assert_clean_error(result, 2, repr(str(p)), needle)
+    assert instant_build == [] and _files(tmp_path) == before
+
+
+def test_save_table_keeps_the_same_rule(tmp_path):
+    """The library's writer refuses what build refuses (a file that changed while the DP ran)."""
+    other = tmp_path / "other.h5"
+    shutil.copyfile(default_table_path("yahtzee"), other)
+    yacht = load_table("yacht")
+    with pytest.raises(table_module.TableError, match="holds the value table of rules 'yahtzee'"):
+        table_module.save_table(table_module.ValueTable(yacht.rules, np.array(yacht.values)), other)
+    assert load_table("yahtzee", other).meta["rules"] == "yahtzee"
+    table_module.save_table(table_module.ValueTable(yacht.rules, np.array(yacht.values)), other, force=True)
+    assert load_table("yacht", other).meta["rules"] == "yacht"
+
+
+def test_build_help_documents_force():
+    text = " ".join(run("build", "--help").output.split())
+    assert "--force" in text and "another rule set" in text

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import TableError
+from ..errors import TableError, UsageError
 from ..files import file_kind
 from ..solver.table import FORMAT_VERSION, default_table_path, load_table, rebuild_hint
 from .options import DEFAULT_RULES, echo_json, json_option, rules_option, table_option, table_rules_option
@@ -135,29 +135,37 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         "shipped with the package for --rules)."
     ),
 )
+@click.option("--force", is_flag=True, default=False,
+              help="Replace the table of another rule set at --out (refused without it).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
-def build(rules: RuleSet, out: str | None, progress: bool) -> None:
+def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
 
     Uses the numba-compiled kernels on every core: a few seconds, plus the
     time to compile the kernels on first use.  An existing file is replaced
-    only once the new one is completely written; a target that is not a
-    regular file (a folder, a fifo, a device) is refused before the work.
+    only once the new one is completely written, and only if it is a table
+    of the same rule set or a damaged one; a table of another rule set needs
+    --force.  A target that is not a table (a text file, another program's
+    HDF5 file; exit 2) or not a regular file (a folder, a fifo, a device) is
+    refused before the work, and nothing is written.
 
     \b
     Example:
       yahtzee-solve build --rules yacht --out yacht.h5
     """
     from ..solver.build import build_values
-    from ..solver.table import ValueTable, save_table
+    from ..solver.table import ValueTable, replace_refusal, save_table
 
     rs = rules
     path = Path(out) if out is not None else default_table_path(rs)
     hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
     check_writable(path, hint=hint, make_folders=out is None)  # a folder the user names is never created
+    refused = replace_refusal(path, rs.name, force=force)  # before the work: what the write would refuse
+    if refused is not None:
+        raise UsageError(f"{refused}{hint}")
     result = build_values(rs, progress=progress)
     try:
-        save_table(ValueTable(rs, result.values), path, n_states=result.n_states)
+        save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
     except TableError as e:
         raise TableError(f"{e}{hint}") from None
     ref, ok = compare_reference(rs, result.empty_value)

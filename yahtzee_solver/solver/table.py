@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScoreCardError, TableError, UsageError
-from ..files import file_kind, write_atomic
+from ..files import clip, file_kind, write_atomic
 from ..rules import RULESETS, RuleSet, get_rules
 
 __all__ = ["ValueTable", "load_table", "open_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION",
@@ -481,11 +481,48 @@ def _free_path(path: Path) -> str:
     return "OTHER.h5"
 
 
-def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None) -> Path:
+def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: bool = False) -> str | None:
+    """Why a table of ``rules_name`` may not be written over the file at ``path``, or ``None`` when it may.
+
+    The one rule of ``build --out`` (checked before the work) and of
+    :func:`save_table` (checked again as it writes).  A missing file, a table of
+    the same rule set, and a damaged table (an HDF5 file that cannot be read,
+    or a table that names no rule set) may be replaced -- what the error of a
+    damaged table suggests (``rebuild it with: ...``).  Never a file that is
+    not HDF5, nor an HDF5 file that is not a value table (another program's:
+    the same errors say to move it away).  A table of another rule set only
+    with ``force``.  Anything but a regular file is left to the writer, which
+    refuses it.
+    """
+    p = Path(path)
+    if file_kind(p) != "file":
+        return None
+    if not _is_hdf5(p):
+        return f"refusing to overwrite {str(p)!r}: it is not an HDF5 value table (remove it or choose another path)"
+    import h5py
+
+    try:
+        with h5py.File(p, "r") as f:
+            fmt, held = _plain(f.attrs.get("format")), _plain(f.attrs.get("rules"))
+    except _H5_ERRORS:  # a damaged table: rebuilt in place
+        return None
+    if fmt != FORMAT:
+        return (f"refusing to overwrite {str(p)!r}: it is an HDF5 file but not a yahtzee_solver value table "
+                "(another program's data?): remove it or choose another path")
+    if isinstance(held, str) and held != rules_name and not force:
+        return (f"refusing to replace {str(p)!r}: it holds the value table of rules {clip(held, 40)!r}, not "
+                f"{rules_name!r} (replace it with --force, or choose another path)")
+    return None
+
+
+def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None,
+               force: bool = False) -> Path:
     """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
 
-    Missing folders are created.  An existing file is replaced only if it is
-    an HDF5 file (an older or damaged table), never a file of another kind.
+    Missing folders are created.  An existing file is replaced only as
+    :func:`replace_refusal` allows: a table of the same rule set or a damaged
+    one, a table of another rule set only with ``force``; never a file of
+    another kind.
     SIGINT and SIGTERM are deferred while the file is written and renamed
     (well under a second), so an interrupted build leaves either the old file
     or the complete new one, and no temp file.
@@ -499,16 +536,16 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
     ------
     TableError
         If the folder cannot be written, or ``path`` exists and is not a
-        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...).
+        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...), is
+        another program's HDF5 file, or (without ``force``) a table of another rule set.
     """
     path = Path(path)
     kind = file_kind(path)
     if kind not in ("missing", "file"):
         raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
-    if kind == "file" and not _is_hdf5(path):
-        raise TableError(
-            f"refusing to overwrite {str(path)!r}: it is not an HDF5 value table (remove it or choose another path)"
-        )
+    refused = replace_refusal(path, table.rules.name, force=force)
+    if refused is not None:
+        raise TableError(refused)
     v = np.ascontiguousarray(table.values, dtype=np.float64)
     with _signals_held():
         _write_atomic(table, v, path, n_states)
