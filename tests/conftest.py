@@ -318,7 +318,7 @@ JOKER_CASES = [
     ("forced-lower-full", "yahtzee", f"yahtzee=50,fives=15,{_LOWER_DONE}", "55555", _UPPER_ZERO_BUT_FIVES, 100, True),
     ("forced-lower-full-box-0", "yahtzee", f"yahtzee=0,fives=15,ones=3,twos=6,threes=9,{_LOWER_DONE}", "55555",
      {"fours": 0, "sixes": 0}, 0, True),
-    ("forced-yahtzee-open", "yahtzee", "", "55555", _ALL_13_ON_55555, 0, False),
+    ("forced-yahtzee-open", "yahtzee", None, "55555", _ALL_13_ON_55555, 0, False),
     ("forced-not-five-alike", "yahtzee", "yahtzee=50", "22555",
      {"ones": 0, "twos": 4, "threes": 0, "fours": 0, "fives": 15, "sixes": 0,
       "3k": 19, "4k": 0, "fh": 25, "ss": 0, "ls": 0, "chance": 19}, 0, False),
@@ -331,7 +331,7 @@ JOKER_CASES = [
      {**_UPPER_ZERO_BUT_FIVES, **_JOKER_LOWER}, 0, True),
     ("free-lower-full", "yahtzee-free-joker", f"yahtzee=50,fives=15,{_LOWER_DONE}", "55555",
      _UPPER_ZERO_BUT_FIVES, 100, True),
-    ("free-yahtzee-open", "yahtzee-free-joker", "", "55555", _ALL_13_ON_55555, 0, False),
+    ("free-yahtzee-open", "yahtzee-free-joker", None, "55555", _ALL_13_ON_55555, 0, False),
     # Yacht: no Joker, no bonus; five alike is Four Dice but not Full House
     ("yacht-box-filled", "yacht", "yacht=50", "55555",
      {"aces": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0,
@@ -344,7 +344,7 @@ JOKER_CASES = [
     ("no-joker-own-upper-filled", "yahtzee-no-joker", "yahtzee=50,fives=15", "55555",
      {k: v for k, v in _NO_JOKER_55555.items() if k != "fives"}, 100, False),
     ("no-joker-box-0", "yahtzee-no-joker", "yahtzee=0", "55555", _NO_JOKER_55555, 0, False),
-    ("no-joker-box-open", "yahtzee-no-joker", "", "55555", _ALL_13_ON_55555, 0, False),
+    ("no-joker-box-open", "yahtzee-no-joker", None, "55555", _ALL_13_ON_55555, 0, False),
     # Yahtzee without bonus: the same boxes, never a bonus
     ("no-bonus-box-50", "yahtzee-no-bonus", "yahtzee=50", "55555", _NO_JOKER_55555, 0, False),
     # Yatzy: five alike is One Pair, Three and Four of a Kind (the matching dice), not Two Pairs or Full House
@@ -352,7 +352,7 @@ JOKER_CASES = [
      {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 25, "sixes": 0, "one-pair": 10,
       "two-pairs": 0, "three-of-a-kind": 15, "four-of-a-kind": 20, "ss": 0, "ls": 0, "fh": 0,
       "chance": 25}, 0, False),
-    ("yatzy-box-open", "yatzy", "", "66666",
+    ("yatzy-box-open", "yatzy", None, "66666",
      {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 0, "sixes": 30, "one-pair": 12,
       "two-pairs": 0, "three-of-a-kind": 18, "four-of-a-kind": 24, "ss": 0, "ls": 0, "fh": 0,
       "chance": 30, "yatzy": 50}, 0, False),

@@ -17,13 +17,13 @@ from yahtzee_solver.state import ScoreCard, parse_card
 RULE_NAMES = ("yahtzee", "yahtzee-free-joker", "yacht", "yahtzee-no-joker", "yahtzee-no-bonus", "yatzy")
 
 CARDS = {
-    "yahtzee": ["", "sixes=18,fours=12,chance=22,yahtzee=50", "yahtzee=50,fives=15,3k=20,fh=25",
+    "yahtzee": [None, "sixes=18,fours=12,chance=22,yahtzee=50", "yahtzee=50,fives=15,3k=20,fh=25",
                 "ones=3,twos=6,threes=9,fours=12,fives=10,ss=30,ls=40,yahtzee=0"],
-    "yahtzee-free-joker": ["", "yahtzee=50,fives=15", "sixes=24,fives=20,4k=0,yahtzee=0"],
-    "yacht": ["", "yacht=50,sixes=24", "aces=2,twos=4,threes=9,fours=12,fives=15,choice=20"],
-    "yahtzee-no-joker": ["", "yahtzee=50,fives=15", "sixes=18,fh=0,yahtzee=50,yahtzee-bonus=100"],
-    "yahtzee-no-bonus": ["", "yahtzee=50,fives=15,ss=30", "ones=2,ls=40,chance=17,yahtzee=0"],
-    "yatzy": ["", "1p=12,2p=22,yatzy=50,sixes=24", "ones=3,twos=6,threes=9,fours=12,fives=15,3k=15,ss=15"],
+    "yahtzee-free-joker": [None, "yahtzee=50,fives=15", "sixes=24,fives=20,4k=0,yahtzee=0"],
+    "yacht": [None, "yacht=50,sixes=24", "aces=2,twos=4,threes=9,fours=12,fives=15,choice=20"],
+    "yahtzee-no-joker": [None, "yahtzee=50,fives=15", "sixes=18,fh=0,yahtzee=50,yahtzee-bonus=100"],
+    "yahtzee-no-bonus": [None, "yahtzee=50,fives=15,ss=30", "ones=2,ls=40,chance=17,yahtzee=0"],
+    "yatzy": [None, "1p=12,2p=22,yatzy=50,sixes=24", "ones=3,twos=6,threes=9,fours=12,fives=15,3k=15,ss=15"],
 }
 DICE = ["22555", "55555", "12346", "11111", "34566", "12345"]
 
@@ -179,11 +179,11 @@ def test_errors(advisors, fresh_table):
         adv.box_options(full, "22555")
     for bad in (0, 3, True):
         with pytest.raises(UsageError, match="rolls-left"):
-            adv.keep_options("", "22555", bad)
+            adv.keep_options(None, "22555", bad)
     with pytest.raises(UsageError, match="rolls-left"):
-        adv.hint("", "22555", 3)
+        adv.hint(None, "22555", 3)
     with pytest.raises(DiceError):
-        adv.hint("", "2255", 2)
+        adv.hint(None, "2255", 2)
     with pytest.raises(ScoreCardError, match="card is for rules 'yacht'"):
         adv.box_options(ScoreCard.empty("yacht"), "22555")
     with pytest.raises(UsageError, match="table is for rules 'yacht'"):
@@ -194,7 +194,7 @@ def test_hint_dispatch_and_json(advisors):
     adv = advisors["yahtzee", True]
     assert adv.hint(None, "22555", 0) == adv.box_options(None, "22555")
     assert adv.hint({"sixes": 18}, "22555", 2) == adv.keep_options("sixes=18", "22555", 2)
-    d = adv.hint("", "22555", 1)[0].to_dict()
+    d = adv.hint(None, "22555", 1)[0].to_dict()
     assert set(d) == {"keep", "reroll", "expected", "loss", "stop", "score"}
     assert isinstance(d["keep"], str)
 

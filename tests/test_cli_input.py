@@ -159,6 +159,30 @@ def test_an_empty_table_value_is_a_usage_error_naming_it_for_every_command_that_
         assert "'.'" not in res.output
 
 
+@pytest.mark.parametrize("value", ["", " ", "   "])
+def test_an_empty_or_blank_card_is_a_usage_error_naming_it_for_every_command_that_takes_one(value):
+    # '' and blanks gave the empty card's answer (exit 0) while ',,,' was refused (exit 2)
+    names = _commands_with("--card")
+    assert len(names) >= 5, names
+    dice = {"hint": ["22555"], "keep": ["22555"], "fill": ["22555"], "win": ["22555"]}
+    for name in names:
+        res = run(name, *dice.get(name, []), "--card", value)
+        shown = " ".join(repr(value).split())  # the error line folds runs of blanks
+        assert_clean_error(res, 2, f"invalid card {shown}", "leave the card out for the empty card")
+    res = run("win", "22555", "--opponent", value)
+    assert_clean_error(res, 2, f"--opponent: invalid card {shown}", "leave the card out for the empty card")
+
+
+def test_the_opponent_card_left_out_is_the_empty_card(tmp_path):
+    # the empty opponent was asked for as --opponent '' (now refused): leaving the option out says it.  A card
+    # of mine that does not fit the empty opponent's 13 open boxes shows which card was read, without a solve.
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    left_out = run("win", "22555", "--card", "chance=20,sixes=18")
+    assert_clean_error(left_out, 2, "I have 11 open boxes", "13")
+    assert left_out.output == run("win", "22555", "--card", "chance=20,sixes=18", "--opponent", f"@{empty}").output
+
+
 def test_a_rolls_left_that_is_no_number_names_the_value_and_the_range_for_every_command():
     # click said "'two' is not a valid integer range", naming neither what it wants nor the values
     names = _commands_with("--rolls-left")

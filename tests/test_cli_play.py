@@ -401,6 +401,31 @@ def test_hint_before_and_after_rolling(home):
     assert "best" in res.output and "keep" in res.output
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_why_before_the_first_roll_is_refused_and_the_game_stays_unaided(home, lang):
+    # the web's rule (POST /api/game/why before a roll: 409 no_dice): there are no dice to explain
+    tr = Translator(lang)
+    res = run(["play", "--fast", "--lang", lang], ["why", "q"])
+    assert res.exit_code == 0, res.output
+    assert sum(tr("err.no_dice") in line for line in res.output.splitlines()) == 1
+    assert tr("practice.hint") not in res.output
+    assert _ledger(home)["practice"] == []
+    # once rolled, why explains the dice and counts as a hint
+    res = run(["play", "--resume", "--fast", "--lang", lang], ["r", "why", "q"])
+    assert res.exit_code == 0, res.output
+    assert tr("practice.hint") in res.output and tr("err.no_dice") not in res.output
+    assert _ledger(home)["practice"] == ["hint"]
+
+
+def test_hint_before_the_first_roll_counts_as_a_hint_as_on_the_page(home):
+    # h before a roll is answered (the expected final score), as POST /api/game/hint is: both are hints
+    tr = Translator("en")
+    res = run(["play", "--fast"], ["h", "q"])
+    assert res.exit_code == 0, res.output
+    assert tr("practice.hint") in res.output
+    assert _ledger(home)["practice"] == ["hint"]
+
+
 def test_hint_numbers_come_from_the_advisor(home):
     from yahtzee_solver.strategy.advisor import Advisor
 

@@ -270,8 +270,9 @@ def test_info_on_a_table_of_nans_is_one_line(tmp_path, stamped):
     with h5py.File(p, "r+") as f:
         v = np.full(f["values"].shape, np.nan)
         f["values"][...] = v
-        if stamped:
+        if stamped:  # every checksum the file stores, as a build would write them
             f.attrs["checksum"] = checksum(v)
+            f["chunk_sha256"][...] = table_module.chunk_digests(v)
     needle = "no value for the empty card" if stamped else "fails its checksum"
     for args in ((), ("--json",)):
         result = run("info", "--rules", "yacht", "--table", str(p), *args)
@@ -289,6 +290,7 @@ def test_info_reference_mismatch_is_flagged(tmp_path):
         v[0, 0, 0] += 1e-3
         f["values"][...] = v
         f.attrs["checksum"] = checksum(v)
+        f["chunk_sha256"][...] = table_module.chunk_digests(v)
     data = run_json("info", "--table", str(p))
     assert data["checksum_ok"] is True and data["reference_match"] is False
     assert "DIFFERS" in run("info", "--table", str(p)).output
@@ -407,3 +409,186 @@ def test_the_rebuild_command_for_a_missing_table_quotes_its_path(tmp_path, monke
         assert res.exit_code == 1, res.output
         suggested = res.output.strip().split("rebuild it with: ", 1)[1]
         assert shlex.split(suggested)[-2:] == ["--out", name], res.output
+
+
+# -- the rebuild command an error suggests: whole, quoted, plain for the shipped table -------------------
+def _error_line(result) -> str:
+    lines = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert len(lines) == 1, result.output
+    return lines[0][len("Error: "):]
+
+
+def _truncated_copy(path: Path, rules: str = "yacht") -> None:
+    path.write_bytes(default_table_path(rules).read_bytes()[:100_000])
+
+
+@pytest.mark.parametrize("damage", ["truncated", "chunk"])
+def test_the_rebuild_command_of_a_long_path_is_never_cut(tmp_path, damage):
+    """At a long path (a venv's) the one-line error (at most MAX_ERROR characters of its own words) was cut inside
+    the command it suggests; now the quoted reason (h5py's words) gives way and the command can be pasted."""
+    import shlex
+
+    from yahtzee_solver.cli import MAX_ERROR, MIN_REASON
+
+    folder = tmp_path / ("v" * 60) / "lib" / "python3.11" / "site-packages" / ("d" * 60)
+    folder.mkdir(parents=True)
+    p = folder / "p.h5"
+    if damage == "truncated":
+        _truncated_copy(p)
+    else:
+        shutil.copyfile(default_table_path("yacht"), p)
+        with h5py.File(p, "r+") as f:
+            f["chunk_sha256"][0, 0] ^= 1
+    assert len(str(p)) * 2 > MAX_ERROR  # named twice: the line cannot keep within the limit
+    result = run("value", "--rules", "yacht", "--table", str(p))
+    message = _error_line(result)
+    assert result.exit_code == 1, result.output
+    assert shlex.split(message.split("rebuild it with: ", 1)[1]) == [
+        "yahtzee-solve", "build", "--rules", "yacht", "--out", str(p)]
+    assert message.startswith(("cannot read value table " if damage == "truncated" else "value table ")
+                              + repr(str(p)))  # the file named whole too
+    if damage == "truncated":  # the reason, shortened, still starts as h5py said it
+        reason = message.split(repr(str(p)) + " (", 1)[1].split("); rebuild it with", 1)[0]
+        assert reason.endswith("...") and MIN_REASON - 1 <= len(reason) <= MIN_REASON  # (a blank at the cut dropped)
+    else:
+        assert "fails its checksum (corrupt chunk 0); rebuild it with" in message
+
+
+def test_a_long_reason_alone_is_cut_and_the_command_kept():
+    from yahtzee_solver.cli import MAX_ERROR, _fit
+
+    remedy = "rebuild it with: yahtzee-solve build --rules yacht --out t.h5"
+    reason = "h5py says " + "x" * 500
+    line = _fit(f"cannot read value table 't.h5' ({reason}); {remedy}", remedy, reason)
+    assert len(line) == MAX_ERROR and line.endswith(f"x...); {remedy}")
+    # without a remedy, or a remedy no path can be, the usual cut
+    assert _fit("y" * 1000) == "y" * (MAX_ERROR - 3) + "..."
+    huge = "rebuild it with: yahtzee-solve build --rules yacht --out " + "z" * 100_000
+    assert len(_fit(f"value table 'z' not found; {huge}", huge)) == MAX_ERROR
+
+
+def test_the_shipped_table_is_rebuilt_by_the_plain_command(tmp_path, monkeypatch):
+    """For the package's own table the error suggests ``build --rules NAME`` (it writes the shipped table, as the
+    README says), not ``--out <the site-packages path>``; and that command rebuilds it."""
+    shipped = tmp_path / "site-packages" / "yahtzee_solver" / "data" / "yacht.h5"
+    shipped.parent.mkdir(parents=True)
+    source = load_table("yacht")  # the fake build's values: the real shipped table's, read before the patch
+    monkeypatch.setattr(table_module, "default_table_path", lambda rules: shipped)
+    monkeypatch.setattr("yahtzee_solver.cli.tables.default_table_path", lambda rules: shipped)
+    monkeypatch.setattr(build_module, "build_values", lambda rules, **kw: BuildResult(
+        get_rules(rules), np.array(source.values), 0.0, 0.0, int(source.meta["n_states"])))
+    _truncated_copy(shipped)
+    for args in (("value", "--rules", "yacht"), ("info", "--rules", "yacht"),
+                 ("value", "--rules", "yacht", "--table", str(shipped))):
+        result = run(*args)
+        assert result.exit_code == 1, result.output
+        assert _error_line(result).endswith("; rebuild it with: yahtzee-solve build --rules yacht"), result.output
+    command = _error_line(result).split("rebuild it with: yahtzee-solve ", 1)[1].split()
+    assert run(*command, "--no-progress").exit_code == 0
+    assert run("value", "--rules", "yacht").exit_code == 0
+    # another file of the same name elsewhere still gets --out
+    other = tmp_path / "yacht.h5"
+    _truncated_copy(other)
+    assert _error_line(run("value", "--rules", "yacht", "--table", str(other))).endswith(f"--out {other}")
+
+
+# -- info runs the loaders' checks ------------------------------------------------------------------
+def test_info_refuses_a_table_whose_chunk_digests_are_damaged_as_the_queries_do(tmp_path):
+    """A damaged ``/chunk_sha256`` row: ``value`` refused the file ("corrupt chunk 0"), ``info`` said "verified",
+    exit 0.  Now info says MISMATCH and ends in the loaders' own error line, with their exit code."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        f["chunk_sha256"][0, 0] ^= 1
+    refused = run("value", "--table", str(p))
+    assert refused.exit_code == 1 and "corrupt chunk 0" in refused.output, refused.output
+    result = run("info", "--table", str(p))
+    assert result.exit_code == refused.exit_code, result.output
+    assert "verified" not in result.output and "MISMATCH" in result.output
+    assert _error_line(result) == _error_line(refused)
+    out = run("info", "--table", str(p), "--json")
+    assert out.exit_code == 1 and json.loads(out.output.split("\nError:")[0])["checksum_ok"] is False
+    with pytest.raises(table_module.TableError, match="corrupt chunk 0"):
+        load_table("yacht", p, verify=False).verify()
+    load_table("yacht", default_table_path("yacht")).verify()  # a sound table passes
+
+
+@pytest.mark.parametrize("nans", [False, True], ids=["checksum", "no-empty-value"])
+def test_info_quotes_the_path_of_the_rebuild_command(tmp_path, monkeypatch, nans):
+    """info's own rebuild hint ended in the bare path ("--out my table.h5"): now quoted, as every loader's."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    p = Path("my table.h5")
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        v = f["values"][...]
+        if nans:  # every checksum consistent: the file holds no value for the empty card
+            v[...] = np.nan
+            f["values"][...] = v
+            f.attrs["checksum"] = checksum(v)
+            f["chunk_sha256"][...] = table_module.chunk_digests(v)
+        else:
+            f["values"][5, 0, 0] += 0.5
+    result = run("info", "--table", str(p))
+    assert result.exit_code == 1, result.output
+    message = _error_line(result)
+    assert ("no value for the empty card" if nans else "fails its checksum") in message
+    assert shlex.split(message.split("rebuild it with: ", 1)[1])[-2:] == ["--out", str(p)]
+
+
+# -- build --out: what it may replace, decided before the work ---------------------------------------
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_build_refuses_to_replace_a_table_of_another_rule_set_without_force(tmp_path, instant_build):
+    """``build --rules yacht --out good.h5`` silently replaced a valid yahtzee table: now a usage error before
+    the work (nothing written); --force replaces it, atomically as ever."""
+    good = tmp_path / "good.h5"
+    shutil.copyfile(default_table_path("yahtzee"), good)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(good), "--no-progress")
+    assert_clean_error(result, 2, repr(str(good)), "'yahtzee'", "'yacht'", "--force")
+    assert instant_build == [] and _files(tmp_path) == before  # refused before the DP, nothing written
+    result = run("build", "--rules", "yacht", "--out", str(good), "--force", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert load_table("yacht", good).meta["rules"] == "yacht" and [p.name for p in tmp_path.iterdir()] == ["good.h5"]
+    # a table of the same rule set, or a damaged one, is replaced without --force (as the rebuild hints say)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    _truncated_copy(good)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    assert load_table("yacht", good).meta["rules"] == "yacht"
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda p: p.write_text("my notes\n"), "not an HDF5 value table"),
+    (lambda p: h5py.File(p, "w").create_dataset("values", data=np.zeros(3)), "not a yahtzee_solver value table"),
+], ids=["text-file", "foreign-hdf5"])
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["", "force"])
+def test_build_refuses_a_file_that_is_not_a_table_before_the_work(tmp_path, instant_build, make, needle, force):
+    """It was refused only after the whole build had run (exit 1); now at once, exit 2, nothing written,
+    --force or not (it is no table to replace)."""
+    p = tmp_path / "t.h5"
+    make(p)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(p), *force, "--no-progress")
+    assert_clean_error(result, 2, repr(str(p)), needle)
+    assert instant_build == [] and _files(tmp_path) == before
+
+
+def test_save_table_keeps_the_same_rule(tmp_path):
+    """The library's writer refuses what build refuses (a file that changed while the DP ran)."""
+    other = tmp_path / "other.h5"
+    shutil.copyfile(default_table_path("yahtzee"), other)
+    yacht = load_table("yacht")
+    with pytest.raises(table_module.TableError, match="holds the value table of rules 'yahtzee'"):
+        table_module.save_table(table_module.ValueTable(yacht.rules, np.array(yacht.values)), other)
+    assert load_table("yahtzee", other).meta["rules"] == "yahtzee"
+    table_module.save_table(table_module.ValueTable(yacht.rules, np.array(yacht.values)), other, force=True)
+    assert load_table("yacht", other).meta["rules"] == "yacht"
+
+
+def test_build_help_documents_force():
+    text = " ".join(run("build", "--help").output.split())
+    assert "--force" in text and "another rule set" in text

@@ -353,7 +353,7 @@ def test_h_shows_the_reasons_of_the_two_best_options():
     result = run("coach", "--players", "Ann,Bob", input="22555\nh\nq\n")
     assert result.exit_code == 0, result.output
     adv = Advisor("yahtzee")
-    card = parse_card("", "yahtzee")
+    card = parse_card(None, "yahtzee")
     top = adv.keep_options(card, "22555", 2)[:2]
     why = option_reasons(card, (2, 2, 5, 5, 5), 2, [o.keep for o in top])
     tr = Translator("en")

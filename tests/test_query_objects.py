@@ -18,7 +18,7 @@ from yahtzee_solver.dice import KEEPS, ROLL_OFFSET, ROLL_SUBKEEPS, ROLLS, roll_i
 from yahtzee_solver.rules import N_UPPER
 from yahtzee_solver.state import ScoreCard, parse_card
 
-CARDS = ["", "sixes=18,fours=12,chance=22,yahtzee=50", "ones=3,twos=6,threes=9,fours=16,fives=20,sixes=24",
+CARDS = [None, "sixes=18,fours=12,chance=22,yahtzee=50", "ones=3,twos=6,threes=9,fours=16,fives=20,sixes=24",
          "yahtzee=0,full-house=25,chance=20", "yahtzee=50,fives=25,3k=20,4k=25,full-house=25,sm-straight=30,"
          "lg-straight=40,chance=22"]
 

@@ -255,7 +255,7 @@ def test_the_sentence_follows_the_numbers():
     from yahtzee_solver.strategy.reasons import Reason
     from yahtzee_solver.tui.why import sentence
 
-    rules = parse_card("", "yahtzee").rules
+    rules = parse_card(None, "yahtzee").rules
     start = Reason(None, "start", 0.64, 0.34, 0.04, 20.0, 4, 0.1)
     up = Reason((5, 5, 5), "keep", 0.71, 0.41, 0.09, 22.0, 4, 0.8)
     down = Reason((5, 5, 5), "keep", 0.50, 0.30, 0.01, 22.0, 4, 0.8)

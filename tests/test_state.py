@@ -32,8 +32,17 @@ def test_empty_card():
     assert card.rules.name == "yahtzee"
     assert card.key == StateKey(0, 0, 0) and card.total == 0 and not card.is_full
     assert card.open_categories == tuple(range(13))
-    assert parse_card(None) == parse_card("") == parse_card("   ") == card
+    assert parse_card(None) == card
     assert ScoreCard.empty("yacht").boxes == (None,) * 12
+
+
+@pytest.mark.parametrize("text", ["", " ", "   ", "\t", "\u3000"])
+def test_an_empty_or_blank_card_is_refused_not_read_as_the_empty_card(text):
+    # '' and blanks were the empty card while ',,,' was refused: a slip either way; None is the empty card
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(text)
+    assert info.value.key == "none"
+    assert_one_line(info.value, f"invalid card {text!r}", "leave the card out for the empty card")
 
 
 def test_parse_card_with_aliases_case_insensitive():
@@ -236,7 +245,7 @@ def cards(draw, rules_name=None):
 
 @given(cards())
 def test_card_text_round_trip(card):
-    assert parse_card(card.format(), card.rules) == card
+    assert parse_card(card.format() or None, card.rules)  # the empty card formats as "" == card
 
 
 @given(cards())
@@ -378,8 +387,8 @@ def test_impossible_score_lists_ranges():
 
 # -- repr and pickling -------------------------------------------------------------
 REPR_CARDS = {
-    "yahtzee": ["", "sixes=18,fours=12,chance=25,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
-    "yacht": ["", "aces=3,choice=22,yacht=0"],
+    "yahtzee": [None, "sixes=18,fours=12,chance=25,yahtzee=50,yahtzee-bonus=100", "3k=0,ones=0"],
+    "yacht": [None, "aces=3,choice=22,yacht=0"],
     "yatzy": ["1p=12,2p=22,yatzy=50"],
     "yahtzee-no-joker": ["yahtzee=50,fh=0,yahtzee-bonus=100"],
 }

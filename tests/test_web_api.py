@@ -692,6 +692,11 @@ def test_advice_matches_the_advisor(client):
     assert r["options"][0]["name"] == Translator("zh").box(get_rules("yacht"), want[0].category)
 
 
+def test_an_empty_card_field_is_the_empty_card_as_no_card(client):
+    # the page sends card= for its empty card field (an empty form field); blanks are refused (BAD_QUERIES)
+    assert client.ok("get", "/api/advice?dice=22555&card=") == client.ok("get", "/api/advice?dice=22555")
+
+
 def test_texts_come_from_the_i18n_module(client):
     for lang in ("en", "zh", "ja"):
         t = client.ok("get", f"/api/text?lang={lang}")
@@ -797,6 +802,9 @@ BAD_QUERIES = [
     # separators only: refused as by the command line, not read as the empty card
     ("/api/advice?dice=22555&card=,,,", 400, "no box=points entry"),
     ("/api/advice?dice=22555&card=%20,%20", 400, "no box=points entry"),
+    # blanks only: refused as --card ' ' is (they were read as the empty card)
+    ("/api/advice?dice=22555&card=%20", 400, "invalid card ' ': no box=points entry"),
+    ("/api/advice?dice=22555&card=%20%20%09", 400, "leave the card out for the empty card"),
     ("/api/advice?dice=22555&card=@/etc/passwd", 400, "box=points"),
     ("/api/advice?dice=22555&card={\"sixes\":6}", 400, "box=points"),
     ("/api/advice?dice=22555&card=sixes=" + "9" * 5000, 400, "longer than"),

@@ -28,7 +28,23 @@ __all__ = [
 
 
 class YahtzeeError(Exception):
-    """Base class of all yahtzee_solver errors."""
+    """Base class of all yahtzee_solver errors.
+
+    Attributes
+    ----------
+    remedy : str or None
+        The end of the message that says what to do, a command to paste among
+        it (``rebuild it with: yahtzee-solve build ...``): a front end that
+        shortens a long message keeps it whole.
+    reason : str or None
+        A part of the message quoted from elsewhere (h5py's words, say): what
+        such a front end shortens first.
+    """
+
+    def __init__(self, *args: object, remedy: str | None = None, reason: str | None = None) -> None:
+        super().__init__(*args)
+        self.remedy: str | None = remedy
+        self.reason: str | None = reason
 
 
 class UsageError(YahtzeeError, ValueError):

@@ -106,6 +106,19 @@ def entry_problem(item: str, name: str | None, value: str | None,
     return None
 
 
+def card_text_problem(text: str, entries: Sequence[object]) -> tuple[str, dict[str, object]] | None:
+    """What is wrong with a card's whole ``text`` once its ``entries`` are read (:func:`card_entries`):
+    a :data:`CARD_PROBLEMS` key and its fields, or ``None``.
+
+    No entry at all -- nothing (``''``), blanks or separators only -- is refused
+    (``none``), as a slip: the empty card is asked for by giving no card.  The one
+    rule of ``--card`` (and ``--opponent``) and of the web's ``card=``.
+    """
+    if not entries:
+        return "none", {"card": repr(text) if len(text) <= 40 else repr(clip(text, 40))}
+    return None
+
+
 def card_problem(key: str, **params: object) -> ScoreCardError:
     """The :class:`ScoreCardError` of :data:`CARD_PROBLEMS` ``key``, carrying its key and fields."""
     return ScoreCardError(CARD_PROBLEMS[key].format(**params), key, params)
@@ -384,7 +397,11 @@ class ScoreCard:
         return d
 
     def format(self) -> str:
-        """The card as ``key=points,...`` (filled boxes only), as the CLI's ``--card`` takes it."""
+        """The card as ``key=points,...`` (filled boxes only), as the CLI's ``--card`` takes it.
+
+        The empty card formats as ``""``, which :func:`parse_card` refuses (a slip): give it ``None``
+        (leave ``--card`` out) for the empty card.
+        """
         parts = [f"{c.slug}={v}" for c, v in zip(self.rules.categories, self.boxes) if v is not None]
         if self.yahtzee_bonus:
             parts.append(f"yahtzee-bonus={self.yahtzee_bonus}")
@@ -510,7 +527,8 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         ``sixes=18,fours=12,chance=22,yahtzee=50`` (names or aliases, ``,`` or
         ``;`` or spaces between entries), ``@card.json`` for a JSON object of the
         same pairs (or ``{"rules": name, "boxes": {...}, "yahtzee-bonus": n}``),
-        or ``None``/empty for the empty card.
+        or ``None`` for the empty card (an empty or blank text is refused, as
+        separators only are: :func:`card_text_problem`).
     rules : str or RuleSet
 
     Raises
@@ -522,9 +540,10 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
         If the ``@FILE`` cannot be read (missing, no permission, not a regular file).
     """
     rules = get_rules(rules)
-    if text is None or not str(text).strip():
+    if text is None:
         return _empty(rules)
-    text = str(text).strip()
+    typed = str(text)
+    text = typed.strip()
     if not text.startswith("@"):  # a file name is taken as it is
         text = ascii_width(text)  # full-width sixes＝１８ as typed with an IME
     if text.startswith("@"):
@@ -542,8 +561,9 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
             raise CategoryError(message, key, params) if key == "repeated" else ScoreCardError(message, key, params)
         assert name is not None  # entry_problem refuses an entry without '='
         pairs[name] = None if value.lower() in OPEN_WORDS else value
-    if not pairs:  # separators only: a slip, not a way to ask for the empty card
-        raise card_problem("none", card=repr(clip(text, 40)))
+    whole = card_text_problem(typed, list(pairs))  # nothing, blanks or separators: a slip, not the empty card
+    if whole is not None:
+        raise card_problem(whole[0], **whole[1])
     return _from_mapping(pairs, rules)
 
 

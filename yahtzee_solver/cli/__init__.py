@@ -84,11 +84,47 @@ def _usage_line(e: click.UsageError) -> str:
 #: Longest error line printed; a pasted 100 kB value is cut, not echoed back.
 MAX_ERROR = 300
 
+#: Longest suggested command (an error's ``remedy``), and longest other words of its message, kept whole past
+#: :data:`MAX_ERROR`: they name a path of up to PATH_MAX (4096 bytes) characters.  Longer ones name no file the
+#: system could open: such a message is cut as any.
+MAX_REMEDY = 4096 + 200
 
-def _echo_error(message: str) -> None:
-    """``Error: message`` on stderr, cut to :data:`MAX_ERROR` characters (dropped if stderr cannot be written)."""
-    if len(message) > MAX_ERROR:
-        message = message[: MAX_ERROR - 3] + "..."
+#: What a long message with a remedy keeps at least of its quoted reason.
+MIN_REASON = 60
+
+
+def _fit(message: str, remedy: str | None = None, reason: str | None = None, limit: int = MAX_ERROR) -> str:
+    """``message`` cut to ``limit`` characters, never inside its ``remedy`` (the command it suggests).
+
+    A message of a :class:`~yahtzee_solver.errors.YahtzeeError` with a
+    ``remedy`` (its last part: ``rebuild it with: yahtzee-solve build ...``)
+    keeps it whole, so the command can be pasted, and the words that say what
+    is wrong (the file's path among them); what gives way is the quoted
+    ``reason`` (h5py's message, say), down to :data:`MIN_REASON` characters.
+    The line may then run past ``limit`` by what the paths need.
+    """
+    if len(message) <= limit:
+        return message
+    at = message.rfind(remedy) if remedy and len(remedy) <= MAX_REMEDY else -1
+    if at < 0:
+        return message[: limit - 3] + "..."
+    head, tail = message[:at], message[at:]  # the tail: the remedy, and what follows it ("(see ... -h)")
+    i = head.rfind(reason) if reason else -1
+    if reason and i >= 0 and len(reason) > MIN_REASON:
+        keep = max(len(reason) - (len(message) - limit) - 3, MIN_REASON - 3)
+        head = head[:i] + reason[:keep].rstrip() + "..." + head[i + len(reason):]
+    if len(head) > MAX_REMEDY:  # not words about a file: the usual cut
+        return message[: limit - 3] + "..."
+    return head + tail
+
+
+def _echo_error(message: str, error: YahtzeeError | None = None) -> None:
+    """``Error: message`` on stderr, cut to :data:`MAX_ERROR` characters (dropped if stderr cannot be written);
+    the command a library ``error`` suggests (its ``remedy``) is kept whole (:func:`_fit`)."""
+    if error is not None:
+        message = _fit(message, error.remedy, error.reason)
+    else:
+        message = _fit(message)
     try:
         click.echo(f"Error: {message}", err=True)
     except (OSError, ValueError):
@@ -118,6 +154,22 @@ def _discard_unwritable_output() -> None:
             pass  # not a file descriptor (e.g. click's CliRunner): nothing flushes it at exit
 
 
+class _Refused(click.UsageError):
+    """A library :class:`~yahtzee_solver.errors.UsageError` as click's (exit 2), kept for its remedy."""
+
+    def __init__(self, message: str, error: YahtzeeError) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+class _Failed(click.ClickException):
+    """Any other :class:`~yahtzee_solver.errors.YahtzeeError` as click's (exit 1), kept for its remedy."""
+
+    def __init__(self, error: YahtzeeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class LazyGroup(click.Group):
     """A group that imports a command's module only when the command is used,
     and reports every failure as one line (see the module docstring)."""
@@ -137,11 +189,11 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CardRulesError as e:
-            raise click.UsageError(f"{e} (pass --rules {e.card_rules})") from None
+            raise _Refused(f"{e} (pass --rules {e.card_rules})", e) from None
         except UsageError as e:
-            raise click.UsageError(str(e)) from None
+            raise _Refused(str(e), e) from None
         except YahtzeeError as e:
-            raise click.ClickException(str(e)) from None
+            raise _Failed(e) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
@@ -166,10 +218,10 @@ class LazyGroup(click.Group):
             code: int = e.exit_code
             return code
         except click.UsageError as e:
-            _echo_error(_usage_line(e))
+            _echo_error(_usage_line(e), e.error if isinstance(e, _Refused) else None)
             return e.exit_code
         except click.ClickException as e:
-            _echo_error(_sentence(e.format_message()))
+            _echo_error(_sentence(e.format_message()), e.error if isinstance(e, _Failed) else None)
             return e.exit_code
         except (click.Abort, KeyboardInterrupt, EOFError) as e:
             _discard_unwritable_output()

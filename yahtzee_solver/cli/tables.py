@@ -6,7 +6,8 @@ the file is written atomically by :func:`yahtzee_solver.solver.table.save_table`
 (temp file in the same folder, then rename), so an interrupted or failed build
 leaves the previous table and no temp file behind.
 
-``info`` reads a table's metadata and re-verifies its SHA-256 checksum; without
+``info`` reads a table's metadata and re-verifies its SHA-256 checksums (the loaders' checks,
+:meth:`~yahtzee_solver.solver.table.ValueTable.verify`); without
 ``--rules`` it takes the rule set stored in the ``--table`` file.
 
 Both compare the optimal expected score of the empty card with the value
@@ -23,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import TableError
+from ..errors import TableError, UsageError
 from ..files import file_kind
-from ..solver.table import FORMAT_VERSION, checksum, default_table_path, load_table
+from ..solver.table import FORMAT_VERSION, default_table_path, load_table, rebuild_hint
 from .options import DEFAULT_RULES, echo_json, json_option, rules_option, table_option, table_rules_option
 
 if TYPE_CHECKING:
@@ -134,29 +135,37 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         "shipped with the package for --rules)."
     ),
 )
+@click.option("--force", is_flag=True, default=False,
+              help="Replace the table of another rule set at --out (refused without it).")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
-def build(rules: RuleSet, out: str | None, progress: bool) -> None:
+def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
 
     Uses the numba-compiled kernels on every core: a few seconds, plus the
     time to compile the kernels on first use.  An existing file is replaced
-    only once the new one is completely written; a target that is not a
-    regular file (a folder, a fifo, a device) is refused before the work.
+    only once the new one is completely written, and only if it is a table
+    of the same rule set or a damaged one; a table of another rule set needs
+    --force.  A target that is not a table (a text file, another program's
+    HDF5 file; exit 2) or not a regular file (a folder, a fifo, a device) is
+    refused before the work, and nothing is written.
 
     \b
     Example:
       yahtzee-solve build --rules yacht --out yacht.h5
     """
     from ..solver.build import build_values
-    from ..solver.table import ValueTable, save_table
+    from ..solver.table import ValueTable, replace_refusal, save_table
 
     rs = rules
     path = Path(out) if out is not None else default_table_path(rs)
     hint = "" if out is not None else "; pass --out PATH to write the table elsewhere"
     check_writable(path, hint=hint, make_folders=out is None)  # a folder the user names is never created
+    refused = replace_refusal(path, rs.name, force=force)  # before the work: what the write would refuse
+    if refused is not None:
+        raise UsageError(f"{refused}{hint}")
     result = build_values(rs, progress=progress)
     try:
-        save_table(ValueTable(rs, result.values), path, n_states=result.n_states)
+        save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
     except TableError as e:
         raise TableError(f"{e}{hint}") from None
     ref, ok = compare_reference(rs, result.empty_value)
@@ -181,7 +190,8 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     Shows the file, format version, rule set, the package version that built
     it, the optimal expected score of the empty card against the published
     optimal value (where docs/rules.md quotes one) and the number of states.  Exits
-    1 if the SHA-256 checksum does not match the values.
+    1, as the queries refuse the file, if a SHA-256 checksum it stores (the whole
+    table's, or a chunk's) does not match the values.
 
     \b
     Examples:
@@ -190,18 +200,25 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     """
     # the file opened once: its rule set (unless --rules names one, then checked) and its values
     table = load_table(rules if rules is not None or table_path is not None else DEFAULT_RULES, table_path,
-                       verify=False)  # structure checked; checksum below
+                       verify=False)  # structure checked; checksums below
     rs = table.rules
+    assert table.path is not None  # loaded from a file
     meta = {k: v for k, v in table.meta.items() if not k.startswith("_")}
     stored = str(meta.get("checksum", ""))
-    ok_sum = checksum(table.values) == stored
-    rebuild = f"rebuild it with: yahtzee-solve build --rules {rs.name} --out {table.path}"
+    failed: TableError | None = None
+    try:  # every checksum the file stores, as the loaders check them (the whole table's and each chunk's)
+        table.verify()
+    except TableError as e:
+        failed = e
+    ok_sum = failed is None
     empty = float(table.values[0, 0, 0])
     if not math.isfinite(empty):  # nothing to show: say why the file is unusable, on one line
-        why = "fails its checksum (corrupt)" if not ok_sum else f"holds no value for the empty card ({empty})"
-        raise TableError(f"value table {str(table.path)!r} {why}; {rebuild}")
+        if failed is not None:
+            raise failed
+        hint = rebuild_hint(rs.name, table.path)
+        raise TableError(f"value table {str(table.path)!r} holds no value for the empty card ({empty}); {hint}",
+                         remedy=hint)
     ref, ok_ref = compare_reference(rs, empty)
-    assert table.path is not None  # loaded from a file
     size = table.path.stat().st_size
     from .._version import __version__
 
@@ -237,5 +254,5 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         w = max(len(k) for k, _ in rows)
         for k, v in rows:
             click.echo(f"{k.ljust(w)}  {v}")
-    if not ok_sum:
-        raise TableError(f"value table {str(table.path)!r} fails its checksum (corrupt); {rebuild}")
+    if failed is not None:  # the loaders' own error (and exit code)
+        raise failed

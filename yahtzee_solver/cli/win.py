@@ -126,8 +126,8 @@ MAX_OPEN_LIMIT = 10
 @click.option("--rolls-left", "-r", type=RollsLeft(), default=2, show_default=True,
               help="Rerolls still allowed this turn: 2 after the first roll, 1 after the second, 0 to choose a box.")
 @card_option
-@click.option("--opponent", "-o", "opponent_text", metavar="CARD", required=True, multiple=True, callback=one_card,
-              help="The opponent's scorecard, in the same form as --card.")
+@click.option("--opponent", "-o", "opponent_text", metavar="CARD", multiple=True, callback=one_card,
+              help="The opponent's scorecard, in the same form as --card.  Default: the empty card.")
 @click.option("--opponent-plays", "plays", type=click.Choice(["optimal", "expert", "normal", "beginner"],
               case_sensitive=False), default="optimal", show_default=True,
               help="optimal: the opponent plays to win as well (the zero-sum game); a CPU level: it plays that "

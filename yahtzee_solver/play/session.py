@@ -16,8 +16,9 @@ the messages (:func:`settle_notes`) their own way.
   abandoned in solitaire);
 * the game in progress is saved after every action (:func:`save_action`: the
   ledger, the save, and once the records' note of the game in progress),
-  made practice by a hint (:meth:`GameStore.update`) and filed when over
-  (:func:`file_finished`: the game history, then the records).
+  made practice by a hint (:meth:`GameStore.update`; :func:`advice_refused`
+  says which asks for advice are refused, the game staying unaided) and filed
+  when over (:func:`file_finished`: the game history, then the records).
 
 See the README, "What the records count".
 """
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 _Path = str | os.PathLike[str] | None
 
 __all__ = ["Settled", "Filed", "settle", "settle_notes", "file_finished", "fresh_seed", "make_game", "begin_game",
-           "save_action", "note_game", "mark_practice", "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
+           "save_action", "note_game", "advice_refused", "mark_practice", "player_name", "dice_text", "cpu_steps", "can_undo", "undo_score"]
 
 
 @dataclass(frozen=True)
@@ -312,6 +313,32 @@ def note_game(store: GameStore, records_file: _Path = None, final: tuple[int, st
         return None if said == store.note_problem else store.note_problem
     store.noted, store.note_problem = (e.game_id, e.practice, final), None
     return problem
+
+
+#: The kinds of advice a player can ask for during a game: the ranked options (the terminal's ``h``, the
+#: page's Hint) and their reasons (``why``, the page's Why).  Either one given makes the game practice.
+ADVICE = ("hint", "why")
+
+
+def advice_refused(state: GameState, kind: str) -> str | None:
+    """Why advice of ``kind`` (one of :data:`ADVICE`) is refused at ``state``, or ``None`` when it is given.
+
+    The one rule both front ends follow before a hint makes the game practice
+    (:func:`mark_practice`): a refused ask leaves the game unaided.
+
+    * ``"no_dice"``: the reasons (``why``) before the turn's first roll -- they
+      are about the dice showing, and there are none;
+    * a hint before the first roll is given: the expected final score from the
+      card (and, against the CPU, the chance of winning), and it counts as a hint.
+
+    Whose turn it is and whether the game is over are the front ends' own checks
+    (the terminal only asks on the player's turn).
+    """
+    if kind not in ADVICE:
+        raise ValueError(f"unknown kind of advice {kind!r} (expected one of {', '.join(ADVICE)})")
+    if kind == "why" and state.dice is None:
+        return "no_dice"
+    return None
 
 
 def mark_practice(store: GameStore, reason: str, records_file: _Path = None) -> str | None:

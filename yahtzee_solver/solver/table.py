@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScoreCardError, TableError, UsageError
-from ..files import file_kind, write_atomic
+from ..files import clip, file_kind, write_atomic
 from ..rules import RULESETS, RuleSet, get_rules
 
 __all__ = ["ValueTable", "load_table", "open_table", "resolve_table", "save_table", "default_table_path", "FORMAT_VERSION",
@@ -198,6 +198,31 @@ class ValueTable:
         """True once the whole table is in memory (built, loaded, or :attr:`values` used)."""
         return self._values is not None
 
+    def verify(self) -> None:
+        """Check the values against every checksum the file stores, with the loaders' own checks.
+
+        The SHA-256 of the whole table (as :func:`load_table` checks it) and,
+        when the file has them, the SHA-256 of each chunk (``/chunk_sha256``,
+        as :func:`open_table` checks each chunk it reads): a file one loader
+        refuses fails here.  The whole table is read.  Nothing to check for a
+        table built in memory.
+
+        Raises
+        ------
+        TableError
+            The loaders' error: a checksum that does not match (``corrupt``, or
+            ``corrupt chunk N``), or a file that cannot be read.
+        """
+        if self.path is None:
+            return
+        values = self.values  # an opened table: read whole, its SHA-256 checked
+        _check_whole(values, self.meta.get("checksum"), self.path, self.rules.name)
+        digests = self._reader.digests if self._reader is not None else _stored_digests(self.path, self.rules.name)
+        if digests is None:
+            return
+        for i, digest in enumerate(digests):
+            _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, self.path, self.rules.name)
+
     def values_for(self, filled: int) -> np.ndarray:
         """Values good for one turn from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
 
@@ -318,10 +343,7 @@ class _ChunkReader:
         self.loaded: np.ndarray = np.zeros(len(digests), dtype=bool)
 
     def _fail(self, e: Exception) -> TableError:
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        return TableError(
-            f"cannot read value table {str(self.path)!r} ({msg}); {_rebuild_hint(self.rules_name, self.path)}"
-        )
+        return _read_failure(e, self.path, rebuild_hint(self.rules_name, self.path))
 
     def read_all(self) -> np.ndarray:
         import h5py
@@ -331,11 +353,7 @@ class _ChunkReader:
                 values: np.ndarray = f["values"][...]
         except _H5_ERRORS as e:
             raise self._fail(e) from None
-        if checksum(values) != self.checksum:
-            raise TableError(
-                f"value table {str(self.path)!r} fails its checksum (corrupt); "
-                f"{_rebuild_hint(self.rules_name, self.path)}"
-            )
+        _check_whole(values, self.checksum, self.path, self.rules_name)
         values.setflags(write=False)
         return values
 
@@ -353,13 +371,7 @@ class _ChunkReader:
                 for i in want:
                     lo, hi = i * n, min((i + 1) * n, out.shape[0])
                     chunk = ds[lo:hi]
-                    if hashlib.sha256(np.ascontiguousarray(chunk, dtype="<f8").tobytes()).digest() != bytes(
-                        self.digests[i]
-                    ):
-                        raise TableError(
-                            f"value table {str(self.path)!r} fails its checksum (corrupt chunk {i}); "
-                            f"{_rebuild_hint(self.rules_name, self.path)}"
-                        )
+                    _check_chunk(i, chunk, self.digests[i], self.path, self.rules_name)
                     out[lo:hi] = chunk
                     self.loaded[i] = True
         except TableError:
@@ -373,23 +385,88 @@ class _ChunkReader:
 _H5_ERRORS = (OSError, KeyError, ValueError, RuntimeError, TypeError)
 
 
-def _rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool | None = None) -> str:
+# -- the checks every loader makes, and the errors they raise ---------------------------------------
+def _table_error(what: str, hint: str, reason: str | None = None) -> TableError:
+    """``what; hint`` as a :class:`TableError` whose ``remedy`` is ``hint`` (the command it suggests: the
+    command line keeps it whole when it shortens a long line) and whose ``reason`` is the part of ``what``
+    quoted from elsewhere (h5py's words: shortened first)."""
+    return TableError(f"{what}; {hint}", remedy=hint, reason=reason)
+
+
+def _read_failure(e: Exception, path: Path, hint: str) -> TableError:
+    """A file h5py could not read (``e``, one of :data:`_H5_ERRORS`), with its first line quoted."""
+    msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return _table_error(f"cannot read value table {str(path)!r} ({msg})", hint, reason=msg)
+
+
+def _checksum_failure(path: Path, rules_name: str, chunk: int | None = None) -> TableError:
+    what = "corrupt" if chunk is None else f"corrupt chunk {chunk}"
+    return _table_error(f"value table {str(path)!r} fails its checksum ({what})", rebuild_hint(rules_name, path))
+
+
+def _check_whole(values: np.ndarray, stored: object, path: Path, rules_name: str) -> None:
+    """The SHA-256 of the whole table against ``stored``, the file's ``checksum`` attribute."""
+    if checksum(values) != stored:
+        raise _checksum_failure(path, rules_name)
+
+
+def _check_chunk(i: int, chunk: np.ndarray, digest: np.ndarray, path: Path, rules_name: str) -> None:
+    """The SHA-256 of chunk ``i`` of ``/values`` against its ``/chunk_sha256`` row ``digest``."""
+    if hashlib.sha256(np.ascontiguousarray(chunk, dtype="<f8").tobytes()).digest() != bytes(digest):
+        raise _checksum_failure(path, rules_name, i)
+
+
+def _stored_digests(path: Path, rules_name: str) -> np.ndarray | None:
+    """The file's ``/chunk_sha256`` rows, as :func:`open_table` reads them; ``None`` for a file without them
+    (written before they existed, or not in chunks of :data:`CHUNK_ROWS` masks: then loaded whole)."""
+    import h5py
+
+    try:
+        with h5py.File(path, "r") as f:
+            ds = f["values"]
+            digests: np.ndarray | None = f["chunk_sha256"][...] if _chunked_with_digests(f, ds) else None
+    except _H5_ERRORS as e:
+        raise _read_failure(e, path, rebuild_hint(rules_name, path)) from None
+    return digests
+
+
+def build_command(rules_name: str, path: str | os.PathLike[str]) -> str:
+    """The ``yahtzee-solve build`` command that writes a table of ``rules_name`` at ``path``, to paste.
+
+    For the table shipped in the package (:func:`default_table_path`, where
+    ``build`` writes without ``--out``) the plain ``yahtzee-solve build --rules
+    NAME`` the README gives; otherwise with ``--out PATH``, the path shell-quoted.
+    """
+    cmd = f"yahtzee-solve build --rules {rules_name}"
+    if rules_name in RULESETS and _same_path(Path(path), default_table_path(rules_name)):
+        return cmd
+    return f"{cmd} --out {shlex.quote(str(path))}"
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, an embedded NUL: not the shipped file
+        return False
+
+
+def rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool | None = None) -> str:
     """How to get a table of ``rules_name`` at ``path``, for the end of an error message.
 
     ``build --out`` replaces a missing or damaged table (an HDF5 file) but refuses
     any other file, and another program's HDF5 file is not one to replace
     either (``table=False``): for a file that is not a table the hint says to
     move it away or to build at a free path beside it.  ``table=None`` decides
-    from the file itself (its HDF5 signature).
+    from the file itself (its HDF5 signature).  The command is :func:`build_command`'s.
     """
     p = Path(path)
     if table is None:
         kind = file_kind(p)
         table = kind == "missing" or (kind == "file" and _is_hdf5(p))
     if table:
-        return f"rebuild it with: yahtzee-solve build --rules {rules_name} --out {shlex.quote(str(p))}"
+        return f"rebuild it with: {build_command(rules_name, p)}"
     return (f"it is not a value table: move it away, or build one beside it with: "
-            f"yahtzee-solve build --rules {rules_name} --out {shlex.quote(str(_free_path(p)))}")
+            f"{build_command(rules_name, _free_path(p))}")
 
 
 def _free_path(path: Path) -> str:
@@ -404,11 +481,48 @@ def _free_path(path: Path) -> str:
     return "OTHER.h5"
 
 
-def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None) -> Path:
+def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: bool = False) -> str | None:
+    """Why a table of ``rules_name`` may not be written over the file at ``path``, or ``None`` when it may.
+
+    The one rule of ``build --out`` (checked before the work) and of
+    :func:`save_table` (checked again as it writes).  A missing file, a table of
+    the same rule set, and a damaged table (an HDF5 file that cannot be read,
+    or a table that names no rule set) may be replaced -- what the error of a
+    damaged table suggests (``rebuild it with: ...``).  Never a file that is
+    not HDF5, nor an HDF5 file that is not a value table (another program's:
+    the same errors say to move it away).  A table of another rule set only
+    with ``force``.  Anything but a regular file is left to the writer, which
+    refuses it.
+    """
+    p = Path(path)
+    if file_kind(p) != "file":
+        return None
+    if not _is_hdf5(p):
+        return f"refusing to overwrite {str(p)!r}: it is not an HDF5 value table (remove it or choose another path)"
+    import h5py
+
+    try:
+        with h5py.File(p, "r") as f:
+            fmt, held = _plain(f.attrs.get("format")), _plain(f.attrs.get("rules"))
+    except _H5_ERRORS:  # a damaged table: rebuilt in place
+        return None
+    if fmt != FORMAT:
+        return (f"refusing to overwrite {str(p)!r}: it is an HDF5 file but not a yahtzee_solver value table "
+                "(another program's data?): remove it or choose another path")
+    if isinstance(held, str) and held != rules_name and not force:
+        return (f"refusing to replace {str(p)!r}: it holds the value table of rules {clip(held, 40)!r}, not "
+                f"{rules_name!r} (replace it with --force, or choose another path)")
+    return None
+
+
+def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int | None = None,
+               force: bool = False) -> Path:
     """Write ``table`` to ``path`` atomically (temp file in the same folder, then rename).
 
-    Missing folders are created.  An existing file is replaced only if it is
-    an HDF5 file (an older or damaged table), never a file of another kind.
+    Missing folders are created.  An existing file is replaced only as
+    :func:`replace_refusal` allows: a table of the same rule set or a damaged
+    one, a table of another rule set only with ``force``; never a file of
+    another kind.
     SIGINT and SIGTERM are deferred while the file is written and renamed
     (well under a second), so an interrupted build leaves either the old file
     or the complete new one, and no temp file.
@@ -422,16 +536,16 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
     ------
     TableError
         If the folder cannot be written, or ``path`` exists and is not a
-        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...).
+        regular HDF5 file (a device, a pipe, a folder, a JSON file, ...), is
+        another program's HDF5 file, or (without ``force``) a table of another rule set.
     """
     path = Path(path)
     kind = file_kind(path)
     if kind not in ("missing", "file"):
         raise TableError(f"refusing to write table to {str(path)!r}: it exists and is not a regular file")
-    if kind == "file" and not _is_hdf5(path):
-        raise TableError(
-            f"refusing to overwrite {str(path)!r}: it is not an HDF5 value table (remove it or choose another path)"
-        )
+    refused = replace_refusal(path, table.rules.name, force=force)
+    if refused is not None:
+        raise TableError(refused)
     v = np.ascontiguousarray(table.values, dtype=np.float64)
     with _signals_held():
         _write_atomic(table, v, path, n_states)
@@ -583,9 +697,9 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     try:
         st = p.stat()
     except OSError:
-        raise TableError(f"value table {str(p)!r} not found; {_rebuild_hint(name, p, table=True)}") from None
+        raise _table_error(f"value table {str(p)!r} not found", rebuild_hint(name, p, table=True)) from None
     if file_kind(st) != "file":
-        raise TableError(f"value table {str(p)!r} is not a regular file; {_rebuild_hint(name, p, table=False)}")
+        raise _table_error(f"value table {str(p)!r} is not a regular file", rebuild_hint(name, p, table=False))
     key = (str(p.resolve()), rules.name if rules is not None else None, st.st_mtime_ns, st.st_size)
     for lazy in (False, True) if not whole else (False,):
         hit = _TABLE_CACHE.get((*key, lazy))
@@ -594,23 +708,23 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
 
     import h5py
 
-    hint = _rebuild_hint(name, p)  # a damaged table is rebuilt in place; a file of another kind is not replaced
+    hint = rebuild_hint(name, p)  # a damaged table is rebuilt in place; a file of another kind is not replaced
     try:
         with h5py.File(p, "r") as f:
             attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
             if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
-                raise TableError(f"{str(p)!r} is not a yahtzee_solver value table; {_rebuild_hint(name, p, table=False)}")
+                raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table", rebuild_hint(name, p, table=False))
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
-                hint = _rebuild_hint(rules.name, p, table=True)
+                hint = rebuild_hint(rules.name, p, table=True)
             if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
-                raise TableError(
+                raise _table_error(
                     f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
-                    f"this version reads {FORMAT_VERSION}; {hint}"
+                    f"this version reads {FORMAT_VERSION}", hint
                 )
             if attrs.get("rules") != rules.name:
-                raise TableError(
-                    f"{str(p)!r} holds rules {attrs.get('rules')!r}, not {rules.name!r}; "
+                raise _table_error(
+                    f"{str(p)!r} holds rules {attrs.get('rules')!r}, not {rules.name!r}",
                     f"pass --rules {attrs.get('rules')} to use it, or build a {rules.name} table with: "
                     f"yahtzee-solve build --rules {rules.name} --out OTHER.h5"
                 )
@@ -619,12 +733,12 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
             except (TypeError, ValueError):
                 stored = None
             if stored != json.loads(rules.to_json()):
-                raise TableError(f"{str(p)!r} was built for a different definition of rules {rules.name!r}; {hint}")
+                raise _table_error(f"{str(p)!r} was built for a different definition of rules {rules.name!r}", hint)
             ds = f["values"]
             C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
             if ds.shape != (1 << C, T + 1, F) or ds.dtype != np.float64:
-                raise TableError(
-                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64; {hint}"
+                raise _table_error(
+                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint
                 )
             lazy = not whole and _chunked_with_digests(f, ds)
             values = None if lazy else ds[...]
@@ -632,8 +746,7 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     except TableError:
         raise
     except _H5_ERRORS as e:
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise TableError(f"cannot read value table {str(p)!r} ({msg}); {hint}") from None
+        raise _read_failure(e, p, hint) from None
     key = (key[0], rules.name, key[2], key[3])
     if lazy:
         assert digests is not None
@@ -642,8 +755,8 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
         _TABLE_CACHE[(*key, True)] = table
         return table
     assert values is not None  # not lazy: read whole
-    if verify and checksum(values) != attrs.get("checksum"):
-        raise TableError(f"value table {str(p)!r} fails its checksum (corrupt); {hint}")
+    if verify:
+        _check_whole(values, attrs.get("checksum"), p, rules.name)
     values.setflags(write=False)
     attrs["_verified"] = verify
     table = ValueTable(rules, values, p, attrs)
@@ -664,8 +777,7 @@ def _chunked_with_digests(f: Any, ds: Any) -> bool:
 def _rules_named_in(path: Path, name: object) -> RuleSet:
     """The rule set a file names in its ``rules`` attribute (``load_table(None, path)``)."""
     if not isinstance(name, str):
-        raise TableError(f"{str(path)!r} does not name its rule set; rebuild it with: "
-                         f"yahtzee-solve build --rules NAME --out {shlex.quote(str(path))}")
+        raise _table_error(f"{str(path)!r} does not name its rule set", rebuild_hint("NAME", path, table=True))
     if name not in RULESETS:
         raise TableError(
             f"value table {os.fspath(path)!r} holds rules {name!r}, unknown to this version "

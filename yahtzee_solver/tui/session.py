@@ -22,7 +22,7 @@ from ..game import CPU, HUMAN, MAX_ROLLS, Hold, Roll, Score
 from ..i18n import display_width, pad, wrap
 from ..play.records import DataFileError, records_path
 from ..play.savegame import GameStore
-from ..play.session import can_undo, cpu_steps, file_finished, mark_practice, save_action, undo_score
+from ..play.session import advice_refused, can_undo, cpu_steps, file_finished, mark_practice, save_action, undo_score
 from . import prompt
 from .board import clear_screen, fit_items, player_name, render_board, render_dice
 from .prompt import PromptError, confirm, dice_text, keep_command, parse_command
@@ -281,12 +281,16 @@ class Session:
             self.note(tr.help(st.rules))
         elif cmd.verb == "rules":
             self.show_rules()
-        elif cmd.verb == "hint":
+        elif cmd.verb in ("hint", "why"):
+            refused = advice_refused(st, cmd.verb)
+            if refused is not None:  # the game stays unaided
+                self.error(PromptError(f"err.{refused}"))
+                return True
             self.practice("hint")
-            self.hint()
-        elif cmd.verb == "why":
-            self.practice("hint")
-            self.why()
+            if cmd.verb == "hint":
+                self.hint()
+            else:
+                self.why()
         elif cmd.verb == "roll":
             if self.loss_confirmed_keep():
                 self.act(Roll())
@@ -484,11 +488,8 @@ class Session:
         from .why import figures, sentence
 
         st, tr, rules = self.state, self.tr, self.state.rules
-        if st.dice is None:
-            self.note(tr("hint.roll", ev=f"{self.advisor.expected_final(st.card):.2f}"), fg="cyan")
-            return
         dice = st.sorted_dice
-        assert dice is not None  # rolled
+        assert dice is not None  # rolled: advice_refused refuses the reasons before the first roll
         rl = st.rerolls_left if st.rolls_used < MAX_ROLLS else 0
         # keeps with rerolls left, else boxes
         options: Sequence[KeepOption | BoxOption] = self.advisor.hint(st.card, dice, rl)[:top]

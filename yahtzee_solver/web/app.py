@@ -363,8 +363,9 @@ def create_app(
         if digits not in ("0", "1", "2"):
             raise ApiError(400, tr()("web.err.rolls_left", value=quoted(r)))
         assert digits is not None  # one of the three
-        return jsonify(advise(service.advisors, q.get("rules", "yahtzee"), q.get("card", ""), q["dice"], int(digits),
-                              tr().lang))
+        # no card, or an empty card= (the page's empty card field), is the empty card; a blank one is refused
+        card = q.get("card") or None
+        return jsonify(advise(service.advisors, q.get("rules", "yahtzee"), card, q["dice"], int(digits), tr().lang))
 
     @app.get("/api/game")
     def api_game() -> Response:

@@ -35,10 +35,9 @@ from ..game import positions_of
 from ..i18n import LANGS, Translator, format_probability
 from ..i18n.text import MESSAGES
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
-from ..play.session import cpu_steps
+from ..play.session import advice_refused, cpu_steps
 from ..dice import whole_number
-from ..files import clip
-from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries, entry_problem
+from ..state import BONUS_KEYS, OPEN_WORDS, ScoreCard, _number_shown, card_entries, card_text_problem, entry_problem
 from ..strategy.win_chances import WIN_HINT_MAX_OPEN, WinChances, WinHints, WinOption, win_note
 from ..strategy.win_chances import warm as warm_win
 from . import store
@@ -255,22 +254,25 @@ def read_dice(text: str, tr: Translator) -> tuple[int, ...]:
         raise ApiError(400, tr("web.adv.err.dice", dice=quoted(text, 20)), "bad_dice") from None
 
 
-def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
+def parse_card_pairs(text: str | None, rules: RuleSet, tr: Translator | None = None) -> ScoreCard:
     """A card from ``box=points`` pairs (``sixes=18,fh=25,yahtzee-bonus=100``), in the command line's syntax.
 
     The entries are read as ``--card`` reads them (:func:`yahtzee_solver.state.card_entries`:
     ``,``, ``;`` or blanks between them, ``:`` for ``=``, ``-`` for an open box).  Unlike
     :func:`yahtzee_solver.parse_card` this never reads a file (no ``@FILE``) or JSON, so it is
     safe for text that comes from a web request.  The refusals are in ``tr``'s language
-    (default English) and name the box and points at fault.
+    (default English) and name the box and points at fault.  ``None`` is the empty card;
+    a blank text is refused as ``--card ' '`` is (:func:`yahtzee_solver.state.card_text_problem`).
 
     Raises
     ------
     ApiError
-        400 for a syntax error, separators with no entry, an unknown or repeated box, or
+        400 for a syntax error, blanks or separators with no entry, an unknown or repeated box, or
         impossible points.
     """
     tr = tr or WebTranslator("en")
+    if text is None:
+        return ScoreCard.empty(rules)
     if len(text) > MAX_CARD_TEXT:
         raise ApiError(400, tr("web.adv.err.long", n=MAX_CARD_TEXT))
     pairs: dict[str, Any] = {}
@@ -283,8 +285,9 @@ def parse_card_pairs(text: str, rules: RuleSet, tr: Translator | None = None) ->
         assert name is not None  # entry_problem refuses an entry without '='
         # the points as typed: the card's own reader refuses them as the command line does (CARD_PROBLEMS)
         pairs[name] = None if value.lower() in OPEN_WORDS else value[:40]
-    if not pairs and text.strip():  # separators only: a slip, refused as the command line refuses it
-        raise ApiError(400, tr("card.none", card=repr(clip(text.strip(), 40))))
+    empty = card_text_problem(text, list(pairs))  # blanks or separators only: refused as the command line does
+    if empty is not None:
+        raise ApiError(400, tr(f"card.{empty[0]}", **empty[1]))
     try:
         return ScoreCard.from_mapping(pairs, rules)
     except CategoryError as e:
@@ -401,7 +404,7 @@ def _box_rows(adv: Advisor, card: ScoreCard, dice: Sequence[int], tr: Translator
     ]
 
 
-def advise(advisors: _Advisors, rules: str, card_text: str, dice_text: str, rolls_left: int,
+def advise(advisors: _Advisors, rules: str, card_text: str | None, dice_text: str, rolls_left: int,
            lang: str) -> dict[str, Any]:
     """The advisor page's answer: ranked keeps (``rolls_left`` 1 or 2) or ranked boxes (0).
 
@@ -1171,8 +1174,9 @@ class GameService:
         with self.lock:
             self._check_version(version, tr)
             st = self._human_turn(tr, hint=True)
-            if st.dice is None:
-                raise ApiError(409, tr("web.why.no_dice"), "no_dice")
+            refused = advice_refused(st, "why")
+            if refused is not None:  # the game stays unaided
+                raise ApiError(409, tr(f"web.why.{refused}"), refused)
             st = copy.deepcopy(st, {id(st.rules): st.rules})
             seen = self.version
         dice = st.sorted_dice
