@@ -426,6 +426,21 @@ def test_open_table_without_chunk_digests_loads_and_hashes_the_whole_table(yacht
         open_table("yacht", yacht_file)
 
 
+def test_a_whole_load_refuses_a_file_whose_chunk_digests_the_lazy_open_refuses(yacht_file):
+    """A damaged ``/chunk_sha256`` row (the values themselves intact): the queries' lazy open refused the
+    file while load_table (the game, the build, the batch API) took it; now both refuse it alike."""
+    from yahtzee_solver.solver.table import open_table
+
+    with h5py.File(yacht_file, "r+") as f:
+        f["chunk_sha256"][0, 5] ^= 1
+    with pytest.raises(TableError, match="corrupt chunk 0") as lazy:
+        open_table("yacht", yacht_file).values_for(0)
+    with pytest.raises(TableError, match="corrupt chunk 0") as whole:
+        load_table("yacht", yacht_file)
+    assert str(whole.value) == str(lazy.value)
+    assert load_table("yacht", yacht_file, verify=False).values.shape == (1 << 12, 64, 1)  # asked not to check
+
+
 def test_chunk_digests_cover_every_chunk(yacht_file, fresh_table):
     from yahtzee_solver.solver.table import chunk_digests
 
