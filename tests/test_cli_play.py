@@ -1095,3 +1095,13 @@ def test_play_without_master_does_not_import_numba_nor_refuse_its_settings(tmp_p
                          timeout=120)
     assert out.returncode == 0 and out.stderr.strip().splitlines()[-1] == "False", out.stderr[-2000:]
     assert "Game saved" in out.stdout, out.stdout[-2000:]
+
+
+def test_a_hint_in_a_game_already_practice_says_nothing_new(home):
+    # a chosen seed makes the game practice, said when it starts; the hint adds its reason without a
+    # second notice that the game "now" counts as practice
+    tr = Translator("en")
+    res = run(["play", "--fast", "--seed", "3"], ["r", "h", "q"])
+    assert res.exit_code == 0, res.output
+    assert "Chosen seed" in res.output and tr("practice.hint") not in res.output
+    assert "hint" in _ledger(home)["practice"]

@@ -394,6 +394,17 @@ def test_a_bad_new_game_request_leaves_the_game_in_progress(client, files):
     assert files["game_file"].read_text() == before and RecordBook.load(files["records_file"]).to_list() == []
 
 
+def test_a_hint_in_a_game_already_practice_says_nothing_new(files):
+    """A chosen seed makes the game practice (said when it starts): a hint adds its reason, no notice
+    that the game "now" counts as practice."""
+    c = Client(create_app(**files))
+    c.ok("post", "/api/game/new", {"opponent": "none", "seed": 4})
+    assert c.ok("get", "/api/game")["game"]["practice"]
+    c.ok("post", "/api/game/roll")
+    assert c.ok("post", "/api/game/hint")["practice"] is None
+    assert c.ok("get", "/api/game")["game"]["practice"]
+
+
 def test_a_hint_makes_the_game_practice(files):
     c = Client(create_app(**files))
     c.ok("post", "/api/game/new", {"opponent": "expert"})

@@ -320,10 +320,13 @@ class Session:
             self.note(tr("ev.kept", keep=dice_text(kept), reroll=dice_text(rest)))
 
     def practice(self, reason: str) -> None:
-        """Mark the game as practice for ``reason`` (say so the first time)."""
+        """Mark the game as practice for ``reason``; say so if it was not practice already (a chosen
+        seed, an earlier hint or undo: it said so then)."""
         if reason not in self.store.practice:
+            already = bool(self.store.practice)
             self._records_warning(mark_practice(self.store, reason, self.records_file))
-            self.note(self.tr(f"practice.{reason}"), fg="yellow")
+            if not already:
+                self.note(self.tr(f"practice.{reason}"), fg="yellow")
 
     def _too_costly(self, what: str, loss: float, best: str, cancelled: str = "confirm.cancelled") -> bool:
         """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""

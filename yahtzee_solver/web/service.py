@@ -1071,16 +1071,18 @@ class GameService:
             return out
 
     def _hinted(self, tr: Translator) -> str | None:
-        """Make the game practice after a hint or its reasons; the notice the first time, else ``None``."""
+        """Make the game practice after a hint or its reasons; the notice if it was not practice
+        already (a chosen seed, an undo, an earlier hint: said then), else ``None``."""
         if "hint" in self.store.practice:
             return None
+        already = bool(self.store.practice)
         try:
             problem = store.mark_practice(self.store, "hint", self.records_file)
         except store.DataFileError as e:
             raise ApiError(500, tr("web.err.save_failed", detail=e), "save_failed") from None
         if problem:
             self.notice = problem
-        return tr("practice.hint")
+        return None if already else tr("practice.hint")
 
     def _hint(self, adv: Advisor, tr: Translator, st: GameState) -> dict[str, Any]:
         card = st.card
