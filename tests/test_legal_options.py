@@ -306,8 +306,8 @@ def test_web_advice_lists_the_stop_with_the_fill_value():
     from yahtzee_solver.web.service import _Advisors, advise
 
     advisors = _Advisors(jit=False)
-    fill = advise(advisors, "yahtzee", "", "12555", 0, "en")["options"]
-    out = advise(advisors, "yahtzee", "", "12555", 2, "en")["options"]
+    fill = advise(advisors, "yahtzee", None, "12555", 0, "en")["options"]
+    out = advise(advisors, "yahtzee", None, "12555", 2, "en")["options"]
     stop = next(o for o in out if o["keep"] == [1, 2, 5, 5, 5])
     assert stop["expected"] == fill[0]["expected"]
     assert next(i for i, o in enumerate(out) if o["keep"] == [5, 5]) < out.index(stop)
