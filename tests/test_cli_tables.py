@@ -142,7 +142,9 @@ def test_build_out_refuses_a_missing_folder_as_plot_does(tmp_path, instant_build
     assert "the folder must exist" in " ".join(run("build", "-h").output.split())
     out = tmp_path / "a" / "b" / "yacht.h5"
     result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
-    assert_clean_error(result, 1, "cannot write table", f"folder {str(out.parent)!r} does not exist")
+    assert_clean_error(result, 2, "cannot write table", f"folder {str(out.parent)!r} does not exist")
+    plot = run("target-curve", "--rules", "yacht", "--max", "10", "--plot", str(tmp_path / "a" / "b" / "c.png"))
+    assert plot.exit_code == result.exit_code == 2, plot.output  # the same rule, the same exit code
     assert instant_build == [] and not (tmp_path / "a").exists()
     (tmp_path / "a" / "b").mkdir(parents=True)
     assert run("build", "--rules", "yacht", "--out", str(out), "--no-progress").exit_code == 0

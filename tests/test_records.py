@@ -423,6 +423,25 @@ def test_a_records_version_that_is_a_string_says_its_type(home):
     assert "this version reads 2" not in problem.split("not an integer")[0]
 
 
+@pytest.mark.parametrize("version, kind", [("true", "true or false"), ("2.0", "a decimal number")])
+def test_a_version_equal_to_the_right_one_but_not_an_integer_is_refused(home, version, kind):
+    """``true == 1`` and ``2.0 == 2`` in Python: the records, history, ledger, saved game and coach game all
+    check the type too (files.version_ok), so each refuses them as it refuses "2"."""
+    from yahtzee_solver.files import version_ok
+    from yahtzee_solver.play import coach, history, ledger, records, savegame
+
+    home.mkdir(parents=True)
+    (home / "records.json").write_text(
+        '{"format": "yahtzee_solver records", "version": ' + version + ', "records": {}}')
+    problem = RecordBook.load().problem
+    assert problem is not None and f"format version {version.replace('true', 'True')} is {kind}" in problem, problem
+    for current in (records.RECORDS_VERSION, history.HISTORY_VERSION, ledger.LEDGER_VERSION, savegame.SAVE_VERSION,
+                    coach.COACH_VERSION):
+        assert version_ok(current, current)
+        assert not version_ok(float(current), current) and not version_ok(current == 1, 1)
+        assert not version_ok(str(current), current)
+
+
 @pytest.mark.parametrize("name", ["records.json", "ledger.json"])
 def test_a_number_too_long_to_read_is_said_in_plain_words(home, name):
     from yahtzee_solver.play.ledger import Ledger

@@ -174,6 +174,15 @@ def json_int(text: str) -> int:
     return int(text)
 
 
+def version_ok(version: object, *reads: int) -> bool:
+    """True if a file's format ``version`` is a JSON integer among ``reads``.
+
+    ``true`` and ``2.0`` are not versions, though Python finds ``True == 1`` and
+    ``2.0 == 2``: the check is on the type as well (:func:`version_problem` says why).
+    """
+    return type(version) is int and version in reads
+
+
 def version_problem(what: str, version: object, reads: int) -> str:
     """Why a file's format ``version`` is not the one this version reads (``reads``), for an error message.
 

@@ -58,7 +58,9 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
     ------
     TableError
         If ``path`` is a folder or another non-regular file (a fifo, a device),
-        or its folder cannot hold a new file, or (without ``make_folders``) does not exist.
+        or its folder cannot hold a new file.
+    UsageError
+        Without ``make_folders``, if its folder does not exist.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
@@ -81,8 +83,9 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise fail(f"{str(ancestor)!r} is not a folder")
-    if not make_folders:
-        raise fail(f"folder {str(folder)!r} does not exist (it is not created: make it first)")
+    if not make_folders:  # the folder named on the command line: a usage error, as --plot's (exit 2)
+        raise UsageError(f"cannot write table to {str(path)!r}: folder {str(folder)!r} does not exist "
+                         f"(it is not created: make it first){hint}")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise fail(f"folder {str(ancestor)!r} is not writable")
 

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ..dice import parse_dice
 from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
-from ..files import data_dir, read_json, set_aside, write_json_atomic
+from ..files import data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
@@ -380,8 +380,8 @@ class CoachGame:
         """
         if not isinstance(data, dict) or data.get("format") != COACH_FORMAT:
             raise SavedGameError("not a coach game")
-        if data.get("version") != COACH_VERSION:
-            raise SavedGameError(f"coach game version {data.get('version')!r} is not {COACH_VERSION}")
+        if not version_ok(data.get("version"), COACH_VERSION):
+            raise SavedGameError(version_problem("coach game", data.get("version"), COACH_VERSION))
         players, actions = data.get("players"), data.get("actions")
         if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
             raise SavedGameError(f"invalid players {str(players)[:60]!r}: want a list of names")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, SavedGameError, UsageError, YahtzeeError
 from ..game import GameState
-from ..files import NumberTooLongError, data_dir, json_int, set_aside, version_problem, write_json_atomic
+from ..files import NumberTooLongError, data_dir, json_int, set_aside, version_ok, version_problem, write_json_atomic
 from .savegame import SavedLog, saved_log
 
 if TYPE_CHECKING:
@@ -380,7 +380,7 @@ class History:
                 )
             if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
                 raise ValueError("not a yahtzee_solver game history")
-            if data.get("version") != HISTORY_VERSION:
+            if not version_ok(data.get("version"), HISTORY_VERSION):
                 raise ValueError(version_problem("history", data.get("version"), HISTORY_VERSION))
             games = data.get("games")
             if not isinstance(games, list):

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DataFileError, SavedGameError, UsageError
-from ..files import clip, data_dir, read_json, set_aside, version_problem, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import OPPONENTS, Event
 from ..rules import RULESETS
 
@@ -278,7 +278,7 @@ class Ledger:
             data = read_json(self.path)
             if not isinstance(data, dict) or data.get("format") != LEDGER_FORMAT:
                 raise ValueError("not a yahtzee_solver game ledger")
-            if data.get("version") != LEDGER_VERSION:
+            if not version_ok(data.get("version"), LEDGER_VERSION):
                 raise ValueError(version_problem("ledger", data.get("version"), LEDGER_VERSION))
             game = data.get("game")
             return None if game is None else LedgerEntry.from_dict(game)

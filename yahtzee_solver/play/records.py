@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataFileError, IllegalMoveError, RuleSetError, UsageError
-from ..files import clip, data_dir, read_json, set_aside, version_problem, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import OPPONENTS, GameState
 from ..rules import RULESETS
 from .ledger import PRACTICE_REASONS, LedgerEntry
@@ -385,7 +385,7 @@ _MAX_SCORE = 10_000
 def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str], dict[str, Any] | None]:
     if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
         raise ValueError("not a yahtzee_solver records file")
-    if data.get("version") not in _READS:
+    if not version_ok(data.get("version"), *_READS):
         raise ValueError(version_problem("records", data.get("version"), RECORDS_VERSION))
     records = _parse_section(data.get("records"), "records")
     practice = _parse_section(data.get("practice", {}), "practice")

@@ -38,7 +38,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..errors import CategoryError, DataFileError, IllegalMoveError, SavedGameError, ScoreCardError, YahtzeeError
-from ..files import clip, data_dir, read_json, set_aside, version_problem, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import CPU, MAX_ROLLS, N_DICE, OPPONENTS, Event, GameState, Hold, Roll, Score, new_game
 from .ledger import Ledger, LedgerEntry, _restore_generator, log_digest
 from ..rules import RULESETS
@@ -133,7 +133,7 @@ def _check_format(data: object) -> None:
     """Raise :class:`SavedGameError` unless ``data`` is a save of this format and version."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SavedGameError("not a yahtzee_solver saved game")
-    if data.get("version") != SAVE_VERSION:
+    if not version_ok(data.get("version"), SAVE_VERSION):
         raise SavedGameError(version_problem("saved game", data.get("version"), SAVE_VERSION))
 
 
