@@ -183,6 +183,25 @@ def test_cli_simulate_one_game_says_sd_and_interval_are_not_defined():
     assert "2 games (seed 1)" in two.output and f"{lib2.sd:.2f}" in two.output and "n/a" not in two.output
 
 
+def test_losses_of_one_game_have_no_interval():
+    """--losses: the per-game half-widths use n - 1 too, so one game has none (null in JSON, n/a in the text)."""
+    from yahtzee_solver.analysis.review import policy_losses
+
+    one = policy_losses("normal", 1, seed=1)
+    assert np.isnan(one.per_game[1]) and np.isnan(one.mean_score[1])
+    d = one.to_dict()
+    assert d["loss_per_game_ci95"] is None and d["mean_score_ci95"] is None and d["loss_per_game"] == one.per_game[0]
+    json.dumps(d, allow_nan=False)
+    res = run("simulate", "--strategy", "normal", "-n", "1", "--seed", "1", "--losses", "--no-progress")
+    assert res.exit_code == 0, res.output
+    line = next(line for line in res.output.splitlines() if "points a game" in line)
+    assert "95% CI n/a: one game" in line and "nan" not in res.output.lower()
+    assert run_json("simulate", "--strategy", "normal", "-n", "1", "--seed", "1", "--losses",
+                    "--no-progress")["expected_loss"] == d
+    two = policy_losses("normal", 2, seed=1)
+    assert np.isfinite(two.per_game[1]) and two.to_dict()["loss_per_game_ci95"] == two.per_game[1]
+
+
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_expert_mean_agrees_with_the_table(rules):
     """100,000 optimal games: the table's empty-card value lies in the 95 % interval."""

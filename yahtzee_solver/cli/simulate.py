@@ -56,7 +56,8 @@ def format_losses(loss: PolicyLosses) -> str:
     lg, hg = loss.per_game
     return "\n".join([
         f"  expected loss {loss.per_decision:8.3f} points a decision ({loss.decisions:,} decisions)",
-        f"                {lg:8.2f} points a game (95% CI +/- {hg:.2f}); optimal {loss.start_value:.2f}"
+        f"                {lg:8.2f} points a game "
+        f"({'95% CI n/a: one game' if math.isnan(hg) else f'95% CI +/- {hg:.2f}'}); optimal {loss.start_value:.2f}"
         f" - {lg:.2f} = {loss.start_value - lg:.2f}",
     ])
 
