@@ -222,3 +222,27 @@ def test_upper_classes_match_their_definition(threshold):
 
     rules = dataclasses.replace(get_rules("yahtzee"), name=f"yahtzee-threshold-{threshold}", upper_threshold=threshold)
     np.testing.assert_array_equal(upper_classes(rules), _brute_classes(rules))
+
+
+def test_ctrl_c_closes_the_progress_bar(monkeypatch):
+    """KeyboardInterrupt in a layer: the bar is closed before it reaches the caller (not left to be
+    redrawn after the caller's message)."""
+    from tqdm import tqdm
+
+    from yahtzee_solver.solver import build, jit
+
+    k = jit.compiled()
+    real = k.solve_states
+    layers = []
+
+    def interrupted(masks, *args):  # the warm-up call on no states passes; the first layer is stopped
+        if len(masks):
+            layers.append(len(masks))
+            raise KeyboardInterrupt
+        return real(masks, *args)
+
+    monkeypatch.setattr(k, "solve_states", interrupted)
+    before = set(tqdm._instances)
+    with pytest.raises(KeyboardInterrupt) as info:  # info keeps the frame, and so an unclosed bar, alive
+        build.build_values("yacht", progress=True)
+    assert layers and info.traceback and set(tqdm._instances) == before

@@ -284,6 +284,8 @@ def test_card_file_forms(tmp_path):
     ({"boxes": {"sixes": 18}, "rules": 5}, ['"rules" must be a rule-set name', "got 5"]),
     ({"rules": 5}, ['"rules" must be a rule-set name', "got 5"]),
     ({"rules": "poker", "boxes": {}}, ["unknown rules 'poker'"]),
+    ({"rules": "yahtzee", "boxes": {"sixes": 18}, "yahtzee-bonus": 0, "extra": 1},
+     ["unknown key 'extra'", '"rules", "boxes" and "yahtzee-bonus"']),
 ])
 def test_card_file_values_are_named_when_refused(tmp_path, content, needles):
     p = tmp_path / "card.json"

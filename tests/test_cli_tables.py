@@ -195,6 +195,18 @@ def test_build_unknown_rules(instant_build):
     assert instant_build == []
 
 
+def test_ctrl_c_in_the_build_is_one_line_exit_130_and_writes_nothing(tmp_path, monkeypatch):
+    """As the other long commands: no click 'Aborted!', one stderr line, nothing on stdout, no file."""
+    def interrupted(rules, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_module, "build_values", interrupted)
+    result = run("build", "--rules", "yacht", "--out", str(tmp_path / "yacht.h5"))
+    assert result.exit_code == 130, result.output
+    assert result.stdout == "" and result.stderr == "Interrupted: the yacht build stopped; nothing written.\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("failure", [KeyboardInterrupt, OSError])
 def test_failed_overwrite_keeps_old_table_and_leaves_no_temp_file(tmp_path, instant_build, monkeypatch, failure):
     out = tmp_path / "yacht.h5"
@@ -214,7 +226,8 @@ def test_failed_overwrite_keeps_old_table_and_leaves_no_temp_file(tmp_path, inst
     if failure is OSError:
         assert_clean_error(result, 1, "cannot write table", str(out))
     else:
-        assert result.exit_code == 130 and "Aborted" in result.output  # 128 + SIGINT
+        assert result.exit_code == 130 and "Aborted" not in result.output  # 128 + SIGINT
+        assert result.stdout == "" and result.stderr == "Interrupted: the yacht build stopped; nothing written.\n"
     assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"]
     assert out.read_bytes() == before
 

@@ -154,6 +154,54 @@ def test_summarise():
         res.scores[0] = 1
 
 
+def test_summarise_one_game_has_no_sd_or_interval():
+    """The sample sd (n - 1) is undefined for one game: NaN in the object, None in to_dict (strict JSON)."""
+    res = summarise("expert", "yahtzee", 1, np.array([245]), [0], [1], 1.0)
+    assert res.mean == 245.0 and np.isnan(res.sd) and all(np.isnan(x) for x in res.ci95)
+    d = res.to_dict()
+    assert d["sd"] is None and d["ci95"] is None
+    json.dumps(d, allow_nan=False)
+    two = summarise("expert", "yahtzee", 1, np.array([200, 300]), [0, 0], [0, 0], 1.0)
+    assert two.sd == pytest.approx(np.sqrt(2 * 50.0 ** 2 / 1))  # n - 1 kept for two games
+
+
+def test_cli_simulate_one_game_says_sd_and_interval_are_not_defined():
+    res = run("simulate", "--games", "1", "--seed", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    lib = simulate("expert", 1, seed=1)
+    lines = res.output.splitlines()
+    assert lines[0] == "expert player, rules yahtzee: 1 game (seed 1)"
+    mean_line = next(line for line in lines if line.split()[0] == "mean")
+    assert f"{lib.mean:.2f}" in mean_line and "n/a" in mean_line and ".." not in mean_line
+    sd_line = next(line for line in lines if line.split()[0] == "sd")
+    assert sd_line.split()[1:] == ["n/a", "(one", "game)"]
+    assert "nan" not in res.output.lower()
+    d = json.loads(CliRunner().invoke(main, ["simulate", "-n", "1", "--seed", "1", "--json", "--no-progress"]).output)
+    assert d["games"] == 1 and d["mean"] == lib.mean and d["sd"] is None and d["ci95"] is None
+    two = run("simulate", "--games", "2", "--seed", "1", "--no-progress")
+    lib2 = simulate("expert", 2, seed=1)
+    assert "2 games (seed 1)" in two.output and f"{lib2.sd:.2f}" in two.output and "n/a" not in two.output
+
+
+def test_losses_of_one_game_have_no_interval():
+    """--losses: the per-game half-widths use n - 1 too, so one game has none (null in JSON, n/a in the text)."""
+    from yahtzee_solver.analysis.review import policy_losses
+
+    one = policy_losses("normal", 1, seed=1)
+    assert np.isnan(one.per_game[1]) and np.isnan(one.mean_score[1])
+    d = one.to_dict()
+    assert d["loss_per_game_ci95"] is None and d["mean_score_ci95"] is None and d["loss_per_game"] == one.per_game[0]
+    json.dumps(d, allow_nan=False)
+    res = run("simulate", "--strategy", "normal", "-n", "1", "--seed", "1", "--losses", "--no-progress")
+    assert res.exit_code == 0, res.output
+    line = next(line for line in res.output.splitlines() if "points a game" in line)
+    assert "95% CI n/a: one game" in line and "nan" not in res.output.lower()
+    assert run_json("simulate", "--strategy", "normal", "-n", "1", "--seed", "1", "--losses",
+                    "--no-progress")["expected_loss"] == d
+    two = policy_losses("normal", 2, seed=1)
+    assert np.isfinite(two.per_game[1]) and two.to_dict()["loss_per_game_ci95"] == two.per_game[1]
+
+
 @pytest.mark.parametrize("rules", RULE_NAMES)
 def test_expert_mean_agrees_with_the_table(rules):
     """100,000 optimal games: the table's empty-card value lies in the 95 % interval."""

@@ -167,6 +167,27 @@ def test_card_from_json_file(tmp_path):
     assert card.total == 30 + 12 + 50 + 100
 
 
+@pytest.mark.parametrize("bonus_key", ["yahtzee-bonus", "yahtzee_bonus", "Bonus"])
+def test_wrapped_card_file_takes_rules_boxes_and_the_bonus(tmp_path, bonus_key):
+    p = tmp_path / "card.json"
+    p.write_text(json.dumps({"rules": "yahtzee", "boxes": {"sixes": 30, "yahtzee": 50}, bonus_key: 100}))
+    card = parse_card(f"@{p}")
+    assert boxes(card) == {"sixes": 30, "yahtzee": 50} and card.yahtzee_bonus == 100
+
+
+@pytest.mark.parametrize("key", ["extra", "sixes"])
+def test_wrapped_card_file_names_an_unknown_key_as_a_key_not_a_box(tmp_path, key):
+    """Beside "boxes", a key that is neither the rule set nor the bonus is the file's mistake, not a box."""
+    p = tmp_path / "card.json"
+    p.write_text(json.dumps({"rules": "yahtzee", "boxes": {"fours": 12}, "yahtzee-bonus": 0, key: 18}))
+    with pytest.raises(ScoreCardError) as info:
+        parse_card(f"@{p}")
+    msg = str(info.value)
+    assert f"unknown key {key!r}" in msg and str(p) in msg and "category" not in msg
+    assert all(f'"{k}"' in msg for k in ("rules", "boxes", "yahtzee-bonus"))
+    assert "\n" not in msg
+
+
 def test_card_file_errors(tmp_path):
     missing = tmp_path / "missing.json"
     with pytest.raises(DataFileError) as info:  # a file problem, not a card's value

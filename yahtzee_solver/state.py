@@ -614,6 +614,10 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     if "boxes" in data:
         if not isinstance(data["boxes"], dict):
             raise ScoreCardError(f'{what}: "boxes" must be a JSON object of box: points, got {_shown(data["boxes"])}')
+        for k in data:  # beside "boxes" only the rule set and the bonus: another key is not a box
+            if k not in ("boxes", "rules") and re.sub(r"[\s_]+", "-", k.strip().lower()) not in BONUS_KEYS:
+                raise ScoreCardError(f'{what} has the unknown key {clip(k, 40)!r}: with "boxes" the card file takes '
+                                     'only the keys "rules", "boxes" and "yahtzee-bonus" (the boxes go in "boxes")')
         data = {**data["boxes"], **{k: v for k, v in data.items() if k not in ("boxes", "rules")}}
     else:
         data = {k: v for k, v in data.items() if k != "rules"}

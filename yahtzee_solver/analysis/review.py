@@ -50,6 +50,7 @@ kept in the game history, :mod:`yahtzee_solver.play.history`), or per-turn moves
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -709,9 +710,10 @@ class PolicyLosses:
     per_decision : float
         Mean expected loss per decision (points).
     per_game : (float, float)
-        Mean total expected loss per game (points) and its 95 % half-width.
+        Mean total expected loss per game (points) and its 95 % half-width
+        (NaN for one game, where the sample sd is undefined; ``None`` in :meth:`to_dict`).
     mean_score : (float, float)
-        Mean final score and its 95 % half-width.
+        Mean final score and its 95 % half-width (NaN for one game, as ``per_game``'s).
     start_value : float
         Optimal expected final total (points); ``mean_score`` estimates
         ``start_value - per_game`` (the identity of the module docstring).
@@ -735,10 +737,15 @@ class PolicyLosses:
         return {
             "level": self.level, "rules": self.rules, "games": self.games, "seed": self.seed,
             "decisions": self.decisions, "loss_per_decision": self.per_decision,
-            "loss_per_game": self.per_game[0], "loss_per_game_ci95": self.per_game[1],
-            "mean_score": self.mean_score[0], "mean_score_ci95": self.mean_score[1],
+            "loss_per_game": self.per_game[0], "loss_per_game_ci95": _finite(self.per_game[1]),
+            "mean_score": self.mean_score[0], "mean_score_ci95": _finite(self.mean_score[1]),
             "optimal_value": self.start_value,
         }
+
+
+def _finite(x: float) -> float | None:
+    """``x``, or ``None`` for NaN (strict JSON has no NaN): the half-width of one game."""
+    return None if math.isnan(x) else x
 
 
 def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, seed: int = 0,
@@ -810,7 +817,7 @@ def policy_losses(level: str, games: int, rules: str | RuleSet = "yahtzee", *, s
     n = len(dice)
 
     def mean_ci(x: np.ndarray) -> tuple[float, float]:
-        sd = float(x.std(ddof=1)) if n > 1 else 0.0
+        sd = float(x.std(ddof=1)) if n > 1 else math.nan  # n - 1 = 0: no interval for one game
         return float(x.mean()), 1.96 * sd / np.sqrt(n)
 
     return PolicyLosses(name, rules.name, n, int(cast(int, ss.entropy)), len(a), float(loss.mean()),

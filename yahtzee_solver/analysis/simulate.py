@@ -78,9 +78,11 @@ class SimulationResult:
         Mean final score (points).
     ci95 : (float, float)
         95 % confidence interval of the mean: mean -/+ 1.96 sd / sqrt(games)
-        (normal approximation; points).
+        (normal approximation; points).  ``(nan, nan)`` for one game, as :attr:`sd`.
     sd : float
-        Standard deviation of the final score (points, ``ddof=1``; 0 for one game).
+        Sample standard deviation of the final score (points, ``ddof=1``).  NaN for
+        one game, where it is undefined (:meth:`to_dict` gives ``None`` for it and
+        for :attr:`ci95`).
     percentiles : dict of int to float
         Final-score percentiles (:data:`PERCENTILES`): the lowest score s such that at least q % of the games scored s or less (numpy's ``inverted_cdf``), so always a score some game made.
     min, max : int
@@ -126,15 +128,15 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for ``--json`` (scores left out)."""
+        """Plain data for ``--json`` (scores left out; ``sd`` and ``ci95`` are ``None`` for one game)."""
         return {
             "level": self.level,
             "rules": self.rules,
             "games": self.games,
             "seed": self.seed,
             "mean": self.mean,
-            "ci95": list(self.ci95),
-            "sd": self.sd,
+            "ci95": None if math.isnan(self.sd) else list(self.ci95),
+            "sd": None if math.isnan(self.sd) else self.sd,
             "percentiles": {f"p{q}": v for q, v in self.percentiles.items()},
             "min": self.min,
             "max": self.max,
@@ -162,8 +164,8 @@ def summarise(level: str, rules: str, seed: int, scores: np.ndarray, upper_bonus
     s.setflags(write=False)
     n = len(s)
     mean = float(s.mean())
-    sd = float(s.std(ddof=1)) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n)
+    sd = float(s.std(ddof=1)) if n > 1 else math.nan  # n - 1 = 0: undefined for one game
+    half = 1.96 * sd / math.sqrt(n)  # nan for one game
     pct = np.percentile(s, PERCENTILES, method="inverted_cdf")
     return SimulationResult(
         level=level,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import TYPE_CHECKING
 
@@ -34,11 +35,13 @@ def format_result(res: SimulationResult) -> str:
     rules = get_rules(res.rules)
     y = rules.yahtzee_category
     five_alike = f"{rules.categories[y].slug if y >= 0 else 'five alike'} (50)"
+    one = math.isnan(res.sd)  # one game: no sample sd, so no interval
+    games = f"{res.games:,} game" + ("" if res.games == 1 else "s")
     lines = [
-        f"{res.level} player, rules {res.rules}: {res.games:,} games (seed {res.seed})"
+        f"{res.level} player, rules {res.rules}: {games} (seed {res.seed})"
         + (f", interrupted after {res.games:,} of {res.requested:,}" if res.interrupted else ""),
-        f"  mean          {res.mean:8.2f}  (95% CI {lo:.2f} .. {hi:.2f})",
-        f"  sd            {res.sd:8.2f}",
+        f"  mean          {res.mean:8.2f}  " + ("(95% CI n/a: one game)" if one else f"(95% CI {lo:.2f} .. {hi:.2f})"),
+        "  sd                 n/a  (one game)" if one else f"  sd            {res.sd:8.2f}",
         "  percentiles   " + "  ".join(f"P{q} {v:g}" for q, v in p.items()),
         f"  min / max     {res.min} / {res.max}",
         f"  upper bonus   {100 * res.upper_bonus_rate:7.2f} %",
@@ -53,7 +56,8 @@ def format_losses(loss: PolicyLosses) -> str:
     lg, hg = loss.per_game
     return "\n".join([
         f"  expected loss {loss.per_decision:8.3f} points a decision ({loss.decisions:,} decisions)",
-        f"                {lg:8.2f} points a game (95% CI +/- {hg:.2f}); optimal {loss.start_value:.2f}"
+        f"                {lg:8.2f} points a game "
+        f"({'95% CI n/a: one game' if math.isnan(hg) else f'95% CI +/- {hg:.2f}'}); optimal {loss.start_value:.2f}"
         f" - {lg:.2f} = {loss.start_value - lg:.2f}",
     ])
 

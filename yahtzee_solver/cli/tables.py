@@ -150,7 +150,8 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     of the same rule set or a damaged one; a table of another rule set needs
     --force.  A target that is not a table (a text file, another program's
     HDF5 file; exit 2) or not a regular file (a folder, a fifo, a device) is
-    refused before the work, and nothing is written.
+    refused before the work, and nothing is written.  Ctrl-C stops the build
+    and writes nothing (exit status 130).
 
     \b
     Example:
@@ -166,11 +167,17 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     refused = replace_refusal(path, rs.name, force=force)  # before the work: what the write would refuse
     if refused is not None:
         raise UsageError(f"{refused}{hint}")
-    result = build_values(rs, progress=progress)
-    try:
-        save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
-    except TableError as e:
-        raise TableError(f"{e}{hint}") from None
+    try:  # Ctrl-C: the bar is closed by build_values; the write is atomic (its temporary file removed)
+        result = build_values(rs, progress=progress)
+        try:
+            save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
+        except TableError as e:
+            raise TableError(f"{e}{hint}") from None
+    except KeyboardInterrupt:
+        from .target_query import stop_interrupted
+
+        stop_interrupted(f"the {rs.name} build")
+        raise
     ref, ok = compare_reference(rs, result.empty_value)
     click.echo(f"wrote {path}")
     click.echo(

@@ -367,19 +367,21 @@ def build_values(rules: str | RuleSet = "yahtzee", *, progress: bool = False, ji
         bar = tqdm(total=total, unit="state", desc=f"build {rules.name}", unit_scale=True)
         bar.update(sizes[0])
     turns = 0
-    with _dynamic_schedule(jit_compile):
-        for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
-            masks, ups, ybs = state_arrays(rules, p, rep, jit_compile)
-            turns += len(masks)
-            # the threads with a core free now; a layer of one chunk of tiles is one thread's work
-            one_chunk = len(masks) <= kernels.BUILD_TILE * kernels.BUILD_CHUNK
-            with jit.threads_for(jit_compile, 1 if one_chunk else None):
-                k.solve_states(masks, ups, ybs, V, score, joker, params)
-            k.copy_class_values(_masks_by_count(C)[p], copied, classes, V)  # every flag at once
-            if bar is not None:
-                bar.update(size)
-    if bar is not None:
-        bar.close()
+    try:  # the bar closed even on Ctrl-C, so it is not redrawn after the caller's message
+        with _dynamic_schedule(jit_compile):
+            for p, size in zip(range(C - 1, -1, -1), sizes[1:]):
+                masks, ups, ybs = state_arrays(rules, p, rep, jit_compile)
+                turns += len(masks)
+                # the threads with a core free now; a layer of one chunk of tiles is one thread's work
+                one_chunk = len(masks) <= kernels.BUILD_TILE * kernels.BUILD_CHUNK
+                with jit.threads_for(jit_compile, 1 if one_chunk else None):
+                    k.solve_states(masks, ups, ybs, V, score, joker, params)
+                k.copy_class_values(_masks_by_count(C)[p], copied, classes, V)  # every flag at once
+                if bar is not None:
+                    bar.update(size)
+    finally:
+        if bar is not None:
+            bar.close()
     t2 = time.perf_counter()
     c2 = time.process_time()
     return BuildResult(rules, V, t2 - t1, t1 - t0, total, c2 - c1, turns)
