@@ -276,10 +276,11 @@ class CoachGame:
         if why is not None:
             raise MoveError(*why)
         faces = parse_roll(text)
+        shown = _clip(str(text))  # the error quotes what was typed, as parse_roll's do ('' stays '')
         if st.rolls_used == 0:
             if len(faces) != N_DICE:
-                raise RollError("coach.err.first", f"invalid roll {_faces(faces)!r}: the first roll of a turn is five dice",
-                                roll=_faces(faces))
+                raise RollError("coach.err.first", f"invalid roll {shown!r}: the first roll of a turn is five dice",
+                                roll=shown)
             return faces
         kept = self.kept()
         free = N_DICE - len(kept)
@@ -294,8 +295,8 @@ class CoachGame:
                                     roll=_faces(faces), kept=k)
                 rest.remove(d)
             return tuple(rest)
-        raise RollError("coach.err.count", f"invalid roll {_faces(faces)!r}: type the 5 dice showing or the {free} "
-                        "rerolled dice", roll=_faces(faces), n=free)
+        raise RollError("coach.err.count", f"invalid roll {shown!r}: type the 5 dice showing or the {free} "
+                        "rerolled dice", roll=shown, n=free)
 
     # -- acting ------------------------------------------------------------------------
     def roll(self, text: str) -> tuple[int, ...]:
