@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..dice import parse_dice
-from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
+from ..errors import (DataFileError, DiceError, IllegalMoveError, NothingToResumeError, SavedGameError, UsageError,
+                      YahtzeeError)
 from ..files import data_dir, read_json, set_aside, write_json_atomic
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
@@ -449,12 +450,14 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
 
     Raises
     ------
+    NothingToResumeError
+        If there is no saved game (a usage error, as ``play --resume`` with none).
     DataFileError
-        If there is no saved game, or it is unreadable or does not replay.
+        If it is unreadable or does not replay.
     """
     path = Path(path) if path is not None else coach_path()
     if not path.exists():
-        raise DataFileError(f"no coach game to resume in {str(path)!r}: start one with yahtzee-solve coach")
+        raise NothingToResumeError("coach game", "coach")
     try:
         data = read_json(path)
     except (OSError, ValueError, YahtzeeError) as e:
