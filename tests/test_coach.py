@@ -209,6 +209,15 @@ def test_undo_what_if_and_resume():
     assert game.actions == [{"player": 0, "roll": [1, 2, 5, 5, 5]}]  # what-if changed nothing
 
 
+def test_resume_with_nothing_saved_is_a_usage_error_worded_as_plays():
+    """Nothing to resume is the caller's mistake (exit 2), for coach as for play, in the same words."""
+    play = run("play", "--resume")
+    coach = run("coach", "--resume")
+    assert_clean_error(play, 2, "there is no saved game to resume: start one with 'yahtzee-solve play'")
+    assert_clean_error(coach, 2, "there is no saved coach game to resume: start one with 'yahtzee-solve coach'")
+    assert not coach_path().exists()  # nothing written
+
+
 def test_a_damaged_save_is_refused_on_resume():
     run("coach", "--players", "Ann,Bob", input="12555\nq\n")
     good = json.loads(coach_path().read_text())

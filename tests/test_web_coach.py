@@ -228,6 +228,26 @@ def test_bad_dice_are_the_terminals_one_line_and_change_nothing(client, home, se
     assert c.get("/api/coach")[1]["game"] == g  # the same game, the same version: nothing lost
 
 
+@pytest.mark.parametrize("setup,dice,rule", [
+    ((), "", "the first roll of a turn is five dice"),
+    ((), " ", "the first roll of a turn is five dice"),
+    ((), "1 2 5", "the first roll of a turn is five dice"),
+    (("12555", "k00111"), "", "type the 5 dice showing or the 2 rerolled dice"),
+])
+def test_a_roll_refusal_quotes_the_dice_as_sent(client, home, setup, dice, rule):
+    """No dice (or blanks) are quoted as sent, not as the '-' an empty keep is written as."""
+    c = client
+    g = c.ok("/api/coach/new", {"players": "Ann,Bob"})["game"]
+    for s in setup:
+        if s[0].isdigit():
+            g = c.ok("/api/coach/roll", {"dice": s, "version": g["version"]})["game"]
+        else:
+            g = c.ok("/api/coach/keep", {"held": [x == "1" for x in s[1:]], "version": g["version"]})["game"]
+    msg = _one_line(*c.post("/api/coach/roll", {"dice": dice, "version": g["version"]}), 400)
+    assert msg == f"invalid roll {dice!r}: {rule}"
+    assert msg == _terminal_message(setup, dice)
+
+
 def test_other_refusals(client, home):
     c = client
     assert _one_line(*c.post("/api/coach/new", {"players": "Ann,ann"}), 400) == "player 'Ann' is named twice"

@@ -149,6 +149,30 @@ def test_a_wrong_answer_costs_what_grade_says(client, home, advisor):
     assert rec.positions == 1 and rec.total_loss == pytest.approx(g.cost, abs=1e-9)
 
 
+@pytest.mark.parametrize("none", ["", "-", " - ", "none", "NONE"])
+def test_keeping_none_is_typed_as_the_terminal_types_it(client, advisor, none):
+    """``-`` (the terminal's ``k -``, the JSON's empty keep) and ``none`` keep none, as ``""`` does: one rule."""
+    from yahtzee_solver.tui.train import _answer, position_state
+    from yahtzee_solver.web.train import parse_keep
+
+    for seed in range(1, 50):  # a session whose first position has a reroll left
+        t = start(client, count=1, seed=seed)["train"]
+        pos = client.trainer.session.positions[0]
+        if pos.rolls_left:
+            break
+    assert pos.rolls_left
+    g = grade(advisor, pos, Answer(keep=()))
+    last = client.ok("post", "/api/train/answer", {"position": 1, "version": t["version"], "keep": none})["train"]["last"]
+    assert last["cost"] == pytest.approx(g.cost, abs=1e-9)
+    assert last["expected"] == pytest.approx(g.expected, abs=1e-9)
+    assert parse_keep(none, pos.dice) == ()
+    if none:  # the terminal's k takes the same words ("" is the page's; the terminal's bare k asks which dice)
+        from yahtzee_solver.tui.prompt import keeps_none
+
+        assert keeps_none(none)
+        assert _answer(f"k {none}", position_state(pos), Translator("en")) == Answer(keep=())
+
+
 # -- bad input -----------------------------------------------------------------------------------
 def test_bad_answers_are_one_line_refusals_and_nothing_is_lost(client):
     refused(client.post("/api/train/answer", {"position": 1, "box": 0}), 409, "no training session")

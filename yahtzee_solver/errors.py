@@ -13,6 +13,7 @@ from __future__ import annotations
 __all__ = [
     "YahtzeeError",
     "UsageError",
+    "NothingToResumeError",
     "DiceError",
     "CategoryError",
     "BoxIndexError",
@@ -49,6 +50,21 @@ class YahtzeeError(Exception):
 
 class UsageError(YahtzeeError, ValueError):
     """The caller passed an invalid value (CLI exit code 2)."""
+
+
+class NothingToResumeError(UsageError):
+    """``--resume`` with no saved game: a usage error (exit code 2), worded the same for ``play`` and ``coach``.
+
+    Parameters
+    ----------
+    what : str
+        The saved thing, e.g. ``"game"`` or ``"coach game"``.
+    command : str
+        The subcommand that starts one, e.g. ``"play"``.
+    """
+
+    def __init__(self, what: str, command: str) -> None:
+        super().__init__(f"there is no saved {what} to resume: start one with 'yahtzee-solve {command}'")
 
 
 class DiceError(UsageError):

@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..dice import parse_dice
-from ..errors import DataFileError, DiceError, IllegalMoveError, SavedGameError, UsageError, YahtzeeError
+from ..errors import (DataFileError, DiceError, IllegalMoveError, NothingToResumeError, SavedGameError, UsageError,
+                      YahtzeeError)
 from ..files import data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
@@ -276,10 +277,11 @@ class CoachGame:
         if why is not None:
             raise MoveError(*why)
         faces = parse_roll(text)
+        shown = _clip(str(text))  # the error quotes what was typed, as parse_roll's do ('' stays '')
         if st.rolls_used == 0:
             if len(faces) != N_DICE:
-                raise RollError("coach.err.first", f"invalid roll {_faces(faces)!r}: the first roll of a turn is five dice",
-                                roll=_faces(faces))
+                raise RollError("coach.err.first", f"invalid roll {shown!r}: the first roll of a turn is five dice",
+                                roll=shown)
             return faces
         kept = self.kept()
         free = N_DICE - len(kept)
@@ -294,8 +296,8 @@ class CoachGame:
                                     roll=_faces(faces), kept=k)
                 rest.remove(d)
             return tuple(rest)
-        raise RollError("coach.err.count", f"invalid roll {_faces(faces)!r}: type the 5 dice showing or the {free} "
-                        "rerolled dice", roll=_faces(faces), n=free)
+        raise RollError("coach.err.count", f"invalid roll {shown!r}: type the 5 dice showing or the {free} "
+                        "rerolled dice", roll=shown, n=free)
 
     # -- acting ------------------------------------------------------------------------
     def roll(self, text: str) -> tuple[int, ...]:
@@ -448,12 +450,14 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
 
     Raises
     ------
+    NothingToResumeError
+        If there is no saved game (a usage error, as ``play --resume`` with none).
     DataFileError
-        If there is no saved game, or it is unreadable or does not replay.
+        If it is unreadable or does not replay.
     """
     path = Path(path) if path is not None else coach_path()
     if not path.exists():
-        raise DataFileError(f"no coach game to resume in {str(path)!r}: start one with yahtzee-solve coach")
+        raise NothingToResumeError("coach game", "coach")
     try:
         data = read_json(path)
     except (OSError, ValueError, YahtzeeError) as e:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import click
 
-from ..dice import format_dice
+from ..dice import ascii_width, format_dice
 from ..errors import CategoryError, IllegalMoveError
 from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
 from ..i18n import Translator
@@ -129,13 +129,23 @@ def _check(state: GameState, action: Roll | Hold | Score) -> None:
 POSITIONS = "abcde"
 
 
+#: The words ``k`` takes for keeping none: ``-`` is also how an empty keep is written (the trainer's
+#: ``k -``, its JSON's none, :func:`~yahtzee_solver.dice.format_dice`).  The web trainer reads them too.
+KEEP_NONE = ("-", "none")
+
+
+def keeps_none(text: str) -> bool:
+    """Whether ``text`` (a keep as typed, blanks and case aside) is one of :data:`KEEP_NONE`."""
+    return ascii_width(text).strip().lower() in KEEP_NONE
+
+
 def _parse_hold(text: str, state: GameState) -> tuple[bool, ...]:
     """Hold flags for ``k TEXT``: letters a-e toggle dice by position, digits 1-6 keep exactly those faces."""
     _check(state, Hold((False,) * N_DICE))
     text = text.lower()
     if not text:
         raise PromptError("err.keep_what")
-    if text in ("-", "none"):
+    if keeps_none(text):
         return (False,) * N_DICE
     chars = re.sub(r"[\s,]+", "", text[1:] if text.startswith("=") else text)
     if not chars:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import DataFileError, UsageError
+from ..errors import DataFileError, NothingToResumeError
 from ..rules import RuleSet
 from ..game import CPU, HUMAN
 from ..i18n import LANGS, Translator, display_width, locale_lang, wrap
@@ -136,7 +136,7 @@ def start_game(tr: Translator, store: GameStore, resume: bool, rules: str | Rule
             for text, style in notices:
                 click.echo(click.style(text, **style) if style else text, err=bool(style))
             notices.clear()
-            raise UsageError("there is no saved game to resume: start one with 'yahtzee-solve play'")
+            raise NothingToResumeError("game", "play")
         if store.lang != tr.lang:
             store.update(lang=tr.lang)
         notices.append((tr("ev.resumed", rules=tr.title(old.rules), round=old.round,

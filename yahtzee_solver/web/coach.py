@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..errors import DataFileError, DiceError, IllegalMoveError, UsageError, YahtzeeError
+from ..errors import DataFileError, DiceError, IllegalMoveError, NothingToResumeError, UsageError, YahtzeeError
 from ..game import MAX_ROLLS, N_DICE
 from ..i18n import NBSP, Translator, format_probability
 from ..play import coach as engine
@@ -251,6 +251,10 @@ class CoachService:
         try:
             self.game, self.lang = engine.load(self.coach_file)
             self.result = None
+        except NothingToResumeError:  # removed since the stamp was taken: no game, as above
+            self._stamp = None
+            if self.game is not None and not self.game.is_over():
+                self.game, self.result = None, None
         except DataFileError as e:
             self.game, self.result, self.problem = None, None, str(e)
 

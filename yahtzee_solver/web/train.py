@@ -35,7 +35,7 @@ from ..analysis.training import (KINDS, STRONG, Answer, Graded, Mistake, Positio
 from ..dice import N_DICE
 from ..errors import DataFileError, UsageError
 from ..rules import RULESETS, get_rules
-from ..tui.prompt import dice_text
+from ..tui.prompt import dice_text, keeps_none
 from ..tui.train import ranking_rows
 from .service import ApiError, Msg, quoted
 
@@ -56,13 +56,18 @@ Draw = Callable[["Advisor", np.random.Generator, int, Sequence[Mistake]], list[P
 
 
 def parse_keep(text: str, dice: Sequence[int]) -> tuple[int, ...]:
-    """The faces kept, from the digits sent (``"255"``; ``""`` keeps none), checked against ``dice``.
+    """The faces kept, from the digits sent (``"255"``), checked against ``dice``.
+
+    ``""`` keeps none, and so do the words the terminal's ``k`` takes for it (``-``, ``none``:
+    :func:`~yahtzee_solver.tui.prompt.keeps_none`, one rule), ``-`` being how the trainer writes an empty keep.
 
     Raises
     ------
     ApiError
         400 naming the bad value: not faces 1-6, more than five, or not among the dice.
     """
+    if keeps_none(text):
+        text = ""
     if len(text) > N_DICE or not all(c in "123456" for c in text):
         raise ApiError(400, Msg("web.err.keep", keep=quoted(text), n=N_DICE))
     keep = tuple(sorted(int(c) for c in text))

@@ -175,7 +175,7 @@ async function start(abandon) {
 function enterRoll() {
   const typed = $("coach-typed").value.trim();
   const dice = typed || C.slots.filter((x) => x).join("");
-  return post("/api/coach/roll", (g) => (g && !g.over ? {dice: dice || "-"} : null)).then((r) => {
+  return post("/api/coach/roll", (g) => (g && !g.over ? {dice} : null)).then((r) => {
     if (r && r.game) { clearEntry(); $("coach-typed").value = ""; draw(); }  // a refusal keeps what was entered
   });
 }
