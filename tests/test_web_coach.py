@@ -207,6 +207,17 @@ def _terminal_message(setup, line):
     return str(err)
 
 
+def _game_after(c, setup):
+    """A new two-player coach game after ``setup``: rolls (``"12555"``) and keeps (``"k00111"``), in order."""
+    g = c.ok("/api/coach/new", {"players": "Ann,Bob"})["game"]
+    for s in setup:
+        if s[0].isdigit():
+            g = c.ok("/api/coach/roll", {"dice": s, "version": g["version"]})["game"]
+        else:
+            g = c.ok("/api/coach/keep", {"held": [x == "1" for x in s[1:]], "version": g["version"]})["game"]
+    return g
+
+
 @pytest.mark.parametrize("setup,dice", [
     ((), "12375"),          # impossible dice
     ((), "1255"),           # a first roll is five dice
@@ -215,12 +226,7 @@ def _terminal_message(setup, line):
 ])
 def test_bad_dice_are_the_terminals_one_line_and_change_nothing(client, home, setup, dice):
     c = client
-    g = c.ok("/api/coach/new", {"players": "Ann,Bob"})["game"]
-    for s in setup:
-        if s[0].isdigit():
-            g = c.ok("/api/coach/roll", {"dice": s, "version": g["version"]})["game"]
-        else:
-            g = c.ok("/api/coach/keep", {"held": [x == "1" for x in s[1:]], "version": g["version"]})["game"]
+    g = _game_after(c, setup)
     saved = (home / "coach.json").read_text()
     msg = _one_line(*c.post("/api/coach/roll", {"dice": dice, "version": g["version"]}), 400)
     assert msg == _terminal_message(setup, dice)
@@ -237,12 +243,7 @@ def test_bad_dice_are_the_terminals_one_line_and_change_nothing(client, home, se
 def test_a_roll_refusal_quotes_the_dice_as_sent(client, home, setup, dice, rule):
     """No dice (or blanks) are quoted as sent, not as the '-' an empty keep is written as."""
     c = client
-    g = c.ok("/api/coach/new", {"players": "Ann,Bob"})["game"]
-    for s in setup:
-        if s[0].isdigit():
-            g = c.ok("/api/coach/roll", {"dice": s, "version": g["version"]})["game"]
-        else:
-            g = c.ok("/api/coach/keep", {"held": [x == "1" for x in s[1:]], "version": g["version"]})["game"]
+    g = _game_after(c, setup)
     msg = _one_line(*c.post("/api/coach/roll", {"dice": dice, "version": g["version"]}), 400)
     assert msg == f"invalid roll {dice!r}: {rule}"
     assert msg == _terminal_message(setup, dice)
