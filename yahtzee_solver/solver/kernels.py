@@ -556,15 +556,12 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD,
     vn = VT[NEG]
     for j in range(W):
         vn[j] = neg
-    thr = P[_THRESH]
-    ub = P[_UBONUS]
     for c in range(C):
         if not (anyopen >> c) & 1:
             continue
         bit = 1 << c
         if c < nup:
-            # after_box written out for the six dice counts: the points and the upper bonus are
-            # integers added before the table's value, as there, so the sums are its bit for bit
+            # the six dice counts' rows, -inf past the tile's states and where the box is filled
             for f in range(6):
                 vf = VT[6 * c + f]
                 for j in range(n, W):
@@ -575,14 +572,8 @@ def final_roll_columns(masks, ups, ybs, lo, hi, V, score, joker, params, IX, AD,
                     for f in range(6):
                         VT[6 * c + f, j] = neg
                     continue
-                nm = m | bit
-                up = ups[lo + j]
-                yb = ybs[lo + j]
                 for f in range(6):
-                    pts = f * (c + 1)
-                    nu = up + pts
-                    g = pts + ub if up < thr and nu >= thr else pts
-                    VT[6 * c + f, j] = g + V[nm, nu if nu < thr else thr, yb]
+                    VT[6 * c + f, j] = after_box(m, ups[lo + j], ybs[lo + j], c, f * (c + 1), V, P)
             continue
         vc = VT[nU + c]
         for j in range(n, W):
