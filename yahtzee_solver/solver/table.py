@@ -218,10 +218,8 @@ class ValueTable:
         values = self.values  # an opened table: read whole, its SHA-256 checked
         _check_whole(values, self.meta.get("checksum"), self.path, self.rules.name)
         digests = self._reader.digests if self._reader is not None else _stored_digests(self.path, self.rules.name)
-        if digests is None:
-            return
-        for i, digest in enumerate(digests):
-            _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, self.path, self.rules.name)
+        if digests is not None:
+            _check_chunks(values, digests, self.path, self.rules.name)
 
     def values_for(self, filled: int) -> np.ndarray:
         """Values good for one turn from a card with the boxes ``filled``: a read-only (2**C, T+1, F) float64 array.
@@ -414,6 +412,12 @@ def _check_chunk(i: int, chunk: np.ndarray, digest: np.ndarray, path: Path, rule
     """The SHA-256 of chunk ``i`` of ``/values`` against its ``/chunk_sha256`` row ``digest``."""
     if hashlib.sha256(np.ascontiguousarray(chunk, dtype="<f8").tobytes()).digest() != bytes(digest):
         raise _checksum_failure(path, rules_name, i)
+
+
+def _check_chunks(values: np.ndarray, digests: np.ndarray, path: Path, rules_name: str) -> None:
+    """:func:`_check_chunk` for every chunk of the whole table ``values``, in order."""
+    for i, digest in enumerate(digests):
+        _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, path, rules_name)
 
 
 def _stored_digests(path: Path, rules_name: str) -> np.ndarray | None:
@@ -761,8 +765,8 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     assert values is not None  # not lazy: read whole
     if verify:
         _check_whole(values, attrs.get("checksum"), p, rules.name)
-        for i, digest in enumerate(digests if digests is not None else ()):
-            _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, p, rules.name)
+        if digests is not None:
+            _check_chunks(values, digests, p, rules.name)
     values.setflags(write=False)
     attrs["_verified"] = verify
     table = ValueTable(rules, values, p, attrs)
