@@ -207,6 +207,29 @@ def test_ctrl_c_in_the_build_is_one_line_exit_130_and_writes_nothing(tmp_path, m
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "replaced"])
+def test_ctrl_c_held_back_until_the_table_is_written_says_it_was_written(tmp_path, instant_build, monkeypatch,
+                                                                         existing):
+    """save_table holds Ctrl-C back while it writes and renames, then delivers it: the table is then whole at
+    --out, and the line says so (it said "nothing written"), after "wrote PATH"; exit 130 still."""
+    out = tmp_path / "yacht.h5"
+    if existing:
+        shutil.copyfile(default_table_path("yacht"), out)
+    real = table_module._write_atomic
+
+    def write_then_ctrl_c(*args):
+        real(*args)
+        raise KeyboardInterrupt  # as the deferred SIGINT is delivered once the block is done
+
+    monkeypatch.setattr(table_module, "_write_atomic", write_then_ctrl_c)
+    result = run("build", "--rules", "yacht", "--out", str(out), "--no-progress")
+    assert result.exit_code == 130, result.output
+    assert result.stdout == f"wrote {out}\n"
+    assert result.stderr == "Interrupted: the yacht build stopped after its table was written whole.\n"
+    assert load_table("yacht", out).empty_value == load_table("yacht").empty_value
+    assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"]
+
+
 @pytest.mark.parametrize("failure", [KeyboardInterrupt, OSError])
 def test_failed_overwrite_keeps_old_table_and_leaves_no_temp_file(tmp_path, instant_build, monkeypatch, failure):
     out = tmp_path / "yacht.h5"

@@ -90,6 +90,16 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
         raise fail(f"folder {str(ancestor)!r} is not writable")
 
 
+def _file_identity(path: Path) -> tuple[int, int, int] | None:
+    """``(device, inode, mtime_ns)`` of the file at ``path``, ``None`` if there is none: an atomic
+    write (a new file renamed over the path) changes it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_mtime_ns
+
+
 def compare_reference(rules: RuleSet, empty_value: float) -> tuple[float | None, bool | None]:
     """The reference value of ``rules`` (quoted in docs/rules.md) and whether ``empty_value`` matches it.
 
@@ -167,17 +177,27 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     refused = replace_refusal(path, rs.name, force=force)  # before the work: what the write would refuse
     if refused is not None:
         raise UsageError(f"{refused}{hint}")
-    try:  # Ctrl-C: the bar is closed by build_values; the write is atomic (its temporary file removed)
-        result = build_values(rs, progress=progress)
-        try:
-            save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
-        except TableError as e:
-            raise TableError(f"{e}{hint}") from None
-    except KeyboardInterrupt:
-        from .target_query import stop_interrupted
+    from .target_query import INTERRUPTED, stop_interrupted
 
+    try:  # Ctrl-C: the bar is closed by build_values
+        result = build_values(rs, progress=progress)
+    except KeyboardInterrupt:
         stop_interrupted(f"the {rs.name} build")
         raise
+    before = _file_identity(path)
+    try:
+        save_table(ValueTable(rs, result.values), path, n_states=result.n_states, force=force)
+    except TableError as e:
+        raise TableError(f"{e}{hint}") from None
+    except KeyboardInterrupt:
+        # save_table holds Ctrl-C back while it writes and renames, then delivers it: the table may
+        # be complete at ``path`` (a new file there) or not written at all (its temp file removed)
+        after = _file_identity(path)
+        if after is None or after == before:
+            stop_interrupted(f"the {rs.name} build")
+        click.echo(f"wrote {path}")
+        click.echo(f"Interrupted: the {rs.name} build stopped after its table was written whole.", err=True)
+        click.get_current_context().exit(INTERRUPTED)
     ref, ok = compare_reference(rs, result.empty_value)
     click.echo(f"wrote {path}")
     click.echo(
