@@ -98,9 +98,11 @@ _CHUNK = 2048
 
 #: States per slice of a layer of the distribution: the outcomes of a slice are found and its rows
 #: summed at once (scratch of about 3 MiB for Yahtzee), after which the rows no longer read are
-#: freed (1024 against 2048: 15 MiB less at the peak of the empty card; 256 against 1024 another
-#: 10 MiB for Yahtzee, 5 for Yatzy, for about 0.1 s more CPU in calls).
-_CONVOLVE_SLICE = 256
+#: freed (1024 against 2048: 15 MiB less at the peak of the empty card).  256 held 8 MiB less
+#: (the empty card's peak 465 against 474 MiB, the most of any rule set) but paid two parallel
+#: regions, each a wait for the last thread, four times as often: the empty Yahtzee card took 3.47
+#: against 3.17 s, and two threads gave 1.75 against 1.82 of one thread's speed on an 11-box card.
+_CONVOLVE_SLICE = 1024
 
 #: Outcomes a slice's scratch holds (three arrays of 8-byte entries, about 2 MiB each): a layer
 #: small enough for recycled rows (:class:`_RowMemory`, where memory does not matter) takes as
