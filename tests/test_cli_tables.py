@@ -163,12 +163,17 @@ def test_build_names_the_source_of_the_reference_value(tmp_path, instant_build, 
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
-def test_build_refuses_a_fifo_before_the_work(tmp_path, instant_build):
+def test_build_refuses_a_fifo_or_a_device_before_the_work_as_a_usage_error(tmp_path, instant_build):
+    """``--out`` naming a fifo or a device exited 1 where a folder exits 2: now a usage error too, one line."""
     with make_fifo(tmp_path / "yacht.h5") as fifo:
         result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
-    _assert_clean_error(result, 1, "cannot write table", str(fifo), "not a regular file")
+    _assert_clean_error(result, 2, "cannot write table", repr(str(fifo)), "not a regular file")
     assert instant_build == []  # refused before the DP
     assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"] and fifo.is_fifo()
+    if os.path.exists("/dev/null"):
+        _assert_clean_error(run("build", "--rules", "yacht", "--out", "/dev/null", "--no-progress"), 2,
+                            "'/dev/null'", "not a regular file")
+        assert instant_build == []
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")

@@ -60,7 +60,8 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
         If ``path`` is a folder or another non-regular file (a fifo, a device),
         or its folder cannot hold a new file.
     UsageError
-        Without ``make_folders``, if its folder does not exist.
+        Without ``make_folders`` (a path the user named), if it is a fifo, a
+        device or a socket, or its folder does not exist.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
@@ -68,6 +69,9 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
     if path.is_dir():
         raise fail("it is a folder")
     if file_kind(path) == "special":
+        if not make_folders:  # named on the command line: a usage error, as a folder is (click's, exit 2)
+            raise UsageError(f"cannot write table to {str(path)!r}: it is not a regular file (a fifo, a device "
+                             f"or a socket): give the path of a file{hint}")
         raise fail("it exists and is not a regular file")
     folder = path.parent
     if folder.is_dir():
@@ -159,8 +163,8 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     only once the new one is completely written, and only if it is a table
     of the same rule set or a damaged one; a table of another rule set needs
     --force.  A target that is not a table (a text file, another program's
-    HDF5 file; exit 2) or not a regular file (a folder, a fifo, a device) is
-    refused before the work, and nothing is written.  Ctrl-C stops the build
+    HDF5 file) or not a regular file (a folder, a fifo, a device) is refused
+    before the work (exit 2), and nothing is written.  Ctrl-C stops the build
     and writes nothing (exit status 130).
 
     \b
