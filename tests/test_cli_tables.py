@@ -360,7 +360,7 @@ def test_info_bad_tables(tmp_path, make, needles):
 
 def _suggested_build(message: str) -> list[str]:
     """The ``yahtzee-solve build ...`` command an error line suggests, as arguments (NAME as yacht)."""
-    m = re.search(r"yahtzee-solve (build --rules \S+ --out \S+)", message)
+    m = re.search(r"yahtzee-solve (build --rules \S+ --out \S+(?: --force)?)", message)
     assert m, message
     return [w if w != "NAME" else "yacht" for w in m.group(1).split()]
 
@@ -384,14 +384,16 @@ def test_the_build_an_unreadable_table_suggests_is_one_build_accepts(tmp_path, m
     result = run("info", *rules, "--table", str(p))
     assert result.exit_code == 1, result.output
     command = _suggested_build(result.output)
-    assert (command[-1] == str(p)) == replaced, result.output
+    target = command[command.index("--out") + 1]
+    assert (target == str(p)) == replaced, result.output
+    assert ("--force" in command) == (name == "t.h5" and replaced), result.output  # an unreadable file: --force
     built = run(*command, "--no-progress")
     assert built.exit_code == 0, (result.output, built.output)
     if replaced:
         assert load_table("yacht", p).meta["rules"] == "yacht"
     else:
         assert p.read_bytes() == before  # the user's file is left as it was
-        assert load_table("yacht", command[-1]).meta["rules"] == "yacht"
+        assert load_table("yacht", target).meta["rules"] == "yacht"
 
 
 def test_info_reads_the_rules_from_the_file_and_still_validates(tmp_path):
@@ -487,7 +489,7 @@ def test_the_rebuild_command_of_a_long_path_is_never_cut(tmp_path, damage):
     message = _error_line(result)
     assert result.exit_code == 1, result.output
     assert shlex.split(message.split("rebuild it with: ", 1)[1]) == [
-        "yahtzee-solve", "build", "--rules", "yacht", "--out", str(p)]
+        "yahtzee-solve", "build", "--rules", "yacht", "--out", str(p)] + (["--force"] if damage == "truncated" else [])
     assert message.startswith(("cannot read value table " if damage == "truncated" else "value table ")
                               + repr(str(p)))  # the file named whole too
     if damage == "truncated":  # the reason, shortened, still starts as h5py said it
@@ -529,10 +531,10 @@ def test_the_shipped_table_is_rebuilt_by_the_plain_command(tmp_path, monkeypatch
     command = _error_line(result).split("rebuild it with: yahtzee-solve ", 1)[1].split()
     assert run(*command, "--no-progress").exit_code == 0
     assert run("value", "--rules", "yacht").exit_code == 0
-    # another file of the same name elsewhere still gets --out
+    # another file of the same name elsewhere still gets --out (and --force: nothing says whose it is)
     other = tmp_path / "yacht.h5"
     _truncated_copy(other)
-    assert _error_line(run("value", "--rules", "yacht", "--table", str(other))).endswith(f"--out {other}")
+    assert _error_line(run("value", "--rules", "yacht", "--table", str(other))).endswith(f"--out {other} --force")
 
 
 # -- info runs the loaders' checks ------------------------------------------------------------------
@@ -599,8 +601,14 @@ def test_build_refuses_to_replace_a_table_of_another_rule_set_without_force(tmp_
     assert load_table("yacht", good).meta["rules"] == "yacht" and [p.name for p in tmp_path.iterdir()] == ["good.h5"]
     # a table of the same rule set, or a damaged one, is replaced without --force (as the rebuild hints say)
     assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
-    _truncated_copy(good)
+    with h5py.File(good, "r+") as f:
+        f["values"][5, 0, 0] += 0.5
     assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    assert load_table("yacht", good).meta["rules"] == "yacht"
+    # a truncated one cannot be told from another program's HDF5 file: only with --force (its hint says so)
+    _truncated_copy(good)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 2
+    assert run("build", "--rules", "yacht", "--out", str(good), "--force", "--no-progress").exit_code == 0
     assert load_table("yacht", good).meta["rules"] == "yacht"
 
 
@@ -635,3 +643,24 @@ def test_save_table_keeps_the_same_rule(tmp_path):
 def test_build_help_documents_force():
     text = " ".join(run("build", "--help").output.split())
     assert "--force" in text and "another rule set" in text
+
+
+def _truncated_foreign(p: Path) -> None:
+    with h5py.File(p, "w") as f:
+        f.create_dataset("measurements", data=np.arange(50_000.0), chunks=True, compression="gzip")
+    p.write_bytes(p.read_bytes()[:4000])
+
+
+@pytest.mark.parametrize("make", [_truncated_copy, _truncated_foreign], ids=["truncated-table", "truncated-foreign"])
+def test_build_replaces_an_hdf5_file_that_cannot_be_read_only_with_force(tmp_path, instant_build, make):
+    """``build --out`` silently replaced a truncated HDF5 file, which nothing says is a table (another program's
+    data, perhaps): now a usage error before the work naming the file and --force; --force replaces it."""
+    p = tmp_path / "data.h5"
+    make(p)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(p), "--no-progress")
+    assert_clean_error(result, 2, repr(str(p)), "cannot be read", "--force")
+    assert instant_build == [] and _files(tmp_path) == before
+    result = run("build", "--rules", "yacht", "--out", str(p), "--force", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert load_table("yacht", p).meta["rules"] == "yacht" and [q.name for q in tmp_path.iterdir()] == ["data.h5"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import h5py
 import numpy as np
@@ -295,8 +296,10 @@ def test_refuses_to_overwrite_a_file_that_is_not_hdf5(fresh_table, tmp_path):
     _assert_clear(info.value, "refusing to overwrite", "not an HDF5 value table")
     assert precious.read_text() == '{"sixes": 18}'
     damaged = tmp_path / "old.h5"
-    damaged.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64)  # a truncated table may be replaced
-    save_table(fresh_table("yacht"), damaged)
+    damaged.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64)  # a truncated table, or another program's file
+    with pytest.raises(TableError, match="replace it with --force"):
+        save_table(fresh_table("yacht"), damaged)
+    save_table(fresh_table("yacht"), damaged, force=True)
     assert load_table("yacht", damaged).rules.name == "yacht"
 
 
@@ -556,3 +559,54 @@ def test_a_flipped_byte_anywhere_outside_the_values_is_one_table_error_or_the_ri
                 answered += 1
         path.unlink()
     assert errors and answered
+
+
+# -- the file's own structures: what a loader or the writer is given instead of a table ----------------
+def _shipped_copy(tmp_path, name="yacht.h5"):
+    p = tmp_path / name
+    shutil.copyfile(table_mod.default_table_path("yacht"), p)
+    return p
+
+
+def _foreign_hdf5(p):
+    with h5py.File(p, "w") as f:
+        f.create_dataset("measurements", data=np.arange(50_000.0), chunks=True, compression="gzip")
+        f.attrs["instrument"] = "spectrometer"
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: p.write_bytes(table_mod.default_table_path("yacht").read_bytes()[:100_000]),
+    lambda p: (_foreign_hdf5(p), p.write_bytes(p.read_bytes()[:4000])),
+    lambda p: p.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64),
+], ids=["truncated-table", "truncated-foreign-hdf5", "signature-only"])
+def test_an_hdf5_file_that_cannot_be_read_is_replaced_only_with_force(tmp_path, make):
+    """A truncated HDF5 file (h5py cannot open it: nothing says whose it is) was silently replaced, though it
+    may be another program's data; now refused in one line naming it and --force, and replaced with --force."""
+    shipped = load_table("yacht")
+    table = ValueTable(shipped.rules, np.array(shipped.values))
+    p = tmp_path / "data.h5"
+    make(p)
+    before = p.read_bytes()
+    refused = table_mod.replace_refusal(p, "yacht")
+    assert refused is not None and str(p) in refused and "--force" in refused
+    assert table_mod.replace_refusal(p, "yacht", force=True) is None
+    with pytest.raises(TableError) as info:
+        save_table(table, p)
+    _assert_clear(info.value, "refusing to replace", repr(str(p)), "cannot be read", "--force")
+    assert p.read_bytes() == before and _leftovers(tmp_path) == []
+    save_table(table, p, force=True)
+    assert load_table("yacht", p).rules.name == "yacht"
+
+
+def test_the_shipped_tables_own_path_is_rebuilt_without_force_though_unreadable(tmp_path, monkeypatch):
+    """The package's own table file holds nothing of the user's: a truncated one is replaced as before."""
+    shipped = tmp_path / "data" / "yacht.h5"
+    shipped.parent.mkdir()
+    shipped.write_bytes(table_mod.default_table_path("yacht").read_bytes()[:100_000])
+    monkeypatch.setattr(table_mod, "default_table_path", lambda rules="yahtzee": shipped)
+    assert table_mod.replace_refusal(shipped, "yacht") is None
+    assert table_mod.replace_refusal(tmp_path / "data" / "yacht-copy.h5", "yacht") is None  # missing
+    other = tmp_path / "data" / "elsewhere.h5"
+    shutil.copyfile(shipped, other)
+    assert table_mod.replace_refusal(other, "yacht") is not None
+

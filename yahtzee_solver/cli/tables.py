@@ -153,7 +153,8 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     ),
 )
 @click.option("--force", is_flag=True, default=False,
-              help="Replace the table of another rule set at --out (refused without it).")
+              help=("Replace the table of another rule set, or an HDF5 file that cannot be read, at --out "
+                    "(refused without it)."))
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
 def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
@@ -161,11 +162,12 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     Uses the numba-compiled kernels on every core: a few seconds, plus the
     time to compile the kernels on first use.  An existing file is replaced
     only once the new one is completely written, and only if it is a table
-    of the same rule set or a damaged one; a table of another rule set needs
-    --force.  A target that is not a table (a text file, another program's
-    HDF5 file) or not a regular file (a folder, a fifo, a device) is refused
-    before the work (exit 2), and nothing is written.  Ctrl-C stops the build
-    and writes nothing (exit status 130).
+    of the same rule set or a damaged one; a table of another rule set, or an
+    HDF5 file that cannot be read at all (truncated: it cannot be told from
+    another program's), needs --force.  An --out that is not a table (a text
+    file, another program's HDF5 file) or not a regular file (a folder, a
+    fifo, a device) is refused before the work (exit 2), and nothing is
+    written.  Ctrl-C stops the build and writes nothing (exit status 130).
 
     \b
     Example:

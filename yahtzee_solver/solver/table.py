@@ -434,17 +434,18 @@ def _stored_digests(path: Path, rules_name: str) -> np.ndarray | None:
     return digests
 
 
-def build_command(rules_name: str, path: str | os.PathLike[str]) -> str:
+def build_command(rules_name: str, path: str | os.PathLike[str], *, force: bool = False) -> str:
     """The ``yahtzee-solve build`` command that writes a table of ``rules_name`` at ``path``, to paste.
 
     For the table shipped in the package (:func:`default_table_path`, where
     ``build`` writes without ``--out``) the plain ``yahtzee-solve build --rules
     NAME`` the README gives; otherwise with ``--out PATH``, the path shell-quoted.
+    ``force`` adds ``--force`` (the file there may be replaced only with it).
     """
     cmd = f"yahtzee-solve build --rules {rules_name}"
-    if rules_name in RULESETS and _same_path(Path(path), default_table_path(rules_name)):
-        return cmd
-    return f"{cmd} --out {shlex.quote(str(path))}"
+    if not (rules_name in RULESETS and _same_path(Path(path), default_table_path(rules_name))):
+        cmd = f"{cmd} --out {shlex.quote(str(path))}"
+    return f"{cmd} --force" if force else cmd
 
 
 def _same_path(a: Path, b: Path) -> bool:
@@ -461,14 +462,17 @@ def rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool |
     any other file, and another program's HDF5 file is not one to replace
     either (``table=False``): for a file that is not a table the hint says to
     move it away or to build at a free path beside it.  ``table=None`` decides
-    from the file itself (its HDF5 signature).  The command is :func:`build_command`'s.
+    from the file itself (its HDF5 signature).  The command is :func:`build_command`'s,
+    with ``--force`` where :func:`replace_refusal` asks for it (an HDF5 file that
+    cannot be read at all, so it cannot be told from another program's).
     """
     p = Path(path)
     if table is None:
         kind = file_kind(p)
         table = kind == "missing" or (kind == "file" and _is_hdf5(p))
     if table:
-        return f"rebuild it with: {build_command(rules_name, p)}"
+        force = replace_refusal(p, rules_name) is not None and replace_refusal(p, rules_name, force=True) is None
+        return f"rebuild it with: {build_command(rules_name, p, force=force)}"
     return (f"it is not a value table: move it away, or build one beside it with: "
             f"{build_command(rules_name, _free_path(p))}")
 
@@ -490,13 +494,16 @@ def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: boo
 
     The one rule of ``build --out`` (checked before the work) and of
     :func:`save_table` (checked again as it writes).  A missing file, a table of
-    the same rule set, and a damaged table (an HDF5 file that cannot be read,
-    or a table that names no rule set) may be replaced -- what the error of a
-    damaged table suggests (``rebuild it with: ...``).  Never a file that is
-    not HDF5, nor an HDF5 file that is not a value table (another program's:
-    the same errors say to move it away).  A table of another rule set only
-    with ``force``.  Anything but a regular file is left to the writer, which
-    refuses it.
+    the same rule set, and a damaged table (one whose attributes say it is a
+    value table but that names no rule set or fails its checks) may be
+    replaced -- what the error of a damaged table suggests (``rebuild it with:
+    ...``).  Never a file that is not HDF5, nor an HDF5 file that is not a value
+    table (another program's: the same errors say to move it away).  Only with
+    ``force``: a table of another rule set, and an HDF5 file that cannot be read
+    at all (truncated, its structures damaged), which may be a damaged table
+    or another program's data -- except at the shipped table's own path
+    (:func:`default_table_path`), which holds nothing of the user's.  Anything
+    but a regular file is left to the writer, which refuses it.
     """
     p = Path(path)
     if file_kind(p) != "file":
@@ -508,8 +515,11 @@ def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: boo
     try:
         with h5py.File(p, "r") as f:
             fmt, held = _plain(f.attrs.get("format")), _plain(f.attrs.get("rules"))
-    except _H5_ERRORS:  # a damaged table: rebuilt in place
-        return None
+    except _H5_ERRORS:  # truncated or damaged: a table of ours, or another program's data
+        if force or (rules_name in RULESETS and _same_path(p, default_table_path(rules_name))):
+            return None
+        return (f"refusing to replace {str(p)!r}: it is an HDF5 file that cannot be read, so it cannot be told "
+                "from another program's data (replace it with --force, or choose another path)")
     if fmt != FORMAT:
         return (f"refusing to overwrite {str(p)!r}: it is an HDF5 file but not a yahtzee_solver value table "
                 "(another program's data?): remove it or choose another path")
@@ -525,8 +535,8 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
 
     Missing folders are created.  An existing file is replaced only as
     :func:`replace_refusal` allows: a table of the same rule set or a damaged
-    one, a table of another rule set only with ``force``; never a file of
-    another kind.
+    one; a table of another rule set, or an HDF5 file that cannot be read at
+    all, only with ``force``; never a file of another kind.
     SIGINT and SIGTERM are deferred while the file is written and renamed
     (well under a second), so an interrupted build leaves either the old file
     or the complete new one, and no temp file.
@@ -541,7 +551,8 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
     TableError
         If the folder cannot be written, or ``path`` exists and is not a
         regular HDF5 file (a device, a pipe, a folder, a JSON file, ...), is
-        another program's HDF5 file, or (without ``force``) a table of another rule set.
+        another program's HDF5 file, or (without ``force``) a table of another
+        rule set or an HDF5 file that cannot be read.
     """
     path = Path(path)
     kind = file_kind(path)
@@ -714,7 +725,9 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
 
     import h5py
 
-    hint = rebuild_hint(name, p)  # a damaged table is rebuilt in place; a file of another kind is not replaced
+    def hint() -> str:  # a damaged table is rebuilt in place; a file of another kind is not replaced
+        return rebuild_hint(rules.name if isinstance(rules, RuleSet) else name, p)
+
     try:
         with h5py.File(p, "r") as f:
             attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
@@ -722,11 +735,10 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
                 raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table", rebuild_hint(name, p, table=False))
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
-                hint = rebuild_hint(rules.name, p, table=True)
             if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
                 raise _table_error(
                     f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
-                    f"this version reads {FORMAT_VERSION}", hint
+                    f"this version reads {FORMAT_VERSION}", hint()
                 )
             if attrs.get("rules") != rules.name:
                 raise _table_error(
@@ -739,12 +751,12 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
             except (TypeError, ValueError):
                 stored = None
             if stored != json.loads(rules.to_json()):
-                raise _table_error(f"{str(p)!r} was built for a different definition of rules {rules.name!r}", hint)
+                raise _table_error(f"{str(p)!r} was built for a different definition of rules {rules.name!r}", hint())
             ds = f["values"]
             C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
             if ds.shape != (1 << C, T + 1, F) or ds.dtype != np.float64:
                 raise _table_error(
-                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint
+                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint()
                 )
             chunked = _chunked_with_digests(f, ds)
             lazy = not whole and chunked
@@ -754,7 +766,7 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     except TableError:
         raise
     except _H5_ERRORS as e:
-        raise _read_failure(e, p, hint) from None
+        raise _read_failure(e, p, hint()) from None
     key = (key[0], rules.name, key[2], key[3])
     if lazy:
         assert digests is not None
