@@ -347,15 +347,32 @@ def test_info_reference_mismatch_is_flagged(tmp_path):
         (lambda p: p.write_bytes(default_table_path("yacht").read_bytes()[:100_000]), ["cannot read value table"]),
         (lambda p: h5py.File(p, "w").close(), ["not a yahtzee_solver value table"]),
         (lambda p: shutil.copyfile(default_table_path("yahtzee"), p), ["'yahtzee'", "'yacht'"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("format", np.array([1, 2]))),
+         ["not a yahtzee_solver value table", "attribute 'format' is an array"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("checksum", np.array([1, 2]))),
+         ["attribute 'checksum' is an array", "rebuild it with"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("n_states", np.array([1, 2]))),
+         ["attribute 'n_states' is an array", "rebuild it with"]),
     ],
-    ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules"],
+    ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules", "format-array", "checksum-array",
+         "n-states-array"],
 )
 def test_info_bad_tables(tmp_path, make, needles):
+    """One line, exit 1, naming the file: an attribute of the wrong kind was numpy's ValueError or TypeError
+    (a traceback)."""
     p = tmp_path / "t.h5"
     make(p)
     before = sorted(tmp_path.iterdir())
-    assert_clean_error(run("info", "--rules", "yacht", "--table", str(p)), 1, str(p), *needles)
+    for args in ((), ("--json",)):
+        assert_clean_error(run("info", "--rules", "yacht", "--table", str(p), *args), 1, str(p), *needles)
     assert sorted(tmp_path.iterdir()) == before
+
+
+def _edited_copy(p: Path, edit) -> None:
+    """A copy of the shipped yacht table at ``p``, then ``edit(h5py file)``."""
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        edit(f)
 
 
 def _suggested_build(message: str) -> list[str]:
@@ -615,7 +632,9 @@ def test_build_refuses_to_replace_a_table_of_another_rule_set_without_force(tmp_
 @pytest.mark.parametrize("make, needle", [
     (lambda p: p.write_text("my notes\n"), "not an HDF5 value table"),
     (lambda p: h5py.File(p, "w").create_dataset("values", data=np.zeros(3)), "not a yahtzee_solver value table"),
-], ids=["text-file", "foreign-hdf5"])
+    (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("format", np.array([1, 2]))),
+     "not a yahtzee_solver value table"),  # numpy's ValueError, a traceback
+], ids=["text-file", "foreign-hdf5", "format-array"])
 @pytest.mark.parametrize("force", [[], ["--force"]], ids=["", "force"])
 def test_build_refuses_a_file_that_is_not_a_table_before_the_work(tmp_path, instant_build, make, needle, force):
     """It was refused only after the whole build had run (exit 1); now at once, exit 2, nothing written,

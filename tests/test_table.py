@@ -610,3 +610,50 @@ def test_the_shipped_tables_own_path_is_rebuilt_without_force_though_unreadable(
     shutil.copyfile(shipped, other)
     assert table_mod.replace_refusal(other, "yacht") is not None
 
+
+
+@pytest.mark.parametrize("name, bad", [
+    ("format_version", np.array([1, 2])), ("format_version", "1"), ("format_version", 1.0),
+    ("format_version", True), ("rules", np.array([1, 2])), ("rules_json", np.array([1, 2])),
+    ("checksum", np.array([1, 2])), ("checksum", 5), ("package_version", np.array([1, 2])),
+    ("empty_value", "254"), ("n_states", np.array([1, 2])), ("n_states", 2.5),
+])
+def test_an_attribute_that_is_not_one_value_of_its_kind_is_a_load_error_naming_it(tmp_path, name, bad):
+    """``attrs['checksum'] = np.array([1, 2])`` raised numpy's "truth value of an array is ambiguous" from
+    load_table (a traceback), other arrays leaked numpy's words in "cannot read value table (...)", and a
+    format_version of "1" or 1.0 passed for 1: every loader now refuses the file in one line naming the
+    attribute and the file."""
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs[name] = bad
+    for load in (lambda: load_table("yacht", p), lambda: table_mod.open_table("yacht", p),
+                 lambda: load_table(None, p, verify=False)):
+        with pytest.raises(TableError) as info:
+            load()
+        _assert_clear(info.value, repr(str(p)), f"its attribute {name!r} is ", "rebuild it with")
+        assert "truth value" not in str(info.value) and "scalar" not in str(info.value)
+
+
+def test_a_format_attribute_that_is_an_array_is_no_table_said_in_one_line(tmp_path):
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs["format"] = np.array([1, 2])
+    for load in (lambda: load_table("yacht", p), lambda: table_mod.open_table(None, p)):
+        with pytest.raises(TableError) as info:
+            load()
+        _assert_clear(info.value, repr(str(p)), "not a yahtzee_solver value table", "attribute 'format'",
+                      "move it away")
+        assert "truth value" not in str(info.value)
+    refused = table_mod.replace_refusal(p, "yacht", force=True)  # it raised numpy's ValueError
+    assert refused is not None and "not a yahtzee_solver value table" in refused
+
+
+@pytest.mark.parametrize("extra", [-1, 1], ids=["negative", "more-than-the-values"])
+def test_a_count_of_states_the_values_cannot_hold_is_a_load_error(tmp_path, extra):
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs["n_states"] = -1 if extra < 0 else f["values"].size + extra
+    with pytest.raises(TableError) as info:
+        table_mod.open_table("yacht", p)
+    _assert_clear(info.value, repr(str(p)), "attribute 'n_states'", "rebuild it with")
+

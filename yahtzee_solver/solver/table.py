@@ -10,10 +10,12 @@ upper bonus and Yahtzee bonuses included); NaN marks an unreachable state.
 Stored in chunks of 64 masks, gzip-compressed with the shuffle filter and a
 Fletcher-32 checksum per chunk.
 
-Root attributes: ``format`` (``"yahtzee_solver value table"``),
-``format_version``, ``rules`` (name), ``rules_json`` (full definition,
+Root attributes, each one value (a scalar) of the kind :data:`ATTRIBUTE_KINDS` gives (a
+loader refuses a file where one is not): ``format`` (``"yahtzee_solver value table"``),
+``format_version`` (integer), ``rules`` (name), ``rules_json`` (full definition,
 ``RuleSet.to_json``), ``package_version``, ``empty_value`` (the optimal
-expected final score, points), ``n_states`` and ``checksum``
+expected final score, points), ``n_states`` (the number of reachable states:
+entries that are not NaN) and ``checksum``
 (``sha256:`` of the C-order little-endian float64 bytes of ``/values``).
 
 Dataset ``/chunk_sha256``: uint8, shape ``(n_chunks, 32)``, the SHA-256 of the
@@ -520,7 +522,7 @@ def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: boo
             return None
         return (f"refusing to replace {str(p)!r}: it is an HDF5 file that cannot be read, so it cannot be told "
                 "from another program's data (replace it with --force, or choose another path)")
-    if fmt != FORMAT:
+    if not isinstance(fmt, str) or fmt != FORMAT:
         return (f"refusing to overwrite {str(p)!r}: it is an HDF5 file but not a yahtzee_solver value table "
                 "(another program's data?): remove it or choose another path")
     if isinstance(held, str) and held != rules_name and not force:
@@ -678,7 +680,9 @@ def load_table(
     TableError
         If the file is missing, not a regular file, unreadable, truncated, not a value table, of
         another format version, built for other rules (or rules this version does not know),
-        or its values do not match its checksums.  The message says how to rebuild it.
+        damaged (a root attribute that is not one value of its kind, see :data:`ATTRIBUTE_KINDS`;
+        an ``n_states`` above the size of the values), or its values do not match its checksums.
+        The message names the file (and the attribute) and says how to rebuild it.
     """
     return _open(rules, path, whole=True, verify=verify)
 
@@ -731,11 +735,16 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     try:
         with h5py.File(p, "r") as f:
             attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
-            if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
-                raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table", rebuild_hint(name, p, table=False))
+            fmt = attrs.get("format")
+            odd = _attribute_problem("format", fmt) if fmt is not None else None
+            if odd is not None or fmt != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
+                raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table" + (f" ({odd})" if odd else ""),
+                                   rebuild_hint(name, p, table=False))
+            _check_attributes(attrs, ("rules",), p, hint)
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
-            if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
+            _check_attributes(attrs, tuple(ATTRIBUTE_KINDS), p, hint)
+            if attrs.get("format_version") != FORMAT_VERSION:
                 raise _table_error(
                     f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
                     f"this version reads {FORMAT_VERSION}", hint()
@@ -758,6 +767,10 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
                 raise _table_error(
                     f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint()
                 )
+            n_states = attrs.get("n_states")
+            if n_states is not None and not 0 <= n_states <= ds.size:
+                raise _table_error(f"value table {str(p)!r} is damaged: its attribute 'n_states' is {n_states:,}, "
+                                   f"not a count of reachable states among its {ds.size:,} entries", hint())
             chunked = _chunked_with_digests(f, ds)
             lazy = not whole and chunked
             values = None if lazy else ds[...]
@@ -794,6 +807,52 @@ def _chunked_with_digests(f: Any, ds: Any) -> bool:
         return False
     d = f["chunk_sha256"]
     return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
+
+
+#: The root attributes a table may hold, with the kind each must be: one value (a scalar) of it.
+ATTRIBUTE_KINDS: dict[str, type] = {"format": str, "format_version": int, "rules": str, "rules_json": str,
+                                    "package_version": str, "empty_value": float, "n_states": int, "checksum": str}
+
+
+def _attribute_problem(name: str, value: object) -> str | None:
+    """Why the root attribute ``name`` (as :func:`_plain` gives it) is not one value of its kind
+    (:data:`ATTRIBUTE_KINDS`), or ``None``; a decimal attribute may hold a whole number."""
+    kind = ATTRIBUTE_KINDS[name]
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return None
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return None
+    return f"its attribute {name!r} is {_kind_of(value)}, not {_KIND_WORDS[kind]}"
+
+
+#: What an attribute must be, in words (:func:`_attribute_problem`), and what it is (:func:`_kind_of`).
+_KIND_WORDS = {str: "a string", int: "an integer", float: "a number"}
+_IS_WORDS = {bool: "true or false", str: "a string", int: "an integer", float: "a decimal number"}
+
+
+def _kind_of(value: object) -> str:
+    """What an attribute holds, in words: ``an array of shape (2,) int64``, ``a string``, ``empty``, ..."""
+    import h5py
+
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} {value.dtype}"
+    if isinstance(value, h5py.Empty):  # a type and no value
+        return "empty"
+    return next((words for kind, words in _IS_WORDS.items() if isinstance(value, kind)), f"a {type(value).__name__}")
+
+
+def _check_attributes(attrs: dict[str, Any], names: tuple[str, ...], path: Path, hint: Callable[[], str]) -> None:
+    """Each root attribute of ``names`` the file holds is one value of its kind (:data:`ATTRIBUTE_KINDS`).
+
+    Raises
+    ------
+    TableError
+        Naming the first that is not (an array, a number for a string, ...) and the file, with ``hint()``.
+    """
+    for name in names:
+        problem = _attribute_problem(name, attrs[name]) if name in attrs else None
+        if problem is not None:
+            raise _table_error(f"value table {str(path)!r} is damaged: {problem}", hint())
 
 
 def _rules_named_in(path: Path, name: object) -> RuleSet:
