@@ -353,13 +353,14 @@ def test_info_reference_mismatch_is_flagged(tmp_path):
          ["attribute 'checksum' is an array", "rebuild it with"]),
         (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("n_states", np.array([1, 2]))),
          ["attribute 'n_states' is an array", "rebuild it with"]),
+        (lambda p: _edited_copy(p, _short_digests), ["/chunk_sha256 has shape (63, 32)", "rebuild it with"]),
     ],
     ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules", "format-array", "checksum-array",
-         "n-states-array"],
+         "n-states-array", "short-digests"],
 )
 def test_info_bad_tables(tmp_path, make, needles):
     """One line, exit 1, naming the file: an attribute of the wrong kind was numpy's ValueError or TypeError
-    (a traceback)."""
+    (a traceback), a ``/chunk_sha256`` of another shape was ignored ("verified", exit 0)."""
     p = tmp_path / "t.h5"
     make(p)
     before = sorted(tmp_path.iterdir())
@@ -373,6 +374,12 @@ def _edited_copy(p: Path, edit) -> None:
     shutil.copyfile(default_table_path("yacht"), p)
     with h5py.File(p, "r+") as f:
         edit(f)
+
+
+def _short_digests(f) -> None:
+    d = f["chunk_sha256"][...]
+    del f["chunk_sha256"]
+    f.create_dataset("chunk_sha256", data=d[:-1])
 
 
 def _suggested_build(message: str) -> list[str]:

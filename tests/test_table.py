@@ -611,7 +611,6 @@ def test_the_shipped_tables_own_path_is_rebuilt_without_force_though_unreadable(
     assert table_mod.replace_refusal(other, "yacht") is not None
 
 
-
 @pytest.mark.parametrize("name, bad", [
     ("format_version", np.array([1, 2])), ("format_version", "1"), ("format_version", 1.0),
     ("format_version", True), ("rules", np.array([1, 2])), ("rules_json", np.array([1, 2])),
@@ -657,3 +656,34 @@ def test_a_count_of_states_the_values_cannot_hold_is_a_load_error(tmp_path, extr
         table_mod.open_table("yacht", p)
     _assert_clear(info.value, repr(str(p)), "attribute 'n_states'", "rebuild it with")
 
+
+@pytest.mark.parametrize("damage", ["rows", "width", "dtype", "group"])
+def test_chunk_digests_of_another_shape_or_dtype_are_a_load_error(tmp_path, damage):
+    """A ``/chunk_sha256`` of another shape or dtype was taken for none: the chunks went unchecked, and
+    open_table, load_table and ValueTable.verify() all passed.  Now each refuses the file, naming it."""
+    p = _shipped_copy(tmp_path)
+    before = load_table("yacht", p, verify=False)  # loaded while the file was sound
+    with h5py.File(p, "r+") as f:
+        d = f["chunk_sha256"][...]
+        del f["chunk_sha256"]
+        if damage == "group":
+            f.create_group("chunk_sha256")
+        else:
+            f.create_dataset("chunk_sha256", data={"rows": d[:-1], "width": d[:, :16], "dtype": d.astype(np.int16)}[damage])
+    for check in (lambda: load_table("yacht", p), lambda: load_table("yacht", p, verify=False),
+                  lambda: table_mod.open_table("yacht", p), before.verify):
+        with pytest.raises(TableError) as info:
+            check()
+        _assert_clear(info.value, repr(str(p)), "/chunk_sha256", "rebuild it with")
+
+
+def test_check_chunks_refuses_digests_that_do_not_cover_every_chunk(tmp_path):
+    """The one check of every chunk digest (load_table, ValueTable.verify) checked only the rows it was given."""
+    p = _shipped_copy(tmp_path)
+    t = load_table("yacht", p)
+    digests = table_mod.chunk_digests(t.values)
+    table_mod._check_chunks(t.values, digests, p, "yacht")
+    for bad in (digests[:-1], digests.astype(np.int64), digests[:, :31]):
+        with pytest.raises(TableError) as info:
+            table_mod._check_chunks(t.values, bad, p, "yacht")
+        _assert_clear(info.value, repr(str(p)), "/chunk_sha256")

@@ -22,7 +22,8 @@ Dataset ``/chunk_sha256``: uint8, shape ``(n_chunks, 32)``, the SHA-256 of the
 C-order little-endian float64 bytes of each chunk of ``/values`` (masks
 ``64 i .. 64 i + 63``).  Optional within format version 1 (tables written
 before it have none): with it, :func:`open_table` reads and checks only the
-chunks a query needs; without it, the whole table is read and hashed.
+chunks a query needs; without it, the whole table is read and hashed.  One of
+another shape or dtype (or a group of that name) is damage: every loader refuses the file.
 
 Integrity: a value is used only after the bytes it came from passed a check --
 the SHA-256 of the whole table (:func:`load_table`) or of its chunk
@@ -213,7 +214,8 @@ class ValueTable:
         ------
         TableError
             The loaders' error: a checksum that does not match (``corrupt``, or
-            ``corrupt chunk N``), or a file that cannot be read.
+            ``corrupt chunk N``), a ``/chunk_sha256`` of another shape or dtype,
+            or a file that cannot be read.
         """
         if self.path is None:
             return
@@ -417,7 +419,13 @@ def _check_chunk(i: int, chunk: np.ndarray, digest: np.ndarray, path: Path, rule
 
 
 def _check_chunks(values: np.ndarray, digests: np.ndarray, path: Path, rules_name: str) -> None:
-    """:func:`_check_chunk` for every chunk of the whole table ``values``, in order."""
+    """:func:`_check_chunk` for every chunk of the whole table ``values``, in order.
+
+    ``digests`` must hold one row of 32 bytes per chunk (:func:`_digests_problem`), or nothing is
+    checked: a :class:`TableError` naming the file."""
+    problem = _digests_problem(digests.shape, digests.dtype, values.shape[0])
+    if problem is not None:
+        raise _table_error(f"value table {str(path)!r} is damaged: {problem}", rebuild_hint(rules_name, path))
     for i, digest in enumerate(digests):
         _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, path, rules_name)
 
@@ -430,7 +438,10 @@ def _stored_digests(path: Path, rules_name: str) -> np.ndarray | None:
     try:
         with h5py.File(path, "r") as f:
             ds = f["values"]
-            digests: np.ndarray | None = f["chunk_sha256"][...] if _chunked_with_digests(f, ds) else None
+            digests: np.ndarray | None = (f["chunk_sha256"][...] if _chunked_with_digests(f, ds, path, rules_name)
+                                          else None)
+    except TableError:
+        raise
     except _H5_ERRORS as e:
         raise _read_failure(e, path, rebuild_hint(rules_name, path)) from None
     return digests
@@ -681,8 +692,9 @@ def load_table(
         If the file is missing, not a regular file, unreadable, truncated, not a value table, of
         another format version, built for other rules (or rules this version does not know),
         damaged (a root attribute that is not one value of its kind, see :data:`ATTRIBUTE_KINDS`;
-        an ``n_states`` above the size of the values), or its values do not match its checksums.
-        The message names the file (and the attribute) and says how to rebuild it.
+        an ``n_states`` above the size of the values; a ``/chunk_sha256`` of another shape or
+        dtype), or its values do not match its checksums.  The message names the file (and the
+        attribute) and says how to rebuild it.
     """
     return _open(rules, path, whole=True, verify=verify)
 
@@ -771,7 +783,7 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
             if n_states is not None and not 0 <= n_states <= ds.size:
                 raise _table_error(f"value table {str(p)!r} is damaged: its attribute 'n_states' is {n_states:,}, "
                                    f"not a count of reachable states among its {ds.size:,} entries", hint())
-            chunked = _chunked_with_digests(f, ds)
+            chunked = _chunked_with_digests(f, ds, p, rules.name)
             lazy = not whole and chunked
             values = None if lazy else ds[...]
             # a whole load checks the chunks' digests too, so that no loader takes a file another refuses
@@ -799,14 +811,33 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     return table
 
 
-def _chunked_with_digests(f: Any, ds: Any) -> bool:
-    """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each."""
+def _chunked_with_digests(f: Any, ds: Any, path: Path, rules_name: str) -> bool:
+    """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each.
+
+    Raises
+    ------
+    TableError
+        If the file has a ``/chunk_sha256`` that is not a uint8 dataset of one 32-byte row per chunk (a
+        group, another shape or dtype): damaged, not a file written before the digests existed.
+    """
     import h5py
 
-    if ds.chunks is None or ds.chunks != (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:]) or "chunk_sha256" not in f:
+    if "chunk_sha256" not in f:
         return False
     d = f["chunk_sha256"]
-    return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
+    problem = (_digests_problem(d.shape, d.dtype, ds.shape[0]) if isinstance(d, h5py.Dataset)
+               else "its /chunk_sha256 is not a dataset")
+    if problem is not None:
+        raise _table_error(f"value table {str(path)!r} is damaged: {problem}", rebuild_hint(rules_name, path))
+    return ds.chunks is not None and ds.chunks == (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:])
+
+
+def _digests_problem(shape: tuple[int, ...], dtype: Any, n_masks: int) -> str | None:
+    """Why digests of ``shape`` and ``dtype`` are not the ``/chunk_sha256`` of a table of ``n_masks`` masks, or ``None``."""
+    want = (-(-n_masks // CHUNK_ROWS), 32)
+    if tuple(shape) == want and dtype == np.uint8:
+        return None
+    return f"its /chunk_sha256 has shape {tuple(shape)} {dtype}, want {want} uint8 (the SHA-256 of each chunk)"
 
 
 #: The root attributes a table may hold, with the kind each must be: one value (a scalar) of it.
