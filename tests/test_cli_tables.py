@@ -276,6 +276,7 @@ def test_info_on_shipped_tables(rules):
     assert data["package_version"] == table.meta["package_version"]
     assert data["empty_value"] == table.empty_value
     assert data["shape"] == list(table.values.shape)
+    assert data["n_states"] == table.meta["n_states"] and data["n_states_ok"] is True
     text = run("info", "--rules", rules).output
     if rs.reference_value is not None:  # docs/rules.md goldens
         assert data["reference_value"] == rs.reference_value
@@ -380,6 +381,29 @@ def _short_digests(f) -> None:
     d = f["chunk_sha256"][...]
     del f["chunk_sha256"]
     f.create_dataset("chunk_sha256", data=d[:-1])
+
+
+@pytest.mark.parametrize("stored", [12, None], ids=["other-count", "missing"])
+def test_info_checks_the_stored_count_of_states_against_the_values(tmp_path, stored):
+    """``info`` showed the stored ``n_states`` as it was (12 reachable states, exit 0); now it counts the
+    values' reachable (not NaN) entries, says MISMATCH, and ends in a one-line error naming the file (exit 1)."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    reachable = int(np.count_nonzero(~np.isnan(load_table("yacht", p).values)))
+    assert run_json("info", "--table", str(p))["n_states_ok"] is True
+    with h5py.File(p, "r+") as f:
+        if stored is None:
+            del f.attrs["n_states"]
+        else:
+            f.attrs["n_states"] = stored
+    result = run("info", "--table", str(p))
+    assert_clean_error(result, 1, repr(str(p)), f"its values hold {reachable:,}", "rebuild it with")
+    assert "MISMATCH" in result.output and "verified" in result.output  # the checksums still hold
+    assert (f"{stored:,}" if stored is not None else "does not say") in _error_line(result)
+    out = run("info", "--table", str(p), "--json")
+    data = json.loads(out.output.split("\nError:")[0])
+    assert out.exit_code == 1 and data["n_states"] == stored and data["n_states_ok"] is False
+    assert data["checksum_ok"] is True
 
 
 def _suggested_build(message: str) -> list[str]:

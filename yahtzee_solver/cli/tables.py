@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+import numpy as np
 
 from ..errors import TableError, UsageError
 from ..files import file_kind
@@ -227,7 +228,8 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     it, the optimal expected score of the empty card against the published
     optimal value (where docs/rules.md quotes one) and the number of states.  Exits
     1, as the queries refuse the file, if a SHA-256 checksum it stores (the whole
-    table's, or a chunk's) does not match the values.
+    table's, or a chunk's) does not match the values; exits 1 too if the number
+    of reachable states it stores is not the number its values hold.
 
     \b
     Examples:
@@ -255,6 +257,9 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         raise TableError(f"value table {str(table.path)!r} holds no value for the empty card ({empty}); {hint}",
                          remedy=hint)
     ref, ok_ref = compare_reference(rs, empty)
+    reachable = int(np.count_nonzero(~np.isnan(table.values)))  # what the build counts and stores
+    n_states = meta.get("n_states")  # an integer (the loader checks its kind), or missing
+    ok_states = n_states == reachable
     size = table.path.stat().st_size
     from .._version import __version__
 
@@ -270,7 +275,8 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         "reference_value": ref,
         "reference_match": ok_ref,
         "reference_source": REFERENCE_SOURCES.get(rs.name) if ref is not None else None,
-        "n_states": int(meta.get("n_states", 0)),
+        "n_states": n_states,
+        "n_states_ok": ok_states,
         "shape": list(table.values.shape),
         "checksum": stored,
         "checksum_ok": ok_sum,
@@ -284,7 +290,7 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
             ("rules", f"{rs.name}: {rs.title}"),
             ("built by", f"yahtzee_solver {data['package_version']} (running {__version__})"),
             ("empty card", f"{empty:.10f}, {_reference_text(rs, ref, ok_ref, empty)}"),
-            ("states", f"{data['n_states']:,} reachable, array {' x '.join(map(str, data['shape']))} float64"),
+            ("states", f"{_states_text(n_states, reachable)}, array {' x '.join(map(str, data['shape']))} float64"),
             ("checksum", f"{stored} {'verified' if ok_sum else 'MISMATCH'}"),
         ]
         w = max(len(k) for k, _ in rows)
@@ -292,3 +298,17 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
             click.echo(f"{k.ljust(w)}  {v}")
     if failed is not None:  # the loaders' own error (and exit code)
         raise failed
+    if not ok_states:
+        hint = rebuild_hint(rs.name, table.path)
+        said = ("does not say how many states it holds" if n_states is None
+                else f"says it holds {n_states:,} reachable states")
+        raise TableError(f"value table {str(table.path)!r} {said}, its values hold {reachable:,}; {hint}",
+                         remedy=hint)
+
+
+def _states_text(n_states: int | None, reachable: int) -> str:
+    """The ``states`` row of ``info``: the count the file stores, and the one its values hold where they differ."""
+    if n_states == reachable:
+        return f"{reachable:,} reachable"
+    said = "not stored" if n_states is None else f"{n_states:,} reachable by the file's count"
+    return f"{said}, MISMATCH: its values hold {reachable:,}"
