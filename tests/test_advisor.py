@@ -318,3 +318,19 @@ def test_a_card_or_table_of_the_wrong_type_is_a_clear_error():
             adv.box_options(bad, "22555")
     with pytest.raises(UsageError, match="invalid table '/nonexistent.h5'.*load_table"):
         Advisor("yahtzee", table="/nonexistent.h5")
+
+
+def test_rules_none_is_the_tables_rule_set_or_the_default():
+    """``Advisor(None)`` raised "unknown rules None", as if None were a misspelt name: None now means what leaving
+    ``rules`` out means (yahtzee, its shipped table), or with a table, that table's rule set."""
+    from yahtzee_solver.solver.table import load_table
+
+    default = Advisor(jit=False)
+    adv = Advisor(None, jit=False)
+    assert adv.rules == default.rules and adv.table is default.table
+    yacht = load_table("yacht")
+    adv = Advisor(None, yacht, jit=False)
+    assert adv.rules.name == "yacht" and adv.table is yacht
+    assert adv.keep_options(None, "22555") == Advisor("yacht", yacht, jit=False).keep_options(None, "22555")
+    with pytest.raises(UsageError, match="invalid table '/nonexistent.h5'"):
+        Advisor(None, table="/nonexistent.h5")

@@ -163,12 +163,17 @@ def test_build_names_the_source_of_the_reference_value(tmp_path, instant_build, 
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
-def test_build_refuses_a_fifo_before_the_work(tmp_path, instant_build):
+def test_build_refuses_a_fifo_or_a_device_before_the_work_as_a_usage_error(tmp_path, instant_build):
+    """``--out`` naming a fifo or a device exited 1 where a folder exits 2: now a usage error too, one line."""
     with make_fifo(tmp_path / "yacht.h5") as fifo:
         result = run("build", "--rules", "yacht", "--out", str(fifo), "--no-progress")
-    _assert_clean_error(result, 1, "cannot write table", str(fifo), "not a regular file")
+    _assert_clean_error(result, 2, "cannot write table", repr(str(fifo)), "not a regular file")
     assert instant_build == []  # refused before the DP
     assert [p.name for p in tmp_path.iterdir()] == ["yacht.h5"] and fifo.is_fifo()
+    if os.path.exists("/dev/null"):
+        _assert_clean_error(run("build", "--rules", "yacht", "--out", "/dev/null", "--no-progress"), 2,
+                            "'/dev/null'", "not a regular file")
+        assert instant_build == []
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs os.mkfifo")
@@ -271,6 +276,7 @@ def test_info_on_shipped_tables(rules):
     assert data["package_version"] == table.meta["package_version"]
     assert data["empty_value"] == table.empty_value
     assert data["shape"] == list(table.values.shape)
+    assert data["n_states"] == table.meta["n_states"] and data["n_states_ok"] is True
     text = run("info", "--rules", rules).output
     if rs.reference_value is not None:  # docs/rules.md goldens
         assert data["reference_value"] == rs.reference_value
@@ -342,20 +348,67 @@ def test_info_reference_mismatch_is_flagged(tmp_path):
         (lambda p: p.write_bytes(default_table_path("yacht").read_bytes()[:100_000]), ["cannot read value table"]),
         (lambda p: h5py.File(p, "w").close(), ["not a yahtzee_solver value table"]),
         (lambda p: shutil.copyfile(default_table_path("yahtzee"), p), ["'yahtzee'", "'yacht'"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("format", np.array([1, 2]))),
+         ["not a yahtzee_solver value table", "attribute 'format' is an array"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("checksum", np.array([1, 2]))),
+         ["attribute 'checksum' is an array", "rebuild it with"]),
+        (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("n_states", np.array([1, 2]))),
+         ["attribute 'n_states' is an array", "rebuild it with"]),
+        (lambda p: _edited_copy(p, _short_digests), ["/chunk_sha256 has shape (63, 32)", "rebuild it with"]),
     ],
-    ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules"],
+    ids=["missing", "not-hdf5", "truncated", "foreign-hdf5", "other-rules", "format-array", "checksum-array",
+         "n-states-array", "short-digests"],
 )
 def test_info_bad_tables(tmp_path, make, needles):
+    """One line, exit 1, naming the file: an attribute of the wrong kind was numpy's ValueError or TypeError
+    (a traceback), a ``/chunk_sha256`` of another shape was ignored ("verified", exit 0)."""
     p = tmp_path / "t.h5"
     make(p)
     before = sorted(tmp_path.iterdir())
-    assert_clean_error(run("info", "--rules", "yacht", "--table", str(p)), 1, str(p), *needles)
+    for args in ((), ("--json",)):
+        assert_clean_error(run("info", "--rules", "yacht", "--table", str(p), *args), 1, str(p), *needles)
     assert sorted(tmp_path.iterdir()) == before
+
+
+def _edited_copy(p: Path, edit) -> None:
+    """A copy of the shipped yacht table at ``p``, then ``edit(h5py file)``."""
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        edit(f)
+
+
+def _short_digests(f) -> None:
+    d = f["chunk_sha256"][...]
+    del f["chunk_sha256"]
+    f.create_dataset("chunk_sha256", data=d[:-1])
+
+
+@pytest.mark.parametrize("stored", [12, None], ids=["other-count", "missing"])
+def test_info_checks_the_stored_count_of_states_against_the_values(tmp_path, stored):
+    """``info`` showed the stored ``n_states`` as it was (12 reachable states, exit 0); now it counts the
+    values' reachable (not NaN) entries, says MISMATCH, and ends in a one-line error naming the file (exit 1)."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    reachable = int(np.count_nonzero(~np.isnan(load_table("yacht", p).values)))
+    assert run_json("info", "--table", str(p))["n_states_ok"] is True
+    with h5py.File(p, "r+") as f:
+        if stored is None:
+            del f.attrs["n_states"]
+        else:
+            f.attrs["n_states"] = stored
+    result = run("info", "--table", str(p))
+    assert_clean_error(result, 1, repr(str(p)), f"its values hold {reachable:,}", "rebuild it with")
+    assert "MISMATCH" in result.output and "verified" in result.output  # the checksums still hold
+    assert (f"{stored:,}" if stored is not None else "does not say") in _error_line(result)
+    out = run("info", "--table", str(p), "--json")
+    data = json.loads(out.output.split("\nError:")[0])
+    assert out.exit_code == 1 and data["n_states"] == stored and data["n_states_ok"] is False
+    assert data["checksum_ok"] is True
 
 
 def _suggested_build(message: str) -> list[str]:
     """The ``yahtzee-solve build ...`` command an error line suggests, as arguments (NAME as yacht)."""
-    m = re.search(r"yahtzee-solve (build --rules \S+ --out \S+)", message)
+    m = re.search(r"yahtzee-solve (build --rules \S+ --out \S+(?: --force)?)", message)
     assert m, message
     return [w if w != "NAME" else "yacht" for w in m.group(1).split()]
 
@@ -379,14 +432,16 @@ def test_the_build_an_unreadable_table_suggests_is_one_build_accepts(tmp_path, m
     result = run("info", *rules, "--table", str(p))
     assert result.exit_code == 1, result.output
     command = _suggested_build(result.output)
-    assert (command[-1] == str(p)) == replaced, result.output
+    target = command[command.index("--out") + 1]
+    assert (target == str(p)) == replaced, result.output
+    assert ("--force" in command) == (name == "t.h5" and replaced), result.output  # an unreadable file: --force
     built = run(*command, "--no-progress")
     assert built.exit_code == 0, (result.output, built.output)
     if replaced:
         assert load_table("yacht", p).meta["rules"] == "yacht"
     else:
         assert p.read_bytes() == before  # the user's file is left as it was
-        assert load_table("yacht", command[-1]).meta["rules"] == "yacht"
+        assert load_table("yacht", target).meta["rules"] == "yacht"
 
 
 def test_info_reads_the_rules_from_the_file_and_still_validates(tmp_path):
@@ -482,7 +537,7 @@ def test_the_rebuild_command_of_a_long_path_is_never_cut(tmp_path, damage):
     message = _error_line(result)
     assert result.exit_code == 1, result.output
     assert shlex.split(message.split("rebuild it with: ", 1)[1]) == [
-        "yahtzee-solve", "build", "--rules", "yacht", "--out", str(p)]
+        "yahtzee-solve", "build", "--rules", "yacht", "--out", str(p)] + (["--force"] if damage == "truncated" else [])
     assert message.startswith(("cannot read value table " if damage == "truncated" else "value table ")
                               + repr(str(p)))  # the file named whole too
     if damage == "truncated":  # the reason, shortened, still starts as h5py said it
@@ -524,10 +579,10 @@ def test_the_shipped_table_is_rebuilt_by_the_plain_command(tmp_path, monkeypatch
     command = _error_line(result).split("rebuild it with: yahtzee-solve ", 1)[1].split()
     assert run(*command, "--no-progress").exit_code == 0
     assert run("value", "--rules", "yacht").exit_code == 0
-    # another file of the same name elsewhere still gets --out
+    # another file of the same name elsewhere still gets --out (and --force: nothing says whose it is)
     other = tmp_path / "yacht.h5"
     _truncated_copy(other)
-    assert _error_line(run("value", "--rules", "yacht", "--table", str(other))).endswith(f"--out {other}")
+    assert _error_line(run("value", "--rules", "yacht", "--table", str(other))).endswith(f"--out {other} --force")
 
 
 # -- info runs the loaders' checks ------------------------------------------------------------------
@@ -594,15 +649,23 @@ def test_build_refuses_to_replace_a_table_of_another_rule_set_without_force(tmp_
     assert load_table("yacht", good).meta["rules"] == "yacht" and [p.name for p in tmp_path.iterdir()] == ["good.h5"]
     # a table of the same rule set, or a damaged one, is replaced without --force (as the rebuild hints say)
     assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
-    _truncated_copy(good)
+    with h5py.File(good, "r+") as f:
+        f["values"][5, 0, 0] += 0.5
     assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 0
+    assert load_table("yacht", good).meta["rules"] == "yacht"
+    # a truncated one cannot be told from another program's HDF5 file: only with --force (its hint says so)
+    _truncated_copy(good)
+    assert run("build", "--rules", "yacht", "--out", str(good), "--no-progress").exit_code == 2
+    assert run("build", "--rules", "yacht", "--out", str(good), "--force", "--no-progress").exit_code == 0
     assert load_table("yacht", good).meta["rules"] == "yacht"
 
 
 @pytest.mark.parametrize("make, needle", [
     (lambda p: p.write_text("my notes\n"), "not an HDF5 value table"),
     (lambda p: h5py.File(p, "w").create_dataset("values", data=np.zeros(3)), "not a yahtzee_solver value table"),
-], ids=["text-file", "foreign-hdf5"])
+    (lambda p: _edited_copy(p, lambda f: f.attrs.__setitem__("format", np.array([1, 2]))),
+     "not a yahtzee_solver value table"),  # numpy's ValueError, a traceback
+], ids=["text-file", "foreign-hdf5", "format-array"])
 @pytest.mark.parametrize("force", [[], ["--force"]], ids=["", "force"])
 def test_build_refuses_a_file_that_is_not_a_table_before_the_work(tmp_path, instant_build, make, needle, force):
     """It was refused only after the whole build had run (exit 1); now at once, exit 2, nothing written,
@@ -630,3 +693,24 @@ def test_save_table_keeps_the_same_rule(tmp_path):
 def test_build_help_documents_force():
     text = " ".join(run("build", "--help").output.split())
     assert "--force" in text and "another rule set" in text
+
+
+def _truncated_foreign(p: Path) -> None:
+    with h5py.File(p, "w") as f:
+        f.create_dataset("measurements", data=np.arange(50_000.0), chunks=True, compression="gzip")
+    p.write_bytes(p.read_bytes()[:4000])
+
+
+@pytest.mark.parametrize("make", [_truncated_copy, _truncated_foreign], ids=["truncated-table", "truncated-foreign"])
+def test_build_replaces_an_hdf5_file_that_cannot_be_read_only_with_force(tmp_path, instant_build, make):
+    """``build --out`` silently replaced a truncated HDF5 file, which nothing says is a table (another program's
+    data, perhaps): now a usage error before the work naming the file and --force; --force replaces it."""
+    p = tmp_path / "data.h5"
+    make(p)
+    before = _files(tmp_path)
+    result = run("build", "--rules", "yacht", "--out", str(p), "--no-progress")
+    assert_clean_error(result, 2, repr(str(p)), "cannot be read", "--force")
+    assert instant_build == [] and _files(tmp_path) == before
+    result = run("build", "--rules", "yacht", "--out", str(p), "--force", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert load_table("yacht", p).meta["rules"] == "yacht" and [q.name for q in tmp_path.iterdir()] == ["data.h5"]

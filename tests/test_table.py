@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import h5py
 import numpy as np
@@ -295,8 +296,10 @@ def test_refuses_to_overwrite_a_file_that_is_not_hdf5(fresh_table, tmp_path):
     _assert_clear(info.value, "refusing to overwrite", "not an HDF5 value table")
     assert precious.read_text() == '{"sixes": 18}'
     damaged = tmp_path / "old.h5"
-    damaged.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64)  # a truncated table may be replaced
-    save_table(fresh_table("yacht"), damaged)
+    damaged.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64)  # a truncated table, or another program's file
+    with pytest.raises(TableError, match="replace it with --force"):
+        save_table(fresh_table("yacht"), damaged)
+    save_table(fresh_table("yacht"), damaged, force=True)
     assert load_table("yacht", damaged).rules.name == "yacht"
 
 
@@ -556,3 +559,131 @@ def test_a_flipped_byte_anywhere_outside_the_values_is_one_table_error_or_the_ri
                 answered += 1
         path.unlink()
     assert errors and answered
+
+
+# -- the file's own structures: what a loader or the writer is given instead of a table ----------------
+def _shipped_copy(tmp_path, name="yacht.h5"):
+    p = tmp_path / name
+    shutil.copyfile(table_mod.default_table_path("yacht"), p)
+    return p
+
+
+def _foreign_hdf5(p):
+    with h5py.File(p, "w") as f:
+        f.create_dataset("measurements", data=np.arange(50_000.0), chunks=True, compression="gzip")
+        f.attrs["instrument"] = "spectrometer"
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: p.write_bytes(table_mod.default_table_path("yacht").read_bytes()[:100_000]),
+    lambda p: (_foreign_hdf5(p), p.write_bytes(p.read_bytes()[:4000])),
+    lambda p: p.write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 64),
+], ids=["truncated-table", "truncated-foreign-hdf5", "signature-only"])
+def test_an_hdf5_file_that_cannot_be_read_is_replaced_only_with_force(tmp_path, make):
+    """A truncated HDF5 file (h5py cannot open it: nothing says whose it is) was silently replaced, though it
+    may be another program's data; now refused in one line naming it and --force, and replaced with --force."""
+    shipped = load_table("yacht")
+    table = ValueTable(shipped.rules, np.array(shipped.values))
+    p = tmp_path / "data.h5"
+    make(p)
+    before = p.read_bytes()
+    refused = table_mod.replace_refusal(p, "yacht")
+    assert refused is not None and str(p) in refused and "--force" in refused
+    assert table_mod.replace_refusal(p, "yacht", force=True) is None
+    with pytest.raises(TableError) as info:
+        save_table(table, p)
+    _assert_clear(info.value, "refusing to replace", repr(str(p)), "cannot be read", "--force")
+    assert p.read_bytes() == before and _leftovers(tmp_path) == []
+    save_table(table, p, force=True)
+    assert load_table("yacht", p).rules.name == "yacht"
+
+
+def test_the_shipped_tables_own_path_is_rebuilt_without_force_though_unreadable(tmp_path, monkeypatch):
+    """The package's own table file holds nothing of the user's: a truncated one is replaced as before."""
+    shipped = tmp_path / "data" / "yacht.h5"
+    shipped.parent.mkdir()
+    shipped.write_bytes(table_mod.default_table_path("yacht").read_bytes()[:100_000])
+    monkeypatch.setattr(table_mod, "default_table_path", lambda rules="yahtzee": shipped)
+    assert table_mod.replace_refusal(shipped, "yacht") is None
+    assert table_mod.replace_refusal(tmp_path / "data" / "yacht-copy.h5", "yacht") is None  # missing
+    other = tmp_path / "data" / "elsewhere.h5"
+    shutil.copyfile(shipped, other)
+    assert table_mod.replace_refusal(other, "yacht") is not None
+
+
+@pytest.mark.parametrize("name, bad", [
+    ("format_version", np.array([1, 2])), ("format_version", "1"), ("format_version", 1.0),
+    ("format_version", True), ("rules", np.array([1, 2])), ("rules_json", np.array([1, 2])),
+    ("checksum", np.array([1, 2])), ("checksum", 5), ("package_version", np.array([1, 2])),
+    ("empty_value", "254"), ("n_states", np.array([1, 2])), ("n_states", 2.5),
+])
+def test_an_attribute_that_is_not_one_value_of_its_kind_is_a_load_error_naming_it(tmp_path, name, bad):
+    """``attrs['checksum'] = np.array([1, 2])`` raised numpy's "truth value of an array is ambiguous" from
+    load_table (a traceback), other arrays leaked numpy's words in "cannot read value table (...)", and a
+    format_version of "1" or 1.0 passed for 1: every loader now refuses the file in one line naming the
+    attribute and the file."""
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs[name] = bad
+    for load in (lambda: load_table("yacht", p), lambda: table_mod.open_table("yacht", p),
+                 lambda: load_table(None, p, verify=False)):
+        with pytest.raises(TableError) as info:
+            load()
+        _assert_clear(info.value, repr(str(p)), f"its attribute {name!r} is ", "rebuild it with")
+        assert "truth value" not in str(info.value) and "scalar" not in str(info.value)
+
+
+def test_a_format_attribute_that_is_an_array_is_no_table_said_in_one_line(tmp_path):
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs["format"] = np.array([1, 2])
+    for load in (lambda: load_table("yacht", p), lambda: table_mod.open_table(None, p)):
+        with pytest.raises(TableError) as info:
+            load()
+        _assert_clear(info.value, repr(str(p)), "not a yahtzee_solver value table", "attribute 'format'",
+                      "move it away")
+        assert "truth value" not in str(info.value)
+    refused = table_mod.replace_refusal(p, "yacht", force=True)  # it raised numpy's ValueError
+    assert refused is not None and "not a yahtzee_solver value table" in refused
+
+
+@pytest.mark.parametrize("extra", [-1, 1], ids=["negative", "more-than-the-values"])
+def test_a_count_of_states_the_values_cannot_hold_is_a_load_error(tmp_path, extra):
+    p = _shipped_copy(tmp_path)
+    with h5py.File(p, "r+") as f:
+        f.attrs["n_states"] = -1 if extra < 0 else f["values"].size + extra
+    with pytest.raises(TableError) as info:
+        table_mod.open_table("yacht", p)
+    _assert_clear(info.value, repr(str(p)), "attribute 'n_states'", "rebuild it with")
+
+
+@pytest.mark.parametrize("damage", ["rows", "width", "dtype", "group"])
+def test_chunk_digests_of_another_shape_or_dtype_are_a_load_error(tmp_path, damage):
+    """A ``/chunk_sha256`` of another shape or dtype was taken for none: the chunks went unchecked, and
+    open_table, load_table and ValueTable.verify() all passed.  Now each refuses the file, naming it."""
+    p = _shipped_copy(tmp_path)
+    before = load_table("yacht", p, verify=False)  # loaded while the file was sound
+    with h5py.File(p, "r+") as f:
+        d = f["chunk_sha256"][...]
+        del f["chunk_sha256"]
+        if damage == "group":
+            f.create_group("chunk_sha256")
+        else:
+            f.create_dataset("chunk_sha256", data={"rows": d[:-1], "width": d[:, :16], "dtype": d.astype(np.int16)}[damage])
+    for check in (lambda: load_table("yacht", p), lambda: load_table("yacht", p, verify=False),
+                  lambda: table_mod.open_table("yacht", p), before.verify):
+        with pytest.raises(TableError) as info:
+            check()
+        _assert_clear(info.value, repr(str(p)), "/chunk_sha256", "rebuild it with")
+
+
+def test_check_chunks_refuses_digests_that_do_not_cover_every_chunk(tmp_path):
+    """The one check of every chunk digest (load_table, ValueTable.verify) checked only the rows it was given."""
+    p = _shipped_copy(tmp_path)
+    t = load_table("yacht", p)
+    digests = table_mod.chunk_digests(t.values)
+    table_mod._check_chunks(t.values, digests, p, "yacht")
+    for bad in (digests[:-1], digests.astype(np.int64), digests[:, :31]):
+        with pytest.raises(TableError) as info:
+            table_mod._check_chunks(t.values, bad, p, "yacht")
+        _assert_clear(info.value, repr(str(p)), "/chunk_sha256")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+import numpy as np
 
 from ..errors import TableError, UsageError
 from ..files import file_kind
@@ -60,7 +61,8 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
         If ``path`` is a folder or another non-regular file (a fifo, a device),
         or its folder cannot hold a new file.
     UsageError
-        Without ``make_folders``, if its folder does not exist.
+        Without ``make_folders`` (a path the user named), if it is a fifo, a
+        device or a socket, or its folder does not exist.
     """
     def fail(reason: str) -> TableError:
         return TableError(f"cannot write table to {str(path)!r}: {reason}{hint}")
@@ -68,6 +70,9 @@ def check_writable(path: Path, *, hint: str = "", make_folders: bool = True) -> 
     if path.is_dir():
         raise fail("it is a folder")
     if file_kind(path) == "special":
+        if not make_folders:  # named on the command line: a usage error, as a folder is (click's, exit 2)
+            raise UsageError(f"cannot write table to {str(path)!r}: it is not a regular file (a fifo, a device "
+                             f"or a socket): give the path of a file{hint}")
         raise fail("it exists and is not a regular file")
     folder = path.parent
     if folder.is_dir():
@@ -149,7 +154,8 @@ def _out_path(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     ),
 )
 @click.option("--force", is_flag=True, default=False,
-              help="Replace the table of another rule set at --out (refused without it).")
+              help=("Replace the table of another rule set, or an HDF5 file that cannot be read, at --out "
+                    "(refused without it)."))
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar on stderr.")
 def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     """Solve every turn-start state of a rule set and write its value table (HDF5).
@@ -157,11 +163,12 @@ def build(rules: RuleSet, out: str | None, force: bool, progress: bool) -> None:
     Uses the numba-compiled kernels on every core: a few seconds, plus the
     time to compile the kernels on first use.  An existing file is replaced
     only once the new one is completely written, and only if it is a table
-    of the same rule set or a damaged one; a table of another rule set needs
-    --force.  A target that is not a table (a text file, another program's
-    HDF5 file; exit 2) or not a regular file (a folder, a fifo, a device) is
-    refused before the work, and nothing is written.  Ctrl-C stops the build
-    and writes nothing (exit status 130).
+    of the same rule set or a damaged one; a table of another rule set, or an
+    HDF5 file that cannot be read at all (truncated: it cannot be told from
+    another program's), needs --force.  An --out that is not a table (a text
+    file, another program's HDF5 file) or not a regular file (a folder, a
+    fifo, a device) is refused before the work (exit 2), and nothing is
+    written.  Ctrl-C stops the build and writes nothing (exit status 130).
 
     \b
     Example:
@@ -221,7 +228,8 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
     it, the optimal expected score of the empty card against the published
     optimal value (where docs/rules.md quotes one) and the number of states.  Exits
     1, as the queries refuse the file, if a SHA-256 checksum it stores (the whole
-    table's, or a chunk's) does not match the values.
+    table's, or a chunk's) does not match the values; exits 1 too if the number
+    of reachable states it stores is not the number its values hold.
 
     \b
     Examples:
@@ -249,6 +257,9 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         raise TableError(f"value table {str(table.path)!r} holds no value for the empty card ({empty}); {hint}",
                          remedy=hint)
     ref, ok_ref = compare_reference(rs, empty)
+    reachable = int(np.count_nonzero(~np.isnan(table.values)))  # what the build counts and stores
+    n_states = meta.get("n_states")  # an integer (the loader checks its kind), or missing
+    ok_states = n_states == reachable
     size = table.path.stat().st_size
     from .._version import __version__
 
@@ -264,7 +275,8 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
         "reference_value": ref,
         "reference_match": ok_ref,
         "reference_source": REFERENCE_SOURCES.get(rs.name) if ref is not None else None,
-        "n_states": int(meta.get("n_states", 0)),
+        "n_states": n_states,
+        "n_states_ok": ok_states,
         "shape": list(table.values.shape),
         "checksum": stored,
         "checksum_ok": ok_sum,
@@ -278,7 +290,7 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
             ("rules", f"{rs.name}: {rs.title}"),
             ("built by", f"yahtzee_solver {data['package_version']} (running {__version__})"),
             ("empty card", f"{empty:.10f}, {_reference_text(rs, ref, ok_ref, empty)}"),
-            ("states", f"{data['n_states']:,} reachable, array {' x '.join(map(str, data['shape']))} float64"),
+            ("states", f"{_states_text(n_states, reachable)}, array {' x '.join(map(str, data['shape']))} float64"),
             ("checksum", f"{stored} {'verified' if ok_sum else 'MISMATCH'}"),
         ]
         w = max(len(k) for k, _ in rows)
@@ -286,3 +298,17 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
             click.echo(f"{k.ljust(w)}  {v}")
     if failed is not None:  # the loaders' own error (and exit code)
         raise failed
+    if not ok_states:
+        hint = rebuild_hint(rs.name, table.path)
+        said = ("does not say how many states it holds" if n_states is None
+                else f"says it holds {n_states:,} reachable states")
+        raise TableError(f"value table {str(table.path)!r} {said}, its values hold {reachable:,}; {hint}",
+                         remedy=hint)
+
+
+def _states_text(n_states: int | None, reachable: int) -> str:
+    """The ``states`` row of ``info``: the count the file stores, and the one its values hold where they differ."""
+    if n_states == reachable:
+        return f"{reachable:,} reachable"
+    said = "not stored" if n_states is None else f"{n_states:,} reachable by the file's count"
+    return f"{said}, MISMATCH: its values hold {reachable:,}"

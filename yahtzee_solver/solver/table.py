@@ -10,17 +10,20 @@ upper bonus and Yahtzee bonuses included); NaN marks an unreachable state.
 Stored in chunks of 64 masks, gzip-compressed with the shuffle filter and a
 Fletcher-32 checksum per chunk.
 
-Root attributes: ``format`` (``"yahtzee_solver value table"``),
-``format_version``, ``rules`` (name), ``rules_json`` (full definition,
+Root attributes, each one value (a scalar) of the kind :data:`ATTRIBUTE_KINDS` gives (a
+loader refuses a file where one is not): ``format`` (``"yahtzee_solver value table"``),
+``format_version`` (integer), ``rules`` (name), ``rules_json`` (full definition,
 ``RuleSet.to_json``), ``package_version``, ``empty_value`` (the optimal
-expected final score, points), ``n_states`` and ``checksum``
+expected final score, points), ``n_states`` (the number of reachable states:
+entries that are not NaN) and ``checksum``
 (``sha256:`` of the C-order little-endian float64 bytes of ``/values``).
 
 Dataset ``/chunk_sha256``: uint8, shape ``(n_chunks, 32)``, the SHA-256 of the
 C-order little-endian float64 bytes of each chunk of ``/values`` (masks
 ``64 i .. 64 i + 63``).  Optional within format version 1 (tables written
 before it have none): with it, :func:`open_table` reads and checks only the
-chunks a query needs; without it, the whole table is read and hashed.
+chunks a query needs; without it, the whole table is read and hashed.  One of
+another shape or dtype (or a group of that name) is damage: every loader refuses the file.
 
 Integrity: a value is used only after the bytes it came from passed a check --
 the SHA-256 of the whole table (:func:`load_table`) or of its chunk
@@ -211,7 +214,8 @@ class ValueTable:
         ------
         TableError
             The loaders' error: a checksum that does not match (``corrupt``, or
-            ``corrupt chunk N``), or a file that cannot be read.
+            ``corrupt chunk N``), a ``/chunk_sha256`` of another shape or dtype,
+            or a file that cannot be read.
         """
         if self.path is None:
             return
@@ -415,7 +419,13 @@ def _check_chunk(i: int, chunk: np.ndarray, digest: np.ndarray, path: Path, rule
 
 
 def _check_chunks(values: np.ndarray, digests: np.ndarray, path: Path, rules_name: str) -> None:
-    """:func:`_check_chunk` for every chunk of the whole table ``values``, in order."""
+    """:func:`_check_chunk` for every chunk of the whole table ``values``, in order.
+
+    ``digests`` must hold one row of 32 bytes per chunk (:func:`_digests_problem`), or nothing is
+    checked: a :class:`TableError` naming the file."""
+    problem = _digests_problem(digests.shape, digests.dtype, values.shape[0])
+    if problem is not None:
+        raise _table_error(f"value table {str(path)!r} is damaged: {problem}", rebuild_hint(rules_name, path))
     for i, digest in enumerate(digests):
         _check_chunk(i, values[i * CHUNK_ROWS:(i + 1) * CHUNK_ROWS], digest, path, rules_name)
 
@@ -428,23 +438,27 @@ def _stored_digests(path: Path, rules_name: str) -> np.ndarray | None:
     try:
         with h5py.File(path, "r") as f:
             ds = f["values"]
-            digests: np.ndarray | None = f["chunk_sha256"][...] if _chunked_with_digests(f, ds) else None
+            digests: np.ndarray | None = (f["chunk_sha256"][...] if _chunked_with_digests(f, ds, path, rules_name)
+                                          else None)
+    except TableError:
+        raise
     except _H5_ERRORS as e:
         raise _read_failure(e, path, rebuild_hint(rules_name, path)) from None
     return digests
 
 
-def build_command(rules_name: str, path: str | os.PathLike[str]) -> str:
+def build_command(rules_name: str, path: str | os.PathLike[str], *, force: bool = False) -> str:
     """The ``yahtzee-solve build`` command that writes a table of ``rules_name`` at ``path``, to paste.
 
     For the table shipped in the package (:func:`default_table_path`, where
     ``build`` writes without ``--out``) the plain ``yahtzee-solve build --rules
     NAME`` the README gives; otherwise with ``--out PATH``, the path shell-quoted.
+    ``force`` adds ``--force`` (the file there may be replaced only with it).
     """
     cmd = f"yahtzee-solve build --rules {rules_name}"
-    if rules_name in RULESETS and _same_path(Path(path), default_table_path(rules_name)):
-        return cmd
-    return f"{cmd} --out {shlex.quote(str(path))}"
+    if not (rules_name in RULESETS and _same_path(Path(path), default_table_path(rules_name))):
+        cmd = f"{cmd} --out {shlex.quote(str(path))}"
+    return f"{cmd} --force" if force else cmd
 
 
 def _same_path(a: Path, b: Path) -> bool:
@@ -461,14 +475,17 @@ def rebuild_hint(rules_name: str, path: str | os.PathLike[str], *, table: bool |
     any other file, and another program's HDF5 file is not one to replace
     either (``table=False``): for a file that is not a table the hint says to
     move it away or to build at a free path beside it.  ``table=None`` decides
-    from the file itself (its HDF5 signature).  The command is :func:`build_command`'s.
+    from the file itself (its HDF5 signature).  The command is :func:`build_command`'s,
+    with ``--force`` where :func:`replace_refusal` asks for it (an HDF5 file that
+    cannot be read at all, so it cannot be told from another program's).
     """
     p = Path(path)
     if table is None:
         kind = file_kind(p)
         table = kind == "missing" or (kind == "file" and _is_hdf5(p))
     if table:
-        return f"rebuild it with: {build_command(rules_name, p)}"
+        force = replace_refusal(p, rules_name) is not None and replace_refusal(p, rules_name, force=True) is None
+        return f"rebuild it with: {build_command(rules_name, p, force=force)}"
     return (f"it is not a value table: move it away, or build one beside it with: "
             f"{build_command(rules_name, _free_path(p))}")
 
@@ -490,13 +507,16 @@ def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: boo
 
     The one rule of ``build --out`` (checked before the work) and of
     :func:`save_table` (checked again as it writes).  A missing file, a table of
-    the same rule set, and a damaged table (an HDF5 file that cannot be read,
-    or a table that names no rule set) may be replaced -- what the error of a
-    damaged table suggests (``rebuild it with: ...``).  Never a file that is
-    not HDF5, nor an HDF5 file that is not a value table (another program's:
-    the same errors say to move it away).  A table of another rule set only
-    with ``force``.  Anything but a regular file is left to the writer, which
-    refuses it.
+    the same rule set, and a damaged table (one whose attributes say it is a
+    value table but that names no rule set or fails its checks) may be
+    replaced -- what the error of a damaged table suggests (``rebuild it with:
+    ...``).  Never a file that is not HDF5, nor an HDF5 file that is not a value
+    table (another program's: the same errors say to move it away).  Only with
+    ``force``: a table of another rule set, and an HDF5 file that cannot be read
+    at all (truncated, its structures damaged), which may be a damaged table
+    or another program's data -- except at the shipped table's own path
+    (:func:`default_table_path`), which holds nothing of the user's.  Anything
+    but a regular file is left to the writer, which refuses it.
     """
     p = Path(path)
     if file_kind(p) != "file":
@@ -508,9 +528,12 @@ def replace_refusal(path: str | os.PathLike[str], rules_name: str, *, force: boo
     try:
         with h5py.File(p, "r") as f:
             fmt, held = _plain(f.attrs.get("format")), _plain(f.attrs.get("rules"))
-    except _H5_ERRORS:  # a damaged table: rebuilt in place
-        return None
-    if fmt != FORMAT:
+    except _H5_ERRORS:  # truncated or damaged: a table of ours, or another program's data
+        if force or (rules_name in RULESETS and _same_path(p, default_table_path(rules_name))):
+            return None
+        return (f"refusing to replace {str(p)!r}: it is an HDF5 file that cannot be read, so it cannot be told "
+                "from another program's data (replace it with --force, or choose another path)")
+    if not isinstance(fmt, str) or fmt != FORMAT:
         return (f"refusing to overwrite {str(p)!r}: it is an HDF5 file but not a yahtzee_solver value table "
                 "(another program's data?): remove it or choose another path")
     if isinstance(held, str) and held != rules_name and not force:
@@ -525,8 +548,8 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
 
     Missing folders are created.  An existing file is replaced only as
     :func:`replace_refusal` allows: a table of the same rule set or a damaged
-    one, a table of another rule set only with ``force``; never a file of
-    another kind.
+    one; a table of another rule set, or an HDF5 file that cannot be read at
+    all, only with ``force``; never a file of another kind.
     SIGINT and SIGTERM are deferred while the file is written and renamed
     (well under a second), so an interrupted build leaves either the old file
     or the complete new one, and no temp file.
@@ -541,7 +564,8 @@ def save_table(table: ValueTable, path: str | os.PathLike[str], *, n_states: int
     TableError
         If the folder cannot be written, or ``path`` exists and is not a
         regular HDF5 file (a device, a pipe, a folder, a JSON file, ...), is
-        another program's HDF5 file, or (without ``force``) a table of another rule set.
+        another program's HDF5 file, or (without ``force``) a table of another
+        rule set or an HDF5 file that cannot be read.
     """
     path = Path(path)
     kind = file_kind(path)
@@ -667,7 +691,10 @@ def load_table(
     TableError
         If the file is missing, not a regular file, unreadable, truncated, not a value table, of
         another format version, built for other rules (or rules this version does not know),
-        or its values do not match its checksums.  The message says how to rebuild it.
+        damaged (a root attribute that is not one value of its kind, see :data:`ATTRIBUTE_KINDS`;
+        an ``n_states`` above the size of the values; a ``/chunk_sha256`` of another shape or
+        dtype), or its values do not match its checksums.  The message names the file (and the
+        attribute) and says how to rebuild it.
     """
     return _open(rules, path, whole=True, verify=verify)
 
@@ -714,19 +741,25 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
 
     import h5py
 
-    hint = rebuild_hint(name, p)  # a damaged table is rebuilt in place; a file of another kind is not replaced
+    def hint() -> str:  # a damaged table is rebuilt in place; a file of another kind is not replaced
+        return rebuild_hint(rules.name if isinstance(rules, RuleSet) else name, p)
+
     try:
         with h5py.File(p, "r") as f:
             attrs: dict[str, Any] = {k: _plain(v) for k, v in f.attrs.items()}
-            if attrs.get("format") != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
-                raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table", rebuild_hint(name, p, table=False))
+            fmt = attrs.get("format")
+            odd = _attribute_problem("format", fmt) if fmt is not None else None
+            if odd is not None or fmt != FORMAT or not isinstance(f.get("values"), h5py.Dataset):
+                raise _table_error(f"{str(p)!r} is not a yahtzee_solver value table" + (f" ({odd})" if odd else ""),
+                                   rebuild_hint(name, p, table=False))
+            _check_attributes(attrs, ("rules",), p, hint)
             if rules is None:
                 rules = _rules_named_in(p, attrs.get("rules"))
-                hint = rebuild_hint(rules.name, p, table=True)
-            if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
+            _check_attributes(attrs, tuple(ATTRIBUTE_KINDS), p, hint)
+            if attrs.get("format_version") != FORMAT_VERSION:
                 raise _table_error(
                     f"{str(p)!r} has table format version {attrs.get('format_version')!r}, "
-                    f"this version reads {FORMAT_VERSION}", hint
+                    f"this version reads {FORMAT_VERSION}", hint()
                 )
             if attrs.get("rules") != rules.name:
                 raise _table_error(
@@ -739,14 +772,18 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
             except (TypeError, ValueError):
                 stored = None
             if stored != json.loads(rules.to_json()):
-                raise _table_error(f"{str(p)!r} was built for a different definition of rules {rules.name!r}", hint)
+                raise _table_error(f"{str(p)!r} was built for a different definition of rules {rules.name!r}", hint())
             ds = f["values"]
             C, T, F = rules.n_categories, rules.upper_threshold, rules.n_flags
             if ds.shape != (1 << C, T + 1, F) or ds.dtype != np.float64:
                 raise _table_error(
-                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint
+                    f"{str(p)!r} has values of shape {ds.shape} {ds.dtype}, want {(1 << C, T + 1, F)} float64", hint()
                 )
-            chunked = _chunked_with_digests(f, ds)
+            n_states = attrs.get("n_states")
+            if n_states is not None and not 0 <= n_states <= ds.size:
+                raise _table_error(f"value table {str(p)!r} is damaged: its attribute 'n_states' is {n_states:,}, "
+                                   f"not a count of reachable states among its {ds.size:,} entries", hint())
+            chunked = _chunked_with_digests(f, ds, p, rules.name)
             lazy = not whole and chunked
             values = None if lazy else ds[...]
             # a whole load checks the chunks' digests too, so that no loader takes a file another refuses
@@ -754,7 +791,7 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     except TableError:
         raise
     except _H5_ERRORS as e:
-        raise _read_failure(e, p, hint) from None
+        raise _read_failure(e, p, hint()) from None
     key = (key[0], rules.name, key[2], key[3])
     if lazy:
         assert digests is not None
@@ -774,14 +811,79 @@ def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, w
     return table
 
 
-def _chunked_with_digests(f: Any, ds: Any) -> bool:
-    """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each."""
+def _chunked_with_digests(f: Any, ds: Any, path: Path, rules_name: str) -> bool:
+    """True if ``/values`` is stored in chunks of :data:`CHUNK_ROWS` whole masks with a ``/chunk_sha256`` row each.
+
+    Raises
+    ------
+    TableError
+        If the file has a ``/chunk_sha256`` that is not a uint8 dataset of one 32-byte row per chunk (a
+        group, another shape or dtype): damaged, not a file written before the digests existed.
+    """
     import h5py
 
-    if ds.chunks is None or ds.chunks != (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:]) or "chunk_sha256" not in f:
+    if "chunk_sha256" not in f:
         return False
     d = f["chunk_sha256"]
-    return isinstance(d, h5py.Dataset) and d.shape == (-(-ds.shape[0] // CHUNK_ROWS), 32) and d.dtype == np.uint8
+    problem = (_digests_problem(d.shape, d.dtype, ds.shape[0]) if isinstance(d, h5py.Dataset)
+               else "its /chunk_sha256 is not a dataset")
+    if problem is not None:
+        raise _table_error(f"value table {str(path)!r} is damaged: {problem}", rebuild_hint(rules_name, path))
+    return ds.chunks is not None and ds.chunks == (min(CHUNK_ROWS, ds.shape[0]), *ds.shape[1:])
+
+
+def _digests_problem(shape: tuple[int, ...], dtype: Any, n_masks: int) -> str | None:
+    """Why digests of ``shape`` and ``dtype`` are not the ``/chunk_sha256`` of a table of ``n_masks`` masks, or ``None``."""
+    want = (-(-n_masks // CHUNK_ROWS), 32)
+    if tuple(shape) == want and dtype == np.uint8:
+        return None
+    return f"its /chunk_sha256 has shape {tuple(shape)} {dtype}, want {want} uint8 (the SHA-256 of each chunk)"
+
+
+#: The root attributes a table may hold, with the kind each must be: one value (a scalar) of it.
+ATTRIBUTE_KINDS: dict[str, type] = {"format": str, "format_version": int, "rules": str, "rules_json": str,
+                                    "package_version": str, "empty_value": float, "n_states": int, "checksum": str}
+
+
+def _attribute_problem(name: str, value: object) -> str | None:
+    """Why the root attribute ``name`` (as :func:`_plain` gives it) is not one value of its kind
+    (:data:`ATTRIBUTE_KINDS`), or ``None``; a decimal attribute may hold a whole number."""
+    kind = ATTRIBUTE_KINDS[name]
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return None
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return None
+    return f"its attribute {name!r} is {_kind_of(value)}, not {_KIND_WORDS[kind]}"
+
+
+#: What an attribute must be, in words (:func:`_attribute_problem`), and what it is (:func:`_kind_of`).
+_KIND_WORDS = {str: "a string", int: "an integer", float: "a number"}
+_IS_WORDS = {bool: "true or false", str: "a string", int: "an integer", float: "a decimal number"}
+
+
+def _kind_of(value: object) -> str:
+    """What an attribute holds, in words: ``an array of shape (2,) int64``, ``a string``, ``empty``, ..."""
+    import h5py
+
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} {value.dtype}"
+    if isinstance(value, h5py.Empty):  # a type and no value
+        return "empty"
+    return next((words for kind, words in _IS_WORDS.items() if isinstance(value, kind)), f"a {type(value).__name__}")
+
+
+def _check_attributes(attrs: dict[str, Any], names: tuple[str, ...], path: Path, hint: Callable[[], str]) -> None:
+    """Each root attribute of ``names`` the file holds is one value of its kind (:data:`ATTRIBUTE_KINDS`).
+
+    Raises
+    ------
+    TableError
+        Naming the first that is not (an array, a number for a string, ...) and the file, with ``hint()``.
+    """
+    for name in names:
+        problem = _attribute_problem(name, attrs[name]) if name in attrs else None
+        if problem is not None:
+            raise _table_error(f"value table {str(path)!r} is damaged: {problem}", hint())
 
 
 def _rules_named_in(path: Path, name: object) -> RuleSet:

@@ -323,8 +323,10 @@ class Advisor:
 
     Parameters
     ----------
-    rules : str or RuleSet
-        Rule-set name (default ``yahtzee``).
+    rules : str, RuleSet or None
+        Rule-set name (default ``yahtzee``).  ``None``: the rule set of
+        ``table`` when one is given, else the default ``yahtzee`` (and its
+        shipped table), as for a ``rules`` left out.
     table : ValueTable, optional
         Default: the shipped table for ``rules`` (:func:`load_table`).
     jit : bool
@@ -356,6 +358,10 @@ class Advisor:
 
     Raises
     ------
+    RuleSetError
+        If ``rules`` is not a rule-set name (a ``UsageError``, also a ``ValueError``).
+    UsageError
+        If ``table`` is not a :class:`ValueTable`, or is for another rule set than ``rules``.
     TableError
         If the table cannot be loaded.
 
@@ -374,7 +380,10 @@ class Advisor:
     _fast: tuple[np.ndarray, Any, Any] | None  # the whole table and its two ranking kernels, once bound
     _V: np.ndarray | None  # the whole table, once in memory
 
-    def __init__(self, rules: str | RuleSet = "yahtzee", table: ValueTable | None = None, *, jit: bool = True):
+    def __init__(self, rules: str | RuleSet | None = "yahtzee", table: ValueTable | None = None, *,
+                 jit: bool = True):
+        if rules is None:  # the table's own rule set, or the default one as when rules is left out
+            rules = table.rules if isinstance(table, ValueTable) else "yahtzee"
         self.rules: RuleSet = get_rules(rules)
         self.table: ValueTable = resolve_table(self.rules, table)
         self.source: ExpectedValueSource = ExpectedValueSource(self.rules, self.table, jit=jit)
