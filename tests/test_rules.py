@@ -212,8 +212,17 @@ def test_get_rules():
     assert get_rules(" YACHT ") is YACHT
     assert get_rules(YAHTZEE_FREE_JOKER) is YAHTZEE_FREE_JOKER
     assert get_rules() is YAHTZEE
+    assert get_rules(None) is YAHTZEE  # as a rules left out
     with pytest.raises(RuleSetError, match="unknown rules 'poker'"):
         get_rules("poker")
+
+
+@pytest.mark.parametrize("bad, kind", [(3, "int"), (object(), "object"), (b"yahtzee", "bytes")])
+def test_get_rules_names_a_value_that_is_not_a_name(bad, kind):
+    # a value table passed where the rules go: said as such, not as a misspelt name
+    with pytest.raises(RuleSetError, match=f"rules must be a rule-set name or a RuleSet, not {kind} ") as info:
+        get_rules(bad)
+    assert "unknown rules" not in str(info.value)
 
 
 # -- rule sets as values -------------------------------------------------------

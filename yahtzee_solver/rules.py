@@ -511,16 +511,23 @@ RULESETS: dict[str, RuleSet] = {
 }
 
 
-def get_rules(rules: str | RuleSet = "yahtzee") -> RuleSet:
-    """The rule set called ``rules`` (or ``rules`` itself if it is a RuleSet).
+def get_rules(rules: str | RuleSet | None = "yahtzee") -> RuleSet:
+    """The rule set called ``rules`` (or ``rules`` itself if it is a RuleSet; ``None``: the
+    default, ``yahtzee``, as every constructor that takes ``rules`` reads it).
 
     Raises
     ------
     RuleSetError
-        For an unknown name.
+        For an unknown name, or a value that is neither a name, a RuleSet nor ``None``
+        (a value table passed where the rules go: the message names its type).
     """
     if isinstance(rules, RuleSet):
         return rules
+    if rules is None:
+        return RULESETS["yahtzee"]
+    if not isinstance(rules, str):
+        raise RuleSetError(f"rules must be a rule-set name or a RuleSet, not {type(rules).__name__} "
+                           f"(choose from {', '.join(RULESETS)})")
     try:
         return RULESETS[str(rules).strip().lower()]
     except KeyError:
