@@ -21,7 +21,7 @@ import threading
 import numpy as np
 import pytest
 
-from yahtzee_solver import Advisor, ScoreCard
+from yahtzee_solver import Advisor, ScoreCard, parse_card
 from yahtzee_solver.strategy.batch import ArrayAdvisor
 from yahtzee_solver.dice import roll_index
 from yahtzee_solver.strategy.master import MasterStrategy
@@ -124,6 +124,55 @@ def test_advisor_keep_values_are_per_thread(positions, table):
     adv = Advisor("yahtzee", table)
     items = [p for p in positions if p[2]]
     assert_same_as_serial(lambda p: adv.keep_values(p[0].key, p[2]).tolist(), items)
+
+
+def _fresh_opened_table(tmp_path):
+    """The shipped table opened from a copy: read on demand, shared with no other test (no cache hit)."""
+    import shutil
+
+    from yahtzee_solver.solver.table import default_table_path, open_table
+
+    path = tmp_path / "yahtzee.h5"
+    shutil.copyfile(default_table_path(get_rules("yahtzee")), path)
+    t = open_table("yahtzee", path)
+    assert not t.is_loaded
+    return t
+
+
+def test_opened_table_read_whole_while_a_query_waits_gives_the_whole_table(tmp_path):
+    """A query reading rows on demand that waited for the lock while another thread read the
+    table whole gets the whole table, not the rows read so far."""
+    t = _fresh_opened_table(tmp_path)
+    got: list = []
+    with t._lock:  # another thread reading the table whole holds the lock ...
+        q = threading.Thread(target=lambda: got.append(t.values_for(0)))
+        q.start()
+        q.join(0.2)  # ... while the query waits for it
+        assert t._reader is not None
+        t._values = t._reader.read_all()
+    q.join()
+    assert got[0] is t.values
+
+
+def test_advisor_on_an_opened_table_read_whole_meanwhile_keeps_every_value(table, tmp_path):
+    """An Advisor on an opened table whose rows came back just before another thread read the
+    table whole keeps the whole table, not those rows (the others would stay 0 for good)."""
+    t = _fresh_opened_table(tmp_path)
+    adv = Advisor("yahtzee", t)
+    rows_for = adv.source.values_for
+
+    def then_read_whole(mask):
+        V = rows_for(mask)  # the rows of this turn only ...
+        t.values  # noqa: B018 - ... then another thread reads the table whole
+        return V
+
+    adv.source.values_for = then_read_whole  # type: ignore[method-assign]
+    whole = Advisor("yahtzee", table)
+    first = parse_card("yahtzee=50")
+    assert _options(adv.keep_options(first, "11111", 1)) == _options(whole.keep_options(first, "11111", 1))
+    later = parse_card("ones=3,twos=6,threes=9")
+    assert _options(adv.keep_options(later, "13356", 2)) == _options(whole.keep_options(later, "13356", 2))
+    assert adv.expected_final(later) == whole.expected_final(later)
 
 
 def test_advisor_interpreted(table):

@@ -285,6 +285,8 @@ class ValueTable:
             raise ScoreCardError(f"filled mask {filled!r} out of range for rules {self.rules.name!r}")
         rows = rows_of(C)
         with self._lock:
+            if self._values is not None:  # read whole by another thread while this one waited
+                return self._values
             if self._partial is None:
                 self._partial = demand_zeros(self.shape)
             assert self._reader is not None  # values is None: read on demand

@@ -475,7 +475,9 @@ class Advisor:
         if V is None:
             V = self.source.values_for(mask)
             if self.table.is_loaded:
-                self._V = V
+                # the whole table, not V: another thread may have read it whole after values_for
+                # gave this one the rows read so far (kept, the rows never read would stay 0)
+                V = self._V = self.table.values
         return V
 
     def _no_value(self, card: ScoreCard) -> NoReturn:
