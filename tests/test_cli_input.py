@@ -183,6 +183,71 @@ def test_the_opponent_card_left_out_is_the_empty_card(tmp_path):
     assert left_out.output == run("win", "22555", "--card", "chance=20,sixes=18", "--opponent", f"@{empty}").output
 
 
+#: A Yacht card with one box open (quick to answer for every command), as a card file that names its rules.
+YACHT_LATE = {"rules": "yacht", "boxes": {"aces": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18,
+                                          "choice": 20, "four-dice": 0, "full-house": 0, "small-straight": 15,
+                                          "large-straight": 30}}
+
+
+def _card_args(name, opponent):
+    """What command ``name`` needs besides its card (``win``: the ``opponent`` card of one open box too)."""
+    return {"hint": ["22555"], "keep": ["22555"], "fill": ["22555"], "win": ["22555", "-r", "0", "--opponent", opponent],
+            "target-curve": ["--max", "10"]}.get(name, [])
+
+
+def _yacht_card_file(tmp_path):
+    p = tmp_path / "yacht.json"
+    p.write_text(json.dumps(YACHT_LATE))
+    return p
+
+
+def test_a_card_file_that_names_its_rules_needs_no_rules_option_in_any_command(tmp_path):
+    """It was refused, "(pass --rules yacht)", by every command that takes a card."""
+    p = _yacht_card_file(tmp_path)
+    names = _commands_with("--card")
+    assert len(names) >= 6, names
+    for name in names:
+        args = [*_card_args(name, f"@{p}"), "--card", f"@{p}", "--json"]
+        res = run(name, *args)
+        assert res.exit_code == 0, (name, res.output)
+        assert json.loads(res.output) == run_json(name, *args, "--rules", "yacht"), name
+    # the opponent's card of win names them as well: my card is then Yacht's empty card (12 open boxes)
+    assert_clean_error(run("win", "22555", "--opponent", f"@{p}"), 2, "I have 12 open boxes and the opponent 1")
+
+
+def test_a_card_file_of_other_rules_than_the_rules_option_or_the_table_names_both(tmp_path):
+    from yahtzee_solver.solver.table import default_table_path
+
+    p = _yacht_card_file(tmp_path)
+    for name in _commands_with("--card"):
+        res = run(name, *_card_args(name, "yahtzee=50"), "--card", f"@{p}", "--rules", "yatzy")
+        assert_clean_error(res, 2, f"--card '@{p}' is for rules 'yacht', but --rules is 'yatzy'")
+    yatzy = str(default_table_path("yatzy"))
+    for name in _commands_with("--table"):
+        if name not in _commands_with("--card"):
+            continue
+        res = run(name, *_card_args(name, "yahtzee=50"), "--card", f"@{p}", "--table", yatzy)
+        assert_clean_error(res, 2, f"--card '@{p}' is for rules 'yacht', but --table {yatzy!r} holds rules 'yatzy'")
+        assert "pass --rules" not in res.output
+    other = tmp_path / "yatzy.json"
+    other.write_text('{"rules": "yatzy", "boxes": {}}')
+    res = run("win", "22555", "--card", f"@{p}", "--opponent", f"@{other}")
+    assert_clean_error(res, 2, f"--opponent '@{other}' is for rules 'yatzy', but --card '@{p}' is for rules 'yacht'")
+
+
+def test_a_table_gives_its_rules_to_a_card_that_names_none(tmp_path):
+    """A --table of other rules than the default needs no --rules (the card's boxes are read as its rules')."""
+    from yahtzee_solver.solver.table import default_table_path
+
+    yacht = str(default_table_path("yacht"))
+    card = ",".join(f"{k}={v}" for k, v in YACHT_LATE["boxes"].items())
+    for name in _commands_with("--table"):
+        if name not in _commands_with("--card"):
+            continue
+        args = [*_card_args(name, card), "--card", card, "--json"]
+        assert run_json(name, *args, "--table", yacht) == run_json(name, *args, "--rules", "yacht"), name
+
+
 def test_a_rolls_left_that_is_no_number_names_the_value_and_the_range_for_every_command():
     # click said "'two' is not a valid integer range", naming neither what it wants nor the values
     names = _commands_with("--rolls-left")

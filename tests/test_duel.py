@@ -420,7 +420,8 @@ def test_win_command_card_errors_name_the_card_that_holds_them(tmp_path):
                        "--opponent:", "none.json")
     other = tmp_path / "yatzy.json"
     other.write_text('{"rules": "yatzy", "boxes": {}}')
-    assert_clean_error(run("win", "--card", f"@{other}", "--opponent", good), 2, "--card:", "--rules yatzy")
+    assert_clean_error(run("win", "--rules", "yahtzee", "--card", f"@{other}", "--opponent", good), 2,
+                       f"--card '@{other}' is for rules 'yatzy', but --rules is 'yahtzee'")
 
 
 def test_win_command_refuses_rolls_left_without_dice():

@@ -82,6 +82,19 @@ def test_read_bounded_refuses_large_and_special_files(tmp_path):
         read_bounded(tmp_path / "nope")
 
 
+def test_read_json_refuses_a_name_given_twice_at_any_depth(tmp_path):
+    """JSON leaves open which of two members of one name counts: a data file that repeats one is corrupt."""
+    from yahtzee_solver.files import RepeatedKeyError
+
+    p = tmp_path / "a.json"
+    p.write_text('{"a": {"b": [1, {"c": 1, "d": 2}]}, "e": 1}')
+    assert read_json(p) == {"a": {"b": [1, {"c": 1, "d": 2}]}, "e": 1}
+    for text, key in (('{"a": 1, "a": 2}', "'a'"), ('{"a": [{"c": 1, "c": 1}]}', "'c'")):
+        p.write_text(text)
+        with pytest.raises(RepeatedKeyError, match=f"the key {key} is given twice"):
+            read_json(p)
+
+
 def test_card_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
     os.mkfifo(tmp_path / "card.json")
     with pytest.raises(DataFileError, match="not a regular file"):

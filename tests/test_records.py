@@ -457,3 +457,90 @@ def test_a_number_too_long_to_read_is_said_in_plain_words(home, name):
         problem = ledger.problem
     assert "a number of 5,000 digits is too long" in problem, problem
     assert "sys.set_int_max_str_digits" not in problem and "\n" not in problem
+
+
+# -- a records file no game could have written: a name given twice, counts and scores beyond the game ------------
+def _records_file(home, records, playing=None) -> bytes:
+    home.mkdir(parents=True, exist_ok=True)
+    data = {"format": "yahtzee_solver records", "version": 2, "records": records, "practice": {}, "lang": "en",
+            "filed": [], "playing": playing}
+    raw = json.dumps(data).encode()
+    (home / "records.json").write_bytes(raw)
+    return raw
+
+
+def _set_aside(home, raw, *needles) -> None:
+    book = RecordBook.load()
+    assert book.records == {} and book.problem is not None, book.problem
+    assert "moved to" in book.problem and all(n in book.problem for n in needles), book.problem
+    (aside,) = _aside(home, "records.json")
+    assert aside.read_bytes() == raw
+
+
+def test_a_key_given_twice_is_refused_not_the_last_one_taken(home):
+    """JSON's last-wins would erase the three losses; a second reader could take the first."""
+    raw = _records_file(home, {"yahtzee": {"normal": {"games": 3, "best": 200, "total": 500, "losses": 3}}})
+    raw = raw.replace(b'"losses": 3', b'"losses": 3, "losses": 0')
+    (home / "records.json").write_bytes(raw)
+    _set_aside(home, raw, "'losses' is given twice")
+
+
+def test_a_key_given_twice_in_the_saved_game_is_refused(home):
+    GameStore().begin(new_game(seed=3))
+    raw = (home / "game.json").read_bytes()
+    raw = raw.replace(b'"version": ', b'"version": 1, "version": ', 1)
+    (home / "game.json").write_bytes(raw)
+    assert "given twice" in _refused(home)
+
+
+def _most(rules):
+    from yahtzee_solver.rules import get_rules
+
+    return get_rules(rules).max_total
+
+
+@pytest.mark.parametrize("rules, record, needle", [
+    ("yahtzee", {"games": 10**30, "best": 100, "total": 100}, "games"),
+    ("yahtzee", {"games": 2, "best": 100, "total": 150, "losses": 10**30, "forfeits": 10**30}, "losses"),
+    ("yahtzee", {"games": 0, "abandoned": 10**30}, "abandoned"),
+    ("yahtzee", {"games": 1, "best": _most("yahtzee") + 1, "total": _most("yahtzee") + 1}, "best"),
+    ("yacht", {"games": 1, "best": _most("yacht") + 1, "total": _most("yacht") + 1}, "best"),
+    ("yatzy", {"games": 2, "best": 10**30, "total": 10**30 + 1}, "total"),
+    ("yahtzee", {"games": 1, "best": -5, "total": 5}, "invalid best -5"),
+    ("yahtzee", {"games": 1, "best": 5, "total": 5, "wins": -1}, "wins"),
+])
+def test_counts_and_scores_beyond_the_game_are_refused(home, rules, record, needle):
+    """A best score no game of the rules reaches, a count no player plays: the file is set aside and said."""
+    opponent = "normal" if "losses" in record or "wins" in record else "solo"
+    raw = _records_file(home, {rules: {opponent: record}})
+    _set_aside(home, raw, needle)
+
+
+@pytest.mark.parametrize("rules", ["yahtzee", "yacht", "yatzy"])
+def test_the_highest_score_of_the_rules_is_kept(home, rules):
+    from yahtzee_solver.play.records import MAX_COUNT
+
+    most = _most(rules)
+    _records_file(home, {rules: {"solo": {"games": 1, "best": most, "total": most, "abandoned": MAX_COUNT}}})
+    book = RecordBook.load()
+    assert book.problem is None and book.get(rules, "solo").best == most
+
+
+def test_a_noted_final_score_beyond_the_rules_is_refused(home):
+    playing = {"game_id": "ab" * 16, "rules": "yacht", "opponent": "none", "lang": "en", "practice": [],
+               "final": {"score": _most("yacht") + 1, "outcome": None}}
+    raw = _records_file(home, {}, playing)
+    book = RecordBook.load()
+    assert book.problem is not None and "invalid playing" in book.problem
+    (aside,) = _aside(home, "records.json")
+    assert aside.read_bytes() == raw
+    playing["final"]["score"] = _most("yacht")
+    _records_file(home, {}, playing)
+    assert RecordBook.load().playing["final"]["score"] == _most("yacht")
+
+
+def test_max_total_is_the_bound_of_the_target_curves():
+    from yahtzee_solver.analysis.curve_data import max_final_total
+    from yahtzee_solver.rules import RULESETS
+
+    assert {n: r.max_total for n, r in RULESETS.items()} == {n: max_final_total(n) for n in RULESETS}

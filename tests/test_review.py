@@ -478,7 +478,11 @@ def test_a_missing_game_is_said_in_the_language_asked_for(home, lang):
 
 
 @pytest.mark.parametrize("date,needle", [(5, "date 5 is not a text date"), (None, "has no date"),
-                                         ("", "has no date"), ("x" * 41, "too long for a date")])
+                                         ("", "has no date"), ("x" * 41, "too long for a date"),
+                                         ("yesterday", "date 'yesterday' is not an ISO 8601 date"),
+                                         ("2026-13-45", "date '2026-13-45' is not an ISO 8601 date"),
+                                         ("2026-12-03T25:05:00Z", "is not an ISO 8601 date"),
+                                         ("2026-12-03T14:05:00Z\n", "is not an ISO 8601 date")])
 def test_a_history_entry_with_a_bad_date_says_what_is_wrong_with_it(home, date, needle):
     from yahtzee_solver.play.history import DamagedEntry
 
@@ -488,6 +492,16 @@ def test_a_history_entry_with_a_bad_date_says_what_is_wrong_with_it(home, date, 
     history_path().write_text(json.dumps(data))
     (entry,) = History.load().entries
     assert isinstance(entry, DamagedEntry) and needle in entry.reason, entry.reason
+
+
+@pytest.mark.parametrize("date", ["2026-12-03T14:05:00Z", "2026-12-03T14:05:00+01:00", "2026-12-03 14:05", "2026-12-03"])
+def test_a_history_entry_with_an_iso_date_loads(home, date):
+    add_finished_game(_finished(1))
+    data = json.loads(history_path().read_text())
+    data["games"][0]["date"] = date
+    history_path().write_text(json.dumps(data))
+    (entry,) = History.load().entries
+    assert entry.date == date
 
 
 def test_a_history_with_a_number_too_long_to_read_says_so_in_plain_words(home):

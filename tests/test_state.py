@@ -208,6 +208,30 @@ def test_card_file_errors(tmp_path):
         parse_card(f"@{wrong}")
 
 
+def test_card_rules_is_the_rule_set_a_card_file_or_json_card_names(tmp_path):
+    from yahtzee_solver.state import card_rules
+
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps({"rules": "yacht", "boxes": {"aces": 3}}))
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps({"rules": "yatzy", "one-pair": 12}))
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"sixes": 18}))
+    assert card_rules(f"@{named}") == "yacht" and card_rules(f" @{flat}") == "yatzy"
+    assert card_rules('{"rules": "yahtzee-no-bonus"}') == "yahtzee-no-bonus"
+    for text in (None, "sixes=18", f"@{plain}", "{}"):
+        assert card_rules(text) is None
+    assert parse_card(f"@{named}", "yacht").rules.name == "yacht"  # what it names parses it
+    bad = tmp_path / "bad.json"
+    for content, needle in (('{"rules": "poker"}', "unknown rules 'poker'"), ('{"rules": 5}', '"rules" must be'),
+                            ("[1]", "must hold a JSON object"), ('{"rules": "yacht", "rules": "yatzy"}', "repeats")):
+        bad.write_text(content)
+        with pytest.raises(ScoreCardError, match=needle):
+            card_rules(f"@{bad}")
+    with pytest.raises(DataFileError, match="cannot read card file"):
+        card_rules(f"@{tmp_path / 'missing.json'}")
+
+
 # -- totals and keys ------------------------------------------------------------------
 def test_totals_and_upper_bonus():
     card = parse_card("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18")  # exactly 63

@@ -29,6 +29,7 @@ from .errors import DataFileError
 __all__ = [
     "MAX_INT_DIGITS",
     "NumberTooLongError",
+    "RepeatedKeyError",
     "json_int",
     "version_problem",
     "HOME_ENV",
@@ -172,6 +173,14 @@ def json_int(text: str) -> int:
     if n > MAX_INT_DIGITS:
         raise NumberTooLongError(f"a number of {n:,} digits is too long (at most {MAX_INT_DIGITS:,})")
     return int(text)
+
+
+class RepeatedKeyError(ValueError):
+    """A data file gives one name twice in one JSON object (JSON leaves open which one counts)."""
+
+
+#: :func:`read_json`'s ``object_pairs_hook``: a name given twice is refused, not the last one taken.
+_NO_REPEATS = refuse_repeated_keys(lambda name: RepeatedKeyError(f"the key {clip(repr(name), 40)} is given twice"))
 
 
 def version_ok(version: object, *reads: int) -> bool:
@@ -346,7 +355,8 @@ def read_json(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> Any:
         If there is no file.
     ValueError
         If the content is unusable: not a regular file, more than ``limit``
-        bytes, not UTF-8 JSON, or nested too deeply (the file is corrupt).
+        bytes, not UTF-8 JSON, nested too deeply, or with a name given twice
+        in one object (:class:`RepeatedKeyError`; the file is corrupt).
     DataFileError
         If the file exists but cannot be read (permissions, a directory, the
         data folder is a file).
@@ -363,10 +373,10 @@ def read_json(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> Any:
     except OSError as e:
         raise DataFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
     try:
-        return json.loads(raw.decode("utf-8"), parse_int=json_int)
+        return json.loads(raw.decode("utf-8"), parse_int=json_int, object_pairs_hook=_NO_REPEATS)
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
-    except NumberTooLongError:
+    except (NumberTooLongError, RepeatedKeyError):
         raise  # valid JSON, said in plain words
     except (UnicodeDecodeError, ValueError) as e:
         raise ValueError(f"not valid JSON: {clip(e)}") from None

@@ -333,6 +333,17 @@ class RuleSet:
             out.append(frozenset(int(v) for v in vals))
         return tuple(out)
 
+    @cached_property
+    def max_total(self) -> int:
+        """The most a game of these rules can score (points): no final total is larger.
+
+        The most each box can hold (:attr:`possible_points`), the upper bonus, and a
+        Yahtzee bonus on every turn after the first when the rules have one (the bound
+        of :func:`yahtzee_solver.analysis.curve_data.max_final_total`, without its imports).
+        """
+        most = sum(max(p) for p in self.possible_points) + self.upper_bonus
+        return most + self.yahtzee_bonus * (self.n_categories - 1)
+
     def arrays(self) -> dict[str, np.ndarray]:
         """The rule set as kernel inputs: ``score``, ``joker`` (252, C) int64, ``params`` (8,) int64
         and ``packed``, the three in one (1 + 2 * 252, max(C, 8)) int64 array (see the module).

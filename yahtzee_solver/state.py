@@ -25,7 +25,7 @@ from .errors import BoxIndexError, CardRulesError, CategoryError, DataFileError,
 from .files import FileTooLargeError, UnusableFileError, clip, read_bounded, refuse_repeated_keys
 from .rules import N_UPPER, RULESETS, RuleSet, get_rules
 
-__all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_entries", "OPEN_WORDS"]
+__all__ = ["StateKey", "BoxScoring", "ScoreCard", "parse_card", "card_rules", "card_entries", "OPEN_WORDS"]
 
 #: The names a card gives its Yahtzee bonus points by (after blanks and _ become -).
 BONUS_KEYS = {"yahtzee-bonus", "bonus", "ybonus", "yahtzee-bonuses", "yacht-bonus"}
@@ -542,16 +542,11 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     rules = get_rules(rules)
     if text is None:
         return _empty(rules)
+    source = _json_source(text)
+    if source is not None:
+        return _card_json(*source, rules)
     typed = str(text)
-    text = typed.strip()
-    if not text.startswith("@"):  # a file name is taken as it is
-        text = ascii_width(text)  # full-width sixes＝１８ as typed with an IME
-    if text.startswith("@"):
-        if not text[1:].strip():
-            raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")
-        return _card_file(Path(text[1:]), rules)
-    if text.startswith("{"):
-        return _card_json(text.encode("utf-8"), "the card", rules)
+    text = ascii_width(typed.strip())  # full-width sixes＝１８ as typed with an IME
     pairs: dict[str, str | None] = {}
     for item, name, value in card_entries(text):
         problem = entry_problem(item, name, value, pairs)
@@ -567,12 +562,62 @@ def parse_card(text: str | None, rules: str | RuleSet = "yahtzee") -> ScoreCard:
     return _from_mapping(pairs, rules)
 
 
+def card_rules(text: str | None) -> str | None:
+    """The name of the rule set a card says it is for: the ``"rules"`` of a card file or JSON card.
+
+    A front end that is not told the rule set takes the card's (``--card @FILE``
+    without ``--rules``); the card is then parsed with it (:func:`parse_card`).
+
+    Parameters
+    ----------
+    text : str or None
+        A card as :func:`parse_card` takes it.
+
+    Returns
+    -------
+    str or None
+        A name of :data:`~yahtzee_solver.rules.RULESETS`; ``None`` for a card that names
+        none (typed ``box=points`` pairs, a JSON card without ``"rules"``, no card).
+
+    Raises
+    ------
+    ScoreCardError
+        If the card file or JSON card is not a JSON object, or its ``"rules"`` is
+        not a known rule-set name (as :func:`parse_card` says).
+    DataFileError
+        If the ``@FILE`` cannot be read.
+    """
+    source = _json_source(text)
+    if source is None:
+        return None
+    name = _card_object(*source).get("rules")
+    return None if name is None else str(name)
+
+
+def _json_source(text: str | None) -> tuple[bytes, str] | None:
+    """The JSON of a card given as ``@FILE`` or ``{...}`` and the words that name it in errors;
+    ``None`` for any other card (typed pairs, or none)."""
+    if text is None:
+        return None
+    text = str(text).strip()
+    if not text.startswith("@"):  # a file name is taken as it is
+        text = ascii_width(text)
+    if text.startswith("@"):
+        if not text[1:].strip():
+            raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")
+        path = Path(text[1:])
+        return _card_file(path), f"card file {str(path)!r}"
+    if text.startswith("{"):
+        return text.encode("utf-8"), "the card"
+    return None
+
+
 #: Largest card file read (bytes); a card is a few hundred bytes.
 MAX_CARD_FILE = 1 << 20
 
 
-def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
-    """A card from a JSON file: ``{box: points|null, ...}`` or ``{"rules", "boxes", "yahtzee-bonus"}``."""
+def _card_file(path: Path) -> bytes:
+    """The bytes of a card file (at most :data:`MAX_CARD_FILE`)."""
     name = str(path)
     try:
         raw = read_bounded(path, MAX_CARD_FILE)
@@ -582,11 +627,12 @@ def _card_file(path: Path, rules: RuleSet) -> ScoreCard:
         raise DataFileError(f"cannot read card file {name!r}: not a regular file") from None
     except OSError as e:  # a file problem (exit 1), as for every file; what the file says is a card (exit 2)
         raise DataFileError(f"cannot read card file {name!r}: {e.strerror or e}") from None
-    return _card_json(raw, f"card file {name!r}", rules)
+    return raw
 
 
-def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
-    """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
+def _card_object(raw: bytes, what: str, example: str = "yahtzee") -> dict[str, Any]:
+    """The JSON object of a card (UTF-8, a BOM allowed), its ``"rules"`` (if any) a known name;
+    ``what`` names the source in errors, ``example`` is the rule-set name they suggest."""
 
     def whole(text: str) -> int:  # json's int(), which stops at Python's 4,300-digit limit
         if len(text.lstrip("-")) > MAX_POINT_DIGITS:
@@ -606,11 +652,17 @@ def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
     if "rules" in data:  # {"rules": ..., "boxes": {...}, "yahtzee-bonus": n}, or "rules" beside the boxes
         name = data["rules"]
         if not isinstance(name, str):
-            raise ScoreCardError(f'{what}: "rules" must be a rule-set name such as "{rules.name}", got {_shown(name)}')
+            raise ScoreCardError(f'{what}: "rules" must be a rule-set name such as "{example}", got {_shown(name)}')
         if name not in RULESETS:
             raise ScoreCardError(f"{what} is for unknown rules {clip(name, 40)!r} (known: {', '.join(RULESETS)})")
-        if name != rules.name:
-            raise CardRulesError(f"{what} is for rules {name!r}, not {rules.name!r}", name)
+    return data
+
+
+def _card_json(raw: bytes, what: str, rules: RuleSet) -> ScoreCard:
+    """A card from JSON bytes (UTF-8, a BOM allowed); ``what`` names the source in errors."""
+    data = _card_object(raw, what, rules.name)
+    if "rules" in data and data["rules"] != rules.name:
+        raise CardRulesError(f"{what} is for rules {data['rules']!r}, not {rules.name!r}", data["rules"])
     if "boxes" in data:
         if not isinstance(data["boxes"], dict):
             raise ScoreCardError(f'{what}: "boxes" must be a JSON object of box: points, got {_shown(data["boxes"])}')

@@ -18,7 +18,8 @@ from ..strategy.distribution import PERCENTILES, STRATEGIES, THRESHOLDS, ScoreDi
 from ..errors import UsageError, YahtzeeError
 from ..files import write_atomic
 from ..i18n import format_probability
-from .options import (QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option)
+from .options import (QueryTable, RollsLeft, card_option, card_table_rules_option, echo_json, json_option, parse_dice_words,
+                      table_option)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -244,7 +245,7 @@ def plot_title(d: ScoreDistribution, card: ScoreCard, dice_line: str | None = No
     default=None,
     help="With DICE: rerolls still allowed this turn (default 2, right after the first roll).",
 )
-@table_rules_option
+@card_table_rules_option
 @click.option(
     "--strategy",
     type=click.Choice(STRATEGIES + ("expert",), case_sensitive=False),
@@ -278,7 +279,7 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
     from ..state import parse_card
     from .render import _state_dict, describe_card
 
-    q = QueryTable(rules, table_path)
+    q = QueryTable(rules, table_path, [("--card", card_text)])
     rules = q.rules
     card = parse_card(card_text, rules)
     faces = parse_dice_words(dice) if dice else None

@@ -5,18 +5,23 @@ from __future__ import annotations
 import json as _json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
 
 from ..dice import N_DICE, ascii_width, parse_dice
-from ..files import MAX_INT_DIGITS, file_kind
+from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
+from ..files import MAX_INT_DIGITS, clip, file_kind
 from ..rules import RULESETS, RuleSet, get_rules
 from ..solver.table import ValueTable, open_table
+from ..state import card_rules
 
-#: Rule set used when neither ``--rules`` nor a ``--table`` file says otherwise.
+#: Rule set used when neither ``--rules`` nor a ``--table`` or ``--card`` file says otherwise.
 DEFAULT_RULES = "yahtzee"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 _RULES_HELP = (
     "Rule set: Yahtzee with forced Joker (official), free Joker, Yahtzee bonus but no Joker, "
@@ -52,15 +57,19 @@ rules_option = click.option(
     help=_RULES_HELP,
 )
 
-#: ``--rules`` for commands that also take ``--table``: ``None`` when not given,
-#: so :func:`resolve_rules` can take the rule set stored in the table file.
-table_rules_option = click.option(
-    "--rules",
-    "rules",
-    type=RULES,
-    default=None,
-    help=f"{_RULES_HELP}  Default: the rule set stored in the --table file, else {DEFAULT_RULES}.",
-)
+
+def _rules_from(files: str) -> Callable[[_F], _F]:
+    """``--rules`` that is ``None`` when not given, so :func:`resolve_rules` can take the rule set ``files`` name."""
+    return click.option("--rules", "rules", type=RULES, default=None,
+                        help=f"{_RULES_HELP}  Default: the rule set {files}, else {DEFAULT_RULES}.")
+
+
+#: ``--rules`` for commands that also take ``--table`` (and no card).
+table_rules_option = _rules_from("stored in the --table file")
+#: ``--rules`` for commands that take ``--table`` and ``--card``.
+card_table_rules_option = _rules_from("stored in the --table file or named by a --card file (they must agree)")
+#: ``--rules`` for commands that take ``--card`` but no ``--table``.
+card_rules_option = _rules_from("named by a --card file")
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
@@ -210,20 +219,55 @@ card_option = click.option(
 )
 
 
+#: A command's cards as given: ``(option, text)`` pairs such as ``("--card", "@mine.json")`` (text ``None``:
+#: the option was not given).
+Cards = Sequence[tuple[str, str | None]]
+
+
+@contextmanager
+def card_errors(option: str | None) -> Iterator[None]:
+    """Errors of the card of ``option`` begin with its name (``--opponent: card file ...``): for a command
+    that takes two cards.  ``None``: as they are (one card)."""
+    if option is None:
+        yield
+        return
+    try:
+        yield
+    except DataFileError as e:
+        raise DataFileError(f"{option}: {e}") from None
+    except CardRulesError as e:
+        raise CardRulesError(f"{option}: {e}", e.card_rules) from None
+    except UsageError as e:
+        raise ScoreCardError(f"{option}: {e}") from None
+
+
 class QueryTable:
     """The rule set and value table of one query, each resolved once at the command line's edge.
 
     ``--rules`` arrives as a :class:`RuleSet` (:class:`RulesType`); a ``--table``
     file is opened once, here, to learn its rule set when ``--rules`` is not
     given (and checked against ``--rules`` when it is), and that one opened
-    table then serves the whole query.  Without ``--table`` the shipped table
-    of the rule set is opened on first use (:meth:`table`), so a query that
-    fails on its card or dice never reads a table.
+    table then serves the whole query.  A card file (or JSON card) that names
+    its rule set (:func:`~yahtzee_solver.state.card_rules`) gives the rule set
+    when neither does, and must agree with the one they give.  Without
+    ``--table`` the shipped table of the rule set is opened on first use
+    (:meth:`table`), so a query that fails on its card or dice never reads a table.
+
+    Parameters
+    ----------
+    rules : RuleSet or None
+        ``--rules`` (``None``: not given).
+    table_path : str or None
+        ``--table``.
+    cards : sequence of (str, str or None)
+        The command's card options and their text (:data:`Cards`), read here for
+        the rule set they name (each is parsed later, with :attr:`rules`).
 
     Attributes
     ----------
     rules : RuleSet
-        ``--rules`` if given, else the ``--table`` file's, else the default.
+        ``--rules`` if given, else the ``--table`` file's, else the one a card
+        names, else the default.
     path : str or None
         The ``--table`` path.
 
@@ -232,15 +276,34 @@ class QueryTable:
     TableError
         If an existing ``--table`` file is not a readable value table, or holds
         another rule set than ``--rules``.
+    UsageError
+        If a card names another rule set than ``--rules``, the ``--table`` file
+        or the other card (the message names both).
+    ScoreCardError, DataFileError
+        If a card file cannot be read or is not a JSON card (as
+        :func:`~yahtzee_solver.state.parse_card` says it).
     """
 
-    def __init__(self, rules: RuleSet | None, table_path: str | None):
+    def __init__(self, rules: RuleSet | None, table_path: str | None, cards: Cards = ()):
         self.path = table_path
         self._table: ValueTable | None = None
+        given = None if rules is None else f"--rules is {rules.name!r}"  # what gave the rule set, for a conflict
         if table_path is not None and os.path.lexists(table_path):
             self._table = open_table(rules, table_path)
             rules = self._table.rules
+            given = given or f"--table {table_path!r} holds rules {rules.name!r}"
         # a missing --table file is reported by table() with the command that builds it
+        for option, text in cards:
+            with card_errors(option if len(cards) > 1 else None):
+                named = card_rules(text)
+            if named is None:
+                continue
+            assert text is not None  # a card that names rules was given
+            this = f"{option} {clip(text.strip(), 80)!r} is for rules {named!r}"
+            if rules is None:
+                rules, given = get_rules(named), this
+            elif named != rules.name:
+                raise UsageError(f"{this}, but {given}")
         self.rules: RuleSet = rules if rules is not None else get_rules(DEFAULT_RULES)
 
     def table(self) -> ValueTable:
@@ -250,13 +313,15 @@ class QueryTable:
         return self._table
 
 
-def resolve_rules(rules: RuleSet | None, table_path: str | None) -> RuleSet:
-    """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the default.
+def resolve_rules(rules: RuleSet | None, table_path: str | None, cards: Cards = ()) -> RuleSet:
+    """The rule set of a command: ``--rules`` if given, else the ``--table`` file's, else the one a card
+    names, else the default.
 
     For a command that does not read the table's values (:class:`QueryTable`
-    is for those that do).  An explicit ``--rules`` is checked against the file.
+    is for those that do; it says the errors).  An explicit ``--rules`` is
+    checked against the file and the cards, a table's rules against the cards.
     """
-    return QueryTable(rules, table_path).rules
+    return QueryTable(rules, table_path, cards).rules
 
 
 def parse_dice_words(words: Sequence[str]) -> tuple[int, ...]:
@@ -301,9 +366,6 @@ def no_color(ctx: click.Context) -> None:
     """Honour ``NO_COLOR`` (https://no-color.org): set and not empty turns colours off for this command."""
     if os.environ.get("NO_COLOR"):
         ctx.color = False
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _target_option(help_text: str) -> Callable[[_F], _F]:

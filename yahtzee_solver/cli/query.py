@@ -22,8 +22,8 @@ from ..dice import format_dice
 from ..errors import UsageError
 from ..rules import RuleSet
 from ..state import ScoreCard, parse_card
-from .options import (NumberRange, QueryTable, RollsLeft, card_option, echo_json, json_option, parse_dice_words, table_option, table_rules_option,
-                      target_option, value_target_option)
+from .options import (NumberRange, QueryTable, RollsLeft, card_option, card_table_rules_option, echo_json, json_option,
+                      parse_dice_words, table_option, target_option, value_target_option)
 from .render import _render, _state_dict, box_best, box_note, describe_card, keep_best, limit_options, reroll_cell
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ DIST_THRESHOLD = 300
     help=_ROLLS_HELP + ", 0 to choose a box.",
 )
 @card_option
-@table_rules_option
+@card_table_rules_option
 @table_option
 @top_option
 @click.option("--dist", "with_dist", is_flag=True,
@@ -295,7 +295,7 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
       yahtzee-solve hint 11112 -r 0 --target 273 --card @card.json
       yahtzee-solve hint 25556 --why --card sixes=18,fours=12
     """
-    q = QueryTable(rules, table_path)
+    q = QueryTable(rules, table_path, [("--card", card_text)])
     rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if dist_threshold is not None:
@@ -341,7 +341,7 @@ def hint(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
     help=_ROLLS_HELP + ".",
 )
 @card_option
-@table_rules_option
+@card_table_rules_option
 @table_option
 @top_option
 @target_option
@@ -354,7 +354,7 @@ def keep(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
     Example:
       yahtzee-solve keep 22555 --rolls-left 1 --card sixes=18,fours=12
     """
-    q = QueryTable(rules, table_path)
+    q = QueryTable(rules, table_path, [("--card", card_text)])
     rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
@@ -366,7 +366,7 @@ def keep(dice: tuple[str, ...], rolls_left: int, card_text: str | None, rules: R
 @click.command()
 @dice_argument
 @card_option
-@table_rules_option
+@card_table_rules_option
 @table_option
 @top_option
 @target_option
@@ -382,7 +382,7 @@ def fill(dice: tuple[str, ...], card_text: str | None, rules: RuleSet | None, ta
     Example:
       yahtzee-solve fill 22555 --card sixes=18,fours=12
     """
-    q = QueryTable(rules, table_path)
+    q = QueryTable(rules, table_path, [("--card", card_text)])
     rules = q.rules
     card, faces = _position(dice, card_text, rules)
     if target is not None:
@@ -393,7 +393,7 @@ def fill(dice: tuple[str, ...], card_text: str | None, rules: RuleSet | None, ta
 
 @click.command()
 @card_option
-@table_rules_option
+@card_table_rules_option
 @table_option
 @value_target_option
 @json_option
@@ -407,7 +407,7 @@ def value(card_text: str | None, rules: RuleSet | None, table_path: str | None, 
     Example:
       yahtzee-solve value --card sixes=18,fours=12,chance=22,yahtzee=50
     """
-    q = QueryTable(rules, table_path)
+    q = QueryTable(rules, table_path, [("--card", card_text)])
     rules = q.rules
     card = parse_card(card_text, rules)
     if target is not None:

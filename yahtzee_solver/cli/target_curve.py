@@ -24,7 +24,7 @@ import click
 
 from ..strategy.objectives import MAX_TARGET
 from .dist import plot_figure, write_figure
-from .options import NumberRange, card_option, echo_json, json_option, rules_option
+from .options import NumberRange, card_option, card_rules_option, echo_json, json_option, resolve_rules
 from ..i18n import format_probability
 from .target_query import announce_wait, progress_bar, stop_interrupted
 
@@ -84,7 +84,7 @@ def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> np.ndarray | None:
 
 
 @click.command("target-curve")
-@rules_option
+@card_rules_option
 @click.option("--max", "max_target", type=NumberRange(0, MAX_TARGET), default=700, show_default=True, metavar="T",
               help="Largest target.")
 @click.option("--step", type=NumberRange(1), default=10, show_default=True, metavar="N",
@@ -96,7 +96,7 @@ def _say_why_the_dp_runs(rules: RuleSet, max_target: int) -> np.ndarray | None:
               help="Run the DP even where a precomputed curve is shipped (the empty card; minutes).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @json_option
-def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: str | None, card_text: str | None,
+def target_curve_command(rules: RuleSet | None, max_target: int, step: int, plot_path: str | None, card_text: str | None,
                          recompute: bool, no_progress: bool, as_json: bool) -> None:
     """Best achievable P(final total >= T) from the empty card (or --card), for every T up to --max.
 
@@ -115,6 +115,7 @@ def target_curve_command(rules: RuleSet, max_target: int, step: int, plot_path: 
     from ..strategy.objectives import target_curve
     from ..state import parse_card
 
+    rules = resolve_rules(rules, None, [("--card", card_text)])
     card = parse_card(card_text, rules)
     fig = None
     if plot_path is not None:  # the file type and matplotlib are checked before the work

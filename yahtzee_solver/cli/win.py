@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dice import KEEPS, format_dice, roll_index
-from ..errors import CardRulesError, DataFileError, ScoreCardError, UsageError
+from ..errors import UsageError
 from ..i18n import PROBABILITY_ROUNDING, format_probability
 from ..state import ScoreCard, parse_card
 from ..solver.table import open_table
-from .options import (NumberRange, RollsLeft, card_option, echo_json, json_option, one_card, parse_dice_words, resolve_rules, table_option,
-                      table_rules_option)
+from .options import (NumberRange, RollsLeft, card_errors, card_option, card_table_rules_option, echo_json, json_option,
+                      one_card, parse_dice_words, resolve_rules, table_option)
 from .render import _render, _state_dict, describe_card
 
 if TYPE_CHECKING:
@@ -39,14 +39,8 @@ DEFAULT_KEEP_TOP = 10
 
 def _parse_card(text: str | None, rules: RuleSet, option: str) -> ScoreCard:
     """:func:`parse_card` of one of the two card options; its error names the option (there are two cards)."""
-    try:
+    with card_errors(option):
         return parse_card(text, rules)
-    except DataFileError as e:
-        raise DataFileError(f"{option}: {e}") from None
-    except CardRulesError as e:
-        raise CardRulesError(f"{option}: {e}", e.card_rules) from None
-    except UsageError as e:
-        raise ScoreCardError(f"{option}: {e}") from None
 
 
 def move_order(mine: ScoreCard, opponent: ScoreCard) -> str:
@@ -136,7 +130,7 @@ MAX_OPEN_LIMIT = 10
               help="Solve exactly when both cards together have at most K open boxes (default: the measured "
                    f"limit; at most {MAX_OPEN_LIMIT}, an offline solve of minutes and gigabytes); beyond, the best "
                    "response to the opponent's distribution, labelled as such.")
-@table_rules_option
+@card_table_rules_option
 @table_option
 @click.option("--top", "-n", "top", type=NumberRange(0), default=None, metavar="N",
               help=f"List only the N best options; 0 lists all (default: {DEFAULT_KEEP_TOP} keeps, every box; "
@@ -170,7 +164,7 @@ def _win(dice: tuple[str, ...], rolls_left: int, card_text: str | None, opponent
          as_json: bool) -> None:
     from ..strategy.duel import DEFAULT_MAX_OPEN, DuelSource
 
-    rules = resolve_rules(rules, table_path)
+    rules = resolve_rules(rules, table_path, [("--card", card_text), ("--opponent", opponent_text)])
     mine = _parse_card(card_text, rules, "--card")
     opponent = _parse_card(opponent_text, rules, "--opponent")
     faces = parse_dice_words(dice) if dice else None

@@ -35,6 +35,7 @@ import os
 import stat
 import time
 import unicodedata
+from datetime import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -184,8 +185,9 @@ class HistoryEntry:
         Raises
         ------
         SavedGameError
-            If the entry is malformed, of unknown rules, or its log is not a legal
-            finished game with these scores.
+            If the entry is malformed (a date that is not an ISO 8601 date and time
+            among them), of unknown rules, or its log is not a legal finished game
+            with these scores.
         """
         from ..game import OPPONENTS, Event
         from ..analysis.review import replay, turns_from_log
@@ -201,6 +203,9 @@ class HistoryEntry:
                                  "(like \"2026-12-03T14:05:00Z\")")
         if len(date) > 40:
             raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is too long for a date")
+        if not _iso_date(date):
+            raise SavedGameError(f"a history entry's date {_clip(repr(date), 40)} is not an ISO 8601 date and time "
+                                 "(like \"2026-12-03T14:05:00Z\")")
         if not isinstance(rules, str) or rules not in RULESETS:
             shown = f" {rules[:40]!r}" if isinstance(rules, str) else ""
             raise SavedGameError(f"a history entry has unknown rules{shown}")
@@ -236,6 +241,15 @@ class HistoryEntry:
         if d.get("result") != ("table" if names is not None else _result(tuple(scores))):
             raise SavedGameError("a history entry's result does not match its scores")
         return cls(date, rules, opp, first, seed, tuple(scores), d["result"], events, names)
+
+
+def _iso_date(text: str) -> bool:
+    """Whether ``text`` is an ISO 8601 date, with or without a time (``2026-12-03T14:05:00Z``, as written)."""
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _names(raw: Any, opponent: Any) -> tuple[str, ...] | None:

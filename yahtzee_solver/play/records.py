@@ -3,8 +3,10 @@
 The file lives in the data folder (:func:`~yahtzee_solver.files.data_dir`) and
 is written atomically and validated on load (:mod:`yahtzee_solver.files`).  A
 file that cannot be read -- not JSON, nested too deeply, larger than
-:data:`~yahtzee_solver.files.MAX_FILE_BYTES`, not a regular file, or failing
-validation -- is never silently dropped and never crashes the game: it is
+:data:`~yahtzee_solver.files.MAX_FILE_BYTES`, not a regular file, a name given
+twice in one object, or failing validation (a count above :data:`MAX_COUNT`, a
+best score above the most the rule set can score, results that do not add up)
+-- is never silently dropped and never crashes the game: it is
 renamed aside to ``<name>.corrupt-<timestamp>`` and the caller is told
 (:attr:`RecordBook.problem`).
 
@@ -54,6 +56,7 @@ __all__ = [
     "note_playing",
     "file_vanished_game",
     "OPPONENT_KEYS",
+    "MAX_COUNT",
 ]
 
 RECORDS_FORMAT = "yahtzee_solver records"
@@ -64,6 +67,11 @@ _READS = (1, 2)
 #: Opponent keys of the records: ``solo`` or a CPU level (:attr:`GameConfig.opponent_key
 #: <yahtzee_solver.game.GameConfig.opponent_key>`).
 OPPONENT_KEYS = ("solo",) + tuple(o for o in OPPONENTS if o != "none")
+
+#: Most games, wins, losses, draws, abandoned games or forfeits one record counts: a file claiming more
+#: is not the program's.  Every game counted keeps its id in :attr:`RecordBook.filed`, so a file within
+#: :data:`~yahtzee_solver.files.MAX_FILE_BYTES` has counted about a hundred thousand games at most.
+MAX_COUNT = 1_000_000
 
 #: Errors that mean "this data cannot be decoded or validated" (the file is corrupt).
 _CORRUPT = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
@@ -120,25 +128,33 @@ class Record:
         return d
 
     @classmethod
-    def from_dict(cls, d: object) -> Record:
-        """Validated record.
+    def from_dict(cls, d: object, rules: str = "yahtzee") -> Record:
+        """Validated record of a game of ``rules`` (a name of :data:`~yahtzee_solver.rules.RULESETS`).
 
         Raises
         ------
         ValueError
-            For missing fields, negative or non-integer counts, or results that do not add up.
+            For missing fields, negative or non-integer counts, a count above
+            :data:`MAX_COUNT`, a best score above the most a game of ``rules`` can
+            score (:attr:`RuleSet.max_total <yahtzee_solver.rules.RuleSet.max_total>`),
+            or results that do not add up.
         """
         if not isinstance(d, dict):
             raise ValueError(f"record {_short.repr(d)} is not an object")
+        most = RULESETS[rules].max_total
         vals = {}
         for name in ("games", "total", "wins", "losses", "draws", "abandoned", "forfeits"):
             v = d.get(name, 0)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"invalid {name} {_short.repr(v)}")
+            if v > (MAX_COUNT * most if name == "total" else MAX_COUNT):
+                raise ValueError(f"{name} {_short.repr(v)} is more than the records can hold")
             vals[name] = v
         best = d.get("best")
         if best is not None and (isinstance(best, bool) or not isinstance(best, int) or best < 0):
             raise ValueError(f"invalid best {_short.repr(best)}")
+        if best is not None and best > most:
+            raise ValueError(f"best {_short.repr(best)} is more than a game of {rules} can score ({most})")
         r = cls(best=best, **vals)
         if (r.games == 0) != (best is None):
             raise ValueError("best score and game count disagree")
@@ -348,7 +364,7 @@ def _parse_section(recs: object, what: str) -> _Section:
             if opp not in OPPONENT_KEYS:
                 raise ValueError(f"unknown opponent {_short.repr(opp)}")
             try:
-                out[(rules, opp)] = Record.from_dict(d)
+                out[(rules, opp)] = Record.from_dict(d, rules)
             except ValueError as e:
                 raise ValueError(f"{rules}/{opp}: {e}") from None
     return out
@@ -370,16 +386,11 @@ def _parse_playing(p: object) -> dict[str, Any] | None:
     if "final" in p:
         f = p["final"]
         if (not isinstance(f, dict) or set(f) != {"score", "outcome"} or isinstance(f["score"], bool)
-                or not isinstance(f["score"], int) or not 0 <= f["score"] <= _MAX_SCORE
+                or not isinstance(f["score"], int) or not 0 <= f["score"] <= RULESETS[rules].max_total
                 or f["outcome"] not in (None, "win", "loss", "draw")):
             raise ValueError("invalid playing")
         out["final"] = {"score": f["score"], "outcome": f["outcome"]}
     return out
-
-
-#: No final score of any rule set reaches this (Yahtzee's maximum is 1,575 points); a note claiming
-#: more is not the program's.
-_MAX_SCORE = 10_000
 
 
 def _parse_records(data: object) -> tuple[_Section, _Section, str | None, list[str], dict[str, Any] | None]:
