@@ -1668,6 +1668,7 @@ ERROR_CASES = {
     "not_object": (None, "post", "/api/game/new", "[]", {}),
     "too_large": (None, "post", "/api/game/new", json.dumps({"x": "a" * MAX_BODY}), {}),
     "unknown_query": (None, "get", "/api/game?debug=1", None, {}),
+    "query_utf8": (None, "get", "/api/review?player=Zo%EB", None, {}),
     "query_twice": (None, "get", "/api/rules?rules=yacht&rules=yacht", None, {}),
     "missing_query": (None, "get", "/api/rules", None, {}),
     "rules": (None, "get", "/api/rules?rules=chess", None, {}),
@@ -1777,3 +1778,78 @@ def test_every_web_refusal_goes_through_the_catalogue():
                 if english:
                     bad.append(f"{path.name}:{node.lineno}")
     assert not bad, bad
+
+
+# -- requests as sent: raw bytes in a query ---------------------------------------------------------
+@pytest.fixture
+def wire(files, monkeypatch):
+    """The app on a real port in a thread, served as ``serve`` serves it (:class:`RequestHandler`); ``wire(data)``
+    sends the bytes (or each of a list, ``pause`` seconds apart) on a new connection and returns ``(status, JSON,
+    seconds from the last bytes sent to the end of the answer)``."""
+    import socket
+    import threading
+    import time
+
+    from werkzeug.serving import make_server
+
+    from yahtzee_solver.web.server import RequestHandler
+
+    app = create_app(**files)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+
+    def send(data: bytes | list[bytes], half_close: bool = True, pause: float = 0.0):
+        with socket.create_connection(("127.0.0.1", httpd.server_port), timeout=3) as s:
+            for i, part in enumerate([data] if isinstance(data, bytes) else data):
+                time.sleep(pause if i else 0)
+                s.sendall(part.replace(b"@TOKEN@", app.config["TOKEN"].encode()))
+            if half_close:
+                s.shutdown(socket.SHUT_WR)
+            start, reply = time.monotonic(), b""
+            while chunk := s.recv(65536):
+                reply += chunk
+        head, _, body = reply.partition(b"\r\n\r\n")
+        return int(head.split()[1]), json.loads(body), time.monotonic() - start
+
+    yield send
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _get(query: bytes) -> bytes:
+    return b"GET /api/review?" + query + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+def test_raw_utf_8_in_a_query_reads_as_percent_encoded_utf_8(client, wire):
+    """curl sends what is typed (``?player=Zoë``: the bytes c3 ab); a browser percent-encodes it (``%C3%AB``).
+    Both are 'Zoë', a name as a value: werkzeug's server gave the raw bytes encoded twice ('ZoÃ«')."""
+    for raw, sent in [(b"player=Zo\xc3\xab", "invalid player 'Zoë'"), (b"Zo\xc3\xab=1", "unknown query parameter 'Zoë'"),
+                      (b"lang=\xe6\x97\xa5\xe6\x9c\xac", "unknown language '日本'")]:
+        encoded = raw.replace(b"\xc3\xab", b"%C3%AB").replace(b"\xe6\x97\xa5\xe6\x9c\xac", b"%E6%97%A5%E6%9C%AC")
+        environ = {"QUERY_STRING": raw.decode("latin-1")}  # the WSGI form of the bytes sent (PEP 3333)
+        assert_refused(client.get("/api/review", environ_overrides=environ), 400, sent)
+        assert_refused(client.get("/api/review?" + encoded.decode()), 400, sent)
+        for query in (raw, encoded):
+            status, body, _ = wire(_get(query))
+            assert (status, sent in body["error"]) == (400, True), (query, body)
+    # a well-formed query reads as before, both spellings
+    assert client.get("/api/review?player=you").get_json() == client.get(
+        "/api/review", environ_overrides={"QUERY_STRING": "player=you"}).get_json()
+
+
+@pytest.mark.parametrize("raw,named", [(b"player=Zo\xeb", "'player'"), (b"player=Zo%EB", "'player'"),
+                                       (b"pl\xffyer=you", "'pl\ufffdyer'"), (b"pl%FFyer=you", "'pl\ufffdyer'"),
+                                       (b"dice=22555&rules=\xc3", "'rules'")])
+def test_a_query_that_is_not_utf_8_is_a_400_naming_the_parameter(client, wire, raw, named):
+    """Bytes that are not UTF-8 were a 500 (werkzeug's decoding raised, in the error handler too); werkzeug's server
+    took them for Latin-1 letters, and the same bytes percent-encoded were kept as '%EB'."""
+    path = "/api/advice" if raw.startswith(b"dice") else "/api/review"
+    r = client.get(path, environ_overrides={"QUERY_STRING": raw.decode("latin-1")})
+    assert assert_refused(r, 400, f"query parameter {named} is not UTF-8")["code"] == "bad_request"
+    status, body, _ = wire(_get(raw).replace(b"/api/review", path.encode()))
+    assert status == 400 and body == r.get_json(), body
+    # said in the query's language, even when another parameter is the bad one
+    zh = client.get(path, environ_overrides={"QUERY_STRING": raw.decode("latin-1") + "&lang=zh"}).get_json()["error"]
+    assert _cjk(zh) and "UTF-8" in zh, zh
+
