@@ -1780,12 +1780,12 @@ def test_every_web_refusal_goes_through_the_catalogue():
     assert not bad, bad
 
 
-# -- requests as sent: raw bytes in a query ---------------------------------------------------------
+# -- requests as sent: raw bytes in a query, bodies shorter than announced ------------------------
 @pytest.fixture
 def wire(files, monkeypatch):
-    """The app on a real port in a thread, served as ``serve`` serves it (:class:`RequestHandler`); ``wire(data)``
-    sends the bytes (or each of a list, ``pause`` seconds apart) on a new connection and returns ``(status, JSON,
-    seconds from the last bytes sent to the end of the answer)``."""
+    """The app on a real port in a thread, served as ``serve`` serves it (:class:`RequestHandler`, a short wait for
+    a body); ``wire(data)`` sends the bytes (or each of a list, ``pause`` seconds apart) on a new connection and
+    returns ``(status, JSON, seconds from the last bytes sent to the end of the answer)``."""
     import socket
     import threading
     import time
@@ -1794,6 +1794,7 @@ def wire(files, monkeypatch):
 
     from yahtzee_solver.web.server import RequestHandler
 
+    monkeypatch.setattr(RequestHandler, "body_timeout", 0.3)
     app = create_app(**files)
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -1853,3 +1854,48 @@ def test_a_query_that_is_not_utf_8_is_a_400_naming_the_parameter(client, wire, r
     zh = client.get(path, environ_overrides={"QUERY_STRING": raw.decode("latin-1") + "&lang=zh"}).get_json()["error"]
     assert _cjk(zh) and "UTF-8" in zh, zh
 
+
+SHORT = b"POST /api/game/new HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Yahtzee-Token: @TOKEN@\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize("body", [b"", b'{"se', b"{}"])
+def test_a_body_shorter_than_its_content_length_is_a_400_saying_so(client, files, wire, body):
+    """The body ends (the client closes its side) before the Content-Length's bytes: 400 naming both counts
+    (it was werkzeug's bare 'the request was refused (400 Bad Request)'), and nothing is done."""
+    import io
+
+    r = client.c.post("/api/game/new", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": "10"})
+    said = f"the body ended after {len(body)} of the 10 bytes its Content-Length announced"
+    assert_refused(r, 400, said)
+    status, reply, _ = wire(SHORT + b"Content-Length: 10\r\n\r\n" + body)
+    assert status == 400 and reply["error"] == said, reply
+    assert client.ok("get", "/api/game")["game"] is None and not files["game_file"].exists()
+    for lang in ("zh", "ja"):  # in the request's language
+        r = client.c.post(f"/api/game/new?lang={lang}", input_stream=io.BytesIO(body), content_type="application/json",
+                          headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": "10"})
+        assert _cjk(assert_refused(r, 400, str(len(body)), "10", "Content-Length")["error"])
+
+
+@pytest.mark.parametrize("head,body,said", [
+    (b"Content-Length: 10\r\n", b"", "after 0 of the 10 bytes"),
+    (b"Content-Length: 10\r\n", b'{"se', "after 4 of the 10 bytes"),
+    (b"Transfer-Encoding: chunked\r\n", b"2\r\n{}\r\n", "the chunked body broke off before its last chunk"),
+])
+def test_a_body_that_stops_coming_is_answered_after_a_short_wait(wire, head, body, said):
+    """A client that announces more than it sends and waits (curl -H 'Content-Length: 10' with no data) had no
+    answer for as long as it kept the connection open; the server now waits RequestHandler.body_timeout (0.3 s
+    here) for the next byte, then answers 400."""
+    status, reply, seconds = wire(SHORT + head + b"\r\n" + body, half_close=False)
+    assert status == 400 and said in reply["error"], reply
+    assert 0.25 < seconds < 2
+
+
+def test_the_server_takes_a_whole_body_sent_in_pieces(wire):
+    """The wait is for each next byte, not for the whole body: a body slower in all than the wait is read whole."""
+    pieces = [SHORT + b"Content-Length: 11\r\n\r\n", b'{"se', b'ed"', b": 5}"]  # 0.45 s for the body
+    status, reply, _ = wire(pieces, half_close=False, pause=0.15)
+    assert status == 200 and reply["game"]["seed"] == "5", reply
+    pieces = [SHORT + b"Transfer-Encoding: chunked\r\n\r\n", b'4\r\n{"se\r\n', b'7\r\ned": 6}\r\n', b"0\r\n\r\n"]
+    status, reply, _ = wire(pieces, half_close=False, pause=0.15)
+    assert status == 409 and reply["code"] == "game_in_progress", reply  # read whole: a new game over the first

@@ -36,7 +36,8 @@ JavaScript numbers); an action sent with a ``version`` that is not the current o
 refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
-types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
+types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length,
+illegal moves.  Nothing returns a
 traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
 for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
 
@@ -67,7 +68,7 @@ from flask import Flask, Request, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
 from werkzeug.datastructures import ImmutableMultiDict
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
 from werkzeug.utils import cached_property
 
 from .._version import __version__
@@ -113,14 +114,23 @@ def _read_body() -> bytes:
     ------
     werkzeug.exceptions.RequestEntityTooLarge
         413 for a longer body.
+    ApiError
+        400 when the body ends before the bytes its Content-Length announced (or a chunked body before
+        its last chunk): the client closed its side, or sent nothing more for the server's wait
+        (:attr:`yahtzee_solver.web.server.RequestHandler.body_timeout`).
     """
     stream = request.stream
     raw, want = b"", MAX_BODY + 1
-    while want > 0:  # a stream may return fewer bytes than asked before its end
-        chunk = stream.read(want)
-        if not chunk:
-            break
-        raw, want = raw + chunk, want - len(chunk)
+    try:
+        while want > 0:  # a stream may return fewer bytes than asked before its end
+            chunk = stream.read(want)
+            if not chunk:
+                break
+            raw, want = raw + chunk, want - len(chunk)
+    except ClientDisconnected:  # werkzeug's bare 400 said only "Bad Request"
+        if request.content_length is None:
+            raise ApiError(400, Msg("web.err.cut_body")) from None  # werkzeug's dechunking loses the count
+        raise ApiError(400, Msg("web.err.short_body", got=len(raw), want=request.content_length)) from None
     if len(raw) > MAX_BODY:
         raise RequestEntityTooLarge()
     return raw
