@@ -1669,6 +1669,7 @@ ERROR_CASES = {
     "too_large": (None, "post", "/api/game/new", json.dumps({"x": "a" * MAX_BODY}), {}),
     "unknown_query": (None, "get", "/api/game?debug=1", None, {}),
     "query_utf8": (None, "get", "/api/review?player=Zo%EB", None, {}),
+    "seed_long": (None, "post", "/api/game/new", '{"seed": "%s"}' % ("9" * 41), {}),
     "query_twice": (None, "get", "/api/rules?rules=yacht&rules=yacht", None, {}),
     "missing_query": (None, "get", "/api/rules", None, {}),
     "rules": (None, "get", "/api/rules?rules=chess", None, {}),
@@ -1780,7 +1781,7 @@ def test_every_web_refusal_goes_through_the_catalogue():
     assert not bad, bad
 
 
-# -- requests as sent: raw bytes in a query, bodies shorter than announced ------------------------
+# -- requests as sent: raw bytes in a query, bodies shorter than announced; long seeds ------------
 @pytest.fixture
 def wire(files, monkeypatch):
     """The app on a real port in a thread, served as ``serve`` serves it (:class:`RequestHandler`, a short wait for
@@ -1899,3 +1900,35 @@ def test_the_server_takes_a_whole_body_sent_in_pieces(wire):
     pieces = [SHORT + b"Transfer-Encoding: chunked\r\n\r\n", b'4\r\n{"se\r\n', b'7\r\ned": 6}\r\n', b"0\r\n\r\n"]
     status, reply, _ = wire(pieces, half_close=False, pause=0.15)
     assert status == 409 and reply["code"] == "game_in_progress", reply  # read whole: a new game over the first
+
+
+@pytest.mark.parametrize("seed,digits", [("9" * 41, 41), (10 ** 40, 41), ("1" + "0" * 99, 100)])
+def test_a_seed_longer_than_the_limit_is_refused_by_every_route(client, seed, digits):
+    """One limit for every surface (yahtzee_solver.game.MAX_SEED_DIGITS): an integer seed had none on the web."""
+    from yahtzee_solver.game import MAX_SEED_DIGITS
+
+    shown = repr(str(seed)[:17] + "...")
+    for url, body in (("/api/game/new", {"seed": seed}), ("/api/train/new", {"seed": seed, "count": 1})):
+        r = client.post(url, body)
+        assert_refused(r, 400, f"invalid seed: {shown} is too long for a seed ({digits} digits): "
+                               f"want at most {MAX_SEED_DIGITS} digits")
+    assert client.ok("get", "/api/game")["game"] is None
+
+
+def test_a_seed_of_the_limits_digits_plays_and_leading_zeros_do_not_count(client):
+    from yahtzee_solver.game import MAX_SEED_DIGITS
+
+    top = "9" * MAX_SEED_DIGITS
+    assert client.ok("post", "/api/game/new", {"seed": top})["game"]["seed"] == top
+    assert client.ok("post", "/api/game/new", {"seed": int(top), "abandon": True})["game"]["seed"] == top
+    # as --seed 000...07 is 7
+    assert client.ok("post", "/api/game/new", {"seed": "0" * 45 + "7", "abandon": True})["game"]["seed"] == "7"
+
+
+def test_a_long_seed_is_refused_in_the_same_words_by_the_command_line_and_the_web(client):
+    from clihelpers import run
+
+    cli = run("play", "--seed", "9" * 41).output.strip()
+    web = client.post("/api/game/new", {"seed": "9" * 41}).get_json()["error"]
+    said = cli.split("invalid value for '--seed': ", 1)[1].rsplit(" (see", 1)[0]
+    assert "too long" in said and web == f"invalid seed: {said}", (cli, web)

@@ -73,7 +73,7 @@ from werkzeug.utils import cached_property
 
 from .._version import __version__
 from ..files import refuse_repeated_keys
-from ..game import OPPONENTS
+from ..game import MAX_SEED_DIGITS, OPPONENTS, seed_too_long
 from ..dice import whole_number
 from ..i18n import LANGS
 from ..rules import RULESETS
@@ -84,8 +84,6 @@ __all__ = ["create_app", "query_args", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS"
 
 #: Largest request body accepted (bytes); the largest real one is about 100.
 MAX_BODY = 4096
-#: Longest seed accepted (decimal digits; a secret seed has at most 20, 64 bits).
-MAX_SEED_DIGITS = 40
 #: Header that carries the per-launch token on state-changing requests.
 TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
@@ -178,7 +176,7 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             "str": isinstance(v, str),
             "int?": v is None or (isinstance(v, int) and not isinstance(v, bool)),
             "seed": v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
-                    or (isinstance(v, str) and 0 < len(v) <= MAX_SEED_DIGITS and v.isascii() and v.isdigit()),
+                    or (isinstance(v, str) and v != "" and v.isascii() and v.isdigit()),
             "str?": v is None or isinstance(v, str),
             "bools5": isinstance(v, list) and len(v) == 5 and all(isinstance(x, bool) for x in v),
         }[kind]
@@ -186,6 +184,10 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             want = Msg(f"web.err.want.{kind.replace('?', '_null')}", n=MAX_SEED_DIGITS)
             raise ApiError(400, Msg("web.err.invalid_field", name=name, want=want,
                                     got=json.dumps(v, ensure_ascii=False)[:40]))
+        if kind == "seed" and v is not None:  # the limit of --seed too (int() of at most MAX_BODY digits)
+            digits = seed_too_long(int(v))
+            if digits is not None:
+                raise ApiError(400, Msg("web.err.seed_long", seed=quoted(str(v)), n=digits, most=MAX_SEED_DIGITS))
     return data
 
 

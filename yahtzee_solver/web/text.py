@@ -8,6 +8,8 @@ endpoint together with these.  Keys are looked up by the page as ``web.<key>``.
 
 from __future__ import annotations
 
+from ..game import SEED_TOO_LONG
+
 __all__ = ["WEB_TEXT"]
 
 WEB_TEXT: dict[str, dict[str, str]] = {
@@ -592,6 +594,7 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "a string",
         "err.want.int_null": "an integer or null",
         "err.want.seed": "a whole number >= 0 as a string of at most {n} digits, or null",
+        "err.seed_long": "invalid seed: " + SEED_TOO_LONG,  # the command line's words (--seed)
         "err.want.str_null": "a string or null",
         "err.want.bools5": "a list of 5 true/false values",
         "err.unknown_query": "unknown query parameter {name}",
@@ -653,6 +656,7 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "字符串",
         "err.want.int_null": "整数或 null",
         "err.want.seed": "以字符串表示、最多 {n} 位的非负整数，或 null",
+        "err.seed_long": "seed 无效：{seed} 作为种子太长（{n:,} 位）：最多 {most} 位",
         "err.want.str_null": "字符串或 null",
         "err.want.bools5": "由 5 个 true/false 组成的列表",
         "err.unknown_query": "未知的查询参数 {name}",
@@ -714,6 +718,7 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "文字列",
         "err.want.int_null": "整数か null",
         "err.want.seed": "最大 {n} 桁の 0 以上の整数を表す文字列、または null",
+        "err.seed_long": "seed が無効です：{seed} はシードとして長すぎます（{n:,} 桁）：最大 {most} 桁です",
         "err.want.str_null": "文字列か null",
         "err.want.bools5": "true/false 5 個のリスト",
         "err.unknown_query": "不明なクエリパラメーター {name}",
