@@ -322,3 +322,24 @@ def test_a_number_option_names_itself_the_value_as_typed_and_the_range_in_words(
     assert_click_usage_error(res, f"'{option}'", *needles, command=command)
     for clicks in ("integer range", "float range", "x>=", "<=x", "-1.0", "set_int_max_str_digits"):
         assert clicks not in res.output, res.output
+
+
+def test_every_seed_option_has_the_one_limit_of_seeds():
+    from yahtzee_solver.cli.options import Seed
+
+    seeds = {name: p.type for name, cmd in _all_commands() for p in cmd.params if p.name == "seed"}
+    assert set(seeds) >= {"play", "train", "match", "simulate"}
+    assert all(isinstance(t, Seed) for t in seeds.values()), seeds
+
+
+@pytest.mark.parametrize("command", ["play", "train", "match", "simulate"])
+def test_a_seed_longer_than_the_limit_is_refused_naming_its_digits(command):
+    """--seed took up to 4,300 digits (any number int() reads), the web's seed 40: one limit now, MAX_SEED_DIGITS."""
+    from yahtzee_solver.cli.options import SEED
+    from yahtzee_solver.game import MAX_SEED_DIGITS
+
+    res = run(command, "--seed", "9" * (MAX_SEED_DIGITS + 1))
+    assert_click_usage_error(res, "'--seed'", f"'99999999999999999...' is too long for a seed ({MAX_SEED_DIGITS + 1} "
+                             f"digits): want at most {MAX_SEED_DIGITS} digits", command=command)
+    assert SEED.convert("9" * MAX_SEED_DIGITS, None, None) == 10 ** MAX_SEED_DIGITS - 1
+    assert SEED.convert("0" * 45 + "7", None, None) == 7  # the digits of the number

@@ -22,8 +22,8 @@ def home(tmp_path, monkeypatch):
 
 
 class FakeServer:
-    def __init__(self, host, port, app, threaded, fd):
-        self.app, self.closed = app, False
+    def __init__(self, host, port, app, threaded, fd, request_handler=None):
+        self.app, self.closed, self.handler = app, False, request_handler
         FakeServer.last = self
 
     def serve_forever(self):
@@ -68,6 +68,9 @@ def test_serve_opens_the_page_and_stops_on_ctrl_c(fake, home):
     assert fake == ["http://127.0.0.1:8123/"]
     assert FakeServer.last.closed and lock_is_free(home / "game.lock")
     assert "Warning" not in r.output
+    from yahtzee_solver.web.server import RequestHandler
+
+    assert FakeServer.last.handler is RequestHandler  # the query string as sent (tests/test_web_api.py, wire)
 
 
 def test_no_open_lang_and_other_host(fake):

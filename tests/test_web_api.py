@@ -1668,6 +1668,8 @@ ERROR_CASES = {
     "not_object": (None, "post", "/api/game/new", "[]", {}),
     "too_large": (None, "post", "/api/game/new", json.dumps({"x": "a" * MAX_BODY}), {}),
     "unknown_query": (None, "get", "/api/game?debug=1", None, {}),
+    "query_utf8": (None, "get", "/api/review?player=Zo%EB", None, {}),
+    "seed_long": (None, "post", "/api/game/new", '{"seed": "%s"}' % ("9" * 41), {}),
     "query_twice": (None, "get", "/api/rules?rules=yacht&rules=yacht", None, {}),
     "missing_query": (None, "get", "/api/rules", None, {}),
     "rules": (None, "get", "/api/rules?rules=chess", None, {}),
@@ -1777,3 +1779,156 @@ def test_every_web_refusal_goes_through_the_catalogue():
                 if english:
                     bad.append(f"{path.name}:{node.lineno}")
     assert not bad, bad
+
+
+# -- requests as sent: raw bytes in a query, bodies shorter than announced; long seeds ------------
+@pytest.fixture
+def wire(files, monkeypatch):
+    """The app on a real port in a thread, served as ``serve`` serves it (:class:`RequestHandler`, a short wait for
+    a body); ``wire(data)`` sends the bytes (or each of a list, ``pause`` seconds apart) on a new connection and
+    returns ``(status, JSON, seconds from the last bytes sent to the end of the answer)``."""
+    import socket
+    import threading
+    import time
+
+    from werkzeug.serving import make_server
+
+    from yahtzee_solver.web.server import RequestHandler
+
+    monkeypatch.setattr(RequestHandler, "body_timeout", 0.3)
+    app = create_app(**files)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+
+    def send(data: bytes | list[bytes], half_close: bool = True, pause: float = 0.0):
+        with socket.create_connection(("127.0.0.1", httpd.server_port), timeout=3) as s:
+            for i, part in enumerate([data] if isinstance(data, bytes) else data):
+                time.sleep(pause if i else 0)
+                s.sendall(part.replace(b"@TOKEN@", app.config["TOKEN"].encode()))
+            if half_close:
+                s.shutdown(socket.SHUT_WR)
+            start, reply = time.monotonic(), b""
+            while chunk := s.recv(65536):
+                reply += chunk
+        head, _, body = reply.partition(b"\r\n\r\n")
+        return int(head.split()[1]), json.loads(body), time.monotonic() - start
+
+    yield send
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _get(query: bytes) -> bytes:
+    return b"GET /api/review?" + query + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+def test_raw_utf_8_in_a_query_reads_as_percent_encoded_utf_8(client, wire):
+    """curl sends what is typed (``?player=Zoë``: the bytes c3 ab); a browser percent-encodes it (``%C3%AB``).
+    Both are 'Zoë', a name as a value: werkzeug's server gave the raw bytes encoded twice ('ZoÃ«')."""
+    for raw, sent in [(b"player=Zo\xc3\xab", "invalid player 'Zoë'"), (b"Zo\xc3\xab=1", "unknown query parameter 'Zoë'"),
+                      (b"lang=\xe6\x97\xa5\xe6\x9c\xac", "unknown language '日本'")]:
+        encoded = raw.replace(b"\xc3\xab", b"%C3%AB").replace(b"\xe6\x97\xa5\xe6\x9c\xac", b"%E6%97%A5%E6%9C%AC")
+        environ = {"QUERY_STRING": raw.decode("latin-1")}  # the WSGI form of the bytes sent (PEP 3333)
+        assert_refused(client.get("/api/review", environ_overrides=environ), 400, sent)
+        assert_refused(client.get("/api/review?" + encoded.decode()), 400, sent)
+        for query in (raw, encoded):
+            status, body, _ = wire(_get(query))
+            assert (status, sent in body["error"]) == (400, True), (query, body)
+    # a well-formed query reads as before, both spellings
+    assert client.get("/api/review?player=you").get_json() == client.get(
+        "/api/review", environ_overrides={"QUERY_STRING": "player=you"}).get_json()
+
+
+@pytest.mark.parametrize("raw,named", [(b"player=Zo\xeb", "'player'"), (b"player=Zo%EB", "'player'"),
+                                       (b"pl\xffyer=you", "'pl\ufffdyer'"), (b"pl%FFyer=you", "'pl\ufffdyer'"),
+                                       (b"dice=22555&rules=\xc3", "'rules'")])
+def test_a_query_that_is_not_utf_8_is_a_400_naming_the_parameter(client, wire, raw, named):
+    """Bytes that are not UTF-8 were a 500 (werkzeug's decoding raised, in the error handler too); werkzeug's server
+    took them for Latin-1 letters, and the same bytes percent-encoded were kept as '%EB'."""
+    path = "/api/advice" if raw.startswith(b"dice") else "/api/review"
+    r = client.get(path, environ_overrides={"QUERY_STRING": raw.decode("latin-1")})
+    assert assert_refused(r, 400, f"query parameter {named} is not UTF-8")["code"] == "bad_request"
+    status, body, _ = wire(_get(raw).replace(b"/api/review", path.encode()))
+    assert status == 400 and body == r.get_json(), body
+    # said in the query's language, even when another parameter is the bad one
+    zh = client.get(path, environ_overrides={"QUERY_STRING": raw.decode("latin-1") + "&lang=zh"}).get_json()["error"]
+    assert _cjk(zh) and "UTF-8" in zh, zh
+
+
+SHORT = b"POST /api/game/new HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Yahtzee-Token: @TOKEN@\r\nContent-Type: application/json\r\n"
+
+
+@pytest.mark.parametrize("body", [b"", b'{"se', b"{}"])
+def test_a_body_shorter_than_its_content_length_is_a_400_saying_so(client, files, wire, body):
+    """The body ends (the client closes its side) before the Content-Length's bytes: 400 naming both counts
+    (it was werkzeug's bare 'the request was refused (400 Bad Request)'), and nothing is done."""
+    import io
+
+    r = client.c.post("/api/game/new", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": "10"})
+    said = f"the body ended after {len(body)} of the 10 bytes its Content-Length announced"
+    assert_refused(r, 400, said)
+    status, reply, _ = wire(SHORT + b"Content-Length: 10\r\n\r\n" + body)
+    assert status == 400 and reply["error"] == said, reply
+    assert client.ok("get", "/api/game")["game"] is None and not files["game_file"].exists()
+    for lang in ("zh", "ja"):  # in the request's language
+        r = client.c.post(f"/api/game/new?lang={lang}", input_stream=io.BytesIO(body), content_type="application/json",
+                          headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": "10"})
+        assert _cjk(assert_refused(r, 400, str(len(body)), "10", "Content-Length")["error"])
+
+
+@pytest.mark.parametrize("head,body,said", [
+    (b"Content-Length: 10\r\n", b"", "after 0 of the 10 bytes"),
+    (b"Content-Length: 10\r\n", b'{"se', "after 4 of the 10 bytes"),
+    (b"Transfer-Encoding: chunked\r\n", b"2\r\n{}\r\n", "the chunked body broke off before its last chunk"),
+])
+def test_a_body_that_stops_coming_is_answered_after_a_short_wait(wire, head, body, said):
+    """A client that announces more than it sends and waits (curl -H 'Content-Length: 10' with no data) had no
+    answer for as long as it kept the connection open; the server now waits RequestHandler.body_timeout (0.3 s
+    here) for the next byte, then answers 400."""
+    status, reply, seconds = wire(SHORT + head + b"\r\n" + body, half_close=False)
+    assert status == 400 and said in reply["error"], reply
+    assert 0.25 < seconds < 2
+
+
+def test_the_server_takes_a_whole_body_sent_in_pieces(wire):
+    """The wait is for each next byte, not for the whole body: a body slower in all than the wait is read whole."""
+    pieces = [SHORT + b"Content-Length: 11\r\n\r\n", b'{"se', b'ed"', b": 5}"]  # 0.45 s for the body
+    status, reply, _ = wire(pieces, half_close=False, pause=0.15)
+    assert status == 200 and reply["game"]["seed"] == "5", reply
+    pieces = [SHORT + b"Transfer-Encoding: chunked\r\n\r\n", b'4\r\n{"se\r\n', b'7\r\ned": 6}\r\n', b"0\r\n\r\n"]
+    status, reply, _ = wire(pieces, half_close=False, pause=0.15)
+    assert status == 409 and reply["code"] == "game_in_progress", reply  # read whole: a new game over the first
+
+
+@pytest.mark.parametrize("seed,digits", [("9" * 41, 41), (10 ** 40, 41), ("1" + "0" * 99, 100)])
+def test_a_seed_longer_than_the_limit_is_refused_by_every_route(client, seed, digits):
+    """One limit for every surface (yahtzee_solver.game.MAX_SEED_DIGITS): an integer seed had none on the web."""
+    from yahtzee_solver.game import MAX_SEED_DIGITS
+
+    shown = repr(str(seed)[:17] + "...")
+    for url, body in (("/api/game/new", {"seed": seed}), ("/api/train/new", {"seed": seed, "count": 1})):
+        r = client.post(url, body)
+        assert_refused(r, 400, f"invalid seed: {shown} is too long for a seed ({digits} digits): "
+                               f"want at most {MAX_SEED_DIGITS} digits")
+    assert client.ok("get", "/api/game")["game"] is None
+
+
+def test_a_seed_of_the_limits_digits_plays_and_leading_zeros_do_not_count(client):
+    from yahtzee_solver.game import MAX_SEED_DIGITS
+
+    top = "9" * MAX_SEED_DIGITS
+    assert client.ok("post", "/api/game/new", {"seed": top})["game"]["seed"] == top
+    assert client.ok("post", "/api/game/new", {"seed": int(top), "abandon": True})["game"]["seed"] == top
+    # as --seed 000...07 is 7
+    assert client.ok("post", "/api/game/new", {"seed": "0" * 45 + "7", "abandon": True})["game"]["seed"] == "7"
+
+
+def test_a_long_seed_is_refused_in_the_same_words_by_the_command_line_and_the_web(client):
+    from clihelpers import run
+
+    cli = run("play", "--seed", "9" * 41).output.strip()
+    web = client.post("/api/game/new", {"seed": "9" * 41}).get_json()["error"]
+    said = cli.split("invalid value for '--seed': ", 1)[1].rsplit(" (see", 1)[0]
+    assert "too long" in said and web == f"invalid seed: {said}", (cli, web)

@@ -57,6 +57,9 @@ __all__ = [
     "Event",
     "JokerInfo",
     "new_game",
+    "MAX_SEED_DIGITS",
+    "SEED_TOO_LONG",
+    "seed_too_long",
     "joker_info",
     "cpu_actions",
     "positions_of",
@@ -259,6 +262,26 @@ def _generators(seed: int) -> tuple[np.random.Generator, np.random.Generator, np
     """Dice, CPU and first-player generators derived from one root seed."""
     dice, cpu, first = np.random.SeedSequence(seed).spawn(3)
     return np.random.default_rng(dice), np.random.default_rng(cpu), np.random.default_rng(first)
+
+
+#: Most decimal digits of a seed a player chooses: ``--seed`` of every command and the web's ``seed``, one
+#: limit (the seeds the program draws have at most 39 digits, 128 bits; a secret game seed 20, 64 bits).
+#: Not checked on load: a game saved with a longer seed, chosen before the limit, still resumes.
+MAX_SEED_DIGITS = 40
+
+#: The refusal of a chosen seed over :data:`MAX_SEED_DIGITS` digits, in English (``seed``: the seed as typed,
+#: quoted and clipped; ``n``: its digits; ``most``: the limit): the command line says it after ``invalid value
+#: for '--seed':``, the web after ``invalid seed:`` (catalogue ``web.err.seed_long``, in every language).
+SEED_TOO_LONG = "{seed} is too long for a seed ({n:,} digits): want at most {most} digits"
+
+
+def seed_too_long(seed: int) -> int | None:
+    """The number of digits of a chosen ``seed`` (>= 0) when it has more than :data:`MAX_SEED_DIGITS`, else ``None``.
+
+    Leading zeros of the text it was read from do not count (``--seed 007`` is 7).  ``seed`` is a number
+    read from text, so of at most Python's 4,300 digits.
+    """
+    return None if seed < 10**MAX_SEED_DIGITS else len(str(seed))
 
 
 def new_game(

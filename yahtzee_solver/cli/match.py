@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import UsageError
-from .options import NumberRange, echo_json, json_option, rules_option
+from .options import SEED, NumberRange, echo_json, json_option, rules_option
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -31,7 +31,7 @@ MAX_GAMES = 100_000_000
 @click.argument("b", metavar="B")
 @click.option("--games", "-n", type=int, default=1000, show_default=True, metavar="N", help=f"Games to play (1 to {MAX_GAMES:,}).")
 @rules_option
-@click.option("--seed", type=NumberRange(0), default=None, help="Seed of the dice (printed when not given).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the dice (printed when not given).")
 @click.option("--max-open", type=NumberRange(1, 13), default=5, show_default=True, metavar="K",
               help="master plays the win DP once at most K of its boxes are open (the expert's move before).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")

@@ -161,6 +161,33 @@ class NumberRange(click.ParamType[Any]):
         return n
 
 
+class Seed(NumberRange):
+    """``--seed`` of every command: a whole number 0 or more of at most
+    :data:`~yahtzee_solver.game.MAX_SEED_DIGITS` digits, the web's limit too (one limit,
+    :func:`yahtzee_solver.game.seed_too_long`), refused in the web's words
+    (:data:`~yahtzee_solver.game.SEED_TOO_LONG`): ``'99999999999999999...' is too long for a seed
+    (41 digits): want at most 40 digits``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..game import MAX_SEED_DIGITS, SEED_TOO_LONG, seed_too_long  # here: the engine is no start-up cost
+
+        seed = super().convert(value, param, ctx)
+        digits = seed_too_long(seed)
+        if digits is not None:
+            typed = str(value).strip()
+            shown = repr(typed if len(typed) <= 20 else typed[:17] + "...")
+            self.fail(SEED_TOO_LONG.format(seed=shown, n=digits, most=MAX_SEED_DIGITS), param, ctx)
+        return seed
+
+
+#: The type of every ``--seed``.
+SEED = Seed()
+
+
 class RollsLeft(click.ParamType[int]):
     """``--rolls-left``: rerolls still allowed this turn, ``lo`` to ``hi`` (0 to 2; ``keep`` 1 to 2).
 

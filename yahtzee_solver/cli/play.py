@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..game import OPPONENTS
 from ..i18n import LANGS
 from ..tui.start import play_game
-from .options import NumberRange, no_color, rules_option
+from .options import SEED, NumberRange, no_color, rules_option
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -33,7 +33,7 @@ _SETTINGS = ("rules", "opponent", "first", "seed")
               show_default=True, help="Play alone or against a CPU level.")
 @click.option("--first", type=click.Choice(["me", "cpu", "random"], case_sensitive=False), default="me",
               show_default=True, help="Who plays first against the CPU.")
-@click.option("--seed", type=NumberRange(0), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the dice (same seed, same dice); default: fresh entropy.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Interface language: English, Chinese, Japanese.  Default: the saved game's language "

@@ -3,7 +3,8 @@
 The command only parses its options, takes the game lock (one game at a time
 in the data folder, shared with ``play``), builds the application
 (:func:`yahtzee_solver.web.app.create_app`) and runs it on werkzeug's HTTP
-server until Ctrl-C.  Flask comes with the optional extra ``[web]``.
+server, with the page's request handler (:class:`yahtzee_solver.web.server.RequestHandler`),
+until Ctrl-C.  Flask comes with the optional extra ``[web]``.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def serve(port: int, host: str, no_open: bool, lang: str | None) -> None:
     from ..solver import jit
     from ..web import store
     from ..web.app import create_app
+    from ..web.server import RequestHandler
 
     # numba's settings are the server's: a thread count or threading layer numba cannot start is
     # refused here, in one line, not at each request that needs the compiled kernels
@@ -117,7 +119,8 @@ def serve(port: int, host: str, no_open: bool, lang: str | None) -> None:
         sock = _listen(host, port)
         try:
             app = create_app(lang=lang.lower() if lang else None, hosts=_machine_names(host), jit=True)
-            server = make_server(host, port, app, threaded=True, fd=sock.fileno())  # werkzeug dups the socket
+            # werkzeug dups the socket; the handler gives the app the request as sent (web/server.py)
+            server = make_server(host, port, app, threaded=True, fd=sock.fileno(), request_handler=RequestHandler)
             _run(server, app, host, sock.getsockname()[1], no_open)
         finally:
             sock.close()

@@ -10,7 +10,7 @@ import click
 
 from ..strategy.players import LEVELS
 from ..rules import get_rules
-from .options import NumberRange, echo_json, json_option, resolve_rules, table_option, table_rules_option
+from .options import SEED, NumberRange, echo_json, json_option, resolve_rules, table_option, table_rules_option
 
 if TYPE_CHECKING:
     from ..analysis.review import PolicyLosses
@@ -81,7 +81,7 @@ def format_losses(loss: PolicyLosses) -> str:
     help=f"Number of games, 1 to {MAX_GAMES:,} (every score is kept: about 30 bytes of memory a game).",
 )
 @table_rules_option
-@click.option("--seed", type=NumberRange(0), default=None, help="Seed of the dice (default: random, printed).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the dice (default: random, printed).")
 @table_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr.  Default: shown when stderr is a terminal and --json is not given.")

@@ -14,7 +14,7 @@ import click
 import numpy as np
 
 from ..i18n import LANGS, Translator, locale_lang
-from .options import NumberRange, no_color, rules_option
+from .options import SEED, NumberRange, no_color, rules_option
 
 if TYPE_CHECKING:
     from ..analysis.training import Mistake
@@ -34,7 +34,7 @@ __all__ = ["train"]
               help="With --from-history: only this player's decisions in the coach's games (default: every "
                    "player's, and yours in play's games).")
 @click.option("--count", type=NumberRange(1, 200), default=10, show_default=True, help="Positions to answer.")
-@click.option("--seed", type=NumberRange(0), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the positions (same seed, same positions); default: fresh entropy.")
 @click.option("--lang", type=click.Choice(LANGS, case_sensitive=False), default=None,
               help="Language: English, Chinese, Japanese.  Default: from LC_ALL/LANG (zh_*, ja_*), else English.")

@@ -29,13 +29,15 @@ The API (documented in the README, "Playing in the browser"):
 ``/api/coach...``           the coach's page (a game played with real dice): :mod:`yahtzee_solver.web.coach`
 ==========================  =====================================================================
 
-Every endpoint takes ``?lang=en|zh|ja`` for its texts.  The game (``game``) carries its
-``version`` (a string) and its ``seed`` as a decimal string (64-bit seeds lose digits as
+Every endpoint takes ``?lang=en|zh|ja`` for its texts.  A query's names and values are
+UTF-8, raw or percent-encoded alike (:func:`query_args`; other bytes are a 400 naming the
+parameter).  The game (``game``) carries its ``version`` (a string) and its ``seed`` as a decimal string (64-bit seeds lose digits as
 JavaScript numbers); an action sent with a ``version`` that is not the current one is
 refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
-types, bodies over :data:`MAX_BODY` bytes, illegal moves.  Nothing returns a
+types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length,
+illegal moves.  Nothing returns a
 traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
 for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
 
@@ -60,27 +62,28 @@ import secrets
 import sys
 from importlib import resources
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Request, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestEntityTooLarge
+from werkzeug.utils import cached_property
 
 from .._version import __version__
 from ..files import refuse_repeated_keys
-from ..game import OPPONENTS
+from ..game import MAX_SEED_DIGITS, OPPONENTS, seed_too_long
 from ..dice import whole_number
 from ..i18n import LANGS
 from ..rules import RULESETS
 from .service import (ApiError, GameService, Msg, WebTranslator, advise, check_lang, history_number, quoted, records,
                       review, rules_pages, texts)
 
-__all__ = ["create_app", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
+__all__ = ["create_app", "query_args", "MAX_BODY", "TOKEN_HEADER", "LOCAL_HOSTS", "NEW_GAME_DEFAULTS"]
 
 #: Largest request body accepted (bytes); the largest real one is about 100.
 MAX_BODY = 4096
-#: Longest seed accepted (decimal digits; a secret seed has at most 20, 64 bits).
-MAX_SEED_DIGITS = 40
 #: Header that carries the per-launch token on state-changing requests.
 TOKEN_HEADER = "X-Yahtzee-Token"
 #: Host names always accepted in the ``Host`` header.
@@ -109,14 +112,23 @@ def _read_body() -> bytes:
     ------
     werkzeug.exceptions.RequestEntityTooLarge
         413 for a longer body.
+    ApiError
+        400 when the body ends before the bytes its Content-Length announced (or a chunked body before
+        its last chunk): the client closed its side, or sent nothing more for the server's wait
+        (:attr:`yahtzee_solver.web.server.RequestHandler.body_timeout`).
     """
     stream = request.stream
     raw, want = b"", MAX_BODY + 1
-    while want > 0:  # a stream may return fewer bytes than asked before its end
-        chunk = stream.read(want)
-        if not chunk:
-            break
-        raw, want = raw + chunk, want - len(chunk)
+    try:
+        while want > 0:  # a stream may return fewer bytes than asked before its end
+            chunk = stream.read(want)
+            if not chunk:
+                break
+            raw, want = raw + chunk, want - len(chunk)
+    except ClientDisconnected:  # werkzeug's bare 400 said only "Bad Request"
+        if request.content_length is None:
+            raise ApiError(400, Msg("web.err.cut_body")) from None  # werkzeug's dechunking loses the count
+        raise ApiError(400, Msg("web.err.short_body", got=len(raw), want=request.content_length)) from None
     if len(raw) > MAX_BODY:
         raise RequestEntityTooLarge()
     return raw
@@ -164,7 +176,7 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             "str": isinstance(v, str),
             "int?": v is None or (isinstance(v, int) and not isinstance(v, bool)),
             "seed": v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
-                    or (isinstance(v, str) and 0 < len(v) <= MAX_SEED_DIGITS and v.isascii() and v.isdigit()),
+                    or (isinstance(v, str) and v != "" and v.isascii() and v.isdigit()),
             "str?": v is None or isinstance(v, str),
             "bools5": isinstance(v, list) and len(v) == 5 and all(isinstance(x, bool) for x in v),
         }[kind]
@@ -172,7 +184,60 @@ def _body(fields: dict[str, Any]) -> dict[str, Any]:
             want = Msg(f"web.err.want.{kind.replace('?', '_null')}", n=MAX_SEED_DIGITS)
             raise ApiError(400, Msg("web.err.invalid_field", name=name, want=want,
                                     got=json.dumps(v, ensure_ascii=False)[:40]))
+        if kind == "seed" and v is not None:  # the limit of --seed too (int() of at most MAX_BODY digits)
+            digits = seed_too_long(int(v))
+            if digits is not None:
+                raise ApiError(400, Msg("web.err.seed_long", seed=quoted(str(v)), n=digits, most=MAX_SEED_DIGITS))
     return data
+
+
+def _query_pairs(raw: bytes) -> list[tuple[bytes, bytes]]:
+    """The ``name=value`` pairs of the query string ``raw``, as werkzeug splits them (``&``; a name alone has the
+    value ``''``), each a byte string: ``+`` a blank, ``%XX`` its byte, not yet decoded."""
+    pairs = []
+    for part in raw.split(b"&"):
+        if part:
+            name, _, value = part.partition(b"=")
+            pairs.append((unquote_to_bytes(name.replace(b"+", b" ")), unquote_to_bytes(value.replace(b"+", b" "))))
+    return pairs
+
+
+def query_args(raw: bytes) -> ImmutableMultiDict[str, str]:
+    """The query parameters of the query string ``raw`` (its bytes as sent), each name and value read as UTF-8.
+
+    Raw and percent-encoded bytes read alike: ``player=Zoë`` (the bytes ``c3 ab``, as curl sends what is
+    typed) and ``player=Zo%C3%AB`` (as a browser sends it) are both ``Zoë``.  (werkzeug read percent-encoded
+    bytes that are not UTF-8 as the text ``%EB``, and raised on such raw bytes.)
+
+    Raises
+    ------
+    ApiError
+        400 naming the first parameter whose name or value is not UTF-8 (its name quoted, a bad byte as U+FFFD).
+    """
+    args = []
+    for name, value in _query_pairs(raw):
+        try:
+            args.append((name.decode("utf-8"), value.decode("utf-8")))
+        except UnicodeDecodeError:
+            raise ApiError(400, Msg("web.err.query_utf8", name=quoted(name.decode("utf-8", "replace"), 40))) from None
+    return ImmutableMultiDict(args)
+
+
+class _Request(Request):
+    """Flask's request, its :attr:`args` read by :func:`query_args` (UTF-8, raw or percent-encoded alike)."""
+
+    @cached_property
+    def args(self) -> ImmutableMultiDict[str, str]:
+        return query_args(self.query_string)
+
+
+def _asked_lang() -> str | None:
+    """The request's ``?lang=`` as given, also when another parameter is not UTF-8 (for the language of that error)."""
+    try:
+        return request.args.get("lang")
+    except ApiError:
+        langs = [v for k, v in _query_pairs(request.query_string) if k == b"lang"]
+        return langs[0].decode("utf-8", "replace") if langs else None
 
 
 def _query(allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -224,6 +289,7 @@ def create_app(
     if lang is not None:
         check_lang(lang)
     app = Flask(__name__, static_folder="static", static_url_path="/static")
+    app.request_class = _Request
     # One byte over: a declared longer body is refused unread; the 413 for a body of MAX_BODY + 1 bytes,
     # declared or chunked, is _read_body's (werkzeug's own limit would refuse a chunked body of exactly
     # MAX_BODY bytes when reading to its end).
@@ -290,7 +356,7 @@ def create_app(
 
     def error_tr() -> WebTranslator:
         # the language of an error: the request's, else (an unknown ?lang=) the server's
-        asked = request.args.get("lang")
+        asked = _asked_lang()
         return WebTranslator(asked if asked in LANGS else lang or "en")
 
     @app.errorhandler(ApiError)

@@ -8,6 +8,8 @@ endpoint together with these.  Keys are looked up by the page as ``web.<key>``.
 
 from __future__ import annotations
 
+from ..game import SEED_TOO_LONG
+
 __all__ = ["WEB_TEXT"]
 
 WEB_TEXT: dict[str, dict[str, str]] = {
@@ -580,6 +582,8 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.json_deep": "bad JSON: nested too deeply",
         "err.json": "bad JSON at line {line}, column {column}",
         "err.json_utf8": "bad JSON: the body is not UTF-8",
+        "err.short_body": "the body ended after {got} of the {want} bytes its Content-Length announced",
+        "err.cut_body": "the chunked body broke off before its last chunk",
         "err.long_number": "'{head}...{tail}' ({n} digits)",
         "err.not_object": "the body must be a JSON object",
         "err.unknown_field": "unknown field {name} (fields: {known})",
@@ -590,9 +594,11 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "a string",
         "err.want.int_null": "an integer or null",
         "err.want.seed": "a whole number >= 0 as a string of at most {n} digits, or null",
+        "err.seed_long": "invalid seed: " + SEED_TOO_LONG,  # the command line's words (--seed)
         "err.want.str_null": "a string or null",
         "err.want.bools5": "a list of 5 true/false values",
         "err.unknown_query": "unknown query parameter {name}",
+        "err.query_utf8": "query parameter {name} is not UTF-8 text",
         "err.query_twice": "query parameter {name} given twice",
         "err.missing_query": "missing query parameter {name}",
         "err.host": "host {host} is not served here",
@@ -638,6 +644,8 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.json_deep": "JSON 有误：嵌套太深",
         "err.json": "JSON 有误：第 {line} 行第 {column} 列",
         "err.json_utf8": "JSON 有误：请求内容不是 UTF-8",
+        "err.short_body": "请求内容只有 {got} 字节就结束了，Content-Length 声明的是 {want} 字节",
+        "err.cut_body": "分块传输的请求内容在最后一块之前中断了",
         "err.long_number": "'{head}...{tail}'（{n} 位）",
         "err.not_object": "请求内容必须是一个 JSON 对象",
         "err.unknown_field": "未知字段 {name}（可用字段：{known}）",
@@ -648,9 +656,11 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "字符串",
         "err.want.int_null": "整数或 null",
         "err.want.seed": "以字符串表示、最多 {n} 位的非负整数，或 null",
+        "err.seed_long": "seed 无效：{seed} 作为种子太长（{n:,} 位）：最多 {most} 位",
         "err.want.str_null": "字符串或 null",
         "err.want.bools5": "由 5 个 true/false 组成的列表",
         "err.unknown_query": "未知的查询参数 {name}",
+        "err.query_utf8": "查询参数 {name} 不是 UTF-8 文本",
         "err.query_twice": "查询参数 {name} 出现了两次",
         "err.missing_query": "缺少查询参数 {name}",
         "err.host": "本服务器不提供主机 {host}",
@@ -696,6 +706,8 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.json_deep": "JSON が不正です：入れ子が深すぎます",
         "err.json": "JSON が不正です：{line} 行 {column} 列目",
         "err.json_utf8": "JSON が不正です：本文が UTF-8 ではありません",
+        "err.short_body": "本文が {got} バイトで終わりました（Content-Length では {want} バイト）",
+        "err.cut_body": "チャンク形式の本文が最後のチャンクの前で途切れました",
         "err.long_number": "'{head}...{tail}'（{n} 桁）",
         "err.not_object": "本文は JSON オブジェクトにしてください",
         "err.unknown_field": "不明なフィールド {name}（フィールド：{known}）",
@@ -706,9 +718,11 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.want.str": "文字列",
         "err.want.int_null": "整数か null",
         "err.want.seed": "最大 {n} 桁の 0 以上の整数を表す文字列、または null",
+        "err.seed_long": "seed が無効です：{seed} はシードとして長すぎます（{n:,} 桁）：最大 {most} 桁です",
         "err.want.str_null": "文字列か null",
         "err.want.bools5": "true/false 5 個のリスト",
         "err.unknown_query": "不明なクエリパラメーター {name}",
+        "err.query_utf8": "クエリパラメーター {name} が UTF-8 のテキストではありません",
         "err.query_twice": "クエリパラメーター {name} が2回指定されています",
         "err.missing_query": "クエリパラメーター {name} がありません",
         "err.host": "ホスト {host} はこのサーバーでは扱いません",
