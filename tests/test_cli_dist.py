@@ -193,3 +193,16 @@ def test_every_probability_in_the_text_has_one_format():
     tallest = res.output.splitlines()[-1].rsplit("tallest column ", 1)[1]
     top_row = next(line for line in res.output.splitlines() if " |" in line)
     assert top_row.split(" |")[0].strip() == tallest and "%" in tallest
+
+
+def test_ctrl_c_in_the_distribution_is_one_line_exit_130(monkeypatch):
+    """As the target DPs and the build: one stderr line, nothing on stdout (it was click's bare 'Aborted!')."""
+    import yahtzee_solver.strategy.distribution as distribution
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(distribution, "score_distribution", interrupted)
+    result = run("dist", "--rules", "yatzy", "--json")
+    assert result.exit_code == 130, result.output
+    assert result.stdout == "" and result.stderr == "Interrupted: the distribution stopped; nothing written.\n"

@@ -20,6 +20,7 @@ from ..files import write_atomic
 from ..i18n import format_probability
 from .options import (QueryTable, RollsLeft, card_option, card_table_rules_option, echo_json, json_option, parse_dice_words,
                       table_option)
+from .target_query import stop_interrupted
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -292,8 +293,12 @@ def dist(dice: tuple[str, ...], card_text: str | None, rolls_left: int | None, r
     # the chunks of the states reachable from the card are read and checked, not the whole table
     table = q.table() if strategy.lower() in ("optimal", "expert") else None
     rl = (2 if rolls_left is None else rolls_left) if faces is not None else None
-    d = score_distribution(card, rules, dice=faces, rolls_left=rl, strategy=strategy, table=table,
-                           progress=progress)
+    try:
+        d = score_distribution(card, rules, dice=faces, rolls_left=rl, strategy=strategy, table=table,
+                               progress=progress)
+    except KeyboardInterrupt:  # one line and exit 130, as the target DPs' (not click's bare 'Aborted!')
+        stop_interrupted("the distribution")
+        raise
     dice_line = None
     if faces is not None:
         s = "" if rl == 1 else "s"
