@@ -1932,3 +1932,16 @@ def test_a_long_seed_is_refused_in_the_same_words_by_the_command_line_and_the_we
     web = client.post("/api/game/new", {"seed": "9" * 41}).get_json()["error"]
     said = cli.split("invalid value for '--seed': ", 1)[1].rsplit(" (see", 1)[0]
     assert "too long" in said and web == f"invalid seed: {said}", (cli, web)
+
+
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GET /api/review?" + b"a" * 70000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+    (b"GET /api/review HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"b" * 70000 + b"\r\n\r\n", 431),
+    (b"GET /api/review two HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+])
+def test_the_servers_own_refusals_are_the_apps_json(wire, request_bytes, status):
+    """A request http.server refuses before the app sees it (a request line over 64 KiB, a header line too
+    long, a malformed request line) was answered with its HTML 'Error response' page."""
+    got, reply, _ = wire(request_bytes)
+    assert got == status and set(reply) == {"error", "code"}, reply
+    assert reply["error"].startswith(f"the request was refused ({status} ") and "\n" not in reply["error"], reply

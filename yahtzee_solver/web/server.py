@@ -16,11 +16,18 @@ puts in the WSGI environ:
   connection open had no answer at all: the read waited for the missing bytes as long
   as the connection stayed open.  Now the body ends there and the app answers 400
   (``web.err.short_body``), as it does at once when the client closes its side.
+
+It also answers the refusals http.server makes itself, before the app sees the
+request (a request line over 65,536 bytes: 414; a malformed one: 400; too many
+or too long header lines: 431), in the app's JSON shape ``{"error", "code"}``
+instead of http.server's HTML page.
 """
 
 from __future__ import annotations
 
 import io
+import json
+import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -103,3 +110,22 @@ class RequestHandler(WSGIRequestHandler):
         chunked = isinstance(environ["wsgi.input"], DechunkedInput)  # werkzeug's reader of a chunked body
         environ["wsgi.input"] = DechunkedInput(body) if chunked else body  # type: ignore[arg-type]
         return environ
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusal of a request (see the module) as the app's JSON error, not an HTML page.
+
+        ``{"error": "the request was refused (414 Request-URI Too Long)", "code": "request_uri_too_long"}``,
+        in English (the request's language is not known yet), and the connection closed, as http.server does.
+        """
+        self.log_error("code %d, message %s", code, message)
+        short = self.responses.get(code, ("Error", ""))[0]
+        said = f"the request was refused ({code} {short})" + (f": {message[:80]}" if message and message != short
+                                                               else "")
+        body = json.dumps({"error": said, "code": re.sub(r"[^a-z0-9]+", "_", short.lower()).strip("_")}).encode()
+        self.send_response(code, short)
+        self.send_header("Connection", "close")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if getattr(self, "command", None) != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
