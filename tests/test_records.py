@@ -544,3 +544,18 @@ def test_max_total_is_the_bound_of_the_target_curves():
     from yahtzee_solver.rules import RULESETS
 
     assert {n: r.max_total for n, r in RULESETS.items()} == {n: max_final_total(n) for n in RULESETS}
+
+
+def test_the_lock_says_what_holds_it(tmp_path):
+    """A second program is told which program holds the data folder, not only its pid (a fresh-user tester saw
+    'another game is running (pid N)' from play while serve ran)."""
+    from yahtzee_solver.play.lock import GameLock, GameRunningError
+
+    path = tmp_path / "game.lock"
+    with GameLock(path, holder="the web page's server (yahtzee-solve serve)"):
+        with pytest.raises(GameRunningError) as e:
+            GameLock(path).acquire()
+    assert str(e.value) == f"another game is running: the web page's server (yahtzee-solve serve) (pid {os.getpid()})"
+    with GameLock(path):  # no holder named: the pid alone, as before
+        with pytest.raises(GameRunningError, match=rf"^another game is running \(pid {os.getpid()}\)$"):
+            GameLock(path).acquire()

@@ -193,6 +193,9 @@ def test_card_file_errors(tmp_path):
     with pytest.raises(DataFileError) as info:  # a file problem, not a card's value
         parse_card(f"@{missing}")
     assert_one_line(info.value, "cannot read card file", str(missing))
+    with pytest.raises(DataFileError) as info:  # named as typed: the folder's slash kept
+        parse_card(f"@{tmp_path}/")
+    assert_one_line(info.value, f"cannot read card file {str(tmp_path) + '/'!r}")
     bad = tmp_path / "bad.json"
     bad.write_text("{sixes: 18")
     with pytest.raises(ScoreCardError) as info:

@@ -605,8 +605,8 @@ def _json_source(text: str | None) -> tuple[bytes, str] | None:
     if text.startswith("@"):
         if not text[1:].strip():
             raise ScoreCardError("missing file name after '@' in the card (e.g. @card.json)")
-        path = Path(text[1:])
-        return _card_file(path), f"card file {str(path)!r}"
+        name = text[1:]  # as typed ('cards/' stays 'cards/', not the path's 'cards')
+        return _card_file(Path(name), name), f"card file {name!r}"
     if text.startswith("{"):
         return text.encode("utf-8"), "the card"
     return None
@@ -616,9 +616,8 @@ def _json_source(text: str | None) -> tuple[bytes, str] | None:
 MAX_CARD_FILE = 1 << 20
 
 
-def _card_file(path: Path) -> bytes:
-    """The bytes of a card file (at most :data:`MAX_CARD_FILE`)."""
-    name = str(path)
+def _card_file(path: Path, name: str) -> bytes:
+    """The bytes of a card file (at most :data:`MAX_CARD_FILE`); ``name`` is the path as typed, for the messages."""
     try:
         raw = read_bounded(path, MAX_CARD_FILE)
     except FileTooLargeError:

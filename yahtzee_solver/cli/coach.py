@@ -66,7 +66,7 @@ def coach(ctx: click.Context, rules: RuleSet, players: str, lang: str | None, au
                 raise UsageError(f"--resume continues the saved coach game with its own settings: drop --{name}")
     else:
         names = engine.parse_players(players)
-    with GameLock(data_dir() / "coach.lock"):
+    with GameLock(data_dir() / "coach.lock", holder="the coach in the terminal (yahtzee-solve coach)"):
         if resume:
             game, saved_lang = engine.load()
             lang = lang or saved_lang

@@ -28,7 +28,7 @@ def _settle(tr: Translator, err: bool) -> None:
     if not game_file.exists() and not game_file.with_name("ledger.json").exists() and not _records_playing():
         return
     try:
-        with GameLock():
+        with GameLock(holder="yahtzee-solve records"):
             record_pending(tr, game_file, err=err)
     except GameRunningError:
         return  # that game records its own result

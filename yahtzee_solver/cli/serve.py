@@ -115,7 +115,7 @@ def serve(port: int, host: str, no_open: bool, lang: str | None) -> None:
     # numba's settings are the server's: a thread count or threading layer numba cannot start is
     # refused here, in one line, not at each request that needs the compiled kernels
     jit.started_numba()
-    with store.GameLock():  # first: a second server on the same port is told another game runs
+    with store.GameLock(holder="the web page's server (yahtzee-solve serve)"):  # first: a second server on the same port is told another game runs
         sock = _listen(host, port)
         try:
             app = create_app(lang=lang.lower() if lang else None, hosts=_machine_names(host), jit=True)

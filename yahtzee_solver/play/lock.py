@@ -9,8 +9,9 @@ through the ``filelock`` library), not the existence of a file: it is held
 by an open file of the running process, so the kernel releases it when the
 process ends in any way -- a normal exit, a crash, ``kill -9`` -- and there is
 never a stale lock to clean up.  Of any number of processes that try at the
-same instant, exactly one gets it.  The holder writes its process id into the
-file, only so that the others can say who holds it.
+same instant, exactly one gets it.  The holder writes its process id and what
+it is (``holder``: the terminal game, the web page's server, ...) into the file,
+only so that the others can say who holds it.
 """
 
 from __future__ import annotations
@@ -69,6 +70,10 @@ class GameLock:
         Lock file (default :func:`lock_path`).  It is created if missing and
         left in place when released (removing it could let two processes
         lock two different files of the same name).
+    holder : str, optional
+        What holds the lock, in a few words, for the others' message
+        (``"the web page's server (yahtzee-solve serve)"``); one line, at most
+        80 characters kept.
 
     Attributes
     ----------
@@ -83,20 +88,25 @@ class GameLock:
         From :meth:`acquire`: the data folder is a file, or the lock file cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None, holder: str = ""):
         self.path: Path = Path(path) if path is not None else lock_path()
+        self.holder: str = " ".join(holder.split())[:80]
         self.held: bool = False
         self._lock = filelock.FileLock(str(self.path), timeout=0, thread_local=False)
         self._old_handlers: dict[int, Any] = {}
 
-    def _owner(self) -> int | None:
-        """The pid the holder wrote in the lock file; ``None`` if there is none (yet) or it is unreadable."""
+    def _owner(self) -> tuple[int | None, str]:
+        """The pid and the description the holder wrote in the lock file (``None`` and ``""`` if there is
+        none yet or it is unreadable)."""
         try:
             with open(self.path, "rb") as f:
-                text = f.read(32).decode("ascii", "replace").strip()
+                text = f.read(128).decode("ascii", "replace")
         except OSError:
-            return None
-        return int(text) if text.isascii() and text.isdigit() else None
+            return None, ""
+        pid, _, what = text.split("\n")[0].strip().partition(" ")
+        if not (pid.isascii() and pid.isdigit()):
+            return None, ""
+        return int(pid), " ".join(what.split())[:80]
 
     def acquire(self) -> GameLock:
         """Take the lock at once or raise (see the class).  Returns ``self``."""
@@ -104,13 +114,13 @@ class GameLock:
         try:
             self._lock.acquire(blocking=False)
         except filelock.Timeout:
-            pid = self._owner()
+            pid, what = self._owner()
             who = f"pid {pid}" if pid is not None else f"it holds {str(self.path)!r}"
-            raise GameRunningError(f"another game is running ({who})", pid) from None
+            raise GameRunningError(f"another game is running{': ' + what if what else ''} ({who})", pid) from None
         except OSError as e:
             raise DataFileError(f"cannot lock {str(self.path)!r}: {e.strerror or e}") from None
         self.held = True
-        self._write_pid(f"{os.getpid()}\n")
+        self._write_pid(f"{os.getpid()} {self.holder}".strip() + "\n")
         return self
 
     def _write_pid(self, text: str) -> None:

@@ -191,7 +191,7 @@ def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent:
         From :func:`start_game`.
     """
     store = GameStore()
-    with GameLock():
+    with GameLock(holder="a game in the terminal (yahtzee-solve play)"):
         saved = store.ledger.read() if resume else None
         if (saved.opponent if saved is not None else opponent).lower() == "master":
             # master's moves need the compiled kernels: a numba setting they cannot start is refused

@@ -270,7 +270,7 @@ class CoachService:
         self._changes += 1
 
     def _locked(self, tr: Translator) -> GameLock:
-        lock = GameLock(self.lock_file)
+        lock = GameLock(self.lock_file, holder="the coach of the web page (yahtzee-solve serve)")
         try:
             lock.acquire()
         except GameRunningError as e:
