@@ -200,6 +200,8 @@ def start_game(d, server, opponent="none", first="me", seed=1, rules="yahtzee"):
 
 def click_roll(d, server):
     before = server.game()["rolls_used"]
+    # the server may hold the new game before the page has drawn it (the button not yet shown): wait for the page
+    wait(d, lambda: q(d, "#roll").is_displayed() and q(d, "#roll").is_enabled(), "the roll button is not ready")
     q(d, "#roll").click()
     wait(d, lambda: server.game()["rolls_used"] == before + 1, "roll did not happen")
     return idle(d, server)
