@@ -411,3 +411,61 @@ def test_a_finished_game_whose_files_are_deleted_before_filing_is_filed_with_its
         assert rec.wins + rec.losses + rec.draws == 1
     note = settle_notes(Translator("en"), s)[-1][0]
     assert "is now in your records" in note and str(st.cards[0].total) in note
+
+
+# -- a game already counted, its save and ledger put back together ---------------------------------------------
+def test_a_counted_game_whose_save_and_ledger_are_put_back_is_refused_as_already_counted(home):
+    """The tester's steps: copy both files, play on, put back the save alone (a loss), then both."""
+    from yahtzee_solver.game import Hold, Roll
+    from yahtzee_solver.i18n import Translator
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import save_action, settle, settle_notes
+
+    store, st = _noted_game(home)
+    kept = {name: (home / name).read_bytes() for name in ("game.json", "ledger.json")}
+    st.apply_action(Hold((True, False, False, False, False)))
+    save_action(store, st)
+    st.apply_action(Roll())
+    save_action(store, st)
+    (home / "game.json").write_bytes(kept["game.json"])  # the save alone: refused, a loss
+    s = settle(GameStore(home / "game.json"))
+    assert s.opened.status == "refused" and s.counted == "loss"
+    for name, data in kept.items():  # both put back: the game the records have counted
+        (home / name).write_bytes(data)
+    store = GameStore(home / "game.json")
+    s = settle(store)
+    assert s.state is None and s.opened.status == "refused" and s.counted == "already"
+    assert "already counted" in s.opened.problem
+    notes = [text for text, _ in settle_notes(Translator("en"), s)]
+    assert any("already counted, the records are unchanged" in t for t in notes), notes
+    assert not (home / "game.json").exists() and len(aside(home)) == 2  # set aside as other refused saves
+    assert store.entry is None and store.ledger.read() is None
+    rec = RecordBook.load().get("yahtzee", "normal")
+    assert (rec.losses, rec.forfeits, rec.games) == (1, 1, 0)
+    assert settle(GameStore(home / "game.json")).opened.status == "none"  # and nothing is left to resume
+
+
+def test_a_finished_solo_game_put_back_from_an_earlier_copy_goes_into_the_history_once(home):
+    """A pair copied early in a game that was then played out and filed: not resumed, not replayed
+    with other boxes into the history a second time."""
+    from yahtzee_solver.game import Roll, Score
+    from yahtzee_solver.play.history import History
+    from yahtzee_solver.play.savegame import GameStore
+    from yahtzee_solver.play.session import file_finished, save_action, settle
+
+    store, st = _noted_game(home, "none")
+    kept = {name: (home / name).read_bytes() for name in ("game.json", "ledger.json")}
+    while not st.is_terminal():
+        if st.rolls_used == 0:
+            st.apply_action(Roll())
+        else:
+            st.apply_action(Score(min(st.cards[0].open_categories)))
+        save_action(store, st)
+    file_finished(st, store)
+    for name, data in kept.items():
+        (home / name).write_bytes(data)
+    s = settle(GameStore(home / "game.json"))
+    assert s.state is None and s.counted == "already"
+    assert len(History.load().entries) == 1
+    rec = RecordBook.load().get("yahtzee", "solo")
+    assert (rec.games, rec.best, rec.abandoned) == (1, st.cards[0].total, 0)

@@ -53,6 +53,7 @@ __all__ = [
     "RecordBook",
     "file_finished_game",
     "file_unfinished_game",
+    "counted_before",
     "note_playing",
     "file_vanished_game",
     "OPPONENT_KEYS",
@@ -489,6 +490,28 @@ def file_unfinished_game(entry: LedgerEntry, store: GameStore, records_file: str
     how = "already" if entry.game_id in book.filed else _count_unfinished(book, entry)
     store.clear()
     return how, book.problem
+
+
+def counted_before(entry: LedgerEntry, records_file: str | os.PathLike[str] | None = None) -> tuple[bool, str | None]:
+    """Whether the records have counted ``entry``'s game already (its id is in :attr:`RecordBook.filed`).
+
+    A game in progress is never in ``filed``: one that is had its save and
+    ledger put back after it was counted (or a run stopped between counting
+    it and deleting its files), and must not be resumed.
+
+    Returns
+    -------
+    (bool, str or None)
+        Whether it was counted, and :attr:`RecordBook.problem` (an unreadable
+        records file moved aside: then it was not).
+
+    Raises
+    ------
+    DataFileError
+        If the records cannot be read.
+    """
+    book = RecordBook.load(records_file)
+    return entry.game_id in book.filed, book.problem
 
 
 def note_playing(entry: LedgerEntry, records_file: str | os.PathLike[str] | None = None,

@@ -357,9 +357,9 @@ class Opened:
     status : str
         ``none`` (no game in progress), ``ok`` (a verified game: ``state``),
         ``missing`` (the records know of a game whose save is gone: ``entry``),
-        ``refused`` (the save could not be restored or verified: it was moved
-        aside, ``problem`` says why and where; ``entry`` is the records' game,
-        if any).
+        ``refused`` (the save could not be restored or verified, or its game
+        was counted already (:meth:`GameStore.refuse`): it was moved aside,
+        ``problem`` says why and where; ``entry`` is the records' game, if any).
     state : GameState or None
     entry : LedgerEntry or None
     problem : str or None
@@ -518,6 +518,23 @@ class GameStore:
             return self._refuse(e, entry if entry is not None else _orphan_entry(data))
         self.entry = entry
         return Opened("ok", state=state, entry=entry)
+
+    def refuse(self, why: str) -> Opened:
+        """Set aside the save of the game :meth:`open` verified, for ``why`` (one lowercase line): the
+        records will not have it resumed (they counted it already).  The ledger entry is kept, as
+        :meth:`open` keeps it for a refused save (the caller files the game, then calls :meth:`clear`).
+
+        Returns
+        -------
+        Opened
+            ``refused``, with the entry of the game and the problem naming where the save went.
+
+        Raises
+        ------
+        DataFileError
+            If the save cannot be moved aside.
+        """
+        return self._refuse(SavedGameError(why), self.entry)
 
     def _refuse(self, e: Exception, entry: LedgerEntry | None) -> Opened:
         """Move the save aside; ``entry`` is the game to count for it (``None``: nothing to count)."""

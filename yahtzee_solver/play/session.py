@@ -8,7 +8,9 @@ the messages (:func:`settle_notes`) their own way.
   is returned to be resumed; a finished game not yet recorded is filed; a
   game whose save was deleted or fails verification (edited, or an older
   copy put back: the save is moved aside) is counted -- a loss against the
-  CPU, abandoned in solitaire;
+  CPU, abandoned in solitaire; a verified unfinished game the records have
+  counted already (its save and ledger put back together) is refused the
+  same way, the records unchanged (``already``);
 * :func:`make_game` -- a new game's position: a secret seed
   (:func:`fresh_seed`), or a chosen one, which makes the game practice;
 * :func:`begin_game` -- record the new game in the ledger and save it,
@@ -35,8 +37,8 @@ from ..errors import DataFileError
 from ..game import CPU, HUMAN, MAX_ROLLS, GameState, Hold, Roll, cpu_actions, new_game
 from .history import add_finished_game
 from ..i18n import Translator
-from .records import (RecordUpdate, file_finished_game, file_unfinished_game, file_vanished_game, game_outcome,
-                      note_playing)
+from .records import (RecordUpdate, counted_before, file_finished_game, file_unfinished_game, file_vanished_game,
+                      game_outcome, note_playing)
 from ..rules import RuleSet, get_rules
 from .savegame import GameStore, Opened
 
@@ -173,10 +175,22 @@ def settle(store: GameStore, records_file: _Path = None) -> Settled:
         return Settled(opened, finished=st, update=filed.update, records_problem=filed.records_problem,
                        ledger_problem=ledger_problem)
     state = opened.state if opened.status == "ok" else None
+    if state is None:
+        return Settled(opened, ledger_problem=ledger_problem)
+    entry = opened.entry
+    assert entry is not None  # a verified game has its ledger entry
+    try:
+        counted, problem = counted_before(entry, records_file)
+    except DataFileError:  # records that cannot be read do not stop the game: note_game says why, as ever
+        counted, problem = False, None
+    if counted:  # its save and ledger put back after it was counted: set aside, the records unchanged
+        opened = store.refuse("its game was already counted in the records: a copy put back")
+        how, again = file_unfinished_game(entry, store, records_file)  # "already": only forgets it
+        return Settled(opened, counted=how, records_problem=problem or again, ledger_problem=ledger_problem)
     # a resumed game: the records' note brought up to date (a run that stopped after a hint, or while
     # the records could not be written)
-    problem = note_game(store, records_file) if state is not None else None
-    return Settled(opened, state=state, records_problem=problem, ledger_problem=ledger_problem)
+    noted = note_game(store, records_file)
+    return Settled(opened, state=state, records_problem=problem or noted, ledger_problem=ledger_problem)
 
 
 def settle_notes(tr: Translator, s: Settled) -> list[tuple[str, bool]]:
