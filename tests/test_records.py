@@ -559,3 +559,37 @@ def test_the_lock_says_what_holds_it(tmp_path):
     with GameLock(path):  # no holder named: the pid alone, as before
         with pytest.raises(GameRunningError, match=rf"^another game is running \(pid {os.getpid()}\)$"):
             GameLock(path).acquire()
+
+
+# -- a lock file that cannot be created is not a game running ----------------------------------------------------
+def test_a_lock_file_that_cannot_be_opened_is_not_another_game(tmp_path, monkeypatch):
+    """The lock library reports a lock file it cannot create as not acquired (a timeout): with no pid in
+    the file that is a file problem named as such, not 'another game is running'."""
+    import filelock
+
+    from yahtzee_solver.play.lock import GameLock, GameRunningError
+
+    path = tmp_path / "game.lock"
+    path.mkdir()  # cannot be opened as a file
+    lock = GameLock(path)
+
+    def not_acquired(*args, **kwargs):
+        raise filelock.Timeout(str(path))
+
+    monkeypatch.setattr(lock._lock, "acquire", not_acquired)
+    with pytest.raises(DataFileError, match=r"^cannot create or open the lock file .*game\.lock.*: ") as e:
+        lock.acquire()
+    assert not isinstance(e.value, GameRunningError) and "another game" not in str(e.value)
+    assert not lock.held
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="a /proc file system")
+def test_a_data_folder_that_cannot_hold_a_lock_file_says_so(monkeypatch):
+    """YAHTZEE_SOLVER_HOME=/proc/self: a folder where no file can be created (a fresh-user tester was told
+    'another game is running (it holds '/proc/self/game.lock')')."""
+    from yahtzee_solver.play.lock import GameLock, GameRunningError
+
+    monkeypatch.setenv(HOME_ENV, "/proc/self")
+    with pytest.raises(DataFileError, match=r"^cannot create or open the lock file '/proc/self/game\.lock': ") as e:
+        GameLock().acquire()
+    assert not isinstance(e.value, GameRunningError)

@@ -85,7 +85,8 @@ class GameLock:
     GameRunningError
         From :meth:`acquire`: another process (or another :class:`GameLock`) holds it.
     DataFileError
-        From :meth:`acquire`: the data folder is a file, or the lock file cannot be opened.
+        From :meth:`acquire`: the data folder is a file, or the lock file cannot be created or
+        opened (``cannot create or open the lock file '...': <the system's reason>``).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, holder: str = ""):
@@ -115,6 +116,8 @@ class GameLock:
             self._lock.acquire(blocking=False)
         except filelock.Timeout:
             pid, what = self._owner()
+            if pid is None:  # no holder named: a lock file the library could not create is reported so too
+                self._check_openable()
             who = f"pid {pid}" if pid is not None else f"it holds {str(self.path)!r}"
             raise GameRunningError(f"another game is running{': ' + what if what else ''} ({who})", pid) from None
         except OSError as e:
@@ -122,6 +125,16 @@ class GameLock:
         self.held = True
         self._write_pid(f"{os.getpid()} {self.holder}".strip() + "\n")
         return self
+
+    def _check_openable(self) -> None:
+        """Raise :class:`DataFileError` unless the lock file can be opened for writing (creating it if
+        missing, as the lock does): a folder that cannot hold it (``/proc/self``, a read-only one) is not
+        another game running."""
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            os.close(os.open(self.path, flags, 0o644))
+        except OSError as e:
+            raise DataFileError(f"cannot create or open the lock file {str(self.path)!r}: {e.strerror or e}") from None
 
     def _write_pid(self, text: str) -> None:
         """Put ``text`` in the lock file (only its holder writes it; the lock itself is not the content)."""
