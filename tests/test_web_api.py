@@ -1878,6 +1878,32 @@ def test_a_body_shorter_than_its_content_length_is_a_400_saying_so(client, files
         assert _cjk(assert_refused(r, 400, str(len(body)), "10", "Content-Length")["error"])
 
 
+@pytest.mark.parametrize("length", ["-5", "abc", "+16", "16, 16", "1" * 30 + "x" * 30])
+def test_a_content_length_that_is_not_a_count_is_a_400_and_nothing_is_done(client, wire, length):
+    """werkzeug reads a malformed Content-Length as 0: the roll ran on an empty body, its version (here null, the
+    stale-tab check) never read.  Now a 400 quoting the value sent (cut short), the game as it was."""
+    import io
+
+    game = client.ok("post", "/api/game/new")["game"]
+    body = b'{"version":null}'
+    shown = repr(length) if len(length) <= 40 else repr(length[:37] + "...")
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": length})
+    assert assert_refused(r, 400, f"invalid Content-Length {shown}: want a count of bytes")["code"] == \
+        "bad_content_length"
+    status, reply, _ = wire(b"POST /api/game/roll HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Yahtzee-Token: @TOKEN@\r\n"
+                            b"Content-Type: application/json\r\nContent-Length: " + length.encode() + b"\r\n\r\n" + body)
+    assert (status, reply) == (400, r.get_json()), reply
+    assert client.ok("get", "/api/game")["game"] == game  # not rolled
+    zh = client.c.post("/api/game/roll?lang=zh", input_stream=io.BytesIO(body), content_type="application/json",
+                       headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": length})
+    assert _cjk(assert_refused(zh, 400, "Content-Length")["error"])
+    # a count with the header's blanks around it is one
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": f" {len(body)} "})
+    assert r.status_code == 200, r.get_json()
+
+
 @pytest.mark.parametrize("head,body,said", [
     (b"Content-Length: 10\r\n", b"", "after 0 of the 10 bytes"),
     (b"Content-Length: 10\r\n", b'{"se', "after 4 of the 10 bytes"),

@@ -36,7 +36,8 @@ JavaScript numbers); an action sent with a ``version`` that is not the current o
 refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
-types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length,
+types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length, a Content-Length that is not
+a count of bytes,
 illegal moves.  Nothing returns a
 traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
 for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
@@ -58,6 +59,7 @@ from __future__ import annotations
 import hmac
 import os
 import json
+import re
 import secrets
 import sys
 from importlib import resources
@@ -100,6 +102,26 @@ def _host_name(host: str) -> str:
     if host.startswith("["):
         return host[: host.find("]") + 1] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+#: A well-formed ``Content-Length``: digits only (blanks around them are the header's own, RFC 9110).
+_LENGTH = re.compile(r"[ \t]*[0-9]+[ \t]*", re.ASCII)
+
+
+def _check_content_length() -> None:
+    """Refuse a request whose ``Content-Length`` is not a count of bytes (``-5``, ``abc``, ``+5``, ``5, 5``).
+
+    werkzeug reads such a header as 0, an empty body: the action ran without the fields sent (a stale tab's
+    ``version`` not checked).  An empty value is no header (PEP 3333).
+
+    Raises
+    ------
+    ApiError
+        400 ``bad_content_length``, quoting the value sent (cut to 40 characters).
+    """
+    sent = request.environ.get("CONTENT_LENGTH") or ""
+    if sent and not _LENGTH.fullmatch(sent):
+        raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")
 
 
 def _read_body() -> bytes:
@@ -318,6 +340,7 @@ def create_app(
     def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
             raise ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
+        _check_content_length()  # any request: the server cannot tell where such a body ends
         if request.path.startswith("/api/"):
             # Another site's page may send any request here (a form, a fetch, an <img>): refuse them all,
             # reads too.  Browsers say where a request comes from in Sec-Fetch-Site, and in Origin.
