@@ -1470,6 +1470,24 @@ def test_an_unknown_box_is_the_same_bad_request_in_the_game_and_the_coach(client
     assert game["code"] == coach["code"] == "bad_box"
 
 
+@pytest.mark.parametrize("box", [int("9" * 4000), -int("1" * 30)], ids=["4000 digits", "-30 digits"])
+def test_a_long_box_is_named_by_its_ends_in_every_api(client, box):
+    """A box of 4,000 digits was echoed whole in the 400 (4 KB of nines); it is named as a long game number is,
+    its first and last 8 digits and its count of digits, by the game's, the coach's and the trainer's APIs."""
+    text = str(box)
+    shown = f"invalid box '{text[:8]}...{text[-8:]}' ({len(text.lstrip('-'))} digits)"
+    client.ok("post", "/api/game/new", {"seed": 8})
+    client.ok("post", "/api/game/roll")
+    assert assert_refused(client.post("/api/game/score", {"box": box}), 400, shown, "0 to 12")["code"] == "bad_box"
+    zh = assert_refused(client.post("/api/game/score?lang=zh", {"box": box}), 400, text[:8], "4000" if box > 0 else "30")
+    assert _cjk(zh["error"]) and "digits" not in zh["error"], zh
+    client.ok("post", "/api/coach/new", {"players": "a,b"})
+    client.ok("post", "/api/coach/roll", {"dice": "12345"})
+    assert_refused(client.post("/api/coach/score", {"box": box}), 400, shown)
+    v = client.ok("post", "/api/train/new", {"count": 1, "seed": 1})["train"]["version"]
+    assert_refused(client.post("/api/train/answer", {"position": 1, "box": box, "version": v}), 400, shown)
+
+
 def test_a_long_game_number_is_a_missing_game_and_the_games_come_with_every_review_refusal(client):
     client.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
     _play_out(client)

@@ -143,6 +143,15 @@ def quoted(text: str, limit: int = 20) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
+def number_shown(n: int) -> str | Msg:
+    """An integer of a request as an error message names it (a box of 4,000 digits): whole up to 24 characters,
+    else its first and last 8 digits and its count of digits (a :class:`Msg`, as :func:`history_number` quotes)."""
+    text = str(n)
+    if len(text) <= 24:
+        return text
+    return Msg("web.err.long_number", head=text[:8], tail=text[-8:], n=len(text.lstrip("-")))
+
+
 def history_number(text: str) -> int | str | Msg:
     """The game number of the history a ``game=`` parameter names (``/api/review``, ``/api/review/table``).
 
@@ -698,7 +707,12 @@ class GameService:
             # a box index outside the card (or a malformed hold) is a bad request, with the code the coach's and
             # the training's APIs give it; a move the position forbids is an illegal move (409)
             bad_request = why[0] in ("bad_box", "bad_hold")
-            raise ApiError(400 if bad_request else 409, tr.problem(why[0], why[1], st.rules),
+            params = why[1]
+            if why[0] == "bad_box":  # a box of 4,000 digits named by its ends
+                box = params.get("box")
+                shown = number_shown(box) if isinstance(box, int) else repr(box)
+                params = {**params, "box": shown.render(tr) if isinstance(shown, Msg) else shown}
+            raise ApiError(400 if bad_request else 409, tr.problem(why[0], params, st.rules),
                            why[0] if bad_request else "illegal")
 
     @property

@@ -576,7 +576,7 @@ for _lang, _words in COACH_TEXT.items():
 #    request's language (tests/test_web_api.py checks each route's errors in zh and ja) --------------------------
 ERROR_TEXT: dict[str, dict[str, str]] = {
     "en": {
-        "problem.bad_box": "invalid box {box!r}: the boxes are numbered 0 to {last} (0 = {first})",
+        "problem.bad_box": "invalid box {box}: the boxes are numbered 0 to {last} (0 = {first})",
         "err.box": "invalid box {box}: the boxes are numbered 0 to {last}",
         "err.field_twice": "field {name} given twice",
         "err.json_deep": "bad JSON: nested too deeply",
@@ -639,7 +639,7 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.refused": "refused: {detail}",
     },
     "zh": {
-        "problem.bad_box": "无效的项目 {box!r}：项目编号为 0 到 {last}（0 = {first}）",
+        "problem.bad_box": "无效的项目 {box}：项目编号为 0 到 {last}（0 = {first}）",
         "err.box": "无效的项目 {box}：项目编号为 0 到 {last}",
         "err.field_twice": "字段 {name} 出现了两次",
         "err.json_deep": "JSON 有误：嵌套太深",
@@ -702,7 +702,7 @@ ERROR_TEXT: dict[str, dict[str, str]] = {
         "err.refused": "被拒绝：{detail}",
     },
     "ja": {
-        "problem.bad_box": "無効な役 {box!r}：役の番号は 0〜{last} です（0 = {first}）",
+        "problem.bad_box": "無効な役 {box}：役の番号は 0〜{last} です（0 = {first}）",
         "err.box": "無効な役 {box}：役の番号は 0〜{last} です",
         "err.field_twice": "フィールド {name} が2回指定されています",
         "err.json_deep": "JSON が不正です：入れ子が深すぎます",
