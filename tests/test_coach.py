@@ -329,6 +329,10 @@ def test_a_roll_that_contradicts_the_keep_is_refused_with_the_reason():
 def test_bad_players_are_usage_errors():
     assert_clean_error(run("coach", "--players", "Ann,ann"), 2, "named twice")
     assert_clean_error(run("coach", "--players", "Ann,,Bob"), 2, "invalid players")
+    # a name over the limit was quoted cut to exactly the limit (20 x's, a valid name); now cut with '...'
+    assert_clean_error(run("coach", "--players", "Ann," + "x" * 30), 2,
+                       f"invalid player name '{'x' * 17}...': want at most 20 printable characters")
+    assert_clean_error(run("coach", "--players", "Ann,B\tb"), 2, "invalid player name 'B\\tb'")  # short: as typed
 
 
 @pytest.mark.parametrize("players", ["Ann,\uff21\uff4e\uff4e", "\uff41\uff4e\uff4e,Ann", "Ann,ANN"])

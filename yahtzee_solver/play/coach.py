@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ..dice import parse_dice
 from ..errors import (DataFileError, DiceError, IllegalMoveError, NothingToResumeError, SavedGameError, UsageError,
                       YahtzeeError)
-from ..files import data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
@@ -142,8 +142,9 @@ def parse_players(text: str) -> tuple[str, ...]:
                            text=text)
     for n in names:
         if len(n) > MAX_NAME or not n.isprintable():
-            raise PlayersError("coach.err.player_name", f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} "
-                               "printable characters", name=n[:MAX_NAME], n=MAX_NAME)
+            shown = n if len(n) <= MAX_NAME else clip(n, MAX_NAME)  # cut with '...': visibly not the name given
+            raise PlayersError("coach.err.player_name", f"invalid player name {shown!r}: want at most {MAX_NAME} "
+                               "printable characters", name=shown, n=MAX_NAME)
     keys = [player_key(n) for n in names]  # the form player_index looks names up in
     for n in names:
         if keys.count(player_key(n)) > 1:
