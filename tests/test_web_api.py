@@ -889,6 +889,23 @@ def test_host_check_applies_to_reads_and_accepts_local_names(client):
     assert r.status_code == 200
 
 
+def test_a_host_werkzeug_cannot_read_is_named_as_sent(client, wire):
+    """A non-ASCII Host, or two Host headers, was refused as "host '' is not served here" (werkzeug's request.host
+    is '' for a host it cannot read): the refusal quotes the header as sent (cut short, escaped), or says how
+    many Host headers came."""
+    long = "\u0436" * 100
+    for host, said in [("\u0436", "host '\u0436' is not served here"), ("a\x7fb", "host 'a\\x7fb' is not served here"),
+                       (long, f"host {long[:57]!r}"[:-1] + "...'"),
+                       ("127.0.0.1,evil.example", "2 Host headers ('127.0.0.1,evil.example')")]:
+        r = client.get("/api/game", environ_overrides={"HTTP_HOST": host})
+        assert assert_refused(r, 403, said)["code"] == "bad_host"
+        assert _cjk(client.get("/api/game?lang=ja", environ_overrides={"HTTP_HOST": host}).get_json()["error"])
+    for head, said in [(b"Host: \xd0\xb6\r\n", "host '\u0436' is not served here"),
+                       (b"Host: 127.0.0.1\r\nHost: evil.example\r\n", "2 Host headers ('127.0.0.1,evil.example')")]:
+        status, reply, _ = wire(b"GET /api/game HTTP/1.1\r\n" + head + b"\r\n")
+        assert status == 403 and said in reply["error"], reply
+
+
 def test_extra_hosts(files):
     c = Client(create_app(hosts=("myhost.lan",), **files))
     assert c.get("/api/config", headers={"Host": "myhost.lan:8765"}).status_code == 200

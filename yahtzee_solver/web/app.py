@@ -104,6 +104,25 @@ def _host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def _host_refused() -> ApiError:
+    """The 403 ``bad_host`` naming the ``Host`` header as sent (quoted, cut to 60 characters).
+
+    werkzeug's :attr:`request.host` is ``''`` for a host it cannot read (a Cyrillic letter; two ``Host``
+    headers, which the server joins with a comma), so the refusal named nothing: it quotes the header
+    itself (its bytes read as UTF-8), and says when it names several hosts.
+    """
+    sent = request.environ.get("HTTP_HOST")
+    if not isinstance(sent, str):
+        return ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
+    try:  # the server gives a header's bytes as Latin-1 text (PEP 3333)
+        sent = sent.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        pass
+    if "," in sent:
+        return ApiError(403, Msg("web.err.hosts", n=sent.count(",") + 1, hosts=quoted(sent, 60)), "bad_host")
+    return ApiError(403, Msg("web.err.host", host=quoted(sent, 60)), "bad_host")
+
+
 #: A well-formed ``Content-Length``: digits only (blanks around them are the header's own, RFC 9110).
 _LENGTH = re.compile(r"[ \t]*[0-9]+[ \t]*", re.ASCII)
 
@@ -339,7 +358,7 @@ def create_app(
     @app.before_request
     def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
-            raise ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
+            raise _host_refused()
         _check_content_length()  # any request: the server cannot tell where such a body ends
         if request.path.startswith("/api/"):
             # Another site's page may send any request here (a form, a fetch, an <img>): refuse them all,
