@@ -25,7 +25,8 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
 ``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
-                            last), the numbers of ``yahtzee-solve review N --json``
+                            last), the numbers of ``yahtzee-solve review N --json``; of a coach game
+                            ``player=NAME`` (default its first player), as ``review N --player NAME``
 ``/api/coach...``           the coach's page (a game played with real dice): :mod:`yahtzee_solver.web.coach`
 ==========================  =====================================================================
 
@@ -458,10 +459,8 @@ def create_app(
         q = _query(("game", "player"))
         g = q.get("game")
         number = None if g is None else history_number(g)
-        p = q.get("player", "you")
-        if p not in ("you", "cpu"):
-            raise ApiError(400, tr()("web.err.player", player=quoted(p)))
-        return jsonify(review(service.advisors, tr().lang, service.history_file, number, 1 if p == "cpu" else 0))
+        # you or cpu; a coach game's player by name (you, the page's default: its first player)
+        return jsonify(review(service.advisors, tr().lang, service.history_file, number, q.get("player")))
 
     @app.get("/api/advice")
     def api_advice() -> Response:
