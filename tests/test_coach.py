@@ -227,7 +227,9 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
     # fields of the wrong type are named, not read letter by letter or as a Python error
     for field, value, needle in (("players", "Ann", "invalid players 'Ann'"), ("actions", None, "invalid actions"),
-                                 ("players", [], "invalid players")):
+                                 ("players", [], "invalid players"),
+                                 # was read as English and saved back so
+                                 ("lang", "fr", "invalid lang 'fr': want en, zh, ja"), ("lang", 5, "invalid lang 5")):
         coach_path().write_text(json.dumps({**good, field: value}))
         assert_clean_error(run("coach", "--resume"), 1, "damaged", needle)
 
