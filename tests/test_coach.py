@@ -227,7 +227,9 @@ def test_a_damaged_save_is_refused_on_resume():
     assert_clean_error(run("coach", "--resume"), 1, "damaged")
     # fields of the wrong type are named, not read letter by letter or as a Python error
     for field, value, needle in (("players", "Ann", "invalid players 'Ann'"), ("actions", None, "invalid actions"),
-                                 ("players", [], "invalid players")):
+                                 ("players", [], "invalid players"),
+                                 # was read as English and saved back so
+                                 ("lang", "fr", "invalid lang 'fr': want en, zh, ja"), ("lang", 5, "invalid lang 5")):
         coach_path().write_text(json.dumps({**good, field: value}))
         assert_clean_error(run("coach", "--resume"), 1, "damaged", needle)
 
@@ -329,6 +331,10 @@ def test_a_roll_that_contradicts_the_keep_is_refused_with_the_reason():
 def test_bad_players_are_usage_errors():
     assert_clean_error(run("coach", "--players", "Ann,ann"), 2, "named twice")
     assert_clean_error(run("coach", "--players", "Ann,,Bob"), 2, "invalid players")
+    # a name over the limit was quoted cut to exactly the limit (20 x's, a valid name); now cut with '...'
+    assert_clean_error(run("coach", "--players", "Ann," + "x" * 30), 2,
+                       f"invalid player name '{'x' * 17}...': want at most 20 printable characters")
+    assert_clean_error(run("coach", "--players", "Ann,B\tb"), 2, "invalid player name 'B\\tb'")  # short: as typed
 
 
 @pytest.mark.parametrize("players", ["Ann,\uff21\uff4e\uff4e", "\uff41\uff4e\uff4e,Ann", "Ann,ANN"])

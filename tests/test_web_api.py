@@ -889,6 +889,23 @@ def test_host_check_applies_to_reads_and_accepts_local_names(client):
     assert r.status_code == 200
 
 
+def test_a_host_werkzeug_cannot_read_is_named_as_sent(client, wire):
+    """A non-ASCII Host, or two Host headers, was refused as "host '' is not served here" (werkzeug's request.host
+    is '' for a host it cannot read): the refusal quotes the header as sent (cut short, escaped), or says how
+    many Host headers came."""
+    long = "\u0436" * 100
+    for host, said in [("\u0436", "host '\u0436' is not served here"), ("a\x7fb", "host 'a\\x7fb' is not served here"),
+                       (long, f"host {long[:57]!r}"[:-1] + "...'"),
+                       ("127.0.0.1,evil.example", "2 Host headers ('127.0.0.1,evil.example')")]:
+        r = client.get("/api/game", environ_overrides={"HTTP_HOST": host})
+        assert assert_refused(r, 403, said)["code"] == "bad_host"
+        assert _cjk(client.get("/api/game?lang=ja", environ_overrides={"HTTP_HOST": host}).get_json()["error"])
+    for head, said in [(b"Host: \xd0\xb6\r\n", "host '\u0436' is not served here"),
+                       (b"Host: 127.0.0.1\r\nHost: evil.example\r\n", "2 Host headers ('127.0.0.1,evil.example')")]:
+        status, reply, _ = wire(b"GET /api/game HTTP/1.1\r\n" + head + b"\r\n")
+        assert status == 403 and said in reply["error"], reply
+
+
 def test_extra_hosts(files):
     c = Client(create_app(hosts=("myhost.lan",), **files))
     assert c.get("/api/config", headers={"Host": "myhost.lan:8765"}).status_code == 200
@@ -1470,6 +1487,24 @@ def test_an_unknown_box_is_the_same_bad_request_in_the_game_and_the_coach(client
     assert game["code"] == coach["code"] == "bad_box"
 
 
+@pytest.mark.parametrize("box", [int("9" * 4000), -int("1" * 30)], ids=["4000 digits", "-30 digits"])
+def test_a_long_box_is_named_by_its_ends_in_every_api(client, box):
+    """A box of 4,000 digits was echoed whole in the 400 (4 KB of nines); it is named as a long game number is,
+    its first and last 8 digits and its count of digits, by the game's, the coach's and the trainer's APIs."""
+    text = str(box)
+    shown = f"invalid box '{text[:8]}...{text[-8:]}' ({len(text.lstrip('-'))} digits)"
+    client.ok("post", "/api/game/new", {"seed": 8})
+    client.ok("post", "/api/game/roll")
+    assert assert_refused(client.post("/api/game/score", {"box": box}), 400, shown, "0 to 12")["code"] == "bad_box"
+    zh = assert_refused(client.post("/api/game/score?lang=zh", {"box": box}), 400, text[:8], "4000" if box > 0 else "30")
+    assert _cjk(zh["error"]) and "digits" not in zh["error"], zh
+    client.ok("post", "/api/coach/new", {"players": "a,b"})
+    client.ok("post", "/api/coach/roll", {"dice": "12345"})
+    assert_refused(client.post("/api/coach/score", {"box": box}), 400, shown)
+    v = client.ok("post", "/api/train/new", {"count": 1, "seed": 1})["train"]["version"]
+    assert_refused(client.post("/api/train/answer", {"position": 1, "box": box, "version": v}), 400, shown)
+
+
 def test_a_long_game_number_is_a_missing_game_and_the_games_come_with_every_review_refusal(client):
     client.ok("post", "/api/game/new", {"rules": "yacht", "seed": 3})
     _play_out(client)
@@ -1876,6 +1911,32 @@ def test_a_body_shorter_than_its_content_length_is_a_400_saying_so(client, files
         r = client.c.post(f"/api/game/new?lang={lang}", input_stream=io.BytesIO(body), content_type="application/json",
                           headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": "10"})
         assert _cjk(assert_refused(r, 400, str(len(body)), "10", "Content-Length")["error"])
+
+
+@pytest.mark.parametrize("length", ["-5", "abc", "+16", "16, 16", "1" * 30 + "x" * 30])
+def test_a_content_length_that_is_not_a_count_is_a_400_and_nothing_is_done(client, wire, length):
+    """werkzeug reads a malformed Content-Length as 0: the roll ran on an empty body, its version (here null, the
+    stale-tab check) never read.  Now a 400 quoting the value sent (cut short), the game as it was."""
+    import io
+
+    game = client.ok("post", "/api/game/new")["game"]
+    body = b'{"version":null}'
+    shown = repr(length) if len(length) <= 40 else repr(length[:37] + "...")
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": length})
+    assert assert_refused(r, 400, f"invalid Content-Length {shown}: want a count of bytes")["code"] == \
+        "bad_content_length"
+    status, reply, _ = wire(b"POST /api/game/roll HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Yahtzee-Token: @TOKEN@\r\n"
+                            b"Content-Type: application/json\r\nContent-Length: " + length.encode() + b"\r\n\r\n" + body)
+    assert (status, reply) == (400, r.get_json()), reply
+    assert client.ok("get", "/api/game")["game"] == game  # not rolled
+    zh = client.c.post("/api/game/roll?lang=zh", input_stream=io.BytesIO(body), content_type="application/json",
+                       headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": length})
+    assert _cjk(assert_refused(zh, 400, "Content-Length")["error"])
+    # a count with the header's blanks around it is one
+    r = client.c.post("/api/game/roll", input_stream=io.BytesIO(body), content_type="application/json",
+                      headers={TOKEN_HEADER: client.token}, environ_overrides={"CONTENT_LENGTH": f" {len(body)} "})
+    assert r.status_code == 200, r.get_json()
 
 
 @pytest.mark.parametrize("head,body,said", [

@@ -411,3 +411,59 @@ def test_the_hints_dice_are_refused_as_the_advisor_refuses_them(client, lang, di
     assert msg == adv["error"] == WEB_TEXT[lang]["adv.err.dice"].format(dice=repr(dice))
     assert "invalid" not in msg or lang == "en"  # no English inside zh and ja
     assert not msg.startswith(WEB_TEXT[lang]["err.dice"].partition("{")[0])  # not "invalid dice: invalid dice ..."
+
+
+# -- the review page of a coach game: a player by name, as review N --player NAME --------------------------------------
+def _coach_entry(names):
+    """A finished yacht game of a coach's table (random legal moves, each seat its own dice), its entry."""
+    import dataclasses
+
+    from yahtzee_solver.game import new_game
+    from yahtzee_solver.play.history import HistoryEntry
+
+    rng = np.random.default_rng(5)
+    states = []
+    for seat in range(len(names)):
+        st = new_game("yacht", "none", seed=seat)
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            st.apply_action(acts[int(rng.integers(len(acts)))])
+        states.append(st)
+    turns = []
+    for st in states:
+        mine = [[]]
+        for ev in st.log:
+            mine[-1].append(ev)
+            if ev.kind == "score":
+                mine.append([])
+        turns.append(mine)
+    log = [dataclasses.replace(ev, player=seat) for t in range(len(turns[0]))
+           for seat, mine in enumerate(turns) for ev in mine[t]]
+    return HistoryEntry.of_table("yacht", names, log, [st.cards[0].total for st in states])
+
+
+def test_the_web_reviews_a_coach_games_players_by_name(client, home):
+    """GET /api/review?player=Bob of a coach game was 400 'want you or cpu'; player=cpu showed Bob's decisions as
+    'The CPU's decisions.', the third player could not be reviewed, and the header said 'seed 0'.  Now a player
+    by name (as review N --player NAME): the CLI's numbers, labelled with the name, no seed."""
+    from yahtzee_solver.play.history import add_entry
+
+    names = ("Ann", "Bob", "Chen")
+    entry = _coach_entry(names)
+    add_entry(entry, home / "history.json")
+    for asked, seat in (("Bob", 1), ("chen", 2), ("you", 0), (None, 0)):
+        status, rev = client.get("/api/review?game=1" + (f"&player={asked}" if asked else ""))
+        assert status == 200, rev
+        assert rev["review"]["final_score"] == entry.scores[seat] and rev["player"] == names[seat], rev["player"]
+        assert rev["names"] == list(names) and rev["lines"][1] == f"{names[seat]}'s decisions.", rev["lines"][:2]
+        assert "seed" not in rev["lines"][0], rev["lines"][0]
+        if asked == "chen":
+            cli = run("review", "1", "--player", "Chen", "--no-chances", "--json")
+            assert cli.exit_code == 0, cli.output
+            assert rev["review"] == {k: v for k, v in json.loads(cli.output).items() if k != "table"}
+    status, rev = client.get("/api/review?game=1&player=cpu")
+    msg = _one_line(status, rev, 400)
+    assert msg == "unknown player 'cpu': the players are Ann, Bob, Chen" and rev["code"] == "unknown_player"
+    assert rev["games"][0]["number"] == 1  # the page's choice of game stays filled
+    status, rev = client.get("/api/review?game=1&player=Bob&lang=ja")
+    assert status == 200 and rev["lines"][1].startswith("Bob ") and "seed" not in rev["lines"][0]

@@ -25,7 +25,8 @@ import numpy.typing as npt
 from ..dice import parse_dice
 from ..errors import (DataFileError, DiceError, IllegalMoveError, NothingToResumeError, SavedGameError, UsageError,
                       YahtzeeError)
-from ..files import data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
+from ..files import clip, data_dir, read_json, set_aside, version_ok, version_problem, write_json_atomic
+from ..i18n import LANGS
 from ..game import N_DICE, Action, Event, GameConfig, GameState, Hold, Roll, Score, positions_of
 from ..rules import RuleSet, get_rules
 from ..state import ScoreCard
@@ -142,8 +143,9 @@ def parse_players(text: str) -> tuple[str, ...]:
                            text=text)
     for n in names:
         if len(n) > MAX_NAME or not n.isprintable():
-            raise PlayersError("coach.err.player_name", f"invalid player name {n[:MAX_NAME]!r}: want at most {MAX_NAME} "
-                               "printable characters", name=n[:MAX_NAME], n=MAX_NAME)
+            shown = n if len(n) <= MAX_NAME else clip(n, MAX_NAME)  # cut with '...': visibly not the name given
+            raise PlayersError("coach.err.player_name", f"invalid player name {shown!r}: want at most {MAX_NAME} "
+                               "printable characters", name=shown, n=MAX_NAME)
     keys = [player_key(n) for n in names]  # the form player_index looks names up in
     for n in names:
         if keys.count(player_key(n)) > 1:
@@ -453,7 +455,7 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
     NothingToResumeError
         If there is no saved game (a usage error, as ``play --resume`` with none).
     DataFileError
-        If it is unreadable or does not replay.
+        If it is unreadable, does not replay, or names a language other than en, zh and ja.
     """
     path = Path(path) if path is not None else coach_path()
     if not path.exists():
@@ -464,10 +466,12 @@ def load(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame, str]:
         raise DataFileError(f"coach game {str(path)!r} is unreadable ({e})") from None
     try:
         game = CoachGame.from_dict(data)
+        lang = data.get("lang", "en") if isinstance(data, dict) else "en"  # a save without one: English
+        if lang not in LANGS:  # was read as English and saved back so, the language written lost
+            raise SavedGameError(f"invalid lang {clip(repr(lang), 40)}: want {', '.join(LANGS)}")
     except SavedGameError as e:
         raise DataFileError(f"coach game {str(path)!r} is damaged: {e}") from None
-    lang = data.get("lang", "en")
-    return game, lang if lang in ("en", "zh", "ja") else "en"
+    return game, lang
 
 
 def before_new(path: str | os.PathLike[str] | None = None) -> tuple[CoachGame | None, str | None]:

@@ -25,7 +25,8 @@ The API (documented in the README, "Playing in the browser"):
 ``GET  /api/rules``         ``?rules=``: the rules pages
 ``GET  /api/records``       the records book (unaided rows, then practice)
 ``GET  /api/review``        ``?game=N&player=you|cpu``: the review of a finished game of the history (default the
-                            last), the numbers of ``yahtzee-solve review N --json``
+                            last), the numbers of ``yahtzee-solve review N --json``; of a coach game
+                            ``player=NAME`` (default its first player), as ``review N --player NAME``
 ``/api/coach...``           the coach's page (a game played with real dice): :mod:`yahtzee_solver.web.coach`
 ==========================  =====================================================================
 
@@ -36,7 +37,8 @@ JavaScript numbers); an action sent with a ``version`` that is not the current o
 refused with 409 ``stale`` and the current game in ``game``.  Errors are JSON
 ``{"error": "<one line>", "code": "<reason>"}`` with a 4xx status: bad JSON,
 a body that is not an object, unknown fields or query parameters, wrong
-types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length,
+types, bodies over :data:`MAX_BODY` bytes or shorter than their Content-Length, a Content-Length that is not
+a count of bytes,
 illegal moves.  Nothing returns a
 traceback.  Every error is said in the request's ``?lang`` (the server's ``--lang``
 for an unknown one), from the catalogue (:mod:`yahtzee_solver.web.text`, keys ``web.err.*``).
@@ -58,6 +60,7 @@ from __future__ import annotations
 import hmac
 import os
 import json
+import re
 import secrets
 import sys
 from importlib import resources
@@ -100,6 +103,45 @@ def _host_name(host: str) -> str:
     if host.startswith("["):
         return host[: host.find("]") + 1] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _host_refused() -> ApiError:
+    """The 403 ``bad_host`` naming the ``Host`` header as sent (quoted, cut to 60 characters).
+
+    werkzeug's :attr:`request.host` is ``''`` for a host it cannot read (a Cyrillic letter; two ``Host``
+    headers, which the server joins with a comma), so the refusal named nothing: it quotes the header
+    itself (its bytes read as UTF-8), and says when it names several hosts.
+    """
+    sent = request.environ.get("HTTP_HOST")
+    if not isinstance(sent, str):
+        return ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
+    try:  # the server gives a header's bytes as Latin-1 text (PEP 3333)
+        sent = sent.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        pass
+    if "," in sent:
+        return ApiError(403, Msg("web.err.hosts", n=sent.count(",") + 1, hosts=quoted(sent, 60)), "bad_host")
+    return ApiError(403, Msg("web.err.host", host=quoted(sent, 60)), "bad_host")
+
+
+#: A well-formed ``Content-Length``: digits only (blanks around them are the header's own, RFC 9110).
+_LENGTH = re.compile(r"[ \t]*[0-9]+[ \t]*", re.ASCII)
+
+
+def _check_content_length() -> None:
+    """Refuse a request whose ``Content-Length`` is not a count of bytes (``-5``, ``abc``, ``+5``, ``5, 5``).
+
+    werkzeug reads such a header as 0, an empty body: the action ran without the fields sent (a stale tab's
+    ``version`` not checked).  An empty value is no header (PEP 3333).
+
+    Raises
+    ------
+    ApiError
+        400 ``bad_content_length``, quoting the value sent (cut to 40 characters).
+    """
+    sent = request.environ.get("CONTENT_LENGTH") or ""
+    if sent and not _LENGTH.fullmatch(sent):
+        raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")
 
 
 def _read_body() -> bytes:
@@ -317,7 +359,8 @@ def create_app(
     @app.before_request
     def guard() -> None:
         if _host_name(request.host) not in allowed_hosts:
-            raise ApiError(403, Msg("web.err.host", host=quoted(request.host, 60)), "bad_host")
+            raise _host_refused()
+        _check_content_length()  # any request: the server cannot tell where such a body ends
         if request.path.startswith("/api/"):
             # Another site's page may send any request here (a form, a fetch, an <img>): refuse them all,
             # reads too.  Browsers say where a request comes from in Sec-Fetch-Site, and in Origin.
@@ -416,10 +459,8 @@ def create_app(
         q = _query(("game", "player"))
         g = q.get("game")
         number = None if g is None else history_number(g)
-        p = q.get("player", "you")
-        if p not in ("you", "cpu"):
-            raise ApiError(400, tr()("web.err.player", player=quoted(p)))
-        return jsonify(review(service.advisors, tr().lang, service.history_file, number, 1 if p == "cpu" else 0))
+        # you or cpu; a coach game's player by name (you, the page's default: its first player)
+        return jsonify(review(service.advisors, tr().lang, service.history_file, number, q.get("player")))
 
     @app.get("/api/advice")
     def api_advice() -> Response:

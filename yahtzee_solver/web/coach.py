@@ -35,7 +35,7 @@ from ..play.coach import CoachGame, RollError
 from ..play.lock import GameLock, GameRunningError
 from ..rules import N_UPPER, RULESETS, RuleSet, get_rules
 from ..strategy.advisor import BoxOption, KeepOption
-from .service import ApiError, Msg, history_game, history_number, quoted, read_dice
+from .service import ApiError, Msg, history_game, history_number, number_shown, quoted, read_dice
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -496,7 +496,8 @@ class CoachService:
         def do(g: CoachGame) -> list[dict[str, Any]]:
             rules = g.rules
             if not 0 <= box < rules.n_categories:
-                raise ApiError(400, tr("web.err.box", box=box, last=rules.n_categories - 1), "bad_box")
+                msg = Msg("web.err.box", box=number_shown(box), last=rules.n_categories - 1)  # a long box by its ends
+                raise ApiError(400, msg.render(tr), "bad_box")
             if g.state.dice is None:
                 raise ApiError(409, tr("web.coach.err.roll_first"), "illegal")
             who = g.current

@@ -143,6 +143,15 @@ def quoted(text: str, limit: int = 20) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
+def number_shown(n: int) -> str | Msg:
+    """An integer of a request as an error message names it (a box of 4,000 digits): whole up to 24 characters,
+    else its first and last 8 digits and its count of digits (a :class:`Msg`, as :func:`history_number` quotes)."""
+    text = str(n)
+    if len(text) <= 24:
+        return text
+    return Msg("web.err.long_number", head=text[:8], tail=text[-8:], n=len(text.lstrip("-")))
+
+
 def history_number(text: str) -> int | str | Msg:
     """The game number of the history a ``game=`` parameter names (``/api/review``, ``/api/review/table``).
 
@@ -461,7 +470,7 @@ def _review_choice(tr: Translator, rules: RuleSet, d: Decision, which: str) -> s
 
 
 def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | str | Msg | None = None,
-           player: int = 0) -> dict[str, Any]:
+           player: int | str | None = 0) -> dict[str, Any]:
     """The review of a finished game of the history, as ``yahtzee-solve review N`` makes it
     (:func:`yahtzee_solver.analysis.review.review_log`): every decision, the best one and the expected loss.
 
@@ -469,8 +478,10 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | st
     ----------
     number : int or str, optional
         The game's number in the history (1 = the oldest kept; :func:`history_number`); default the last one.
-    player : int
-        0 the player's decisions, 1 the CPU's.
+    player : int or str, optional
+        0 (or ``"you"``, ``None``) the player's decisions, 1 (or ``"cpu"``) the CPU's; of a coach game, a player's
+        name (compared as ``review --player NAME`` compares it, :func:`~yahtzee_solver.play.history.player_key`),
+        ``None`` or ``"you"`` (the page's default) the first player's.
 
     Returns
     -------
@@ -482,10 +493,11 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | st
     Raises
     ------
     ApiError
-        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire; both
-        with ``games`` in the reply.
+        404 when there is no such game (or no history yet); 400 for ``player`` 1 in solitaire, a player
+        other than you or cpu in a game of the page, a name not at a coach game's table; all with ``games``
+        in the reply.
     """
-    from ..play.history import History, HistoryEntry
+    from ..play.history import History, HistoryEntry, player_key
     from ..analysis.review import review_log
 
     tr = WebTranslator(lang)
@@ -496,18 +508,43 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | st
         for i, e in enumerate(h.entries) if isinstance(e, HistoryEntry)
     ][::-1]
     n = h.last_number() if number is None else number
-    e = history_game(h, n, tr, games=games)
+    try:
+        e = history_game(h, n, tr, games=games)
+    except ApiError:
+        if isinstance(player, str) and player not in ("you", "cpu"):  # a name, and no coach game to have it
+            raise ApiError(400, tr("web.err.player", player=quoted(player)), games=games) from None
+        raise
     assert isinstance(n, int)  # history_game found it
+    names = e.seat_names()
+    who: str | None = None  # a coach game's player (the dice were the players' own: no seed)
+    if e.is_table:
+        asked = "you" if player in (None, 0) else str(player)
+        keys = [player_key(name) for name in names]
+        if player_key(asked) in keys:
+            player = keys.index(player_key(asked))
+        elif asked == "you":  # the page's default: the first player, as review N without --player
+            player = 0
+        else:
+            raise ApiError(400, tr("web.err.table_player", player=quoted(asked), names=", ".join(names)),
+                           "unknown_player", games=games)
+        who = names[player]
+    elif player is None or isinstance(player, str):
+        if player not in (None, "you", "cpu"):
+            raise ApiError(400, tr("web.err.player", player=quoted(player)), games=games)
+        player = 1 if player == "cpu" else 0
+    assert isinstance(player, int)
     if player == 1 and e.players < 2:  # the games too: the page's choice of game stays filled
         raise ApiError(400, tr("web.review.no_cpu"), "no_cpu", games=games)
     r = get_rules(e.rules)
     meta: dict[str, Any] = {"source": "history", "number": n, "date": e.date, "result": e.result, "scores": list(e.scores),
-            "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": e.seed,
-            "player": "cpu" if player else "you"}
+            "opponent": "solo" if e.opponent == "none" else e.opponent, "seed": None if e.is_table else e.seed,
+            "player": who if who is not None else "cpu" if player else "you"}
+    if who is not None:
+        meta["names"] = list(names)  # as review N --player NAME --json
     try:
         with advisors.using(r) as adv:
             # against a CPU, my endgame decisions also carry the winning chance they gave up (as the CLI's)
-            level = e.opponent if e.players == 2 and player == 0 else None
+            level = e.opponent if e.players == 2 and player == 0 and not e.is_table else None
             rev = review_log(e.log, r, player, advisor=adv, meta=meta, opponent_level=level)
     except YahtzeeError as err:
         raise ApiError(500, tr("review.unavailable", detail=_message(err)), "review_failed") from None
@@ -516,9 +553,12 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | st
              "win_lost": d.win_lost}
             for d in rev.decisions]
     b = rev.bands
-    lines = [tr("review.header", what=tr("review.game", n=n, date=e.date), title=tr.title(r),
-                opponent=tr.opponent(meta["opponent"]), seed=e.seed).replace("\n", " · ")]
-    if player == 1:
+    head = "review.header" if meta["seed"] is not None else "review.header_unseeded"  # a coach game has no seed
+    lines = [tr(head, what=tr("review.game", n=n, date=e.date), title=tr.title(r),
+                opponent=tr.opponent(meta["opponent"]), seed=meta["seed"]).replace("\n", " · ")]
+    if who is not None:
+        lines.append(tr("web.review.player_of", player=who))
+    elif player == 1:
         lines.append(tr("review.cpu"))
     if rev.decisions:
         lines.append(tr("review.score" if rev.complete else "review.score_so_far", score=rev.final_score,
@@ -530,7 +570,8 @@ def review(advisors: _Advisors, lang: str, history_file: _Path, number: int | st
         lines.append(tr("review.bands", b0=b["0"], b1=b["<1"], b2=b["1-5"], b3=b[">=5"]))
     else:
         lines.append(tr("review.none"))
-    return {"review": rev.to_dict(), "number": n, "players": e.players, "rows": rows, "lines": lines, "games": games,
+    return {"review": rev.to_dict(), "number": n, "players": e.players, "names": list(names) if e.is_table else None,
+            "player": meta["player"], "rows": rows, "lines": lines, "games": games,
             "costliest": [rev.decisions.index(d) for d in rev.costliest(3)]}
 
 
@@ -698,7 +739,12 @@ class GameService:
             # a box index outside the card (or a malformed hold) is a bad request, with the code the coach's and
             # the training's APIs give it; a move the position forbids is an illegal move (409)
             bad_request = why[0] in ("bad_box", "bad_hold")
-            raise ApiError(400 if bad_request else 409, tr.problem(why[0], why[1], st.rules),
+            params = why[1]
+            if why[0] == "bad_box":  # a box of 4,000 digits named by its ends
+                box = params.get("box")
+                shown = number_shown(box) if isinstance(box, int) else repr(box)
+                params = {**params, "box": shown.render(tr) if isinstance(shown, Msg) else shown}
+            raise ApiError(400 if bad_request else 409, tr.problem(why[0], params, st.rules),
                            why[0] if bad_request else "illegal")
 
     @property

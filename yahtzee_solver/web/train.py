@@ -37,7 +37,7 @@ from ..errors import DataFileError, UsageError
 from ..rules import RULESETS, get_rules
 from ..tui.prompt import dice_text, keeps_none
 from ..tui.train import ranking_rows
-from .service import ApiError, Msg, quoted
+from .service import ApiError, Msg, number_shown, quoted
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -355,7 +355,8 @@ class TrainerService:
                 raise ApiError(400, tr("web.err.keep_or_box"))
             if box is not None:
                 if not 0 <= box < rules.n_categories:
-                    raise ApiError(400, tr("web.err.box", box=box, last=rules.n_categories - 1), "bad_box")
+                    msg = Msg("web.err.box", box=number_shown(box), last=rules.n_categories - 1)  # a long box by its ends
+                    raise ApiError(400, msg.render(tr), "bad_box")
                 if pos.card.boxes[box] is not None:
                     raise ApiError(400, tr("web.train.err.closed", box=tr.box(rules, box)), "illegal")
                 ans = Answer(box=box)

@@ -5,14 +5,14 @@ import {api} from "./api.js";
 export async function loadReview() {
   const q = new URLSearchParams(location.search);
   const game = /^\d+$/.test(q.get("game") || "") ? q.get("game") : "";
-  const player = q.get("player") === "cpu" ? "cpu" : "you";
-  $("review-player").value = player;
+  const player = q.get("player") || "you";  // you or cpu; a coach game's player by name
   const p = new URLSearchParams({player});
   if (game) p.set("game", game);
   const out = $("review-result");
   try {
     const r = await api("GET", "/api/review?" + p.toString());
     fillGames(r.games, String(r.number));
+    fillPlayers(r.names, r.player);
     const tbl = el("table", {class: "ranked", id: "review-table"});
     // the endgame's winning chance given up, as the terminal's review shows it: only when the game has one
     const win = r.rows.some((d) => d.win_lost !== null && d.win_lost !== undefined);
@@ -58,6 +58,15 @@ async function loadTable(out, number) {
 function winLost(x) {
   if (x === null || x === undefined) return "";
   return x === 0 ? "0" : "−" + (100 * x).toFixed(2) + " %";
+}
+
+// The players to choose from: a coach game's names, else you and the CPU (the page's own words).
+function fillPlayers(names, current) {
+  const sel = $("review-player");
+  const opts = names ? names.map((n) => el("option", {value: n, text: n}))
+    : [el("option", {value: "you", text: t("web.review.you")}), el("option", {value: "cpu", text: t("web.review.cpu_player")})];
+  sel.replaceChildren(...opts);
+  sel.value = names ? current : (current === "cpu" ? "cpu" : "you");
 }
 
 function fillGames(games, current) {
