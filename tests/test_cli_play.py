@@ -1010,6 +1010,48 @@ def test_board_fits_a_narrow_terminal(lang, rules):
     assert sum("|" in x for x in wide) >= 9
 
 
+def _screens(monkeypatch, capsys, home, g, answers, size=(80, 24), **options):
+    """Run a terminal session on ``g`` (tty, ``size`` columns x rows) typing ``answers``; the screens shown
+    at each prompt (unstyled lines, from the last clear), the prompt line not included."""
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size(size))
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
+    screens = []
+    typed = iter(answers)
+
+    def ask(text):
+        screens.append(click.unstyle(capsys.readouterr().out).split("<CLEAR>")[-1].strip("\n").splitlines())
+        return next(typed)
+
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", ask)
+    s = Session(g, Translator("en"), fast=True, game_file=home / "game.json", records_file=home / "records.json",
+                sleep=lambda t: None, tty=True, **options)
+    s.run()
+    return screens
+
+
+def _late_position(home):
+    """A solitaire position three boxes from the end (its reasons take milliseconds, an early card's seconds)."""
+    done = ("ones", "twos", "threes", "fives", "sixes", "three-of-a-kind", "four-of-a-kind", "full-house",
+            "small-straight", "large-straight")
+    return _position(home, ScoreCard.from_mapping({k: 0 for k in done}), (4, 4, 4, 2, 6))
+
+
+@pytest.mark.parametrize("case", ["hint", "why", "hint against the CPU"])
+def test_the_practice_notice_shows_with_the_advice_on_an_80x24_terminal(monkeypatch, capsys, home, case):
+    # the notice came before the advice and was the first message left out to fit 24 rows: the game
+    # never said it had become practice
+    tr = Translator("en")
+    if case == "why":
+        g, answers = _late_position(home), ["why", "q"]
+    else:
+        g, answers = new_game("yahtzee", "normal" if "CPU" in case else "none", "me", seed=6), ["r", "h", "q"]
+    screen = _screens(monkeypatch, capsys, home, g, answers)[-1]
+    visible = screen[-23:]  # with the prompt line: 24 rows
+    head = tr("hint.title") if case != "why" else tr("why.head", figures="")[:12]
+    assert tr("practice.hint") in visible and any(line.startswith(head) for line in visible)
+    if case != "why":  # the reasons alone are taller than the room under the board
+        assert len(screen) <= 23 and screen[0].startswith("Yahtzee (official rules")  # the title stays
+
 def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((60, 24)))
     g = new_game("yahtzee", "normal", "me", seed=6)
