@@ -1052,6 +1052,17 @@ def test_the_practice_notice_shows_with_the_advice_on_an_80x24_terminal(monkeypa
     if case != "why":  # the reasons alone are taller than the room under the board
         assert len(screen) <= 23 and screen[0].startswith("Yahtzee (official rules")  # the title stays
 
+@pytest.mark.parametrize("answer, after", [("n", "Not scored."), ("y", "You scored 1 in Ones.")])
+def test_confirm_loss_says_once_that_the_game_is_practice(monkeypatch, capsys, home, answer, after):
+    # the notice was drawn with the question, then again on the screen after the answer
+    tr = Translator("en")
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)
+    screens = _screens(monkeypatch, capsys, home, g, ["s 1", answer, "q"], confirm_loss=5.0)
+    assert [sum(tr("practice.confirm")[:30] in line for line in s) for s in screens] == [0, 1, 0]
+    assert len(screens[1]) <= 23 and screens[1][0].startswith("Yahtzee (official rules")
+    assert after in screens[2]
+
+
 def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((60, 24)))
     g = new_game("yahtzee", "normal", "me", seed=6)

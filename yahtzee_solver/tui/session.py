@@ -344,9 +344,11 @@ class Session:
         """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""
         if self.confirm_loss is None or loss <= self.confirm_loss:
             return False
+        shown = len(self.pinned)
         self.practice("confirm")
         if self.tty:
             self.draw()
+            del self.pinned[shown:]  # the practice notice is drawn with the question: not again under its answer
         q = self.tr("confirm.loss", what=what, loss=f"{loss:.2f}", best=best)
         if self.confirm(q):
             return False
