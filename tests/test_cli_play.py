@@ -34,7 +34,7 @@ from yahtzee_solver.play.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
-from clihelpers import hold_lock, lock_is_free
+from clihelpers import CtrlC, hold_lock, lock_is_free
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +45,7 @@ def home(tmp_path, monkeypatch):
 
 def run(args, lines=(), **kw):
     text = "".join(f"{line}\n" for line in lines)
-    return CliRunner().invoke(main, args, input=text, **kw)
+    return CliRunner().invoke(main, args, **{"input": text, **kw})
 
 
 ERRORS = ("unknown command", "please answer", "Traceback", "invalid", "cannot keep")
@@ -238,6 +238,14 @@ def test_end_of_input_keeps_the_game_saved(home):
     res = run(["play", "--seed", "9", "--fast"], ["r"])
     assert res.exit_code == 1
     assert "The game is saved" in res.output
+    assert _saved(home)["rolls_used"] == 1
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_game_saved_and_exits_130(home):
+    # it exited 1, as at the end of input; the CLI's Ctrl-C is 130 (128 + SIGINT)
+    res = run(["play", "--seed", "9", "--fast"], input=CtrlC("r\n"))
+    assert res.exit_code == 130, res.output
+    assert "Interrupted. The game is saved" in res.output
     assert _saved(home)["rolls_used"] == 1
 
 
