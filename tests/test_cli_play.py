@@ -844,6 +844,24 @@ def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
     assert message in tr(e.value.key, **e.value.params)
 
 
+@pytest.mark.parametrize("typed, shown", [
+    ("\udcff\udcfe", "unknown command '\ufffd\ufffd'"),  # bytes that are not UTF-8, as the terminal reads them
+    ("k\udce9", "unknown command 'k\ufffd'"),
+    ("s caf\udce9", "unknown box 'caf\ufffd'"),
+    ("s caf\udcc3\udca9", "unknown box 'café'"),  # UTF-8 after all
+    ("\ud800", "unknown command '\ufffd'"),  # no byte stands for it
+])
+def test_bytes_typed_that_are_not_text_are_named_readably(home, typed, shown):
+    # they were echoed as surrogate escapes: unknown command '\udcff\udcfe'
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    with pytest.raises(PromptError) as e:
+        parse_command(typed, g, tr)
+    message = tr(e.value.key, **e.value.params)
+    assert shown in message and message.encode("utf-8")  # printable on any terminal
+
+
 def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
     res = run(["play", "--seed", "5", "--fast"], ["r", "k 0", "k ٣", "q"])
     assert res.exit_code == 0

@@ -51,7 +51,14 @@ ECHO_LIMIT = 24
 
 
 def _clip_echo(text: str) -> str:
-    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
+    """``text`` cut to :data:`ECHO_LIMIT` characters, readable: bytes typed that are not UTF-8 (read as
+    surrogate escapes, ``\\udcff``) and any other lone surrogate shown as the replacement character ``\ufffd``."""
+    text = text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        pass
+    return re.sub("[\ud800-\udfff]", "\ufffd", text)
 
 
 @dataclass(frozen=True)
