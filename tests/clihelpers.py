@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from contextlib import contextmanager
@@ -14,6 +15,21 @@ from yahtzee_solver.cli import main
 def run(*args: str, **kwargs):
     """Invoke ``yahtzee-solve ARGS`` with CliRunner (kwargs go to ``invoke``, e.g. ``input``)."""
     return CliRunner().invoke(main, list(args), prog_name="yahtzee-solve", **kwargs)
+
+
+class CtrlC(io.BytesIO):
+    """Input for ``invoke``: ``text`` typed, then Ctrl-C at the next prompt (its read raises KeyboardInterrupt)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text.encode())
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        if not data and size != 0:
+            raise KeyboardInterrupt
+        return data
+
+    read1 = read
 
 
 def run_json(*args: str) -> dict:

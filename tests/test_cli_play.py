@@ -34,7 +34,7 @@ from yahtzee_solver.play.records import RecordBook
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.state import ScoreCard
 
-from clihelpers import hold_lock, lock_is_free
+from clihelpers import CtrlC, hold_lock, lock_is_free
 
 
 @pytest.fixture(autouse=True)
@@ -45,7 +45,7 @@ def home(tmp_path, monkeypatch):
 
 def run(args, lines=(), **kw):
     text = "".join(f"{line}\n" for line in lines)
-    return CliRunner().invoke(main, args, input=text, **kw)
+    return CliRunner().invoke(main, args, **{"input": text, **kw})
 
 
 ERRORS = ("unknown command", "please answer", "Traceback", "invalid", "cannot keep")
@@ -238,6 +238,14 @@ def test_end_of_input_keeps_the_game_saved(home):
     res = run(["play", "--seed", "9", "--fast"], ["r"])
     assert res.exit_code == 1
     assert "The game is saved" in res.output
+    assert _saved(home)["rolls_used"] == 1
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_game_saved_and_exits_130(home):
+    # it exited 1, as at the end of input; the CLI's Ctrl-C is 130 (128 + SIGINT)
+    res = run(["play", "--seed", "9", "--fast"], input=CtrlC("r\n"))
+    assert res.exit_code == 130, res.output
+    assert "Interrupted. The game is saved" in res.output
     assert _saved(home)["rolls_used"] == 1
 
 
@@ -836,6 +844,24 @@ def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
     assert message in tr(e.value.key, **e.value.params)
 
 
+@pytest.mark.parametrize("typed, shown", [
+    ("\udcff\udcfe", "unknown command '\ufffd\ufffd'"),  # bytes that are not UTF-8, as the terminal reads them
+    ("k\udce9", "unknown command 'k\ufffd'"),
+    ("s caf\udce9", "unknown box 'caf\ufffd'"),
+    ("s caf\udcc3\udca9", "unknown box 'café'"),  # UTF-8 after all
+    ("\ud800", "unknown command '\ufffd'"),  # no byte stands for it
+])
+def test_bytes_typed_that_are_not_text_are_named_readably(home, typed, shown):
+    # they were echoed as surrogate escapes: unknown command '\udcff\udcfe'
+    tr = Translator("en")
+    g = new_game(seed=1)
+    g.apply_action(Roll())
+    with pytest.raises(PromptError) as e:
+        parse_command(typed, g, tr)
+    message = tr(e.value.key, **e.value.params)
+    assert shown in message and message.encode("utf-8")  # printable on any terminal
+
+
 def test_k_0_at_the_prompt_gets_an_error_naming_0(home):
     res = run(["play", "--seed", "5", "--fast"], ["r", "k 0", "k ٣", "q"])
     assert res.exit_code == 0
@@ -1008,6 +1034,59 @@ def test_board_fits_a_narrow_terminal(lang, rules):
     wide = [click.unstyle(x) for x in render_board(g, tr, 120)]
     assert wide == [click.unstyle(x) for x in render_board(g, tr)]  # side by side when there is room
     assert sum("|" in x for x in wide) >= 9
+
+
+def _screens(monkeypatch, capsys, home, g, answers, size=(80, 24), **options):
+    """Run a terminal session on ``g`` (tty, ``size`` columns x rows) typing ``answers``; the screens shown
+    at each prompt (unstyled lines, from the last clear), the prompt line not included."""
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size(size))
+    monkeypatch.setattr("yahtzee_solver.tui.session.clear_screen", lambda: print("<CLEAR>"))
+    screens = []
+    typed = iter(answers)
+
+    def ask(text):
+        screens.append(click.unstyle(capsys.readouterr().out).split("<CLEAR>")[-1].strip("\n").splitlines())
+        return next(typed)
+
+    monkeypatch.setattr("yahtzee_solver.tui.prompt.ask", ask)
+    s = Session(g, Translator("en"), fast=True, game_file=home / "game.json", records_file=home / "records.json",
+                sleep=lambda t: None, tty=True, **options)
+    s.run()
+    return screens
+
+
+def _late_position(home):
+    """A solitaire position three boxes from the end (its reasons take milliseconds, an early card's seconds)."""
+    done = ("ones", "twos", "threes", "fives", "sixes", "three-of-a-kind", "four-of-a-kind", "full-house",
+            "small-straight", "large-straight")
+    return _position(home, ScoreCard.from_mapping({k: 0 for k in done}), (4, 4, 4, 2, 6))
+
+
+@pytest.mark.parametrize("case", ["hint", "why", "hint against the CPU"])
+def test_the_practice_notice_shows_with_the_advice_on_an_80x24_terminal(monkeypatch, capsys, home, case):
+    # the notice came before the advice and was the first message left out to fit 24 rows: the game
+    # never said it had become practice
+    tr = Translator("en")
+    if case == "why":
+        g, answers = _late_position(home), ["why", "q"]
+    else:
+        g, answers = new_game("yahtzee", "normal" if "CPU" in case else "none", "me", seed=6), ["r", "h", "q"]
+    screen = _screens(monkeypatch, capsys, home, g, answers)[-1]
+    visible = screen[-23:]  # with the prompt line: 24 rows
+    head = tr("hint.title") if case != "why" else tr("why.head", figures="")[:12]
+    assert tr("practice.hint") in visible and any(line.startswith(head) for line in visible)
+    if case != "why":  # the reasons alone are taller than the room under the board
+        assert len(screen) <= 23 and screen[0].startswith("Yahtzee (official rules")  # the title stays
+
+@pytest.mark.parametrize("answer, after", [("n", "Not scored."), ("y", "You scored 1 in Ones.")])
+def test_confirm_loss_says_once_that_the_game_is_practice(monkeypatch, capsys, home, answer, after):
+    # the notice was drawn with the question, then again on the screen after the answer
+    tr = Translator("en")
+    g = _position(home, ScoreCard.empty(), (1, 2, 3, 4, 5), rolls_used=3)
+    screens = _screens(monkeypatch, capsys, home, g, ["s 1", answer, "q"], confirm_loss=5.0)
+    assert [sum(tr("practice.confirm")[:30] in line for line in s) for s in screens] == [0, 1, 0]
+    assert len(screens[1]) <= 23 and screens[1][0].startswith("Yahtzee (official rules")
+    assert after in screens[2]
 
 
 def test_session_on_a_60_column_terminal_fits(monkeypatch, capsys, home):

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from clihelpers import assert_clean_error, run, run_json
+from clihelpers import CtrlC, assert_clean_error, run, run_json
 from yahtzee_solver.analysis.table_review import review_table
 from yahtzee_solver.play.coach import CoachGame, coach_path, judge, load, ranking
 from yahtzee_solver.play.history import History
@@ -252,6 +252,18 @@ def test_ctrl_c_during_advice_goes_back_to_the_prompt(monkeypatch):
     result = run("coach", "--players", "Ann,Bob", input="12555\nh\nk 555\nq\n")
     assert result.exit_code == 0, result.output
     assert "Stopped; the game is as it was" in result.output
+    assert [list(a) for a in load()[0].actions] == [["player", "roll"], ["player", "keep"]]
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_130():
+    # it saved and exited 0, as q does; the CLI's Ctrl-C is 130 (128 + SIGINT)
+    result = run("coach", "--players", "Ann,Bob", input=CtrlC("12555\n"))
+    assert result.exit_code == 130, result.output
+    assert "Saved: yahtzee-solve coach --resume" in result.output
+    assert [list(a) for a in load()[0].actions] == [["player", "roll"]]
+    # the end of input saves and exits 0, as before
+    result = run("coach", "--resume", input="k 555\n")
+    assert result.exit_code == 0, result.output
     assert [list(a) for a in load()[0].actions] == [["player", "roll"], ["player", "keep"]]
 
 

@@ -18,6 +18,8 @@ from yahtzee_solver.analysis.training import (
     history_mistakes, play_positions, training_path, trend_bars,
 )
 from yahtzee_solver.cli import main
+
+from clihelpers import CtrlC
 from yahtzee_solver.game import cpu_actions, new_game
 from yahtzee_solver.play.history import History, add_finished_game
 from yahtzee_solver.state import ScoreCard, parse_card
@@ -150,6 +152,18 @@ def test_quitting_keeps_the_answers_given_and_a_costly_answer_is_counted(advisor
     assert s["positions"] == 1
     assert s["proficiency"] == pytest.approx(loss, abs=1e-9)
     assert f"it cost {loss:.2f} points" in res.output
+
+
+@pytest.mark.parametrize("ctrl_c", [True, False])
+def test_ctrl_c_saves_the_answers_given_and_exits_130(advisor, expert, ctrl_c):
+    # Ctrl-C at the prompt saved the session and exited 0, as the end of input does (still: 0)
+    pos = draw_positions(advisor, np.random.default_rng(4), 3)[0]
+    text = expert_command(expert, pos) + "\n"
+    res = CliRunner().invoke(main, ["train", "--count", "3", "--seed", "4"], input=CtrlC(text) if ctrl_c else text)
+    assert res.exit_code == (130 if ctrl_c else 0), res.output
+    assert "Session saved" in res.output and "Seed 4 (the same positions again" in res.output
+    (s,) = sessions()
+    assert s["positions"] == 1
 
 
 def test_same_seed_same_positions(advisor):

@@ -61,7 +61,8 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
     from ..analysis.training import SessionRecord, TrainingStats, draw_positions, history_mistakes
     from ..errors import UsageError
     from ..strategy.advisor import Advisor
-    from ..tui.train import run_training, stats_lines, summary_lines
+    from ..tui.prompt import INTERRUPTED
+    from ..tui.train import TrainingInterrupted, run_training, stats_lines, summary_lines
 
     no_color(ctx)
     tr = Translator(lang.lower() if lang else locale_lang() or "en")
@@ -102,7 +103,11 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         click.echo(tr("train.no_mistakes" if decisions else "train.no_history", rules=tr.title(rules)))
     else:
         click.echo(tr("train.sampled"))
-    graded = run_training(positions, advisor, tr)
+    try:
+        graded, stopped = run_training(positions, advisor, tr), False
+    except TrainingInterrupted as e:  # Ctrl-C: the answers given are saved as at the end of input, then exit 130
+        click.echo("")
+        graded, stopped = e.graded, True
     record = None
     if graded:
         record = SessionRecord.of(graded, rules.name, "history" if mistakes else "sampled", seed)
@@ -115,6 +120,8 @@ def train(ctx: click.Context, rules: RuleSet, from_history: bool, player_name: s
         st.add(record)
         click.echo(tr("train.saved"))
     click.echo(tr("train.seed", seed=seed))
+    if stopped:
+        ctx.exit(INTERRUPTED)
 
 
 def _decisions(entries: list[HistoryEntry], name: str | None) -> list[tuple[tuple[Event, ...], int]]:

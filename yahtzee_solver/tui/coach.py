@@ -24,7 +24,7 @@ from ..i18n import Translator, display_width, format_probability, pad, wrap
 from ..play import coach as engine
 from ..play.coach import CoachGame, MoveError, RollError
 from ..strategy.advisor import BoxOption, KeepOption
-from .prompt import PromptError, ask, dice_text, keep_command, normalize, parse_command
+from .prompt import INTERRUPTED, PromptError, ask, dice_text, interrupted, keep_command, normalize, parse_command
 
 if TYPE_CHECKING:
     from ..state import ScoreCard
@@ -81,17 +81,17 @@ class CoachSession:
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
-        """Play until the game is over (0) or the player quits (0, saved)."""
+        """Play until the game is over (0) or the player quits (0, saved; 130 after Ctrl-C at the prompt)."""
         g, tr = self.game, self.tr
         self.say(tr("coach.title", rules=tr.title(g.rules), players=", ".join(g.players)))
         while not g.is_over():
             try:
                 line = ask(self.prompt())
-            except click.Abort:
+            except click.Abort as e:
                 self.save()
                 click.echo()
                 self.say(tr("coach.saved"))
-                return 0
+                return INTERRUPTED if interrupted(e) else 0
             try:
                 done = self.handle(line)
             except KeyboardInterrupt:  # Ctrl-C during advice (seconds from an early card): back to the prompt

@@ -31,7 +31,8 @@ from ..game import N_DICE, GameState, Hold, Roll, Score, positions_of
 from ..i18n import Translator
 from ..play.session import dice_text
 
-__all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", "keep_command", "dice_text", "confirm", "ask"]
+__all__ = ["Command", "PromptError", "parse_command", "normalize", "POSITIONS", "keep_command", "dice_text", "confirm", "ask",
+           "INTERRUPTED", "interrupted"]
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -50,7 +51,14 @@ ECHO_LIMIT = 24
 
 
 def _clip_echo(text: str) -> str:
-    return text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
+    """``text`` cut to :data:`ECHO_LIMIT` characters, readable: bytes typed that are not UTF-8 (read as
+    surrogate escapes, ``\\udcff``) and any other lone surrogate shown as the replacement character ``\ufffd``."""
+    text = text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…"
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        pass
+    return re.sub("[\ud800-\udfff]", "\ufffd", text)
 
 
 @dataclass(frozen=True)
@@ -215,8 +223,19 @@ def keep_command(keep: Iterable[int]) -> str:
 
 
 def ask(text: str) -> str:
-    """One line from the player, :func:`normalize`-d (``click.Abort`` on end of input or Ctrl-C)."""
+    """One line from the player, :func:`normalize`-d (``click.Abort`` on end of input or Ctrl-C: see :func:`interrupted`)."""
     return normalize(click.prompt(text, default="", show_default=False, prompt_suffix=""))
+
+
+#: Exit status after Ctrl-C (128 + SIGINT), the command line's convention (:mod:`yahtzee_solver.cli`).
+INTERRUPTED = 130
+
+
+def interrupted(e: BaseException) -> bool:
+    """Whether ``e`` -- a ``click.Abort`` from :func:`ask`, or a ``KeyboardInterrupt`` -- is Ctrl-C, not the end
+    of input (click raises its ``Abort`` while handling the ``KeyboardInterrupt`` or ``EOFError``)."""
+    return isinstance(e, KeyboardInterrupt) or isinstance(e.__context__, KeyboardInterrupt) \
+        or isinstance(e.__cause__, KeyboardInterrupt)
 
 
 def confirm(tr: Translator, text: str) -> bool:

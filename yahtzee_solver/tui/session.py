@@ -113,12 +113,16 @@ class Session:
         """``text`` wrapped to the terminal width (on a terminal only; no-break spaces printed as spaces)."""
         return wrap(text, self.width)
 
-    def note(self, text: str, **style: Any) -> None:
-        """Show a message: kept under the board on a terminal, printed at once otherwise."""
+    def note(self, text: str, *, pin: bool = False, **style: Any) -> None:
+        """Show a message: kept under the board on a terminal, printed at once otherwise.
+
+        ``pin``: never left out to fit the screen, as the start-up messages (the
+        notice that the game has become practice, which comes before the advice that made it so).
+        """
         text = self.wrap(text)
         text = click.style(text, **style) if style else text
         if self.tty:
-            self.messages.append(text)
+            (self.pinned if pin else self.messages).append(text)
         else:
             click.echo(text)
 
@@ -140,32 +144,40 @@ class Session:
         if self.tty:
             clear_screen()
         screen = []
+        reminder = []
         if self.tty or self.dirty or force:
             screen += render_board(self.state, self.tr, self.width)
             if not self.state.is_terminal():
                 screen.append("")
                 screen += render_dice(self.state, self.tr, self.width)
-                screen.append(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
-        self._show(screen, self.messages + self.transient, self.pinned)
+                reminder.append(click.style(fit_items(self.tr("commands_short"), self.width), dim=True))
+        self._show(screen, self.messages + self.transient, self.pinned, reminder)
         self.transient.clear()
         self.dirty = False
 
-    def _show(self, screen: list[str], messages: list[str], pinned: Sequence[str] = ()) -> None:
-        """Print ``screen``, ``pinned`` then ``messages``; on a terminal, the oldest ``messages`` that
-        would push the title off the screen (with the prompt line) are left out."""
-        screen = [*screen, *pinned]
+    def _show(self, screen: list[str], messages: list[str], pinned: Sequence[str] = (),
+              spare: Sequence[str] = ()) -> None:
+        """Print ``screen``, ``spare``, ``pinned`` then ``messages``, fitting a terminal's rows (with the
+        prompt line) so that the title stays on screen.
+
+        ``pinned`` and the newest message are always shown; to make room for
+        them, ``spare`` (the short list of commands, which ``help`` repeats) is
+        left out first.  Then the oldest other ``messages`` that do not fit are left out.
+        """
         if self.tty:
             rows = shutil.get_terminal_size((80, 24)).lines
-            used = sum(s.count("\n") + 1 for s in screen) + 1  # + the prompt line
+            if _height([*screen, *spare, *pinned, *messages[-1:]]) + 1 > rows:  # + the prompt line
+                spare = ()
+            used = _height([*screen, *spare, *pinned]) + 1
             kept: list[str] = []
             for m in reversed(messages):
-                n = m.count("\n") + 1
+                n = _height([m])
                 if kept and used + n > rows:
                     break
                 kept.append(m)
                 used += n
             messages = kept[::-1]
-        for line in screen + messages:
+        for line in [*screen, *spare, *pinned, *messages]:
             click.echo(line)
 
     def ask(self, text: str) -> str:
@@ -326,15 +338,17 @@ class Session:
             already = bool(self.store.practice)
             self._records_warning(mark_practice(self.store, reason, self.records_file))
             if not already:
-                self.note(self.tr(f"practice.{reason}"), fg="yellow")
+                self.note(self.tr(f"practice.{reason}"), pin=True, fg="yellow")
 
     def _too_costly(self, what: str, loss: float, best: str, cancelled: str = "confirm.cancelled") -> bool:
         """Ask about a choice losing ``loss`` expected points (above :attr:`confirm_loss`); True to cancel it."""
         if self.confirm_loss is None or loss <= self.confirm_loss:
             return False
+        shown = len(self.pinned)
         self.practice("confirm")
         if self.tty:
             self.draw()
+            del self.pinned[shown:]  # the practice notice is drawn with the question: not again under its answer
         q = self.tr("confirm.loss", what=what, loss=f"{loss:.2f}", best=best)
         if self.confirm(q):
             return False
@@ -371,7 +385,7 @@ class Session:
         self.state, last, first = undo_score(self.store, st, self._before_score, self.records_file)
         self._before_score = None
         if first:
-            self.note(tr("practice.undo"), fg="yellow")
+            self.note(tr("practice.undo"), pin=True, fg="yellow")
         self.dirty = True
         self.note(tr("ev.undone", box=tr.box(st.rules, last.category)), fg="yellow")
 
@@ -592,6 +606,11 @@ class Session:
             click.echo(self.wrap(line))
         if number is not None:
             click.echo(click.style(tr("review.history_saved", n=number), dim=True))
+
+
+def _height(lines: Iterable[str]) -> int:
+    """The rows ``lines`` take (each may hold line breaks)."""
+    return sum(s.count("\n") + 1 for s in lines)
 
 
 def on_terminal() -> bool:

@@ -29,7 +29,7 @@ from ..play.lock import GameLock
 from ..play.savegame import GameStore
 from ..play.session import begin_game, make_game, settle, settle_notes
 from .board import player_name
-from .prompt import confirm
+from .prompt import INTERRUPTED, confirm, interrupted
 from . import session as tui_session
 from .session import Session
 
@@ -171,8 +171,8 @@ def start_game(tr: Translator, store: GameStore, resume: bool, rules: str | Rule
 
 def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent: str, first: str, seed: int | None,
               fast: bool = False, confirm_loss: float | None = None) -> int:
-    """Run the ``play`` command's game under the data folder's lock; the exit code (0, or 1 if interrupted
-    or the finished game could not be recorded).
+    """Run the ``play`` command's game under the data folder's lock; the exit code: 0, 130 after Ctrl-C
+    (the game saved), 1 at the end of input or if the finished game could not be recorded.
 
     Parameters
     ----------
@@ -213,8 +213,8 @@ def play_game(lang: str | None, *, resume: bool, rules: str | RuleSet, opponent:
         session = Session(state, tr, fast=fast, store=store, notices=notices, confirm_loss=confirm_loss)
         try:
             result = session.run()
-        except (click.Abort, KeyboardInterrupt):
+        except (click.Abort, KeyboardInterrupt) as e:
             click.echo()
             click.echo(tr("quit.interrupted"), err=True)
-            return 1
+            return INTERRUPTED if interrupted(e) else 1
         return 1 if result == "unrecorded" else 0

@@ -19,7 +19,7 @@ from ..analysis.training import STRONG, Answer, Graded, Position, SessionRecord,
 from ..game import MAX_ROLLS, GameConfig, GameState
 from ..i18n import Translator, display_width, pad, wrap
 from .board import render_board, render_dice
-from .prompt import PromptError, ask, dice_text, keep_command, parse_command
+from .prompt import PromptError, ask, dice_text, interrupted, keep_command, parse_command
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 #: A ranking row: ``(command, label, expected final score, loss)`` (points).
 Row: TypeAlias = tuple[str, str, float, float]
 
-__all__ = ["position_state", "ranking_rows", "ranking_lines", "WhyReason", "run_training", "stats_lines"]
+__all__ = ["position_state", "ranking_rows", "ranking_lines", "WhyReason", "run_training", "TrainingInterrupted",
+           "stats_lines"]
 
 
 def position_state(position: Position) -> GameState:
@@ -193,10 +194,23 @@ class WhyReason:
         return text
 
 
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C in :func:`run_training`; ``graded`` holds the answers graded before it (a list of Graded)."""
+
+    def __init__(self, graded: list[Graded]) -> None:
+        super().__init__()
+        self.graded = graded
+
+
 def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator, *,
                  reason: Callable[[Position, Answer, str], str | None] | None = None,
                  read: Callable[[str], str] = ask, echo: Callable[[str], object] = click.echo) -> list[Graded]:
     """Ask ``positions`` one at a time; return the graded answers (fewer if the player quits with q or end of input).
+
+    Raises
+    ------
+    TrainingInterrupted
+        On Ctrl-C (at the prompt, or while an answer is graded), with the answers graded before.
 
     Parameters
     ----------
@@ -224,7 +238,9 @@ def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator
         while True:
             try:
                 line = read(tr("prompt"))
-            except (click.Abort, EOFError):
+            except (click.Abort, EOFError, KeyboardInterrupt) as e:
+                if interrupted(e):
+                    raise TrainingInterrupted(out) from None
                 return out
             try:
                 answer = _answer(line, state, tr)
@@ -236,9 +252,12 @@ def run_training(positions: Sequence[Position], advisor: Advisor, tr: Translator
         if answer is None:
             return out
         # the ranking at once, then the reason (its exact figures take up to seconds on an early card)
-        g = grade(advisor, pos, answer, lang=tr.lang)
-        echo("\n".join(ranking_lines(advisor, g, tr)))
-        g = dataclasses.replace(g, reason=reason(pos, answer, tr.lang))
+        try:
+            g = grade(advisor, pos, answer, lang=tr.lang)
+            echo("\n".join(ranking_lines(advisor, g, tr)))
+            g = dataclasses.replace(g, reason=reason(pos, answer, tr.lang))
+        except KeyboardInterrupt:  # this answer is not counted; the ones before are kept
+            raise TrainingInterrupted(out) from None
         out.append(g)
         lines = reason_lines(g.reason, tr)
         if lines:
