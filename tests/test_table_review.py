@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from clihelpers import assert_clean_error, run, run_json
+from gamehelpers import table_log
 from yahtzee_solver.analysis.review import review_game
 from yahtzee_solver.analysis.table_review import review_table
 from yahtzee_solver.game import cpu_actions, new_game
@@ -39,23 +40,6 @@ def _solo(rules, level, seed, rng_seed):
     return state
 
 
-def _table_log(states):
-    """The games of several players at one table: their events turn by turn, each naming its seat."""
-    turns = []
-    for st in states:
-        mine = [[]]
-        for ev in st.log:
-            mine[-1].append(ev)
-            if ev.kind == "score":
-                mine.append([])
-        turns.append(mine)
-    log = []
-    for t in range(len(turns[0])):
-        for seat, mine in enumerate(turns):
-            log += [dataclasses.replace(ev, player=seat) for ev in mine[t]]
-    return log
-
-
 LEVELS = ("expert", "normal", "beginner")
 
 
@@ -69,7 +53,7 @@ def test_every_players_split_is_their_own_review_and_the_identity_holds(advisor)
     reviewed alone, and final = start value - skill loss + luck within 1e-9."""
     for g in range(20):
         states = [_solo("yahtzee", lvl, 100 * g + i, 7 * g + i) for i, lvl in enumerate(LEVELS)]
-        table = review_table("yahtzee", LEVELS, _table_log(states), advisor=advisor, chances=False)
+        table = review_table("yahtzee", LEVELS, table_log(states), advisor=advisor, chances=False)
         assert table.names == LEVELS and table.rounds == tuple(range(1, 14))
         assert table.chances == (None,) * 13 and not table.computed
         for p, st in zip(table.players, states):
@@ -105,7 +89,7 @@ def yacht_games():
     games = []
     for g in range(2):
         states = [_solo("yacht", lvl, 50 + 10 * g + i, g + i) for i, lvl in enumerate(LEVELS)]
-        games.append((states, review_table("yacht", ("Ann", "Bob", "Chen"), _table_log(states), advisor=adv)))
+        games.append((states, review_table("yacht", ("Ann", "Bob", "Chen"), table_log(states), advisor=adv)))
     return games
 
 
@@ -150,7 +134,7 @@ def test_one_pass_gives_each_cards_own_distribution(yacht_games):
 
 def test_rounds_with_too_many_open_boxes_are_not_computed_and_the_chart_says_so(yacht_games):
     states, full = yacht_games[0]
-    table = review_table("yacht", ("Ann", "Bob", "Chen"), _table_log(states), max_open=5)
+    table = review_table("yacht", ("Ann", "Bob", "Chen"), table_log(states), max_open=5)
     open_at = [max(len(c.open_categories) for c in cards) for cards in _cards_by_round(states)]
     for row, want, n in zip(table.chances, full.chances, open_at):
         assert (row is None) == (n > 5)
@@ -180,7 +164,7 @@ def test_the_chart_fits_80_columns_with_long_names(yacht_games, lang):
 @pytest.fixture
 def coach_entry(yacht_games):
     states, _ = yacht_games[0]
-    return HistoryEntry.of_table("yacht", ("Ann", "Bob", "Chen"), _table_log(states),
+    return HistoryEntry.of_table("yacht", ("Ann", "Bob", "Chen"), table_log(states),
                                  [st.cards[0].total for st in states])
 
 

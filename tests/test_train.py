@@ -288,21 +288,12 @@ def test_the_ranking_is_plays_hint_for_the_same_position(advisor, tmp_path, caps
 # -- the coach's games in the history, and the reasons -------------------------------------------------------
 def _coach_history(advisor):
     """A two-player coach game in the history: Ann plays as the expert (no mistake), Bob as a beginner."""
-    import dataclasses
-
+    from gamehelpers import table_log
     from yahtzee_solver.play.history import HistoryEntry, add_entry
 
     ann = finished_game(ExpertStrategy("yahtzee", jit=False), seed=21)
     bob = finished_game(BeginnerStrategy("yahtzee", rng=np.random.default_rng(2)), seed=22)
-    turns = []
-    for st in (ann, bob):
-        mine = [[]]
-        for ev in st.log:
-            mine[-1].append(ev)
-            if ev.kind == "score":
-                mine.append([])
-        turns.append(mine)
-    log = [dataclasses.replace(ev, player=seat) for t in range(13) for seat in (0, 1) for ev in turns[seat][t]]
+    log = table_log((ann, bob))
     entry = HistoryEntry.of_table("yahtzee", ("Ann", "Bob"), log, (ann.cards[0].total, bob.cards[0].total))
     add_entry(entry)
     return entry

@@ -416,8 +416,7 @@ def test_the_hints_dice_are_refused_as_the_advisor_refuses_them(client, lang, di
 # -- the review page of a coach game: a player by name, as review N --player NAME --------------------------------------
 def _coach_entry(names):
     """A finished yacht game of a coach's table (random legal moves, each seat its own dice), its entry."""
-    import dataclasses
-
+    from gamehelpers import table_log
     from yahtzee_solver.game import new_game
     from yahtzee_solver.play.history import HistoryEntry
 
@@ -429,16 +428,7 @@ def _coach_entry(names):
             acts = st.legal_actions()
             st.apply_action(acts[int(rng.integers(len(acts)))])
         states.append(st)
-    turns = []
-    for st in states:
-        mine = [[]]
-        for ev in st.log:
-            mine[-1].append(ev)
-            if ev.kind == "score":
-                mine.append([])
-        turns.append(mine)
-    log = [dataclasses.replace(ev, player=seat) for t in range(len(turns[0]))
-           for seat, mine in enumerate(turns) for ev in mine[t]]
+    log = table_log(states)
     return HistoryEntry.of_table("yacht", names, log, [st.cards[0].total for st in states])
 
 
