@@ -836,12 +836,17 @@ def test_records_leaves_a_running_games_result_to_that_game(home):
     ("s ٣", "unknown box '٣'"),
 ])
 def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
+    assert message in _refusal(bad)
+
+
+def _refusal(typed: str) -> str:
+    """The message the prompt refuses ``typed`` with, after the first roll of a new game (English)."""
     tr = Translator("en")
     g = new_game(seed=1)
     g.apply_action(Roll())
     with pytest.raises(PromptError) as e:
-        parse_command(bad, g, tr)
-    assert message in tr(e.value.key, **e.value.params)
+        parse_command(typed, g, tr)
+    return tr(e.value.key, **e.value.params)
 
 
 @pytest.mark.parametrize("typed, shown", [
@@ -853,12 +858,7 @@ def test_keep_zero_and_non_ascii_digits_are_refused(home, bad, message):
 ])
 def test_bytes_typed_that_are_not_text_are_named_readably(home, typed, shown):
     # they were echoed as surrogate escapes: unknown command '\udcff\udcfe'
-    tr = Translator("en")
-    g = new_game(seed=1)
-    g.apply_action(Roll())
-    with pytest.raises(PromptError) as e:
-        parse_command(typed, g, tr)
-    message = tr(e.value.key, **e.value.params)
+    message = _refusal(typed)
     assert shown in message and message.encode("utf-8")  # printable on any terminal
 
 
