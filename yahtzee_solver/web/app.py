@@ -80,6 +80,7 @@ from ..game import MAX_SEED_DIGITS, OPPONENTS, seed_too_long
 from ..dice import whole_number
 from ..i18n import LANGS
 from ..rules import RULESETS
+from .server import CONTENT_LENGTHS
 from .service import (ApiError, GameService, Msg, WebTranslator, advise, check_lang, history_number, quoted, records,
                       review, rules_pages, texts)
 
@@ -132,13 +133,21 @@ def _check_content_length() -> None:
     """Refuse a request whose ``Content-Length`` is not a count of bytes (``-5``, ``abc``, ``+5``, ``5, 5``).
 
     werkzeug reads such a header as 0, an empty body: the action ran without the fields sent (a stale tab's
-    ``version`` not checked).  An empty value is no header (PEP 3333).
+    ``version`` not checked).  Under serve's server (:data:`~yahtzee_solver.web.server.CONTENT_LENGTHS`) an
+    empty header and two headers that differ are refused too; elsewhere an empty value is no header (PEP 3333).
 
     Raises
     ------
     ApiError
         400 ``bad_content_length``, quoting the value sent (cut to 40 characters).
     """
+    headers = request.environ.get(CONTENT_LENGTHS)  # every header as sent, under serve's server
+    if headers:
+        # an empty one, or two that differ (werkzeug kept one of them): no count of bytes either
+        sent = headers[0] if len({h.strip() for h in headers}) == 1 else ", ".join(headers)
+        if not _LENGTH.fullmatch(sent):
+            raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")
+        return
     sent = request.environ.get("CONTENT_LENGTH") or ""
     if sent and not _LENGTH.fullmatch(sent):
         raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")

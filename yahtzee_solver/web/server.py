@@ -4,12 +4,19 @@
 server with :class:`RequestHandler`, which differs from werkzeug's own in what it
 puts in the WSGI environ:
 
-* ``QUERY_STRING`` holds the query's bytes as sent, one character a byte
-  (Latin-1), as PEP 3333 says.  http.server reads the request line so, and
-  werkzeug's handler encoded that text as UTF-8 once more: raw UTF-8 in a query
-  (``?player=Zoë`` as curl sends it; a browser percent-encodes it) reached the app
-  encoded twice, ``ZoÃ«``, and bytes that are not UTF-8 as Latin-1 letters.  The
-  app decodes the bytes (:func:`yahtzee_solver.web.app.query_args`).
+* ``QUERY_STRING`` holds the query as sent, each byte from 0x80 on
+  percent-encoded (as a browser sends it) before http.server reads the request
+  line.  http.server reads the line as Latin-1 text and splits it at blanks, and
+  0x85 and 0xA0 are blanks in that text: raw UTF-8 holding them (``张``, ``à``,
+  ``Å``) split the line (a 400 "Bad request syntax" in mojibake, or a value cut
+  short); and werkzeug's handler encoded the query once more as UTF-8, so raw
+  ``?player=Zoë`` (as curl sends it) reached the app as ``ZoÃ«``.  The app decodes
+  the query (:func:`yahtzee_solver.web.app.query_args`): raw and percent-encoded
+  UTF-8 read alike.
+* ``yahtzee_solver.content_lengths`` (:data:`CONTENT_LENGTHS`) holds every
+  ``Content-Length`` header as sent, for the app to refuse an empty one or two
+  that differ (werkzeug's environ keeps one value, and an empty one reads as no
+  header).
 * ``wsgi.input`` ends when the client sends nothing more for
   :attr:`RequestHandler.body_timeout` seconds.  A client that announces a longer
   body than it sends (``curl -H 'Content-Length: 10'`` with no data) and keeps the
@@ -36,7 +43,11 @@ from werkzeug.serving import DechunkedInput, WSGIRequestHandler
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
 
-__all__ = ["RequestHandler", "BODY_TIMEOUT"]
+__all__ = ["RequestHandler", "BODY_TIMEOUT", "CONTENT_LENGTHS"]
+
+#: The environ key of the request's ``Content-Length`` headers as sent (a tuple of str), set by
+#: :class:`RequestHandler` when there is one or more.
+CONTENT_LENGTHS = "yahtzee_solver.content_lengths"
 
 #: Seconds the server waits for the next byte of a request body (the page's bodies, at most
 #: :data:`yahtzee_solver.web.app.MAX_BODY` bytes, come with their headers).
@@ -105,11 +116,27 @@ class RequestHandler(WSGIRequestHandler):
             The WSGI environ of the request.
         """
         environ = super().make_environ()
-        environ["QUERY_STRING"] = urlsplit(self.path).query  # self.path: the request line's bytes as Latin-1
+        environ["QUERY_STRING"] = urlsplit(self.path).query  # self.path: the request line, ASCII (parse_request)
+        lengths = self.headers.get_all("Content-Length")
+        if lengths:
+            environ[CONTENT_LENGTHS] = tuple(lengths)
         body = _WaitedInput(self, self.body_timeout)
         chunked = isinstance(environ["wsgi.input"], DechunkedInput)  # werkzeug's reader of a chunked body
         environ["wsgi.input"] = DechunkedInput(body) if chunked else body  # type: ignore[arg-type]
         return environ
+
+    def parse_request(self) -> bool:
+        """http.server's reading of the request line, its bytes from 0x80 on percent-encoded first (see the module).
+
+        Returns
+        -------
+        bool
+            Whether the request can be answered (http.server's own result).
+        """
+        raw: bytes = self.raw_requestline  # type: ignore[has-type]  # set by http.server before this call
+        if not raw.isascii():
+            self.raw_requestline = re.sub(rb"[\x80-\xff]", lambda m: b"%%%02X" % m.group()[0], raw)
+        return super().parse_request()
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """http.server's own refusal of a request (see the module) as the app's JSON error, not an HTML page.
