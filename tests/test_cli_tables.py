@@ -22,6 +22,7 @@ from clihelpers import fifo as make_fifo
 from clihelpers import assert_clean_error as _assert_clean_error
 import yahtzee_solver.solver.build as build_module
 import yahtzee_solver.solver.table as table_module
+from yahtzee_solver._version import __version__
 from yahtzee_solver import Advisor
 from yahtzee_solver.solver.build import BuildResult
 from yahtzee_solver.rules import RULESETS, get_rules
@@ -301,6 +302,22 @@ def test_info_reports_checksum_mismatch(tmp_path):
     assert_clean_error(result, 1, "checksum", str(p))
     data = json.loads(run("info", "--rules", "yacht", "--table", str(p), "--json").output.split("\nError:")[0])
     assert data["checksum_ok"] is False
+
+
+@pytest.mark.parametrize("stored, shown", [("\x1b]0;pwn\x07\n2", "'\\x1b]0;pwn\\x07\\n2'"),
+                                           ("9" * 100_000, "'" + "9" * 35 + "...'")])
+def test_info_shows_the_tables_package_version_escaped_and_short(tmp_path, stored, shown):
+    """The file's own text: a terminal escape went out as it was (it set the window title), a newline split the
+    row, and 100,000 characters were printed whole."""
+    p = tmp_path / "yacht.h5"
+    shutil.copyfile(default_table_path("yacht"), p)
+    with h5py.File(p, "r+") as f:
+        f.attrs["package_version"] = stored
+    result = run("info", "--rules", "yacht", "--table", str(p))
+    assert result.exit_code == 0, result.output
+    row = [line for line in result.output.splitlines() if line.startswith("built by")]
+    assert row == [f"built by    yahtzee_solver {shown} (running {__version__})"], result.output
+    assert "\x1b" not in result.output and len(result.output) < 2000
 
 
 @pytest.mark.parametrize("stamped", [False, True], ids=["stale-checksum", "checksum-of-the-nans"])

@@ -288,7 +288,7 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
             ("file", f"{data['path']} ({size / 2**20:.1f} MiB, {size:,} bytes)"),
             ("format", f"{meta.get('format', '?')}, version {data['format_version']}"),
             ("rules", f"{rs.name}: {rs.title}"),
-            ("built by", f"yahtzee_solver {data['package_version']} (running {__version__})"),
+            ("built by", f"yahtzee_solver {_shown_version(data['package_version'])} (running {__version__})"),
             ("empty card", f"{empty:.10f}, {_reference_text(rs, ref, ok_ref, empty)}"),
             ("states", f"{_states_text(n_states, reachable)}, array {' x '.join(map(str, data['shape']))} float64"),
             ("checksum", f"{stored} {'verified' if ok_sum else 'MISMATCH'}"),
@@ -304,6 +304,16 @@ def info(rules: RuleSet | None, table_path: str | None, as_json: bool) -> None:
                 else f"says it holds {n_states:,} reachable states")
         raise TableError(f"value table {str(table.path)!r} {said}, its values hold {reachable:,}; {hint}",
                          remedy=hint)
+
+
+def _shown_version(text: str) -> str:
+    """A table's ``package_version`` as ``info`` prints it: as stored when it is a short printable word,
+    else quoted with its control characters escaped and cut to 40 characters (the file's own text: a
+    terminal escape in it must not reach the terminal, nor a newline split the row)."""
+    if len(text) <= 40 and text.isprintable() and " " not in text:
+        return text
+    shown = repr(text)
+    return shown if len(shown) <= 40 else shown[:36] + "...'"
 
 
 def _states_text(n_states: int | None, reachable: int) -> str:
