@@ -489,3 +489,13 @@ def test_a_card_quotes_the_points_as_typed():
     with pytest.raises(ScoreCardError, match=r"invalid points '18:25' for sixes"):
         parse_card("sixes=18:25")
     assert card_entries("sixes:18=2") == [("sixes:18=2", "sixes", "18=2")]
+
+
+def test_a_card_files_rules_are_read_as_a_rules_name_is(tmp_path):
+    """"Yacht" in a card file is yacht, as --rules Yacht and get_rules read it (it was 'unknown rules')."""
+    from yahtzee_solver.state import card_rules
+
+    p = tmp_path / "c.json"
+    p.write_text('{"rules": " Yacht ", "boxes": {"sixes": 18}}')
+    assert card_rules(f"@{p}") == "yacht"
+    assert parse_card(f"@{p}", "yacht").rules.name == "yacht"

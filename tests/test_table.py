@@ -687,3 +687,10 @@ def test_check_chunks_refuses_digests_that_do_not_cover_every_chunk(tmp_path):
         with pytest.raises(TableError) as info:
             table_mod._check_chunks(t.values, bad, p, "yacht")
         _assert_clear(info.value, repr(str(p)), "/chunk_sha256")
+
+
+def test_no_rules_and_no_path_is_the_default_table():
+    """As get_rules(None) and Advisor(None): the default rule set's shipped table (it was a UsageError naming
+    load_table even from open_table)."""
+    assert load_table(None).rules.name == "yahtzee"
+    assert table_mod.open_table(None).rules.name == "yahtzee"

@@ -652,8 +652,10 @@ def _card_object(raw: bytes, what: str, example: str = "yahtzee") -> dict[str, A
         name = data["rules"]
         if not isinstance(name, str):
             raise ScoreCardError(f'{what}: "rules" must be a rule-set name such as "{example}", got {_shown(name)}')
-        if name not in RULESETS:
+        key = name.strip().lower()  # as --rules and get_rules read a name ("Yacht" is yacht)
+        if key not in RULESETS:
             raise ScoreCardError(f"{what} is for unknown rules {clip(name, 40)!r} (known: {', '.join(RULESETS)})")
+        data["rules"] = key
     return data
 
 

@@ -672,8 +672,9 @@ def load_table(
     ----------
     rules : str, RuleSet or None
         The rule set the table must be built for; ``None``: the rule set the
-        file names (then ``path`` is required) -- read it from the result's
-        :attr:`ValueTable.rules`.
+        file ``path`` names -- read it from the result's :attr:`ValueTable.rules`
+        (without ``path``: the default, ``yahtzee``, as :func:`~yahtzee_solver.rules.get_rules`
+        reads ``None``).
     path : path-like, optional
         The file; default: the table shipped for ``rules`` (:func:`default_table_path`).
     verify : bool
@@ -720,8 +721,8 @@ def open_table(rules: str | RuleSet | None = "yahtzee", path: str | os.PathLike[
 
 
 def _open(rules: str | RuleSet | None, path: str | os.PathLike[str] | None, *, whole: bool, verify: bool) -> ValueTable:
-    if rules is None and path is None:
-        raise UsageError("load_table: give the rules, the path, or both")
+    if rules is None and path is None:  # the default rule set's shipped table, as get_rules(None)
+        rules = "yahtzee"
     rules = get_rules(rules) if rules is not None else None
     if path is not None:
         p = Path(path)
