@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from yahtzee_solver.solver import table as table_mod
-from yahtzee_solver.errors import ScoreCardError, TableError, UsageError
+from yahtzee_solver.errors import ScoreCardError, TableError
 from yahtzee_solver.rules import get_rules
 from yahtzee_solver.solver.table import FORMAT_VERSION, ValueTable, checksum, load_table, save_table
 
