@@ -906,6 +906,16 @@ def test_a_host_werkzeug_cannot_read_is_named_as_sent(client, wire):
         assert status == 403 and said in reply["error"], reply
 
 
+def test_a_request_without_a_host_header_is_refused(client, wire):
+    """werkzeug takes the server's own name for a missing Host, so a request naming no host was served."""
+    environ = {"HTTP_HOST": ""}
+    assert assert_refused(client.get("/api/config", environ_overrides=environ), 403,
+                          "no Host header: send one, naming this server")["code"] == "bad_host"
+    assert _cjk(client.get("/api/config?lang=zh", environ_overrides=environ).get_json()["error"])
+    status, reply, _ = wire(b"GET /api/config HTTP/1.1\r\n\r\n")
+    assert (status, reply["code"]) == (403, "bad_host"), reply
+
+
 def test_extra_hosts(files):
     c = Client(create_app(hosts=("myhost.lan",), **files))
     assert c.get("/api/config", headers={"Host": "myhost.lan:8765"}).status_code == 200

@@ -367,6 +367,8 @@ def create_app(
 
     @app.before_request
     def guard() -> None:
+        if not request.environ.get("HTTP_HOST"):  # werkzeug would take the server's own name for it
+            raise ApiError(403, Msg("web.err.no_host"), "bad_host")
         if _host_name(request.host) not in allowed_hosts:
             raise _host_refused()
         _check_content_length()  # any request: the server cannot tell where such a body ends
