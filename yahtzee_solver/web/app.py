@@ -145,11 +145,11 @@ def _check_content_length() -> None:
     if headers:
         # an empty one, or two that differ (werkzeug kept one of them): no count of bytes either
         sent = headers[0] if len({h.strip() for h in headers}) == 1 else ", ".join(headers)
-        if not _LENGTH.fullmatch(sent):
-            raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")
-        return
-    sent = request.environ.get("CONTENT_LENGTH") or ""
-    if sent and not _LENGTH.fullmatch(sent):
+    else:
+        sent = request.environ.get("CONTENT_LENGTH") or ""
+        if not sent:
+            return
+    if not _LENGTH.fullmatch(sent):
         raise ApiError(400, Msg("web.err.content_length", value=quoted(sent, 40)), "bad_content_length")
 
 
